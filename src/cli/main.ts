@@ -1,0 +1,96 @@
+// Composition root of the `rpav` command. Only this folder (and src/fleet) picks concrete providers.
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
+import { isRpaError } from "../core/errors.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
+import { formatChecks, runDoctor } from "./commands/doctor.js";
+import { formatValidateResult, validateFile } from "./commands/validate.js";
+import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
+import { parseSize } from "./io.js";
+
+interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+export function buildProgram(io: Io, setExit: (code: number) => void): Command {
+  const program = new Command("rpav")
+    .description("RPA Vision: a robot that sees the screen, learns a task once and replays it.")
+    .version(packageVersion(), "-V, --version")
+    .option("--data-dir <dir>", "data directory (default: $RPAV_HOME, else ~/.rpav)")
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .exitOverride();
+
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+
+  program
+    .command("validate")
+    .description("validate JSON documents (kind detected by schema_version) and .npy vector files")
+    .argument("<files...>", "files to check")
+    .option("--json", "print results as JSON")
+    .addOption(new Option("--max-size <size>", "largest document accepted, e.g. 16M").default(String(DEFAULT_MAX_DOCUMENT_BYTES)))
+    .action(async (files: string[], opts: { json?: boolean; maxSize: string }) => {
+      const maxBytes = parseSize(opts.maxSize);
+      const results = [];
+      for (const f of files) results.push(await validateFile(f, maxBytes));
+      if (opts.json) io.out(`${JSON.stringify(results, null, 2)}\n`);
+      else for (const r of results) io.out(`${formatValidateResult(r)}\n`);
+      if (results.some((r) => !r.ok)) setExit(1);
+    });
+
+  program
+    .command("doctor")
+    .description("show which components are available on this machine")
+    .option("--json", "print checks as JSON")
+    .option("--strict", "exit 1 when something is missing")
+    .action((opts: { json?: boolean; strict?: boolean }) => {
+      const checks = runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
+      io.out(opts.json ? `${JSON.stringify(checks, null, 2)}\n` : `${formatChecks(checks)}\n`);
+      if (opts.strict && checks.some((c) => c.status === "missing")) setExit(1);
+    });
+
+  program
+    .command("start")
+    .description("the `npm start` job: health check and validation of the bundled sample documents")
+    .action(async () => {
+      const checks = runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
+      io.out(`${formatChecks(checks)}\n\nBundled sample documents:\n`);
+      const samples = ["uielement-example.json", "screenstate-complete-example.json"].map((f) => new URL(`../../examples/design/${f}`, import.meta.url).pathname);
+      for (const f of samples) {
+        const r = await validateFile(f, DEFAULT_MAX_DOCUMENT_BYTES);
+        io.out(`${formatValidateResult(r)}\n`);
+        if (!r.ok) setExit(1);
+      }
+    });
+
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; never throws for expected failures. */
+export async function runCli(argv: string[], io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), env: process.env }): Promise<number> {
+  let code = 0;
+  const program = buildProgram(io, (c) => (code = Math.max(code, c)));
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version exit through here with code 0; usage errors were already printed.
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    if (isRpaError(e)) {
+      io.err(`rpav: error [${e.code}]: ${e.message}\n`);
+      return 1;
+    }
+    io.err(`rpav: unexpected internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (isDebug(io.env) && e instanceof Error && e.stack) io.err(`${e.stack}\n`);
+    else io.err("This is a bug in rpav. Run again with RPAV_DEBUG=1 for the stack trace and report it.\n");
+    return 70;
+  }
+}

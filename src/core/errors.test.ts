@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import * as errors from "./errors.js";
+
+describe("error family", () => {
+  it("pins the exported list of error codes", () => {
+    expect([...errors.ERROR_CODES]).toEqual([
+      "aborted",
+      "display_unavailable",
+      "invalid_config",
+      "invalid_input",
+      "npy_format",
+      "provider_unavailable",
+      "schema_invalid",
+      "schema_version",
+      "store_error",
+      "timeout",
+      "unknown_provider",
+      "vector_invalid",
+      "window_not_found",
+    ]);
+  });
+
+  it("gives every exported error class a listed code and the RpaError base", () => {
+    const samples: errors.RpaError[] = [
+      new errors.InvalidInputError("x"),
+      new errors.SchemaValidationError("x", []),
+      new errors.SchemaVersionError("x"),
+      new errors.NpyFormatError("x"),
+      new errors.VectorError("x"),
+      new errors.ProviderUnavailableError("x"),
+      new errors.UnknownProviderError("ocr", "nope", ["tesseract"]),
+      new errors.ConfigError("x"),
+      new errors.TimeoutError("x"),
+      new errors.AbortedError(),
+      new errors.DisplayUnavailableError("x"),
+      new errors.WindowNotFoundError("x"),
+      new errors.StoreError("x"),
+    ];
+    const classes = Object.values(errors).filter((v) => typeof v === "function" && v.prototype instanceof errors.RpaError);
+    expect(samples.map((s) => s.constructor).sort((a, b) => a.name.localeCompare(b.name))).toEqual(classes.sort((a, b) => a.name.localeCompare(b.name)));
+    expect(new Set(samples.map((s) => s.code))).toEqual(new Set(errors.ERROR_CODES));
+    for (const s of samples) {
+      expect(s).toBeInstanceOf(errors.RpaError);
+      expect(s).toBeInstanceOf(Error);
+      expect(s.name).toBe(s.constructor.name);
+    }
+  });
+
+  it("lists the known names in an unknown-provider message", () => {
+    const e = new errors.UnknownProviderError("ocr", "paddle", ["tesseract", "paddle-onnx"]);
+    expect(e.message).toBe('Unknown ocr provider "paddle". Known: tesseract, paddle-onnx.');
+  });
+
+  it("keeps the cause and serialises to JSON with code and details", () => {
+    const cause = new Error("root");
+    const e = new errors.StoreError("disk full at /data", { cause, details: { path: "/data" } });
+    expect(e.cause).toBe(cause);
+    expect(JSON.parse(JSON.stringify(e))).toEqual({ name: "StoreError", code: "store_error", message: "disk full at /data", details: { path: "/data" } });
+  });
+
+  it("throwIfAborted throws AbortedError only once the signal fired", () => {
+    const ctl = new AbortController();
+    expect(() => errors.throwIfAborted(ctl.signal)).not.toThrow();
+    ctl.abort();
+    expect(() => errors.throwIfAborted(ctl.signal, "capture")).toThrow(errors.AbortedError);
+  });
+});
