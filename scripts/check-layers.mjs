@@ -4,7 +4,7 @@
 //   capture perception embedding matching store vlm   import core only
 //   record replay actor planner           import core, the domain folders, and each other
 //   cli fleet                              composition roots: may import anything
-// Also: src/ never imports from test/, bench/, lab/ or scripts/.
+// Also: src/ never imports from test/, bench/, lab/ or scripts/ (unit tests may use test/support).
 // Exit 1 listing every violation as file:line.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -47,6 +47,7 @@ export function checkLayers(dir) {
       const inSrc = relative(dir, target);
       const where = `${relative(root, file)}:${line}`;
       if (inSrc.startsWith("..")) {
+        if (/\.test\.[cm]?[jt]s$/.test(file)) continue; // unit tests may use test/support helpers
         violations.push(`${where}: imports ${spec}, outside src/ (src must not depend on tests, benches, lab or scripts)`);
         continue;
       }

@@ -36,7 +36,7 @@ describe("error family", () => {
       new errors.WindowNotFoundError("x"),
       new errors.StoreError("x"),
     ];
-    const classes = Object.values(errors).filter((v) => typeof v === "function" && v.prototype instanceof errors.RpaError);
+    const classes = Object.values(errors).filter((v): v is typeof errors.RpaError => typeof v === "function" && v.prototype instanceof errors.RpaError);
     expect(samples.map((s) => s.constructor).sort((a, b) => a.name.localeCompare(b.name))).toEqual(classes.sort((a, b) => a.name.localeCompare(b.name)));
     expect(new Set(samples.map((s) => s.code))).toEqual(new Set(errors.ERROR_CODES));
     for (const s of samples) {

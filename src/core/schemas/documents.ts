@@ -1,6 +1,7 @@
 // Reading versioned JSON documents: detect the kind by `schema_version`, validate, and report
 // every problem with its JSON path. Later document kinds (workflow_v1, trace_v1…) register here.
 import type { z } from "zod";
+import { findJsonErrorOffset, lineColumn } from "../json-position.js";
 import { InvalidInputError, SchemaValidationError, SchemaVersionError, type ValidationIssue } from "../errors.js";
 import { ScreenStateSchema, SCREENSTATE_V1, type ScreenState } from "./screenstate.js";
 import { UIElementSchema, UIELEMENT_V1, type UIElement } from "./uielement.js";
@@ -45,14 +46,11 @@ export function parseJsonText(text: string, source = "<input>"): unknown {
     return JSON.parse(text);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    const pos = /position (\d+)/.exec(msg)?.[1];
+    const offset = findJsonErrorOffset(text);
     let where = "";
-    if (pos !== undefined) {
-      const offset = Number(pos);
-      const before = text.slice(0, offset);
-      const line = before.split("\n").length;
-      const column = offset - before.lastIndexOf("\n");
-      where = ` at line ${line}, column ${column} (byte offset ${offset})`;
+    if (offset !== undefined) {
+      const { line, column } = lineColumn(text, offset);
+      where = offset >= text.length ? " (the text ends too early)" : ` at line ${line}, column ${column} (offset ${offset})`;
     }
     throw new InvalidInputError(`${source}: malformed JSON${where}: ${msg}`, { cause: e, details: { source } });
   }
