@@ -2,7 +2,7 @@
 // Mechanical check of the dependency direction (DEVELOPERS.md, "Architecture"):
 //   core                                   imports nothing of ours
 //   capture perception embedding matching store vlm   import core only
-//   record replay actor planner           import core, the domain folders, and each other
+//   record replay actor planner lab       import core, the domain folders, and each other
 //   cli fleet                              composition roots: may import anything
 // Also: src/ never imports from test/, bench/, lab/ or scripts/ (unit tests may use test/support).
 // Exit 1 listing every violation as file:line.
@@ -14,7 +14,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const srcRoot = process.argv[2] ? resolve(process.argv[2]) : join(root, "src");
 
 const DOMAIN = ["capture", "perception", "embedding", "matching", "store", "vlm"];
-const APP = ["record", "replay", "actor", "planner"];
+const APP = ["record", "replay", "actor", "planner", "lab"];
 const ROOTS = ["cli", "fleet"];
 const ALLOWED = {
   core: [],

@@ -3,7 +3,7 @@
 // It runs before any dependency is installed, so it uses Node built-ins only.
 // Each step is idempotent and cheap when there is nothing to do.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,11 +39,51 @@ function ensureNodeModules() {
   writeFileSync(stamp, want);
 }
 
+// System packages for the virtual desktop lab (Debian). Installed only when missing; needs root.
+function ensureDebianPackages() {
+  if (process.platform !== "linux" || process.env.RPAV_SKIP_APT === "1") return;
+  if (spawnSync("dpkg-query", ["--version"]).status !== 0) {
+    log("not a Debian system: install the packages of lab/debian-packages.txt yourself for the lab tests.");
+    return;
+  }
+  const wanted = readFileSync(join(root, "lab", "debian-packages.txt"), "utf8")
+    .split("\n")
+    .map((l) => l.replace(/#.*/, "").trim())
+    .filter(Boolean);
+  const q = spawnSync("dpkg-query", ["-W", "-f=${Package} ${db:Status-Status}\\n", ...wanted], { encoding: "utf8" });
+  const installed = new Set(q.stdout.split("\n").filter((l) => l.endsWith(" installed")).map((l) => l.split(" ")[0]));
+  const missing = wanted.filter((p) => !installed.has(p));
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    log(`missing Debian packages (lab): ${missing.join(" ")}. Install them as root: sudo apt-get install -y ${missing.join(" ")}`);
+    process.exit(1);
+  }
+  log(`installing Debian packages: ${missing.join(" ")}…`);
+  run("apt-get", ["update", "-qq"]);
+  run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { DEBIAN_FRONTEND: "noninteractive" });
+}
+
+// The native capture helper (X11 + MIT-SHM), rebuilt when its source changes.
+function buildNative() {
+  if (process.platform !== "linux") return;
+  const src = join(root, "native", "x11-grab.c");
+  const out = join(root, "native", "build", "rpav-x11-grab");
+  const stamp = `${out}.hash`;
+  const want = createHash("sha256").update(readFileSync(src)).digest("hex");
+  if (existsSync(out) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
+  log("compiling native/x11-grab.c…");
+  mkdirSync(dirname(out), { recursive: true });
+  run("cc", ["-O2", "-Wall", "-o", out, src, "-lX11", "-lXext"]);
+  writeFileSync(stamp, want);
+}
+
 function build() {
   log("compiling TypeScript (dist/)…");
   run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"]);
 }
 
 checkNode();
+ensureDebianPackages();
 ensureNodeModules();
+buildNative();
 build();

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import * as errors from "./errors.js";
+import { CommandFailedError } from "./process.js";
 
 describe("error family", () => {
   it("pins the exported list of error codes", () => {
     expect([...errors.ERROR_CODES]).toEqual([
       "aborted",
+      "command_failed",
       "display_unavailable",
       "invalid_config",
       "invalid_input",
@@ -36,9 +38,10 @@ describe("error family", () => {
       new errors.WindowNotFoundError("x"),
       new errors.StoreError("x"),
     ];
+    const all = [...samples, new CommandFailedError("x", { code: 1, stdout: "", stderr: "" })];
     const classes = Object.values(errors).filter((v): v is typeof errors.RpaError => typeof v === "function" && v.prototype instanceof errors.RpaError);
     expect(samples.map((s) => s.constructor).sort((a, b) => a.name.localeCompare(b.name))).toEqual(classes.sort((a, b) => a.name.localeCompare(b.name)));
-    expect(new Set(samples.map((s) => s.code))).toEqual(new Set(errors.ERROR_CODES));
+    expect(new Set(all.map((s) => s.code))).toEqual(new Set(errors.ERROR_CODES));
     for (const s of samples) {
       expect(s).toBeInstanceOf(errors.RpaError);
       expect(s).toBeInstanceOf(Error);

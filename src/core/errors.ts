@@ -127,6 +127,7 @@ export class StoreError extends RpaError {
 /** Every code this package can throw, for documentation and the pinning test. */
 export const ERROR_CODES = [
   "aborted",
+  "command_failed",
   "display_unavailable",
   "invalid_config",
   "invalid_input",
