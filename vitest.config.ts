@@ -1,10 +1,30 @@
 import { defineConfig } from "vitest/config";
 
+// Two projects: unit/integration tests run in parallel; lab tests drive one shared virtual
+// desktop (focus, pointer, keyboard), so they run one file at a time, after the others.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    reporters: ["default"],
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: ["test/lab/**", "**/node_modules/**"],
+        },
+      },
+      {
+        test: {
+          name: "lab",
+          include: ["test/lab/**/*.test.ts"],
+          globalSetup: ["test/lab/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

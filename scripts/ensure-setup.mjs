@@ -63,18 +63,20 @@ function ensureDebianPackages() {
   run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { DEBIAN_FRONTEND: "noninteractive" });
 }
 
-// The native capture helper (X11 + MIT-SHM), rebuilt when its source changes.
+// The native X11 helpers (capture with MIT-SHM, input with XTEST), rebuilt when a source changes.
 function buildNative() {
   if (process.platform !== "linux") return;
-  const src = join(root, "native", "x11-grab.c");
-  const out = join(root, "native", "build", "rpav-x11-grab");
-  const stamp = `${out}.hash`;
-  const want = createHash("sha256").update(readFileSync(src)).digest("hex");
-  if (existsSync(out) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
-  log("compiling native/x11-grab.c…");
-  mkdirSync(dirname(out), { recursive: true });
-  run("cc", ["-O2", "-Wall", "-o", out, src, "-lX11", "-lXext"]);
-  writeFileSync(stamp, want);
+  for (const [name, libs] of [["x11-grab", ["-lX11", "-lXext"]], ["x11-input", ["-lX11", "-lXtst"]]]) {
+    const src = join(root, "native", `${name}.c`);
+    const out = join(root, "native", "build", `rpav-${name}`);
+    const stamp = `${out}.hash`;
+    const want = createHash("sha256").update(readFileSync(src)).digest("hex");
+    if (existsSync(out) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) continue;
+    log(`compiling native/${name}.c…`);
+    mkdirSync(dirname(out), { recursive: true });
+    run("cc", ["-O2", "-Wall", "-o", out, src, ...libs]);
+    writeFileSync(stamp, want);
+  }
 }
 
 function build() {

@@ -18,3 +18,6 @@ export function resolveDataDir(opts: GlobalOptions, env: NodeJS.ProcessEnv = pro
 export function isDebug(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.RPAV_DEBUG === "1" || env.RPAV_DEBUG === "true";
 }
+
+/** Where `rpav lab` keeps its state; the same default as src/lab/desktop.ts. */
+export const LAB_STATE_DIR = "/tmp/rpav-lab";

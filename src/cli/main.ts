@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { isRpaError } from "../core/errors.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
+import { registerDesktopCommands } from "./commands/desktop.js";
 import { formatChecks, runDoctor } from "./commands/doctor.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
@@ -69,6 +70,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       }
     });
 
+  registerDesktopCommands(program, io, setExit);
   return program;
 }
 

@@ -21,6 +21,12 @@ export interface TypeOptions {
 export type InputGuard = (signal?: AbortSignal) => Promise<void>;
 
 export interface ActionOptions {
+  /**
+   * Deliver only while this window exists and holds the keyboard focus (keys) or lies under the
+   * pointer (clicks); otherwise WindowNotFoundError and nothing is sent. Drivers check this
+   * atomically with the event where the platform allows (X11: inside a server grab).
+   */
+  targetWindow?: string;
   guard?: InputGuard;
   signal?: AbortSignal;
 }
@@ -42,4 +48,5 @@ export interface InputDriver {
   type(text: string, opts?: TypeOptions & ActionOptions): Promise<void>;
   /** Presses a key combination: "ctrl+s", "alt+F4", "ctrl+shift+t", "Return". */
   key(combo: string, opts?: ActionOptions): Promise<void>;
+  close(): Promise<void>;
 }

@@ -2,7 +2,9 @@
 // listing valid names for anything unknown.
 import { InvalidInputError } from "../../core/errors.js";
 
-const MODIFIERS: Record<string, string> = { ctrl: "ctrl", control: "ctrl", shift: "shift", alt: "alt", super: "super", win: "super", meta: "meta", cmd: "super" };
+const MODIFIERS: Record<string, string> = {
+  ctrl: "Control_L", control: "Control_L", shift: "Shift_L", alt: "Alt_L", super: "Super_L", win: "Super_L", meta: "Meta_L", cmd: "Super_L",
+};
 
 const NAMED: Record<string, string> = {
   enter: "Return", return: "Return", tab: "Tab", esc: "Escape", escape: "Escape", space: "space", backspace: "BackSpace",
@@ -35,7 +37,7 @@ function keysym(token: string, combo: string): string {
   });
 }
 
-/** "ctrl+shift+t" → ["ctrl", "shift", "t"]; "ctrl++" → ["ctrl", "plus"]. Modifiers first, one non-modifier key. */
+/** "ctrl+shift+t" → ["Control_L", "Shift_L", "t"]; "ctrl++" → ["Control_L", "plus"]: X keysym names, modifiers first, one non-modifier key. */
 export function parseKeyCombo(combo: string): string[] {
   const trimmed = combo.trim();
   if (!trimmed) throw new InvalidInputError("Empty key combination.");
