@@ -14,9 +14,9 @@
  * and the synthetic event happen inside one server grab, so no other client (the window manager
  * included) can move the focus in between: input goes to WIN or nowhere.
  *
- * Characters without a key on the current keymap are typed by binding their keysym to a spare
- * keycode first, then waiting REMAP_DELAY_US so clients see the MappingNotify (xdotool loses
- * non-ASCII characters without such a delay).
+ * Characters without a key on the current keymap are typed by binding their keysym to one of up
+ * to 16 spare keycodes first (kept bound while in use), then waiting REMAP_DELAY_US so clients see
+ * the MappingNotify (xdotool loses non-ASCII characters without such a delay).
  * Build: cc -O2 -o rpav-x11-input x11-input.c -lX11 -lXtst
  */
 #include <X11/Xlib.h>
@@ -27,15 +27,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+static long long now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (long long)t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
 
 #define REMAP_DELAY_US 20000
 
 static Display *dpy;
 static Window root;
 static int min_kc, max_kc;
-static int scratch_kc = 0;   /* a keycode with no keysyms, used for characters not on the keymap */
-static KeySym scratch_ks = NoSymbol;
+/* Spare keycodes (no keysyms on the server's map), bound on demand to characters not on the
+ * keymap. A spare keycode is rebound only after REBIND_GUARD_US since its last keystroke, so a
+ * client that has not yet processed that keystroke cannot read it with the new binding. */
+#define MAX_SCRATCH 16
+#define REBIND_GUARD_US 60000
+static int scratch_kc[MAX_SCRATCH];
+static KeySym scratch_ks[MAX_SCRATCH];
+static long long scratch_used[MAX_SCRATCH];
+static int n_scratch;
 static KeyCode shift_kc;
 static int x_error;
 
@@ -55,13 +69,15 @@ static void reply(const char *s) {
 static void find_scratch(void) {
   int per = 0;
   KeySym *map = XGetKeyboardMapping(dpy, (KeyCode)min_kc, max_kc - min_kc + 1, &per);
-  for (int kc = max_kc; kc >= min_kc && map; kc--) {
+  for (int kc = max_kc; kc >= min_kc && map && n_scratch < MAX_SCRATCH; kc--) {
     int empty = 1;
     for (int i = 0; i < per; i++)
       if (map[(kc - min_kc) * per + i] != NoSymbol) empty = 0;
     if (empty) {
-      scratch_kc = kc;
-      break;
+      scratch_kc[n_scratch] = kc;
+      scratch_ks[n_scratch] = NoSymbol;
+      scratch_used[n_scratch] = 0;
+      n_scratch++;
     }
   }
   if (map) XFree(map);
@@ -163,15 +179,24 @@ static int prepare(KeySym ks, KeyCode *kc, int *shift) {
       return 1;
     }
   }
-  if (!scratch_kc) return 0;
-  if (scratch_ks != ks) {
+  if (n_scratch == 0) return 0;
+  int slot = -1, lru = 0;
+  for (int i = 0; i < n_scratch; i++) {
+    if (scratch_ks[i] == ks) slot = i;
+    if (scratch_used[i] < scratch_used[lru]) lru = i;
+  }
+  if (slot < 0) {
+    slot = lru;
+    long long wait = scratch_used[slot] + REBIND_GUARD_US - now_us();
+    if (wait > 0) usleep((useconds_t)wait);
     KeySym pair[2] = {ks, ks};
-    XChangeKeyboardMapping(dpy, scratch_kc, 2, pair, 1);
+    XChangeKeyboardMapping(dpy, scratch_kc[slot], 2, pair, 1);
     XSync(dpy, False);
-    scratch_ks = ks;
+    scratch_ks[slot] = ks;
     usleep(REMAP_DELAY_US);
   }
-  *kc = (KeyCode)scratch_kc;
+  scratch_used[slot] = now_us();
+  *kc = (KeyCode)scratch_kc[slot];
   *shift = 0;
   return 1;
 }
@@ -276,10 +301,11 @@ int main(void) {
       reply("err invalid unknown request");
     }
   }
-  if (scratch_kc && scratch_ks != NoSymbol) {
-    KeySym none[2] = {NoSymbol, NoSymbol};
-    XChangeKeyboardMapping(dpy, scratch_kc, 2, none, 1);
-  }
+  for (int i = 0; i < n_scratch; i++)
+    if (scratch_ks[i] != NoSymbol) {
+      KeySym none[2] = {NoSymbol, NoSymbol};
+      XChangeKeyboardMapping(dpy, scratch_kc[i], 2, none, 1);
+    }
   XCloseDisplay(dpy);
   return 0;
 }
