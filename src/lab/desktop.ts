@@ -58,6 +58,7 @@ function statePath(dir: string, display: number): string {
 }
 
 function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false; // kill(0) would signal our own process group
   try {
     process.kill(pid, 0);
     return true;
@@ -85,6 +86,14 @@ export function labProcesses(id: string): number[] {
   return out;
 }
 
+function isStrayLabServer(pid: number, display: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`).includes(Buffer.from(`RPAV_LAB_ID=lab-${display}-`));
+  } catch {
+    return false;
+  }
+}
+
 async function displayReady(env: NodeJS.ProcessEnv): Promise<boolean> {
   try {
     await runCommand("xdpyinfo", [], { env, timeoutMs: 3000, packageHint: "x11-utils" });
@@ -100,12 +109,13 @@ export async function labStatus(opts: LabOptions = {}): Promise<LabSession | und
   const display = opts.display ?? 99;
   const path = statePath(opts.stateDir ?? DEFAULT_STATE_DIR, display);
   if (!existsSync(path)) return undefined;
-  let session: LabSession;
+  let session: LabSession & { partial?: boolean };
   try {
-    session = JSON.parse(readFileSync(path, "utf8")) as LabSession;
+    session = JSON.parse(readFileSync(path, "utf8")) as LabSession & { partial?: boolean };
   } catch {
     return undefined;
   }
+  if (session.partial || !session.env) return undefined;
   const pidsAlive = alive(session.pids.xvfb) && alive(session.pids.openbox) && alive(session.pids.dbus);
   if (!pidsAlive || !(await displayReady(session.env))) return undefined;
   return { ...session, upMs: 0 };
@@ -143,11 +153,36 @@ export async function labUp(opts: LabOptions = {}): Promise<LabSession> {
   const lock = `/tmp/.X${display}-lock`;
   if (existsSync(lock)) {
     const owner = Number(readFileSync(lock, "utf8").trim());
-    if (owner && alive(owner)) throw new DisplayUnavailableError(`Display :${display} is already used by another X server (pid ${owner}); choose another with --display.`);
+    if (alive(owner) && isStrayLabServer(owner, display)) {
+      // An X server of an earlier lab on this display whose state file is gone: ours to end.
+      log(`ending a stray lab X server (pid ${owner})`);
+      process.kill(owner, "SIGKILL");
+      await sleep(100);
+    }
+    if (alive(owner)) throw new DisplayUnavailableError(`Display :${display} is already used by another X server (pid ${owner}); choose another with --display.`);
     rmSync(lock, { force: true });
     rmSync(`/tmp/.X11-unix/X${display}`, { force: true });
   }
+  try {
+    return await bringUp(display, width, height, stateDir, t0, opts);
+  } catch (first) {
+    // A half-started lab must not leak: end whatever it started, then try once more.
+    log(`bring-up failed (${(first as Error).message}); cleaning up and retrying once`);
+    await labDown({ ...opts, quiet: true });
+    try {
+      return await bringUp(display, width, height, stateDir, t0, opts);
+    } catch (second) {
+      await labDown({ ...opts, quiet: true });
+      throw second;
+    }
+  }
+}
+
+async function bringUp(display: number, width: number, height: number, stateDir: string, t0: number, opts: LabOptions): Promise<LabSession> {
+  const log = opts.log ?? (() => undefined);
   const id = `lab-${display}-${process.pid}-${Date.now().toString(36)}`;
+  // Written first, so that `labDown` can find and end this lab's processes if bring-up fails.
+  writeFileSync(statePath(stateDir, display), `${JSON.stringify({ id, display: `:${display}`, pids: { xvfb: 0, dbus: 0, openbox: 0 }, partial: true })}\n`);
   const logFile = join(stateDir, `display-${display}.log`);
   const base: Record<string, string> = { ...(process.env as Record<string, string>), DISPLAY: `:${display}`, RPAV_LAB_ID: id, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" };
   delete base.NO_AT_BRIDGE;
@@ -172,6 +207,7 @@ export async function labUp(opts: LabOptions = {}): Promise<LabSession> {
   await waitFor(
     "the openbox window manager",
     async () => {
+      if (!alive(openbox)) throw new DisplayUnavailableError(`openbox exited at start; see ${logFile}.`);
       const r = await runCommand("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], { env, check: false, timeoutMs: 3000 });
       return /window id #/.test(r.stdout) ? true : undefined;
     },
@@ -214,7 +250,7 @@ export async function labDown(opts: LabOptions & { quiet?: boolean } = {}): Prom
   }
   let count = 0;
   if (session) {
-    const tracked = [session.pids.openbox, session.pids.dbus, session.pids.xvfb];
+    const tracked = [session.pids.openbox, session.pids.dbus, session.pids.xvfb].filter((p) => p > 0);
     const pids = [...new Set([...labProcesses(session.id), ...tracked])].filter(alive);
     count = pids.length;
     for (const pid of pids) {

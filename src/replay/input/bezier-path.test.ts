@@ -22,7 +22,7 @@ describe("human-like mouse paths", () => {
       fc.property(pointArb, pointArb, fc.integer(), (from, to, seed) => {
         const dist = Math.hypot(to[0] - from[0], to[1] - from[1]);
         const path = bezierPath(from, to, { random: seededRandom(seed), bow: 0.25 });
-        let prev = from;
+        let prev: readonly [number, number] = from;
         for (const p of path) {
           // Distance from the segment's line stays within the bow (plus rounding).
           const cross = Math.abs((to[0] - from[0]) * (from[1] - p[1]) - (from[0] - p[0]) * (to[1] - from[1]));
