@@ -40,7 +40,7 @@ export function bezierPath(from: Point, to: Point, opts: PathOptions = {}): Poin
   const dx = to[0] - from[0];
   const dy = to[1] - from[1];
   const dist = Math.hypot(dx, dy);
-  if (dist < 1) return [[Math.round(to[0]), Math.round(to[1])]];
+  if (dist < 1) return [[Math.round(to[0]) + 0, Math.round(to[1]) + 0]];
   const bow = (opts.bow ?? 0.25) * dist;
   // Unit normal to the line; both control points bow to the same side, by random amounts.
   const nx = -dy / dist;
@@ -56,7 +56,8 @@ export function bezierPath(from: Point, to: Point, opts: PathOptions = {}): Poin
   const out: Point[] = [];
   for (let i = 1; i <= steps; i++) {
     const t = easeInOut(i / steps);
-    const p: Point = i === steps ? [Math.round(to[0]), Math.round(to[1])] : [Math.round(cubic(from[0], c1[0], c2[0], to[0], t)), Math.round(cubic(from[1], c1[1], c2[1], to[1], t))];
+    // `+ 0` turns -0 into 0.
+    const p: Point = i === steps ? [Math.round(to[0]) + 0, Math.round(to[1]) + 0] : [Math.round(cubic(from[0], c1[0], c2[0], to[0], t)) + 0, Math.round(cubic(from[1], c1[1], c2[1], to[1], t)) + 0];
     const last = out[out.length - 1];
     if (!last || last[0] !== p[0] || last[1] !== p[1]) out.push(p);
   }
