@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // Runs inside pages rendered by Chromium.
+    files: ["lab/dom-*.js"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // The library is silent: only the CLI, scripts, lab tools and benches print.
     files: ["src/**/*.ts"],
     ignores: ["src/cli/**", "src/**/*.test.ts"],

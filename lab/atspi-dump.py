@@ -3,7 +3,8 @@
 
 Run with Debian's /usr/bin/python3 (needs python3-gi and gir1.2-atspi-2.0), on the lab's
 DISPLAY and DBUS_SESSION_BUS_ADDRESS. Prints one JSON object:
-  {"nodes": [{role, name, states, bbox, pid, app, depth, words?}], "apps": [...]}
+  {"nodes": [{role, name, states, bbox, pid, app, depth, toplevel, words?}], "apps": [...]}
+toplevel is the window (frame or dialog) the node belongs to: {role, name, bbox}.
 bbox is [x1, y1, x2, y2] in screen pixels (logical extents multiplied by --scale).
 """
 import argparse
@@ -26,7 +27,7 @@ def states_of(acc):
 
 def word_boxes(acc, scale):
     try:
-        if not acc.is_text():
+        if "Text" not in acc.get_interfaces():
             return None
         n = Atspi.Text.get_character_count(acc)
         if n <= 0 or n > 2000:
@@ -53,7 +54,7 @@ def word_boxes(acc, scale):
     return out
 
 
-def walk(acc, app_name, pid, scale, depth, out, limit):
+def walk(acc, app_name, pid, scale, depth, out, limit, toplevel=None):
     if len(out) >= limit or depth > 40:
         return
     try:
@@ -62,7 +63,9 @@ def walk(acc, app_name, pid, scale, depth, out, limit):
         states = states_of(acc)
         ext = acc.get_extents(Atspi.CoordType.SCREEN)
         bbox = [ext.x * scale, ext.y * scale, (ext.x + ext.width) * scale, (ext.y + ext.height) * scale]
-        node = {"role": role, "name": name, "states": states, "bbox": bbox, "pid": pid, "app": app_name, "depth": depth}
+        if depth == 1:
+            toplevel = {"role": role, "name": name, "bbox": bbox}
+        node = {"role": role, "name": name, "states": states, "bbox": bbox, "pid": pid, "app": app_name, "depth": depth, "toplevel": toplevel}
         if role in TEXT_ROLES and "showing" in states:
             words = word_boxes(acc, scale)
             if words:
@@ -78,7 +81,7 @@ def walk(acc, app_name, pid, scale, depth, out, limit):
         except Exception:
             continue
         if child is not None:
-            walk(child, app_name, pid, scale, depth + 1, out, limit)
+            walk(child, app_name, pid, scale, depth + 1, out, limit, toplevel)
 
 
 def main():

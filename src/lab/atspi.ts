@@ -17,6 +17,8 @@ export interface AtspiNode {
   pid: number;
   app: string;
   depth: number;
+  /** The window (frame, dialog) this node belongs to. */
+  toplevel: { role: string; name: string; bbox: [number, number, number, number] } | null;
   words?: Array<{ text: string; bbox: [number, number, number, number] }>;
 }
 
