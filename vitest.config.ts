@@ -12,6 +12,7 @@ export default defineConfig({
           name: "unit",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: ["test/lab/**", "**/node_modules/**"],
+          globalSetup: ["test/store/pg-global-setup.ts"],
         },
       },
       {

@@ -1,0 +1,102 @@
+import type { ScreenState } from "../schemas/screenstate.js";
+import type { UIElement, UIElementEntry } from "../schemas/uielement.js";
+import type { Vector } from "../vectors.js";
+
+export interface ScreenStateQuery {
+  appName?: string;
+  /** Exact window title. */
+  windowTitle?: string;
+  /** Case-insensitive substring of the window title. */
+  titleContains?: string;
+  sessionId?: string;
+  /** ISO timestamps, inclusive. */
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+export interface StoredVector {
+  vectorId: string;
+  provider: string;
+  vector: Vector;
+}
+
+/** A workflow document; its schema (workflow_v1) belongs to the recording layer. */
+export interface WorkflowDocument {
+  workflow_id: string;
+  name: string;
+  [key: string]: unknown;
+}
+
+export interface WorkflowVersion {
+  workflowId: string;
+  version: number;
+  createdAt: string;
+  document: WorkflowDocument;
+}
+
+export interface RunRecord {
+  runId: string;
+  workflowId: string;
+  workflowVersion: number;
+  status: "running" | "succeeded" | "failed" | "aborted";
+  startedAt: string;
+  finishedAt?: string | null;
+  document?: Record<string, unknown>;
+}
+
+export interface RunEvent {
+  seq: number;
+  kind: string;
+  ts: string;
+  payload: Record<string, unknown>;
+}
+
+/** Counts that tell an in-process vector index whether it is stale. */
+export interface VectorStamp {
+  count: number;
+  maxSeq: number;
+}
+
+/**
+ * Persistent storage of screen states, UI elements, vectors, workflows (versioned) and runs.
+ * Lookups that find nothing return `undefined`; failures throw StoreError.
+ */
+export interface Store {
+  readonly backend: "sqlite" | "postgres";
+  /** File path or connection URL (without password), for messages. */
+  readonly location: string;
+  close(): Promise<void>;
+  /** Runs `fn` in one transaction: all of its writes land, or none. */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+
+  putScreenState(state: ScreenState): Promise<void>;
+  getScreenState(id: string): Promise<ScreenState | undefined>;
+  findScreenStates(q: ScreenStateQuery): Promise<ScreenState[]>;
+
+  putElement(element: UIElement, screenStateId?: string): Promise<void>;
+  getElement(elementId: string): Promise<UIElement | undefined>;
+  elementsOfState(screenStateId: string): Promise<UIElementEntry[]>;
+  /** Complete elements in element_id order, `limit` at a time after `afterId`. */
+  scanElements(afterId: string, limit: number): Promise<UIElement[]>;
+
+  putVector(vectorId: string, provider: string, vector: Vector): Promise<void>;
+  putVectors(rows: ReadonlyArray<{ vectorId: string; provider: string; vector: Vector }>): Promise<void>;
+  getVector(vectorId: string): Promise<StoredVector | undefined>;
+  /** Vectors of a provider in insertion order, `limit` at a time after `afterSeq`. */
+  scanVectors(provider: string, afterSeq: number, limit: number): Promise<Array<StoredVector & { seq: number }>>;
+  vectorStamp(provider: string): Promise<VectorStamp>;
+  vectorProviders(): Promise<string[]>;
+
+  /** Saves a new version of the workflow and returns its number (1, 2, …). */
+  putWorkflow(doc: WorkflowDocument): Promise<number>;
+  /** A given version, or the latest. */
+  getWorkflow(workflowId: string, version?: number): Promise<WorkflowVersion | undefined>;
+  listWorkflows(): Promise<Array<{ workflowId: string; name: string; latestVersion: number; updatedAt: string }>>;
+
+  putRun(run: RunRecord): Promise<void>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  runsOfWorkflow(workflowId: string): Promise<RunRecord[]>;
+  appendRunEvent(runId: string, event: Omit<RunEvent, "seq">): Promise<number>;
+  runEvents(runId: string): Promise<RunEvent[]>;
+}
