@@ -5,6 +5,7 @@ import { isRpaError } from "../core/errors.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
 import { registerDesktopCommands } from "./commands/desktop.js";
 import { formatChecks, runDoctor } from "./commands/doctor.js";
+import { registerStoreCommands } from "./commands/store.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
 import { parseSize } from "./io.js";
@@ -25,6 +26,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("RPA Vision: a robot that sees the screen, learns a task once and replays it.")
     .version(packageVersion(), "-V, --version")
     .option("--data-dir <dir>", "data directory (default: $RPAV_HOME, else ~/.rpav)")
+    .option("--store <kind>", "sqlite (default, in the data directory) or postgres ($RPAV_STORE)")
+    .option("--pg-url <url>", "PostgreSQL connection URL for --store postgres ($RPAV_PG_URL)")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();
 
@@ -71,6 +74,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   registerDesktopCommands(program, io, setExit);
+  registerStoreCommands(program, io, setExit);
   return program;
 }
 

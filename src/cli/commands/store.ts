@@ -1,0 +1,91 @@
+// `rpav db up|down|status` (a private PostgreSQL cluster) and `rpav store import|export`.
+import { join } from "node:path";
+import type { Command } from "commander";
+import { ConfigError } from "../../core/errors.js";
+import type { Store } from "../../core/providers/store.js";
+import { exportFolder, importFolder } from "../../store/interchange.js";
+import { clusterDown, clusterStatus, clusterUp, DEFAULT_PG_PORT } from "../../store/postgres-cluster.js";
+import { PostgresStore } from "../../store/postgres-store.js";
+import { SqliteStore } from "../../store/sqlite-store.js";
+import { resolveDataDir, type GlobalOptions } from "../config.js";
+import type { CliIo } from "./desktop.js";
+
+export interface StoreChoice {
+  store?: string;
+  pgUrl?: string;
+}
+
+/**
+ * The store every command uses: `--store sqlite` (default, in the data directory) or
+ * `--store postgres` (`--pg-url` or RPAV_PG_URL; schema RPAV_PG_SCHEMA, default "rpav").
+ */
+export async function openStore(globals: GlobalOptions & StoreChoice, env: NodeJS.ProcessEnv): Promise<Store> {
+  const kind = globals.store ?? env.RPAV_STORE ?? "sqlite";
+  if (kind === "sqlite") return SqliteStore.open(resolveDataDir(globals, env));
+  if (kind === "postgres") {
+    const url = globals.pgUrl ?? env.RPAV_PG_URL;
+    if (!url) throw new ConfigError("--store postgres needs --pg-url or RPAV_PG_URL (for a local server: `rpav db up`).");
+    return PostgresStore.open(url, { schema: env.RPAV_PG_SCHEMA || undefined });
+  }
+  throw new ConfigError(`Unknown store "${kind}"; use sqlite or postgres.`);
+}
+
+export function registerStoreCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const globals = () => program.opts<GlobalOptions & StoreChoice>();
+  const pgDir = () => join(resolveDataDir(globals(), io.env), "pg");
+
+  const db = program.command("db").description("a local PostgreSQL server for shared deployments (Debian postgresql-15)");
+  const port = (v: string) => Number(v);
+  db.command("up")
+    .description("initialise (first time) and start PostgreSQL on 127.0.0.1; prints RPAV_PG_URL")
+    .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)
+    .option("--dir <dir>", "cluster folder (default: <data dir>/pg)")
+    .action(async (o: { port: number; dir?: string }) => {
+      const url = await clusterUp({ dir: o.dir ?? pgDir(), port: o.port });
+      io.out(`export RPAV_PG_URL='${url}'\n`);
+    });
+  db.command("down")
+    .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)
+    .option("--dir <dir>", "cluster folder (default: <data dir>/pg)")
+    .action(async (o: { port: number; dir?: string }) => {
+      await clusterDown({ dir: o.dir ?? pgDir(), port: o.port });
+      io.out("PostgreSQL stopped\n");
+    });
+  db.command("status")
+    .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)
+    .option("--dir <dir>", "cluster folder (default: <data dir>/pg)")
+    .action(async (o: { port: number; dir?: string }) => {
+      const up = await clusterStatus({ dir: o.dir ?? pgDir(), port: o.port });
+      io.out(up ? `PostgreSQL up on 127.0.0.1:${o.port}\n` : "PostgreSQL is not running\n");
+      if (!up) setExit(1);
+    });
+
+  const store = program.command("store").description("move data to and from the Python system's folder layout (data/embeddings/...npy, JSON documents)");
+  store
+    .command("import <dir>")
+    .description("import every screenstate/uielement JSON and every .npy vector under <dir>")
+    .option("--provider <name>", "provider for vectors no document references", "unknown")
+    .action(async (dir: string, o: { provider: string }) => {
+      const s = await openStore(globals(), io.env);
+      try {
+        const r = await importFolder(s, dir, { defaultProvider: o.provider, onProgress: (m) => io.err(`${m}\n`) });
+        io.out(`imported into ${s.location}: ${r.screenStates} screen states, ${r.elements} elements, ${r.vectors} vectors\n`);
+        for (const k of r.skipped) io.out(`skipped  ${k.file}: ${k.reason.replace(`${k.file}: `, "")}\n`);
+        if (r.skipped.length > 0) setExit(1);
+      } finally {
+        await s.close();
+      }
+    });
+  store
+    .command("export <dir>")
+    .description("write vectors at their vector_id (.npy) and documents under data/states and data/elements")
+    .action(async (dir: string) => {
+      const s = await openStore(globals(), io.env);
+      try {
+        const r = await exportFolder(s, dir);
+        io.out(`exported from ${s.location} to ${dir}: ${r.screenStates} screen states, ${r.elements} elements, ${r.vectors} vectors\n`);
+      } finally {
+        await s.close();
+      }
+    });
+}
