@@ -8,7 +8,7 @@ import type { UIElement, UIElementEntry } from "../core/schemas/uielement.js";
 import { assertFinite, type Vector } from "../core/vectors.js";
 
 /** Version of the database schema this code writes; `migrations` lists how to get there. */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
 
 export type Row = Record<string, unknown>;
 
@@ -137,6 +137,8 @@ export abstract class SqlStore implements Store {
         await this.exec(`DELETE FROM vectors WHERE vector_id = ?`, [r.vectorId]);
         await this.exec(`INSERT INTO vectors (vector_id, provider, dim, data) VALUES (?, ?, ?, ?)`, [r.vectorId, r.provider, r.vector.length, vectorToBytes(r.vector)]);
       }
+      for (const provider of new Set(rows.map((r) => r.provider)))
+        await this.exec(`INSERT INTO vector_generations (provider, generation) VALUES (?, 1) ON CONFLICT (provider) DO UPDATE SET generation = vector_generations.generation + 1`, [provider]);
     });
   }
 
@@ -154,6 +156,11 @@ export abstract class SqlStore implements Store {
   async vectorStamp(provider: string): Promise<VectorStamp> {
     const rows = await this.exec(`SELECT COUNT(*) AS n, COALESCE(MAX(seq), 0) AS m FROM vectors WHERE provider = ?`, [provider]);
     return { count: Number(rows[0]?.n ?? 0), maxSeq: Number(rows[0]?.m ?? 0) };
+  }
+
+  async vectorGeneration(provider: string): Promise<number> {
+    const rows = await this.exec(`SELECT generation FROM vector_generations WHERE provider = ?`, [provider]);
+    return Number(rows[0]?.generation ?? 0);
   }
 
   async vectorProviders(): Promise<string[]> {
@@ -251,6 +258,12 @@ export function schemaStatements(dialect: "sqlite" | "postgres"): string[][] {
       `CREATE TABLE runs (run_id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, workflow_version INTEGER NOT NULL, status TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT, doc ${json})`,
       `CREATE INDEX runs_workflow ON runs (workflow_id)`,
       `CREATE TABLE run_events (run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, seq INTEGER NOT NULL, kind TEXT NOT NULL, ts TEXT NOT NULL, payload ${json} NOT NULL, PRIMARY KEY (run_id, seq))`,
+    ],
+    // v2: a per-provider counter bumped by every vector write, so searches check freshness with
+    // one key lookup instead of COUNT(*) over the provider's rows.
+    [
+      `CREATE TABLE vector_generations (provider TEXT PRIMARY KEY, generation BIGINT NOT NULL)`,
+      `INSERT INTO vector_generations (provider, generation) SELECT DISTINCT provider, 1 FROM vectors`,
     ],
   ];
 }

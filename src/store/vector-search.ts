@@ -22,6 +22,8 @@ export interface VectorSearchOptions {
 interface Entry {
   index: VectorIndex;
   stamp: VectorStamp;
+  /** Store generation the index was last checked against. */
+  generation?: number;
 }
 
 const safe = (provider: string) => provider.replace(/[^A-Za-z0-9_.-]/g, "_");
@@ -65,9 +67,13 @@ export class VectorSearch {
 
   /** Brings the index of `provider` up to date; says whether it was rebuilt and how many rows were added. */
   async refresh(provider: string): Promise<{ rebuilt: boolean; added: number; size: number }> {
+    const generation = await this.store.vectorGeneration(provider);
+    const known = this.entries.get(provider);
+    if (known && known.generation === generation) return { rebuilt: false, added: 0, size: known.index.size };
     const want = await this.store.vectorStamp(provider);
-    let entry = this.entries.get(provider) ?? this.loadPersisted(provider);
+    let entry = known ?? this.loadPersisted(provider);
     if (entry && entry.stamp.count === want.count && entry.stamp.maxSeq === want.maxSeq) {
+      entry.generation = generation;
       this.entries.set(provider, entry);
       return { rebuilt: false, added: 0, size: entry.index.size };
     }
@@ -99,6 +105,7 @@ export class VectorSearch {
       entry = { index, stamp: want };
     }
     entry.stamp = want;
+    entry.generation = generation;
     this.entries.set(provider, entry);
     this.persist(provider, entry);
     return { rebuilt, added, size: entry.index.size };

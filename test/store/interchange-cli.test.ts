@@ -13,7 +13,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 function pythonFolder(): { dir: string; state: ScreenState; vectors: Map<string, Uint8Array> } {
   const dir = join(tmp, "python");
   const state = JSON.parse(readFileSync(join(ROOT, "examples/design/screenstate-complete-example.json"), "utf8")) as ScreenState;
-  const ids = [state.state_embedding.vector_id, ...Object.values(state.state_embedding.components ?? {}).map((c) => c.vector_id)];
+  const ids = [state.state_embedding.vector_id, ...Object.values(state.state_embedding.components ?? {}).map((c) => (c as { vector_id: string }).vector_id)];
   const vectors = new Map<string, Uint8Array>();
   ids.forEach((id, k) => {
     const bytes = encodeNpy(Float32Array.from({ length: 512 }, (_, i) => Math.sin(i + k)));

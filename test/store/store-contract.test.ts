@@ -178,7 +178,7 @@ describe.each(backends)("Store contract on $name", (backend) => {
     });
     const err = await backend.reopen(store).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SchemaVersionError);
-    expect((err as Error).message).toMatch(/schema version 99, newer than this rpav reads \(1\)/);
+    expect((err as Error).message).toMatch(/schema version 99, newer than this rpav reads \(2\)/);
     // Put it back so cleanup can open and drop it.
     store = await reopenAfterDowngrade(backend, store);
   });
@@ -188,14 +188,14 @@ async function reopenAfterDowngrade(backend: Backend, s: Store): Promise<Store> 
   if (backend.name === "sqlite") {
     const Database = (await import("better-sqlite3")).default;
     const db = new Database(s.location);
-    db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
+    db.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
     db.close();
     return new SqliteStore(s.location);
   }
   const pg = (await import("pg")).default;
   const c = new pg.Client({ connectionString: inject("pgUrl") });
   await c.connect();
-  await c.query(`UPDATE ${(s as PostgresStore).schema}.meta SET value = '1' WHERE key = 'schema_version'`);
+  await c.query(`UPDATE ${(s as PostgresStore).schema}.meta SET value = '2' WHERE key = 'schema_version'`);
   await c.end();
   return PostgresStore.open(inject("pgUrl"), { schema: (s as PostgresStore).schema });
 }

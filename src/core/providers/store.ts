@@ -86,6 +86,8 @@ export interface Store {
   /** Vectors of a provider in insertion order, `limit` at a time after `afterSeq`. */
   scanVectors(provider: string, afterSeq: number, limit: number): Promise<Array<StoredVector & { seq: number }>>;
   vectorStamp(provider: string): Promise<VectorStamp>;
+  /** A counter that changes whenever a vector of `provider` is written: a cheap staleness check. */
+  vectorGeneration(provider: string): Promise<number>;
   vectorProviders(): Promise<string[]>;
 
   /** Saves a new version of the workflow and returns its number (1, 2, …). */
