@@ -16,7 +16,8 @@ import { percentile, round, writeResult } from "../lib.js";
 const ELEMENTS = Number(process.env.RPAV_BENCH_ELEMENTS ?? 100_000);
 const VECTOR_SIZES = [100_000, ...(process.env.RPAV_BENCH_VECTORS ? [Number(process.env.RPAV_BENCH_VECTORS)] : [])];
 const DIM = 512;
-const QUERIES = 200;
+const QUERIES = Number(process.env.RPAV_BENCH_QUERIES ?? 200);
+const QUANTIZATIONS = (process.env.RPAV_BENCH_QUANT ?? "f16,i8").split(",") as Array<"f16" | "i8">;
 const backends = (process.env.RPAV_BENCH_BACKENDS ?? "sqlite,postgres").split(",");
 
 function rng(seed: number) {
@@ -107,7 +108,7 @@ async function benchBackend(name: string, store: Store, sizeBytes: () => Promise
     }
     result.exact = { load_s: round(exactBuild, 1), ...stats(exactMs) };
     log(`exact kNN@10 at ${n}: load ${round(exactBuild, 1)} s, p50 ${stats(exactMs).p50_ms} ms`);
-    for (const quantization of ["f16", "i8"] as const) {
+    for (const quantization of QUANTIZATIONS) {
       const dir = mkdtempSync(join(tmpdir(), "rpav-bench-idx-"));
       t0 = performance.now();
       const approx = new VectorSearch(store, { kind: "approximate", indexDir: dir, usearch: { quantization } });
@@ -164,4 +165,4 @@ if (backends.includes("postgres")) {
     await clusterDown(cluster);
   }
 }
-writeResult("store", results);
+writeResult(process.env.RPAV_BENCH_NAME ?? "store", results);

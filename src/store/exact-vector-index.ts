@@ -1,7 +1,10 @@
 // Exact nearest neighbours by brute force over a contiguous float32 matrix of unit vectors.
+// The scan runs in usearch's SIMD exact search; the plain loop below is the reference it is
+// tested against.
 import { VectorError } from "../core/errors.js";
 import type { VectorHit, VectorIndex } from "../core/providers/vector-index.js";
 import { assertDimension, l2Normalize, type Vector } from "../core/vectors.js";
+import { exactSearch, MetricKind, type Matches } from "usearch";
 
 export class ExactVectorIndex implements VectorIndex {
   readonly kind = "exact" as const;
@@ -33,6 +36,19 @@ export class ExactVectorIndex implements VectorIndex {
   }
 
   search(query: Vector, k: number): VectorHit[] {
+    assertDimension(query, this.dimensions, "query");
+    const { vector: q, zero } = l2Normalize(query, "query");
+    if (zero) throw new VectorError("The query vector is all zeros.");
+    const n = this.ids.length;
+    if (n === 0 || k <= 0) return [];
+    const m = exactSearch(this.data.subarray(0, n * this.dimensions), q, this.dimensions, Math.min(k, n), MetricKind.Cos) as Matches;
+    const out: VectorHit[] = [];
+    for (let i = 0; i < m.keys.length; i++) out.push({ id: this.ids[Number(m.keys[i])] as string, score: Math.max(-1, Math.min(1, 1 - (m.distances[i] as number))) });
+    return out;
+  }
+
+  /** The same search in plain JavaScript: the reference for tests. */
+  searchReference(query: Vector, k: number): VectorHit[] {
     assertDimension(query, this.dimensions, "query");
     const { vector: q, zero } = l2Normalize(query, "query");
     if (zero) throw new VectorError("The query vector is all zeros.");

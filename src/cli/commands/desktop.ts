@@ -2,7 +2,9 @@
 // ScreenSource / WindowInfo / InputDriver as the product.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { InvalidInputError, WindowNotFoundError } from "../../core/errors.js";
+import { fileURLToPath } from "node:url";
+import { InvalidInputError, ProviderUnavailableError, WindowNotFoundError } from "../../core/errors.js";
+import { runCommand } from "../../core/process.js";
 import type { Point } from "../../core/geometry.js";
 import { X11ScreenSource } from "../../capture/x11-screen-source.js";
 import { X11WindowInfo } from "../../capture/x11-window-info.js";
@@ -32,6 +34,14 @@ function parseSize(v: string): { width: number; height: number } {
   return { width: Number(m[1]), height: Number(m[2]) };
 }
 
+/** Installs the lab's missing Debian packages (lab/debian-packages.txt) through the setup script. */
+async function installLabPackages(io: CliIo): Promise<void> {
+  const script = fileURLToPath(new URL("../../../scripts/ensure-debian-packages.mjs", import.meta.url));
+  const r = await runCommand(process.execPath, [script], { timeoutMs: 900_000, check: false, env: io.env });
+  if (r.stderr.trim()) io.err(r.stderr);
+  if (r.code !== 0) throw new ProviderUnavailableError(`Installing the lab's Debian packages failed (exit ${r.code}); see the messages above, or install lab/debian-packages.txt by hand.`);
+}
+
 function shellExports(env: Record<string, string>): string {
   return ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"].map((k) => `export ${k}='${env[k] ?? ""}'`).join("\n");
 }
@@ -44,7 +54,9 @@ export function registerDesktopCommands(program: Command, io: CliIo, setExit: (c
     .option("--display <n>", "X display number", int("--display"), 99)
     .option("--size <WxH>", "screen size", "1920x1080")
     .option("--json", "print the session as JSON")
-    .action(async (o: { display: number; size: string; json?: boolean }) => {
+    .option("--no-install", "do not install missing Debian packages first")
+    .action(async (o: { display: number; size: string; json?: boolean; install: boolean }) => {
+      if (o.install) await installLabPackages(io);
       const s = await labUp({ display: o.display, ...parseSize(o.size), stateDir: LAB_STATE_DIR, log: (m) => io.err(`[lab] ${m}\n`) });
       io.out(o.json ? `${JSON.stringify(s, null, 2)}\n` : `${shellExports(s.env)}\n`);
     });
