@@ -37,7 +37,7 @@ describe("rpav store import / export", () => {
     // The broken .npy is reported (exit 1) but does not stop the rest.
     expect(imp.code).toBe(1);
     expect(imp.stdout).toMatch(/imported into .*: 1 screen states, 0 elements, 6 vectors/);
-    expect(imp.stdout).toMatch(/skipped  .*broken\.npy: not a \.npy file/);
+    expect(imp.stdout).toMatch(/skipped {2}.*broken\.npy: not a \.npy file/);
     const out = join(tmp, `export-${kind}`);
     const exp = rpav(["--data-dir", home, ...storeArgs, "store", "export", out], env);
     expect(exp.code).toBe(0);
