@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 // desktop (focus, pointer, keyboard), so they run one file at a time, after the others.
 export default defineConfig({
   test: {
+    // CI also writes a JSON report, from which .ci/run prints "N passed, N failed".
+    reporters: process.env.RPAV_VITEST_JSON ? ["default", "json"] : ["default"],
+    outputFile: process.env.RPAV_VITEST_JSON ? { json: process.env.RPAV_VITEST_JSON } : undefined,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
