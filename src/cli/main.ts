@@ -5,6 +5,7 @@ import { isRpaError } from "../core/errors.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
 import { registerDesktopCommands } from "./commands/desktop.js";
 import { formatChecks, runDoctor } from "./commands/doctor.js";
+import { registerEmbedCommands } from "./commands/embed.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
@@ -75,6 +76,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   registerDesktopCommands(program, io, setExit);
   registerStoreCommands(program, io, setExit);
+  registerEmbedCommands(program, io, setExit);
   return program;
 }
 

@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rpav } from "./support/cli.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "rpav-embed-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A rendered form-like screen (SVG rasterised by sharp with the system fonts). */
+async function screenPng(name: string, title: string, buttons: string[], dark = false): Promise<string> {
+  const bg = dark ? "#222" : "#f4f4f4";
+  const fg = dark ? "#eee" : "#111";
+  const rows = buttons.map((b, i) => `<rect x="${80 + i * 260}" y="${300 + (i % 2) * 200}" width="220" height="48" rx="6" fill="none" stroke="${fg}" stroke-width="2"/><text x="${100 + i * 260}" y="${332 + (i % 2) * 200}" font-family="DejaVu Sans" font-size="22" fill="${fg}">${b}</text>`).join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="540"><rect width="960" height="540" fill="${bg}"/><rect x="0" y="0" width="960" height="60" fill="${dark ? "#333" : "#ddd"}"/><text x="20" y="40" font-family="DejaVu Sans" font-size="26" fill="${fg}">${title}</text>${rows}</svg>`;
+  const path = join(tmp, `${name}.png`);
+  writeFileSync(path, await sharp(Buffer.from(svg)).png().toBuffer());
+  return path;
+}
+
+let invoices: string;
+let patients: string;
+let invoicesDark: string;
+beforeAll(async () => {
+  invoices = await screenPng("invoices", "Factures - Clinique Demo", ["Valider", "Annuler", "Imprimer"]);
+  patients = await screenPng("patients", "Patients", ["Nouveau patient", "Rechercher"]);
+  invoicesDark = await screenPng("invoices-dark", "Factures - Clinique Demo", ["Valider", "Annuler", "Imprimer"], true);
+  writeFileSync(join(tmp, "wf.json"), JSON.stringify({ workflow_id: "wf_demo", steps: [{ step_id: "invoices", expected_state: "invoices.png" }, { step_id: "patients", expected_state: "patients.png" }] }));
+  writeFileSync(join(tmp, "wf-elements.json"), JSON.stringify({ workflow_id: "wf_el", steps: [{ step_id: "invoices", expected_state: "invoices.png", required_elements: [{ type: "button", label: "Valider la facture" }] }] }));
+});
+
+describe("rpav embed / match", () => {
+  it("embed --json prints a unit state embedding with its components", () => {
+    const r = rpav(["embed", invoices, "--json", "--dim", "128"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ provider: "multimodal_fusion_v1", mode: "complete", dimensions: 128 });
+    expect(out.vector).toHaveLength(128);
+    expect(Math.hypot(...out.vector)).toBeCloseTo(1, 3);
+    expect(Object.keys(out.components).sort()).toEqual(["context", "image", "text", "title", "ui"]);
+  });
+
+  it("match finds the right step of a workflow without element descriptors (legacy matcher), in light mode", () => {
+    const r = rpav(["match", invoicesDark, "--workflow", join(tmp, "wf.json"), "--mode", "light", "--json"]);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ method: "legacy", stepId: "invoices", workflowId: "wf_demo" });
+    const p = JSON.parse(rpav(["match", patients, "--workflow", join(tmp, "wf.json"), "--mode", "light", "--json"]).stdout);
+    expect(p.stepId).toBe("patients");
+  });
+
+  it("match with element descriptors and no detected elements fails with the missing element listed (exit 1)", () => {
+    const r = rpav(["match", invoices, "--workflow", join(tmp, "wf-elements.json"), "--json"]);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ ok: false, method: "element_based", requiredMatched: 0, requiredTotal: 1 });
+    expect(out.score).toBeLessThan(0.5);
+    expect(out.differences[0]).toMatchObject({ kind: "missing_element", descriptor: { label: "Valider la facture" } });
+  });
+
+  it("bad input: a broken workflow file and a non-image are typed errors", () => {
+    writeFileSync(join(tmp, "bad-wf.json"), JSON.stringify({ workflow_id: "x", steps: [{}] }));
+    const r = rpav(["match", invoices, "--workflow", join(tmp, "bad-wf.json")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error \[schema_invalid\].*\$\.steps\[0\]\.step_id/);
+    writeFileSync(join(tmp, "notimage.png"), "hello");
+    const e = rpav(["embed", join(tmp, "notimage.png")]);
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/error \[invalid_input\].*notimage\.png: not a readable image/);
+  });
+});
