@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpav } from "./support/cli.js";
+import { tinyTextModel, tinyVisionModel } from "./support/onnx-writer.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "rpav-embed-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -67,5 +68,28 @@ describe("rpav embed / match", () => {
     const e = rpav(["embed", join(tmp, "notimage.png")]);
     expect(e.code).toBe(1);
     expect(e.stderr).toMatch(/error \[invalid_input\].*notimage\.png: not a readable image/);
+  });
+
+  it("--image-provider/--text-provider clip-onnx use a local model folder; unknown names list the known ones", () => {
+    const dir = join(tmp, "tiny-clip");
+    rmSync(dir, { recursive: true, force: true });
+    const D = 4;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "vision_model.onnx"), tinyVisionModel(16, Float32Array.from({ length: 3 * D }, (_, i) => i - 5), D));
+    writeFileSync(join(dir, "preprocessor_config.json"), JSON.stringify({ crop_size: 16 }));
+    writeFileSync(join(dir, "text_model.onnx"), tinyTextModel(Float32Array.from({ length: 5 * D }, (_, i) => (i % 3) - 1), 5, D));
+    writeFileSync(join(dir, "tokenizer.json"), JSON.stringify({ added_tokens: [{ id: 0, content: "<|startoftext|>" }, { id: 1, content: "<|endoftext|>" }], model: { type: "WordLevel", vocab: { "<unk>": 2, factures: 3, clinique: 4 }, unk_token: "<unk>" } }));
+    const r = rpav(["embed", invoices, "--image-provider", "clip-onnx", "--text-provider", "clip-onnx", "--model-dir", dir, "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.dimensions).toBe(D);
+    expect(out.components.image.provider).toBe("clip-onnx:tiny-clip");
+    expect(out.components.text.provider).toBe("clip-text-onnx:tiny-clip");
+    const bad = rpav(["embed", invoices, "--text-provider", "bert"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/error \[unknown_provider\]: Unknown text provider "bert". Known: ngram, clip-onnx\./);
+    const missing = rpav(["embed", invoices, "--image-provider", "clip-onnx", "--text-provider", "clip-onnx", "--model-dir", join(tmp, "no-such-model")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/error \[provider_unavailable\]: Model folder .*no-such-model does not exist/);
   });
 });

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { InvalidInputError, SchemaValidationError } from "../../core/errors.js";
+import { ConfigError, InvalidInputError, SchemaValidationError, UnknownProviderError } from "../../core/errors.js";
+import type { ImageEmbedder, TextEmbedder } from "../../core/providers/embedders.js";
 import type { MatchableWorkflow } from "../../core/providers/matching.js";
 import { formatJsonPath, parseJsonText, readDocument } from "../../core/schemas/documents.js";
 import { SCREEN_STATE_MODES, type ScreenStateMode } from "../../core/schemas/screenstate.js";
@@ -13,12 +14,47 @@ import { readImageFile } from "../../capture/png.js";
 import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
 import { MultiModalEmbeddingManager, type StateInput } from "../../embedding/multimodal-embedding-manager.js";
 import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
+import { OnnxImageEmbedder } from "../../embedding/onnx-image-embedder.js";
+import { OnnxTextEmbedder } from "../../embedding/onnx-text-embedder.js";
 import { ElementMatcher, LegacyMatcher, WorkflowMatcher } from "../../matching/workflow-matcher.js";
 import type { CliIo } from "./desktop.js";
 
-/** Providers chosen by name: the composition root's registry. */
-function manager(dim: number): MultiModalEmbeddingManager {
-  return new MultiModalEmbeddingManager(new LayoutImageEmbedder(dim), new NgramTextEmbedder(dim));
+interface ProviderChoice {
+  dim: number;
+  imageProvider: string;
+  textProvider: string;
+  modelDir?: string;
+}
+
+/** Providers chosen by name: the composition root's one registry. */
+const IMAGE_PROVIDERS: Record<string, (o: ProviderChoice) => Promise<ImageEmbedder>> = {
+  layout: async (o) => new LayoutImageEmbedder(o.dim),
+  "clip-onnx": async (o) => OnnxImageEmbedder.load(requireModelDir(o)),
+};
+const TEXT_PROVIDERS: Record<string, (o: ProviderChoice) => Promise<TextEmbedder>> = {
+  ngram: async (o) => new NgramTextEmbedder(o.dim),
+  "clip-onnx": async (o) => OnnxTextEmbedder.load(requireModelDir(o)),
+};
+
+function requireModelDir(o: ProviderChoice): string {
+  if (!o.modelDir) throw new ConfigError("The clip-onnx providers need --model-dir <folder> (vision_model.onnx, text_model.onnx, tokenizer.json).");
+  return o.modelDir;
+}
+
+async function manager(o: ProviderChoice): Promise<MultiModalEmbeddingManager> {
+  const image = IMAGE_PROVIDERS[o.imageProvider];
+  if (!image) throw new UnknownProviderError("image", o.imageProvider, Object.keys(IMAGE_PROVIDERS));
+  const text = TEXT_PROVIDERS[o.textProvider];
+  if (!text) throw new UnknownProviderError("text", o.textProvider, Object.keys(TEXT_PROVIDERS));
+  return new MultiModalEmbeddingManager(await image(o), await text(o));
+}
+
+function providerOptions(cmd: Command): Command {
+  return cmd
+    .option("--dim <n>", "dimension of the weight-free providers", (v) => Number(v), 512)
+    .option("--image-provider <name>", `image embedder: ${Object.keys(IMAGE_PROVIDERS).join(", ")}`, "layout")
+    .option("--text-provider <name>", `text embedder: ${Object.keys(TEXT_PROVIDERS).join(", ")}`, "ngram")
+    .option("--model-dir <dir>", "local folder of an ONNX CLIP-family model (for clip-onnx)");
 }
 
 /** A PNG, or a screenstate_v1 JSON whose raw.screenshot_path (relative to the JSON) is the image. */
@@ -87,14 +123,12 @@ function parseMode(m: string): ScreenStateMode {
 }
 
 export function registerEmbedCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command("embed <input>")
+  providerOptions(program.command("embed <input>"))
     .description("state embedding of a PNG or a screenstate_v1 JSON (image, text, title, UI elements, context)")
     .option("--mode <mode>", "light | enriched | complete", "complete")
-    .option("--dim <n>", "dimension", (v) => Number(v), 512)
     .option("--json", "print the embedding as JSON, vector included")
-    .action(async (input: string, o: { mode: string; dim: number; json?: boolean }) => {
-      const emb = await manager(o.dim).embed(await loadInput(input), parseMode(o.mode));
+    .action(async (input: string, o: ProviderChoice & { mode: string; json?: boolean }) => {
+      const emb = await (await manager(o)).embed(await loadInput(input), parseMode(o.mode));
       const components = Object.fromEntries(Object.entries(emb.components).map(([k, c]) => [k, { provider: c.provider, norm: Number(l2Norm(c.vector).toFixed(6)), vector: o.json ? Array.from(c.vector) : undefined }]));
       if (o.json) io.out(`${JSON.stringify({ provider: emb.provider, mode: emb.mode, dimensions: emb.dimensions, vector: Array.from(emb.vector), components, warnings: emb.warnings }, null, 2)}\n`);
       else {
@@ -104,20 +138,18 @@ export function registerEmbedCommands(program: Command, io: CliIo, setExit: (cod
       }
     });
 
-  program
-    .command("match <input>")
+  providerOptions(program.command("match <input>"))
     .description("which step of a workflow is this screen? prints the MatchResult")
     .requiredOption("--workflow <file.json>", "workflow: {workflow_id, steps: [{step_id, expected_state, window_title, required_elements, optional_elements}]}")
     .option("--mode <mode>", "light | enriched | complete", "complete")
-    .option("--dim <n>", "dimension", (v) => Number(v), 512)
     .option("--json", "print the MatchResult as JSON")
-    .action(async (input: string, o: { workflow: string; mode: string; dim: number; json?: boolean }) => {
+    .action(async (input: string, o: ProviderChoice & { workflow: string; mode: string; json?: boolean }) => {
       const mode = parseMode(o.mode);
-      const mgr = manager(o.dim);
+      const mgr = await manager(o);
       const wf = await loadWorkflow(o.workflow, mgr, mode);
       const current = await loadInput(input);
       const emb = await mgr.embed(current, mode);
-      const router = new WorkflowMatcher(new LegacyMatcher(), new ElementMatcher(new NgramTextEmbedder(o.dim)));
+      const router = new WorkflowMatcher(new LegacyMatcher(), new ElementMatcher(await TEXT_PROVIDERS[o.textProvider]!(o)));
       const r = await router.match({ embedding: { provider: emb.provider, vector: emb.vector }, elements: current.elements ?? [], windowTitle: current.windowTitle ?? "", frame: { width: current.frame.width, height: current.frame.height } }, wf);
       if (o.json) io.out(`${JSON.stringify(r, null, 2)}\n`);
       else {
