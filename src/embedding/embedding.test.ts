@@ -164,3 +164,19 @@ describe("multimodal state embeddings", () => {
     expect(l2Norm(t.embedSync("  ... "))).toBe(0);
   });
 });
+
+describe("zoom pyramid", () => {
+  it("crops the top-left 1/zoom of a frame and embeds each crop with only the text it shows", async () => {
+    const { topLeftCrop, embedPyramid } = await import("./zoom-pyramid.js");
+    const f = screen(5, 300, 200);
+    const c = topLeftCrop(f, 2);
+    expect([c.width, c.height]).toEqual([150, 100]);
+    expect(Array.from(c.data.subarray(0, 8))).toEqual(Array.from(f.data.subarray(0, 8)));
+    const seen: string[] = [];
+    const spy = new NgramTextEmbedder(DIM);
+    const m = new MultiModalEmbeddingManager(new LayoutImageEmbedder(DIM), { name: spy.name, dimensions: DIM, embed: async (t: string) => (seen.push(t), spy.embedSync(t)) });
+    const out = await embedPyramid(m, { frame: f, windowTitle: "w", textBoxes: [{ text: "haut", bbox: [10, 10, 40, 20] }, { text: "bas", bbox: [200, 150, 240, 160] }] }, "complete");
+    expect(out.map((o) => o.zoom)).toEqual([1, 1.5, 2]);
+    expect(seen.filter((t) => t.includes("haut") || t.includes("bas"))).toEqual(["haut bas", "haut", "haut"]);
+  });
+});

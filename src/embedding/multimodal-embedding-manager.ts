@@ -9,6 +9,7 @@ import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js
 import type { ScreenStateMode } from "../core/schemas/screenstate.js";
 import type { UIElementEntry } from "../core/schemas/uielement.js";
 import { fuseWeighted, l2Normalize, type Vector } from "../core/vectors.js";
+import { fnv1a } from "./ngram-text-embedder.js";
 
 export const COMPONENTS = ["image", "text", "title", "ui", "context"] as const;
 export type ComponentName = (typeof COMPONENTS)[number];
@@ -18,6 +19,30 @@ export type FusionWeights = Record<ComponentName, number>;
 // hold |S|² ≈ 0.36–0.45, so context needs w²/(|S|² + w²) > 0.05, i.e. w > 0.15). 0.2 meets it.
 export const DEFAULT_WEIGHTS: FusionWeights = { image: 0.5, text: 0.3, title: 0.1, ui: 0.1, context: 0.2 };
 export const FUSION_PROVIDER = "multimodal_fusion_v1";
+export const CONTEXT_PROVIDER = "context_hash_v1";
+
+/**
+ * Context is categorical (workflow candidate, tags, application): two different workflow ids must
+ * give unrelated vectors even when their names look alike, so each value is hashed whole (signed
+ * feature hashing), not by character n-grams as free text is.
+ */
+export function contextEmbedding(ctx: StateInput["context"], dim: number): Vector {
+  const v = new Float32Array(dim);
+  if (!ctx) return v;
+  const features = [
+    ...(ctx.workflowCandidate ? [`wf:${ctx.workflowCandidate}`] : []),
+    ...(ctx.tags ?? []).map((t) => `tag:${t}`),
+    ...(ctx.appName ? [`app:${ctx.appName}`] : []),
+  ];
+  for (const f of features) {
+    // Each feature spreads over 8 coordinates, so few collisions between different values.
+    for (let k = 0; k < 8; k++) {
+      const h = fnv1a(`${k}|${f}`);
+      v[h % dim] = (v[h % dim] as number) + ((h & 0x80000000) !== 0 ? -1 : 1) * (f.startsWith("wf:") ? 2 : 1);
+    }
+  }
+  return v;
+}
 
 export interface StateInput {
   frame: Frame;
@@ -69,11 +94,6 @@ export class MultiModalEmbeddingManager {
     return (important.length > 0 ? important : elements.slice(0, 5)).map((e) => `${e.type} ${e.role} ${e.label}`).join(" ; ");
   }
 
-  static contextText(ctx: StateInput["context"]): string {
-    if (!ctx) return "";
-    return [ctx.workflowCandidate ?? "", ...(ctx.tags ?? []), ctx.appName ?? ""].filter(Boolean).join(" ");
-  }
-
   private async component(name: ComponentName, provider: string, make: () => Promise<Vector>, warnings: StateEmbedding["warnings"]): Promise<ComponentVector> {
     try {
       const { vector, zero } = l2Normalize(await make(), `${name} embedding`);
@@ -97,7 +117,7 @@ export class MultiModalEmbeddingManager {
       text: await this.component("text", this.text.name, () => this.text.embed((input.detectedText ?? []).join(" "), signal), warnings),
       title: await this.component("title", this.text.name, () => this.text.embed(input.windowTitle ?? "", signal), warnings),
       ui: await this.component("ui", this.text.name, () => this.text.embed(MultiModalEmbeddingManager.uiText(input.elements ?? []), signal), warnings),
-      context: await this.component("context", this.text.name, () => this.text.embed(MultiModalEmbeddingManager.contextText(input.context), signal), warnings),
+      context: await this.component("context", CONTEXT_PROVIDER, async () => contextEmbedding(input.context, this.dimensions), warnings),
     };
     const fused = fuseWeighted(
       COMPONENTS.map((name) => ({ name, vector: components[name].vector, weight: this.weights[name] })),

@@ -10,7 +10,8 @@ import { ElementMatcher, hasElementDescriptors, LegacyMatcher, WorkflowMatcher, 
 const text = new NgramTextEmbedder(256);
 const frame = { width: 1920, height: 1080 };
 const WORDS = ["valider", "annuler", "enregistrer", "supprimer", "rechercher", "patient", "facture", "mutuelle", "imprimer", "envoyer", "ouvrir", "fermer"];
-const labelArb = fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }).map((w) => w.join(" "));
+// One word per label: two labels sharing a word can legitimately match each other.
+const labelArb = fc.constantFrom(...WORDS);
 const typeArb = fc.constantFrom(...UI_ELEMENT_TYPES);
 const unit = (seed: number, dim = 64) => l2Normalize(Float32Array.from({ length: dim }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233))).vector;
 
@@ -20,7 +21,7 @@ function element(label: string, type: UIElementType, k: number): UIElementEntry 
 
 /** Descriptors with distinct labels, and a screen holding a chosen subset of them. */
 const scenarioArb = fc
-  .uniqueArray(fc.tuple(labelArb, typeArb), { minLength: 1, maxLength: 5, selector: ([l]) => l.split(" ")[0] })
+  .uniqueArray(fc.tuple(labelArb, typeArb), { minLength: 1, maxLength: 5, selector: ([l]) => l })
   .chain((descs) => fc.tuple(fc.constant(descs), fc.array(fc.boolean(), { minLength: descs.length, maxLength: descs.length }), fc.integer()));
 
 function state(elements: UIElementEntry[], seed: number, title = "Factures"): CurrentState {

@@ -22,13 +22,18 @@ export interface CurrentState {
 }
 
 function stateSimilarity(state: CurrentState, step: MatchableStep): { sim: number | null; diff?: Difference } {
-  if (!step.expectedEmbedding) return { sim: null };
+  const recorded = [...(step.expectedEmbedding ? [step.expectedEmbedding] : []), ...(step.extraEmbeddings ?? [])];
+  if (recorded.length === 0) return { sim: null };
   if (!state.embedding) return { sim: null, diff: { kind: "no_embedding", reason: "the current state has no state embedding" } };
-  if (state.embedding.provider !== step.expectedEmbedding.provider)
-    throw new VectorError(`Cannot compare a "${state.embedding.provider}" state embedding with a "${step.expectedEmbedding.provider}" one recorded for step ${step.stepId}; re-embed one side with the other's provider.`, {
-      details: { current: state.embedding.provider, recorded: step.expectedEmbedding.provider, step: step.stepId },
-    });
-  return { sim: Math.max(0, cosine(state.embedding.vector, step.expectedEmbedding.vector)) };
+  let best = 0;
+  for (const r of recorded) {
+    if (state.embedding.provider !== r.provider)
+      throw new VectorError(`Cannot compare a "${state.embedding.provider}" state embedding with a "${r.provider}" one recorded for step ${step.stepId}; re-embed one side with the other's provider.`, {
+        details: { current: state.embedding.provider, recorded: r.provider, step: step.stepId },
+      });
+    best = Math.max(best, cosine(state.embedding.vector, r.vector));
+  }
+  return { sim: best };
 }
 
 function result(method: MatchResult["method"], workflowId: string): MatchResult {

@@ -12,8 +12,9 @@ import { UIElementTypeSchema } from "../../core/schemas/uielement.js";
 import { l2Norm } from "../../core/vectors.js";
 import { readImageFile } from "../../capture/png.js";
 import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
-import { MultiModalEmbeddingManager, type StateInput } from "../../embedding/multimodal-embedding-manager.js";
+import { MultiModalEmbeddingManager } from "../../embedding/multimodal-embedding-manager.js";
 import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
+import { embedPyramid, type PyramidInput } from "../../embedding/zoom-pyramid.js";
 import { OnnxImageEmbedder } from "../../embedding/onnx-image-embedder.js";
 import { OnnxTextEmbedder } from "../../embedding/onnx-text-embedder.js";
 import { ElementMatcher, LegacyMatcher, WorkflowMatcher } from "../../matching/workflow-matcher.js";
@@ -58,7 +59,7 @@ function providerOptions(cmd: Command): Command {
 }
 
 /** A PNG, or a screenstate_v1 JSON whose raw.screenshot_path (relative to the JSON) is the image. */
-async function loadInput(path: string): Promise<StateInput> {
+async function loadInput(path: string): Promise<PyramidInput> {
   if (!path.toLowerCase().endsWith(".json")) return { frame: await readImageFile(path) };
   const doc = readDocument(parseJsonText(await readFile(path, "utf8"), path), path);
   if (doc.version !== "screenstate_v1") throw new InvalidInputError(`${path}: expected a screenstate_v1 document or a PNG, found ${doc.version}.`);
@@ -67,6 +68,7 @@ async function loadInput(path: string): Promise<StateInput> {
   return {
     frame: await readImageFile(shot, { scaleFactor: s.environment.display_scale }),
     detectedText: s.perception.detected_text,
+    textBoxes: s.perception.text_boxes?.filter((b) => b.level === "line"),
     windowTitle: s.window.window_title,
     elements: s.ui_elements,
     context: { workflowCandidate: s.context.current_workflow_candidate ?? null, tags: s.context.tags, appName: s.window.app_name },
@@ -108,11 +110,14 @@ async function loadWorkflow(path: string, mgr: MultiModalEmbeddingManager, mode:
   const steps = [];
   for (const s of wf.steps) {
     let expectedEmbedding;
+    let extraEmbeddings;
     if (s.expected_state) {
-      const emb = await mgr.embed(await loadInput(resolve(dirname(path), s.expected_state)), mode);
-      expectedEmbedding = { provider: emb.provider, vector: emb.vector };
+      // The whole recorded screen plus its top-left ×1.5 and ×2 crops (scale changes at replay).
+      const [whole, ...zoomed] = await embedPyramid(mgr, await loadInput(resolve(dirname(path), s.expected_state)), mode);
+      expectedEmbedding = whole;
+      extraEmbeddings = zoomed;
     }
-    steps.push({ stepId: s.step_id, expectedEmbedding, expectedWindowTitle: s.window_title, requiredElements: s.required_elements?.map(toDesc), optionalElements: s.optional_elements?.map(toDesc) });
+    steps.push({ stepId: s.step_id, expectedEmbedding, extraEmbeddings, expectedWindowTitle: s.window_title, requiredElements: s.required_elements?.map(toDesc), optionalElements: s.optional_elements?.map(toDesc) });
   }
   return { workflowId: wf.workflow_id, steps };
 }

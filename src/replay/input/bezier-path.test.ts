@@ -27,7 +27,9 @@ describe("human-like mouse paths", () => {
           // Distance from the segment's line stays within the bow (plus rounding).
           const cross = Math.abs((to[0] - from[0]) * (from[1] - p[1]) - (from[0] - p[0]) * (to[1] - from[1]));
           if (dist > 0) expect(cross / dist).toBeLessThanOrEqual(0.25 * dist + 2);
-          expect(Math.hypot(p[0] - prev[0], p[1] - prev[1])).toBeLessThanOrEqual(Math.max(6, dist / 3));
+          // Quintic easing peaks at 1.875× the mean speed; the curve is at most ~1.5× the chord;
+          // at least 6 and at most 60 samples: no step is longer than max(36 px, dist / 15).
+          expect(Math.hypot(p[0] - prev[0], p[1] - prev[1])).toBeLessThanOrEqual(Math.max(36, dist / 15));
           prev = p;
         }
       }),
