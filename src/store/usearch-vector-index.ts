@@ -52,7 +52,7 @@ export class UsearchVectorIndex implements VectorIndex {
     const keys = new BigUint64Array(ids.length);
     for (let i = 0; i < ids.length; i++) keys[i] = BigInt(this.ids.length + i);
     this.index.add(keys, matrix);
-    this.ids.push(...ids);
+    for (const id of ids) this.ids.push(id); // not push(...ids): a million arguments overflow the stack
   }
 
   search(query: Vector, k: number): VectorHit[] {
