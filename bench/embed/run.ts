@@ -83,6 +83,18 @@ function auc(pos: number[], neg: number[]): number {
   return wins / (pos.length * n.length);
 }
 
+/** Fills each row's top-1 rate; returns the overall hits and total. */
+function tally(rows: Record<string, { hits: number; total: number; top1: number }>): [number, number] {
+  let hits = 0;
+  let total = 0;
+  for (const r of Object.values(rows)) {
+    r.top1 = round(r.hits / r.total, 3);
+    hits += r.hits;
+    total += r.total;
+  }
+  return [hits, total];
+}
+
 const recorded = items.filter((i) => i.id.endsWith("-light-1x"));
 const results: Record<string, unknown> = { corpus_screenshots: items.length, recorded_screens: recorded.length, ocr_stand_in: "ground-truth words" };
 for (const setting of ["image", "complete"] as const) {
@@ -143,20 +155,8 @@ for (const setting of ["image", "complete"] as const) {
     p.total++;
     if (pBest === key) p.hits++;
   }
-  let pHits = 0;
-  let pTotal = 0;
-  for (const r of Object.values(pyr)) {
-    r.top1 = round(r.hits / r.total, 3);
-    pHits += r.hits;
-    pTotal += r.total;
-  }
-  let hits = 0;
-  let total = 0;
-  for (const r of Object.values(retrieval)) {
-    r.top1 = round(r.hits / r.total, 3);
-    hits += r.hits;
-    total += r.total;
-  }
+  const [pHits, pTotal] = tally(pyr);
+  const [hits, total] = tally(retrieval);
   const perKind = Object.fromEntries(Object.entries(same).map(([k, v]) => [k, { pairs: v.length, frac_ge_085: round(v.filter((c) => c >= 0.85).length / v.length, 3), median: round(percentile(v.slice().sort((a, b) => a - b), 50), 3) }]));
   results[setting] = {
     same_pairs: allSame.length,

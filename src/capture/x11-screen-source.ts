@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { DisplayUnavailableError, InvalidInputError, ProviderUnavailableError, RpaError, WindowNotFoundError, throwIfAborted } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import { bboxIntersection, roundBBoxOut, type BBox } from "../core/geometry.js";
+import { endHelper } from "../core/process.js";
 import type { CaptureTarget, ScreenSource } from "../core/providers/screen-source.js";
 import type { WindowInfo } from "../core/providers/window-info.js";
 
@@ -148,12 +149,6 @@ export class X11ScreenSource implements ScreenSource {
   }
 
   async close(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    await new Promise<void>((resolve) => {
-      child.once("exit", () => resolve());
-      child.stdin.end();
-      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
-    });
+    if (this.child) await endHelper(this.child);
   }
 }

@@ -1,5 +1,5 @@
 // Running external programs (xdotool, xprop, apt-get…) with timeouts, abort signals and typed errors.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { AbortedError, ProviderUnavailableError, RpaError, TimeoutError } from "./errors.js";
 
 export interface RunOptions {
@@ -102,4 +102,14 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     if (Date.now() >= deadline) throw new TimeoutError(`Timed out after ${opts.timeoutMs} ms waiting for ${what}.`);
     await sleep(opts.intervalMs ?? 50, opts.signal);
   }
+}
+
+/** Ends a long-lived helper: closes its stdin (its request loop ends) and kills it if still alive after `graceMs`. */
+export function endHelper(child: ChildProcessWithoutNullStreams, graceMs = 2000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.stdin.end();
+    setTimeout(() => child.kill("SIGKILL"), graceMs).unref();
+  });
 }

@@ -9,7 +9,7 @@ import { createInterface, type Interface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { DisplayUnavailableError, InvalidInputError, ProviderUnavailableError, RpaError, WindowNotFoundError, throwIfAborted } from "../../core/errors.js";
 import type { Point } from "../../core/geometry.js";
-import { sleep } from "../../core/process.js";
+import { endHelper, sleep } from "../../core/process.js";
 import type { ActionOptions, InputDriver, MouseButton, MoveOptions, TypeOptions } from "../../core/providers/input-driver.js";
 import { bezierPath, movementDuration, type Random } from "./bezier-path.js";
 import { KEY_NAMES, parseKeyCombo } from "./key-names.js";
@@ -186,13 +186,7 @@ export class X11XTestInputDriver implements InputDriver {
   }
 
   async close(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    await new Promise<void>((resolve) => {
-      child.once("exit", () => resolve());
-      child.stdin.end();
-      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
-    });
+    if (this.child) await endHelper(this.child);
   }
 }
 
