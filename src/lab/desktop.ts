@@ -163,19 +163,19 @@ export async function labUp(opts: LabOptions = {}): Promise<LabSession> {
     rmSync(lock, { force: true });
     rmSync(`/tmp/.X11-unix/X${display}`, { force: true });
   }
-  try {
-    return await bringUp(display, width, height, stateDir, t0, opts);
-  } catch (first) {
-    // A half-started lab must not leak: end whatever it started, then try once more.
-    log(`bring-up failed (${(first as Error).message}); cleaning up and retrying once`);
-    await labDown({ ...opts, quiet: true });
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= 3; attempt++) {
     try {
       return await bringUp(display, width, height, stateDir, t0, opts);
-    } catch (second) {
+    } catch (e) {
+      // A half-started lab must not leak: end whatever it started, then try again.
+      lastError = e;
+      log(`bring-up attempt ${attempt} failed (${(e as Error).message}); cleaning up${attempt < 3 ? " and retrying" : ""}`);
       await labDown({ ...opts, quiet: true });
-      throw second;
+      await sleep(300 * attempt);
     }
   }
+  throw lastError;
 }
 
 async function bringUp(display: number, width: number, height: number, stateDir: string, t0: number, opts: LabOptions): Promise<LabSession> {
@@ -191,7 +191,7 @@ async function bringUp(display: number, width: number, height: number, stateDir:
 
   log(`starting Xvfb :${display} ${width}x${height}x24`);
   const xvfb = spawnDetached("Xvfb", [`:${display}`, "-screen", "0", `${width}x${height}x24`, "-nolisten", "tcp", "+extension", "RECORD", "-ac"], base, logFile);
-  await waitFor(`Xvfb on :${display}`, async () => ((await displayReady(base)) ? true : alive(xvfb) ? undefined : false), { timeoutMs: 10_000, intervalMs: 50, signal: opts.signal }).then((ok) => {
+  await waitFor(`Xvfb on :${display}`, async () => (!alive(xvfb) ? false : (await displayReady(base)) ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, signal: opts.signal }).then((ok) => {
     if (!ok) throw new DisplayUnavailableError(`Xvfb on :${display} exited at start; see ${logFile}.`);
   });
 
@@ -271,6 +271,11 @@ export async function labDown(opts: LabOptions & { quiet?: boolean } = {}): Prom
     }
     if (!opts.quiet) opts.log?.(`lab on ${session.display} down (${count} processes ended)`);
   }
+  // The X server may still answer for a moment while it exits (its abstract socket lingers):
+  // wait until the display is really free, so that a new lab cannot talk to the old server.
+  const env = { ...process.env, DISPLAY: `:${display}` };
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline && (await displayReady(env).catch(() => false))) await sleep(50);
   rmSync(path, { force: true });
   rmSync(`/tmp/.X${display}-lock`, { force: true });
   rmSync(`/tmp/.X11-unix/X${display}`, { force: true });
