@@ -13,6 +13,8 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: ["test/lab/**", "**/node_modules/**"],
           globalSetup: ["test/store/pg-global-setup.ts"],

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DisplayUnavailableError, WindowNotFoundError } from "../../src/core/errors.js";
 import { X11ScreenSource } from "../../src/capture/x11-screen-source.js";
 import { X11WindowInfo } from "../../src/capture/x11-window-info.js";
+import { captureStable } from "../../src/capture/stable-capture.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
@@ -21,8 +22,10 @@ describe("screen capture", () => {
   it("captures the full screen at its size, and a window as its client area placed on screen", async () => {
     const full = await kit.screen.capture({ kind: "screen" });
     expect([full.width, full.height, full.scaleFactor]).toEqual([kit.session.width, kit.session.height, 1]);
-    const app = await kit.launch({ command: "yad", args: ["--form", "--title=Capture me", "--field=Text"] });
-    const w = await kit.screen.capture({ kind: "window", windowId: app.window.id });
+    // A label-only dialog: no blinking text cursor, so the window becomes still.
+    const app = await kit.launch({ command: "yad", args: ["--text=Capture me", "--title=Capture me", "--no-buttons"] });
+    const { frame: w, stable } = await captureStable(kit.screen, { kind: "window", windowId: app.window.id });
+    expect(stable).toBe(true);
     expect(w.origin).toEqual([app.window.bbox[0], app.window.bbox[1]]);
     expect(w.width).toBe(app.window.bbox[2] - app.window.bbox[0]);
     // Same pixels as the matching region of a full-screen grab.
