@@ -6,6 +6,7 @@ import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
 import { registerDesktopCommands } from "./commands/desktop.js";
 import { formatChecks, runDoctor } from "./commands/doctor.js";
 import { registerEmbedCommands } from "./commands/embed.js";
+import { runStartJob } from "./commands/start.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
@@ -62,8 +63,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("start")
-    .description("the `npm start` job: health check and validation of the bundled sample documents")
-    .action(async () => {
+    .description("the `npm start` job: health check, sample documents, then capture → embed → store → search on a real app")
+    .option("--no-desktop", "only the health check and the sample documents")
+    .action(async (o: { desktop: boolean }) => {
       const checks = runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
       io.out(`${formatChecks(checks)}\n\nBundled sample documents:\n`);
       const samples = ["uielement-example.json", "screenstate-complete-example.json"].map((f) => new URL(`../../examples/design/${f}`, import.meta.url).pathname);
@@ -71,6 +73,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         const r = await validateFile(f, DEFAULT_MAX_DOCUMENT_BYTES);
         io.out(`${formatValidateResult(r)}\n`);
         if (!r.ok) setExit(1);
+      }
+      if (o.desktop) {
+        io.out("\nMain job:\n");
+        await runStartJob(io, resolveDataDir(globals(), io.env));
       }
     });
 

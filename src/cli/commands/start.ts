@@ -1,0 +1,101 @@
+// `rpav start` (what `npm start` runs): the main job that exists today, end to end on the embedded
+// default. Brings up the lab if there is no display, opens a real GTK app, waits until its window
+// is still, captures it, embeds it (image, title, context), stores the screen state, its
+// screenshot and vectors in the embedded SQLite store, finds it again by vector search, writes an
+// HTML report a person can open, and leaves nothing running that it started.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { captureStable } from "../../capture/stable-capture.js";
+import { encodePng } from "../../capture/png.js";
+import { X11ScreenSource } from "../../capture/x11-screen-source.js";
+import { X11WindowInfo } from "../../capture/x11-window-info.js";
+import { timestampedId } from "../../core/ids.js";
+import { readDocument } from "../../core/schemas/documents.js";
+import type { ScreenState } from "../../core/schemas/screenstate.js";
+import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
+import { MultiModalEmbeddingManager } from "../../embedding/multimodal-embedding-manager.js";
+import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
+import { persistStateEmbedding } from "../../embedding/state-embedding-record.js";
+import { launchApp } from "../../lab/apps.js";
+import { labDown, labUp, type LabSession } from "../../lab/desktop.js";
+import { ContentFiles } from "../../store/content-files.js";
+import { SqliteStore } from "../../store/sqlite-store.js";
+import { VectorSearch } from "../../store/vector-search.js";
+import { LAB_STATE_DIR } from "../config.js";
+import type { CliIo } from "./desktop.js";
+
+const esc = (s: string) => s.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export async function runStartJob(io: CliIo, dataDir: string): Promise<string> {
+  const say = (m: string) => io.out(`${m}\n`);
+  let lab: LabSession | undefined;
+  let startedLab = false;
+  let env = io.env;
+  if (!env.DISPLAY) {
+    say("no DISPLAY: using the lab desktop on :99…");
+    lab = await labUp({ display: 99, stateDir: LAB_STATE_DIR });
+    startedLab = lab.upMs > 0; // a lab that was already up stays up
+    env = { ...env, ...lab.env };
+  }
+  const windows = new X11WindowInfo({ env });
+  const screen = new X11ScreenSource({ env, windows });
+  const store = SqliteStore.open(dataDir);
+  try {
+    const session = lab ?? ({ id: "external", display: env.DISPLAY as string, width: 0, height: 0, env: { DISPLAY: env.DISPLAY as string }, pids: { xvfb: 0, dbus: 0, openbox: 0 }, startedAt: "", upMs: 0 } satisfies LabSession);
+    say("opening gtk3-widget-factory…");
+    const app = await launchApp(session, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" }, waitAtspi: false });
+    try {
+      const { frame, stable } = await captureStable(screen, { kind: "window", windowId: app.window.id });
+      say(`captured ${frame.width}×${frame.height} at (${frame.origin.join(", ")})${stable ? "" : " (the window was still changing)"}`);
+      const manager = new MultiModalEmbeddingManager(new LayoutImageEmbedder(512), new NgramTextEmbedder(512));
+      const emb = await manager.embed({ frame, windowTitle: app.window.title, context: { appName: app.window.appName, tags: ["npm-start"] } }, "complete");
+      const png = await encodePng(frame);
+      const shot = await new ContentFiles(join(dataDir, "screens")).put(png);
+      const id = timestampedId("screen");
+      const state_embedding = await persistStateEmbedding(emb, id, (vectorId, provider, vector) => store.putVector(vectorId, provider, vector));
+      const state: ScreenState = {
+        schema_version: "screenstate_v1",
+        mode: "complete",
+        screen_state_id: id,
+        timestamp: new Date().toISOString(),
+        session_id: "npm-start",
+        environment: { platform: process.platform, display_scale: frame.scaleFactor },
+        window: { app_name: app.window.appName, window_title: app.window.title, screen_resolution: [frame.width, frame.height] },
+        raw: { screenshot_path: shot.path },
+        perception: { detected_text: [], text_boxes: [] },
+        ui_elements: [],
+        state_embedding,
+        context: { current_workflow_candidate: null, tags: ["npm-start"] },
+        processing_metadata: { num_elements_detected: 0, vlm_used: false },
+      };
+      readDocument(state, id); // the document we store is valid screenstate_v1
+      await store.putScreenState(state);
+      const hits = await new VectorSearch(store, { kind: "exact" }).search(emb.provider, emb.vector, 3);
+      const stored = (await store.findScreenStates({ appName: app.window.appName, limit: 1_000_000 })).length;
+      say(`stored ${id} in ${store.location} (${stored} state(s) of ${app.window.appName} so far)`);
+      say(`nearest stored states: ${hits.map((h) => `${h.id.split("/").pop()} (${h.score.toFixed(3)})`).join(", ")}`);
+      for (const w of emb.warnings) say(`  note: ${w.component} component empty (${w.reason}): no OCR yet`);
+      const reportDir = join(dataDir, "reports");
+      mkdirSync(reportDir, { recursive: true });
+      const report = join(reportDir, `${id}.html`);
+      writeFileSync(
+        report,
+        `<!DOCTYPE html><html><head><meta charset="utf-8"><title>rpav start — ${esc(id)}</title>
+<style>body{font-family:sans-serif;margin:2em}img{max-width:100%;border:1px solid #999}td,th{padding:4px 10px;text-align:left}</style></head>
+<body><h1>Screen state ${esc(id)}</h1><p>Window “${esc(app.window.title)}” (${esc(app.window.appName)}), ${frame.width}×${frame.height} at (${frame.origin.join(", ")}).</p>
+<img alt="captured window" src="data:image/png;base64,${png.toString("base64")}">
+<h2>State embedding</h2><table><tr><th>component</th><th>provider</th><th>vector_id</th></tr>
+${Object.entries((state_embedding.components ?? {}) as Record<string, { provider: string; vector_id: string }>).map(([k, c]) => `<tr><td>${esc(k)}</td><td>${esc(c.provider)}</td><td>${esc(c.vector_id)}</td></tr>`).join("\n")}
+</table><h2>Nearest stored states</h2><ol>${hits.map((h) => `<li>${esc(h.id)} — cosine ${h.score.toFixed(4)}</li>`).join("")}</ol></body></html>\n`,
+      );
+      say(`report: ${report}`);
+      return report;
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    await screen.close();
+    await store.close();
+    if (startedLab) await labDown({ display: 99, stateDir: LAB_STATE_DIR });
+  }
+}

@@ -1,0 +1,28 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { rpav } from "../support/cli.js";
+import { labKit } from "./support.js";
+
+const kit = labKit();
+const home = mkdtempSync(join(tmpdir(), "rpav-start-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+describe("rpav start (npm start's job)", () => {
+  it("captures a real app, embeds and stores it, finds it again, and writes a report; twice", () => {
+    for (const run of [1, 2]) {
+      const r = rpav(["start"], { ...kit.env, RPAV_HOME: home });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/captured 1366×741/);
+      expect(r.stdout).toMatch(new RegExp(`\\(${run} state\\(s\\) of Gtk3-widget-factory so far\\)`));
+      expect(r.stdout).toMatch(/nearest stored states: screen_\S+ \(1\.000\)/);
+      const report = /report: (\S+\.html)/.exec(r.stdout)?.[1] as string;
+      expect(existsSync(report)).toBe(true);
+      const html = readFileSync(report, "utf8");
+      expect(html).toContain("data:image/png;base64,");
+      expect(html).toContain("context_embedding");
+    }
+    expect(existsSync(join(home, "rpav.db"))).toBe(true);
+  });
+});
