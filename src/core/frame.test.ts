@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RUNS } from "../../test/support/arbitraries.js";
 import { InvalidInputError } from "./errors.js";
-import { bboxFrameToScreen, frameToScreen, makeFrame, screenToFrame } from "./frame.js";
+import { bboxFrameToScreen, bboxScreenToFrame, frameToScreen, makeFrame, screenToFrame } from "./frame.js";
 
 describe("frame coordinates", () => {
   it("maps a HiDPI window capture to screen points", () => {
@@ -10,6 +10,7 @@ describe("frame coordinates", () => {
     expect(frameToScreen(f, [200, 100])).toEqual([200, 100]);
     expect(screenToFrame(f, [200, 100])).toEqual([200, 100]);
     expect(bboxFrameToScreen(f, [0, 0, 40, 20])).toEqual([100, 50, 120, 60]);
+    expect(bboxScreenToFrame(f, [100, 50, 120, 60])).toEqual([0, 0, 40, 20]);
   });
 
   it("maps a half-size downscale back to full-size screen points", () => {

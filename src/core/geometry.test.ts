@@ -7,6 +7,9 @@ import {
   bboxContains,
   bboxIoU,
   bboxUnion,
+  bboxContainsPoint,
+  isValidBBox,
+  scaleBBox,
   clampBBox,
   matchesPositionHint,
   parsePositionHint,
@@ -57,6 +60,15 @@ describe("bbox geometry", () => {
       }),
       RUNS,
     );
+  });
+
+  it("point containment, validity and scaling", () => {
+    expect(bboxContainsPoint([10, 10, 20, 20], [10, 19.5])).toBe(true);
+    expect(bboxContainsPoint([10, 10, 20, 20], [20, 15])).toBe(false);
+    expect(isValidBBox([0, 0, 1, 1])).toBe(true);
+    expect(isValidBBox([5, 0, 1, 1])).toBe(false);
+    expect(isValidBBox([0, 0, NaN, 1])).toBe(false);
+    expect(scaleBBox([1, 2, 3, 4], 2)).toEqual([2, 4, 6, 8]);
   });
 
   it("centre and outward rounding", () => {

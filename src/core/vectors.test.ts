@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RUNS } from "../../test/support/arbitraries.js";
 import { VectorError } from "./errors.js";
-import { cosine, fuseWeighted, l2Norm, l2Normalize } from "./vectors.js";
+import { cosine, fuseWeighted, l2Norm, l2Normalize, toVector } from "./vectors.js";
 
 const DIM = 64;
 const vecArb = (dim: number) => fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: dim, maxLength: dim });
@@ -49,6 +49,11 @@ describe("vectors", () => {
     expect(() => cosine([1, 0, 0], [1, 0])).toThrow(/dimension 3 and 2/);
     expect(() => cosine([0, 0], [1, 0])).toThrow(/zero vector/);
     expect(() => fuseWeighted([{ name: "image", vector: [1, 2, 3], weight: 1 }], 2)).toThrow(/component "image" has dimension 3; expected 2/);
+  });
+
+  it("toVector copies to float32 and refuses non-finite values", () => {
+    expect(toVector([1, 2.5])).toEqual(Float32Array.from([1, 2.5]));
+    expect(() => toVector([1, Infinity], "embedding")).toThrow(/embedding has a non-finite value/);
   });
 
   it("cosine of known vectors", () => {
