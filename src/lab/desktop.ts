@@ -67,10 +67,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** PIDs of every process whose environment has RPAV_LAB_ID=<id>. */
-export function labProcesses(id: string): number[] {
-  const needle = Buffer.from(`\0RPAV_LAB_ID=${id}\0`);
-  const first = Buffer.from(`RPAV_LAB_ID=${id}\0`);
+/** PIDs of every process whose environment has RPAV_LAB_ID=<id> (or, with `prefix`, an id starting so). */
+export function labProcesses(id: string, opts: { prefix?: boolean } = {}): number[] {
+  const tail = opts.prefix ? "" : "\0";
+  const needle = Buffer.from(`\0RPAV_LAB_ID=${id}${tail}`);
+  const first = Buffer.from(`RPAV_LAB_ID=${id}${tail}`);
   const out: number[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -84,14 +85,6 @@ export function labProcesses(id: string): number[] {
     }
   }
   return out;
-}
-
-function isStrayLabServer(pid: number, display: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/environ`).includes(Buffer.from(`RPAV_LAB_ID=lab-${display}-`));
-  } catch {
-    return false;
-  }
 }
 
 async function displayReady(env: NodeJS.ProcessEnv): Promise<boolean> {
@@ -150,15 +143,23 @@ export async function labUp(opts: LabOptions = {}): Promise<LabSession> {
   const t0 = Date.now();
   mkdirSync(stateDir, { recursive: true });
   await labDown({ ...opts, quiet: true }); // leftovers of a crashed lab on this display
+  // No valid lab here, so any process still tagged for this display is a leftover of an earlier
+  // lab whose state was lost (a crash, a killed test run): ours to end.
+  const strays = labProcesses(`lab-${display}-`, { prefix: true });
+  if (strays.length > 0) {
+    log(`ending ${strays.length} stray process(es) of an earlier lab on :${display}`);
+    for (const pid of strays) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    await sleep(100);
+  }
   const lock = `/tmp/.X${display}-lock`;
   if (existsSync(lock)) {
     const owner = Number(readFileSync(lock, "utf8").trim());
-    if (alive(owner) && isStrayLabServer(owner, display)) {
-      // An X server of an earlier lab on this display whose state file is gone: ours to end.
-      log(`ending a stray lab X server (pid ${owner})`);
-      process.kill(owner, "SIGKILL");
-      await sleep(100);
-    }
     if (alive(owner)) throw new DisplayUnavailableError(`Display :${display} is already used by another X server (pid ${owner}); choose another with --display.`);
     rmSync(lock, { force: true });
     rmSync(`/tmp/.X11-unix/X${display}`, { force: true });

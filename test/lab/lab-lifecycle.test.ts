@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { X11WindowInfo } from "../../src/capture/x11-window-info.js";
 import { launchApp } from "../../src/lab/apps.js";
@@ -22,5 +22,18 @@ describe("lab lifecycle", () => {
     for (const pid of before) expect(existsSync(`/proc/${pid}`)).toBe(false);
     expect(await labStatus({ display })).toBeUndefined();
     expect(existsSync(`/tmp/.X11-unix/X${display}`)).toBe(false);
+  });
+
+  it("a lab whose state file was lost is cleaned up by the next up on that display", async () => {
+    const display = 95;
+    const old = await labUp({ display });
+    const oldPids = labProcesses(old.id);
+    expect(oldPids.length).toBeGreaterThanOrEqual(3);
+    rmSync(`/tmp/rpav-lab/display-${display}.json`);
+    const fresh = await labUp({ display });
+    expect(fresh.id).not.toBe(old.id);
+    expect(labProcesses(old.id)).toEqual([]);
+    await labDown({ display });
+    expect(labProcesses(fresh.id)).toEqual([]);
   });
 });
