@@ -204,16 +204,28 @@ async function bringUp(display: number, width: number, height: number, stateDir:
   const env: Record<string, string> = { ...base, DBUS_SESSION_BUS_ADDRESS: address };
 
   log("starting openbox");
-  const openbox = spawnDetached("openbox", ["--sm-disable"], env, logFile);
-  await waitFor(
-    "the openbox window manager",
-    async () => {
-      if (!alive(openbox)) throw new DisplayUnavailableError(`openbox exited at start; see ${logFile}.`);
-      const r = await runCommand("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], { env, check: false, timeoutMs: 3000 });
-      return /window id #/.test(r.stdout) ? true : undefined;
-    },
-    { timeoutMs: 10_000, intervalMs: 50, signal: opts.signal },
-  );
+  // Under heavy CPU load openbox sometimes fails to open a display that answers xdpyinfo at the
+  // same moment (seen here: "Failed to open the display"); starting it again works, so it gets
+  // a few tries on the same X server before the whole bring-up is retried.
+  let openbox = 0;
+  for (let attempt = 1; ; attempt++) {
+    openbox = spawnDetached("openbox", ["--sm-disable"], env, logFile);
+    const pid = openbox;
+    const up = await waitFor(
+      "the openbox window manager",
+      async () => {
+        if (!alive(pid)) return false;
+        const r = await runCommand("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], { env, check: false, timeoutMs: 3000 });
+        return /window id #/.test(r.stdout) ? true : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, signal: opts.signal },
+    );
+    if (up) break;
+    const xState = alive(xvfb) ? `pid ${xvfb} alive, ${(await displayReady(base)) ? "answering" : "not answering"}` : "gone";
+    if (attempt >= 5) throw new DisplayUnavailableError(`openbox exited at start ${attempt} times (X server ${xState}); see ${logFile}.`);
+    log(`openbox exited at start (X server ${xState}); starting it again`);
+    await sleep(200 * attempt, opts.signal);
+  }
 
   log("starting the AT-SPI accessibility bus");
   try {
