@@ -109,5 +109,8 @@ export class X11WindowInfo implements WindowInfo {
     const w = await this.get(id, signal);
     if (!w) throw new WindowNotFoundError(`Window ${id} does not exist (closed?).`, { details: { windowId: id } });
     await this.x("xdotool", ["windowactivate", "--sync", w.id], signal, "xdotool");
+    // The window manager announces the new active window a moment later, under load especially;
+    // keystrokes sent before that can land in the previous window.
+    await waitFor(`window ${w.id} to become active`, async () => ((await this.activeId(signal)) === w.id ? true : undefined), { timeoutMs: 3000, intervalMs: 30, signal });
   }
 }
