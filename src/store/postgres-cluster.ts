@@ -51,6 +51,9 @@ export async function clusterUp(opts: ClusterOptions): Promise<string> {
     const gid = await runCommand("id", ["-g", "postgres"], { check: false });
     if (id.code !== 0) throw new ProviderUnavailableError("There is no `postgres` user to run the server as root: install postgresql-15.");
     chownSync(opts.dir, Number(id.stdout.trim()), Number(gid.stdout.trim()));
+    const reach = await runCommand("runuser", ["-u", "postgres", "--", "test", "-w", opts.dir], { check: false });
+    if (reach.code !== 0)
+      throw new StoreError(`The postgres user cannot reach ${opts.dir} (a parent folder is private to root): choose a folder it can reach, e.g. --dir /var/lib/rpav/pg.`, { details: { dir: opts.dir } });
   }
   if (!existsSync(join(opts.dir, "PG_VERSION"))) await asServerUser(join(bin, "initdb"), ["-D", opts.dir, "-U", "rpav", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8"], opts.dir);
   await asServerUser(join(bin, "pg_ctl"), ["-D", opts.dir, "-l", join(opts.dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -k ${opts.dir} -c listen_addresses=127.0.0.1 -c fsync=on`, "start"], opts.dir);

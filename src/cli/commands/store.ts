@@ -32,28 +32,29 @@ export async function openStore(globals: GlobalOptions & StoreChoice, env: NodeJ
 
 export function registerStoreCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const globals = () => program.opts<GlobalOptions & StoreChoice>();
-  const pgDir = () => join(resolveDataDir(globals(), io.env), "pg");
+  // As root the server runs as the postgres user, which cannot enter /root: use /var/lib/rpav/pg.
+  const pgDir = () => (process.getuid?.() === 0 ? "/var/lib/rpav/pg" : join(resolveDataDir(globals(), io.env), "pg"));
 
   const db = program.command("db").description("a local PostgreSQL server for shared deployments (Debian postgresql-15)");
   const port = (v: string) => Number(v);
   db.command("up")
     .description("initialise (first time) and start PostgreSQL on 127.0.0.1; prints RPAV_PG_URL")
     .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)
-    .option("--dir <dir>", "cluster folder (default: <data dir>/pg)")
+    .option("--dir <dir>", "cluster folder (default: <data dir>/pg; /var/lib/rpav/pg as root)")
     .action(async (o: { port: number; dir?: string }) => {
       const url = await clusterUp({ dir: o.dir ?? pgDir(), port: o.port });
       io.out(`export RPAV_PG_URL='${url}'\n`);
     });
   db.command("down")
     .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)
-    .option("--dir <dir>", "cluster folder (default: <data dir>/pg)")
+    .option("--dir <dir>", "cluster folder (default: <data dir>/pg; /var/lib/rpav/pg as root)")
     .action(async (o: { port: number; dir?: string }) => {
       await clusterDown({ dir: o.dir ?? pgDir(), port: o.port });
       io.out("PostgreSQL stopped\n");
     });
   db.command("status")
     .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)
-    .option("--dir <dir>", "cluster folder (default: <data dir>/pg)")
+    .option("--dir <dir>", "cluster folder (default: <data dir>/pg; /var/lib/rpav/pg as root)")
     .action(async (o: { port: number; dir?: string }) => {
       const up = await clusterStatus({ dir: o.dir ?? pgDir(), port: o.port });
       io.out(up ? `PostgreSQL up on 127.0.0.1:${o.port}\n` : "PostgreSQL is not running\n");
