@@ -63,7 +63,7 @@ describe("mouse actions on a real GTK form", () => {
     await sleep(500);
     const open = await kit.screen.capture({ kind: "region", bbox: region });
     expect(Buffer.compare(Buffer.from(before.data), Buffer.from(open.data))).not.toBe(0);
-    await kit.input.key("Escape");
+    await kit.input.key("Escape", { targetWindow: f.app.window.id });
     await sleep(300);
     const closed = await kit.screen.capture({ kind: "region", bbox: region });
     expect(Buffer.compare(Buffer.from(before.data), Buffer.from(closed.data))).toBe(0);

@@ -16,17 +16,17 @@ describe("typing, read back from real applications", () => {
     await kit.windows.activate(app.window.id);
     const text = 'Zoë & Co <x> !@#$%^&*()_+{}|:"<>? é à ç €';
     await kit.input.type(text, { meanDelayMs: 5, jitterMs: 3, targetWindow: app.window.id });
-    await kit.input.key("Return");
+    await kit.input.key("Return", { targetWindow: app.window.id });
     await app.exited;
     expect(app.stdout()).toBe(`${text}|\n`);
   });
 
-  it("types every printable ASCII character and non-ASCII text (é à ç ù € œ Zoë) without a guard", async () => {
+  it("types every printable ASCII character and non-ASCII text (é à ç ù € œ Zoë) at full speed", async () => {
     const app = await kit.launch({ command: "yad", args: ["--form", "--title=ASCII oracle", "--field=Text"] });
     await kit.windows.activate(app.window.id);
     const text = `${PRINTABLE_ASCII} é à ç ù € œ Zoë`;
-    await kit.input.type(text, { meanDelayMs: 0, jitterMs: 0 });
-    await kit.input.key("Return");
+    await kit.input.type(text, { meanDelayMs: 0, jitterMs: 0, targetWindow: app.window.id });
+    await kit.input.key("Return", { targetWindow: app.window.id });
     await app.exited;
     expect(app.stdout()).toBe(`${text}|\n`);
   });
@@ -56,7 +56,7 @@ describe("typing, read back from real applications", () => {
     await expect(typing).rejects.toThrow(WindowNotFoundError);
     // The bystander now gets focus; whatever it holds is what leaked.
     await kit.windows.activate(bystander.window.id);
-    await kit.input.key("Return");
+    await kit.input.key("Return", { targetWindow: bystander.window.id });
     await bystander.exited;
     expect(bystander.stdout()).toBe("|\n");
   });

@@ -26,7 +26,7 @@ export interface X11InputOptions {
   typingJitterMs?: number;
   random?: Random;
   helperPath?: string;
-  /** How long a guarded action waits for its target window to get the focus (default 500 ms). */
+  /** How long a guarded action waits for its target window to get the focus (default 2000 ms). */
   focusWaitMs?: number;
 }
 
@@ -70,7 +70,7 @@ export class X11XTestInputDriver implements InputDriver {
    * "covered" are retried for `focusWaitMs` (nothing is sent meanwhile); "gone" fails at once.
    */
   private async sendGuarded(line: string, signal?: AbortSignal): Promise<string> {
-    const deadline = Date.now() + (this.opts.focusWaitMs ?? 500);
+    const deadline = Date.now() + (this.opts.focusWaitMs ?? 2000);
     for (;;) {
       try {
         return await this.send(line);
