@@ -28,3 +28,11 @@ describe("exact vector index", () => {
     expect(idx.search(Float32Array.from([1, 0, 0]), 5)).toEqual([]);
   });
 });
+
+describe("approximate search breadth", () => {
+  it("widens the usearch search for large indexes, as measured in bench/store", async () => {
+    const { defaultExpansionSearch } = await import("./vector-search.js");
+    expect(defaultExpansionSearch(100_000)).toBe(96);
+    expect(defaultExpansionSearch(1_000_000)).toBe(256);
+  });
+});

@@ -28,6 +28,15 @@ interface Entry {
 
 const safe = (provider: string) => provider.replace(/[^A-Za-z0-9_.-]/g, "_");
 
+/**
+ * usearch search breadth for an index of `n` vectors, unless set explicitly. Measured (bench/store,
+ * 512 dimensions, f16): 96 gives recall@10 1.0 at 100k but 0.94 at 1M; 256 gives 0.99 at 1M for
+ * about 1.4 ms per query.
+ */
+export function defaultExpansionSearch(n: number): number {
+  return n > 300_000 ? 256 : 96;
+}
+
 export class VectorSearch {
   private readonly entries = new Map<string, Entry>();
 
@@ -42,8 +51,12 @@ export class VectorSearch {
     return { index: base, stamp: `${base}.stamp.json` };
   }
 
-  private newIndex(dim: number): ExactVectorIndex | UsearchVectorIndex {
-    return this.opts.kind === "exact" ? new ExactVectorIndex(dim) : new UsearchVectorIndex(dim, this.opts.usearch);
+  private usearchOptions(n: number): UsearchOptions {
+    return { ...this.opts.usearch, expansionSearch: this.opts.usearch?.expansionSearch ?? defaultExpansionSearch(n) };
+  }
+
+  private newIndex(dim: number, n: number): ExactVectorIndex | UsearchVectorIndex {
+    return this.opts.kind === "exact" ? new ExactVectorIndex(dim) : new UsearchVectorIndex(dim, this.usearchOptions(n));
   }
 
   private loadPersisted(provider: string): Entry | undefined {
@@ -51,7 +64,7 @@ export class VectorSearch {
     if (!p || !existsSync(p.index) || !existsSync(p.stamp)) return undefined;
     try {
       const stamp = JSON.parse(readFileSync(p.stamp, "utf8")) as VectorStamp & { dimensions: number };
-      return { index: UsearchVectorIndex.load(p.index, stamp.dimensions, this.opts.usearch), stamp };
+      return { index: UsearchVectorIndex.load(p.index, stamp.dimensions, this.usearchOptions(stamp.count)), stamp };
     } catch {
       return undefined; // unreadable or inconsistent: rebuilt below
     }
@@ -92,7 +105,7 @@ export class VectorSearch {
       rebuilt = true;
       const rows = await this.collect(provider, 0, page);
       const dim = rows[0]?.vector.length ?? 0;
-      const index = this.newIndex(Math.max(dim, 1));
+      const index = this.newIndex(Math.max(dim, 1), rows.length);
       if (index instanceof UsearchVectorIndex && rows.length > 0) {
         const m = new Float32Array(rows.length * dim);
         rows.forEach((r, i) => {
