@@ -10,15 +10,15 @@ import type { UIElement } from "../../src/core/schemas/uielement.js";
 import { clusterDown, clusterUp } from "../../src/store/postgres-cluster.js";
 import { PostgresStore } from "../../src/store/postgres-store.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
-import { VectorSearch } from "../../src/store/vector-search.js";
+import { defaultExpansionSearch, VectorSearch } from "../../src/store/vector-search.js";
 import { percentile, round, writeResult } from "../lib.js";
 
 const ELEMENTS = Number(process.env.RPAV_BENCH_ELEMENTS ?? 100_000);
 const VECTOR_SIZES = [100_000, ...(process.env.RPAV_BENCH_VECTORS ? [Number(process.env.RPAV_BENCH_VECTORS)] : [])];
 const DIM = 512;
 const QUERIES = Number(process.env.RPAV_BENCH_QUERIES ?? 200);
-/** usearch search breadth (default 96): higher trades speed for recall on large indexes. */
-const EXPANSION = Number(process.env.RPAV_BENCH_EXPANSION ?? 96);
+/** usearch search breadth; unset: the product default (defaultExpansionSearch, by index size). */
+const EXPANSION = process.env.RPAV_BENCH_EXPANSION ? Number(process.env.RPAV_BENCH_EXPANSION) : undefined;
 const QUANTIZATIONS = (process.env.RPAV_BENCH_QUANT ?? "f16,i8").split(",") as Array<"f16" | "i8">;
 const backends = (process.env.RPAV_BENCH_BACKENDS ?? "sqlite,postgres").split(",");
 
@@ -130,7 +130,7 @@ async function benchBackend(name: string, store: Store, sizeBytes: () => Promise
       const reopened = await new VectorSearch(store, { kind: "approximate", indexDir: dir, usearch: { quantization, expansionSearch: EXPANSION } }).refresh(provider);
       const reload = (performance.now() - t0) / 1000;
       const recall = hit / (QUERIES * 10);
-      result[`usearch_${quantization}`] = { expansion_search: EXPANSION, build_s: round(build, 1), reload_s: round(reload, 2), rebuilt_on_reload: reopened.rebuilt, recall_at_10: round(recall, 4), ...stats(ms) };
+      result[`usearch_${quantization}`] = { expansion_search: EXPANSION ?? defaultExpansionSearch(n), build_s: round(build, 1), reload_s: round(reload, 2), rebuilt_on_reload: reopened.rebuilt, recall_at_10: round(recall, 4), ...stats(ms) };
       log(`usearch ${quantization} kNN@10 at ${n}: build ${round(build, 1)} s, p50 ${stats(ms).p50_ms} ms, p99 ${stats(ms).p99_ms} ms, recall@10 ${round(recall, 3)}, reload ${round(reload, 2)} s`);
       rmSync(dir, { recursive: true, force: true });
     }
