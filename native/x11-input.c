@@ -83,12 +83,14 @@ static void find_scratch(void) {
   if (map) XFree(map);
 }
 
-static int window_exists(Window w) {
+/* 0: no such window; 1: exists but not viewable (being mapped, minimised); 2: viewable. */
+static int window_state(Window w) {
   XWindowAttributes a;
   x_error = 0;
   int ok = XGetWindowAttributes(dpy, w, &a);
   XSync(dpy, False);
-  return ok && !x_error && a.map_state == IsViewable;
+  if (!ok || x_error) return 0;
+  return a.map_state == IsViewable ? 2 : 1;
 }
 
 /* Is `w` equal to `target` or one of its descendants? */
@@ -129,10 +131,18 @@ static int pointer_over(Window target) {
 static int guard(Window target, int need_focus, int need_pointer) {
   XGrabServer(dpy);
   if (!target) return 1;
-  if (!window_exists(target)) {
+  int state = window_state(target);
+  if (state == 0) {
     XUngrabServer(dpy);
     XFlush(dpy);
     reply("err gone the target window does not exist any more");
+    return 0;
+  }
+  if (state == 1) {
+    /* A window manager may unmap and remap while it places a new window: worth a retry. */
+    XUngrabServer(dpy);
+    XFlush(dpy);
+    reply("err unfocused the target window is not viewable");
     return 0;
   }
   if (need_focus && !focus_in(target)) {
