@@ -5,7 +5,7 @@ import { ProviderUnavailableError } from "../core/errors.js";
 import { waitFor } from "../core/process.js";
 import type { WindowDescriptor, WindowInfo, WindowQuery } from "../core/providers/window-info.js";
 import { atspiApps } from "./atspi.js";
-import { variantEnv, type AppVariant, type LabSession } from "./desktop.js";
+import { variantEnv, type AppVariant } from "./desktop.js";
 
 export interface AppSpec {
   command: string;
@@ -34,8 +34,9 @@ export interface AppHandle {
   stop(): Promise<void>;
 }
 
-export async function launchApp(session: LabSession, windows: WindowInfo, spec: AppSpec): Promise<AppHandle> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...session.env, ...variantEnv(spec.variant), ...spec.env };
+/** Launches on the desktop of `desktop.env` (a LabSession, or any environment with DISPLAY). */
+export async function launchApp(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, spec: AppSpec): Promise<AppHandle> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...desktop.env, ...variantEnv(spec.variant), ...spec.env };
   delete env.NO_AT_BRIDGE;
   const child = spawn(spec.command, spec.args ?? [], { env, cwd: spec.cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";

@@ -75,18 +75,13 @@ export abstract class SqlStore implements Store {
     };
     if (q.appName !== undefined) add("app_name = ?", q.appName);
     if (q.windowTitle !== undefined) add("window_title = ?", q.windowTitle);
-    if (q.titleContains !== undefined) add("lower(window_title) LIKE ?", `%${q.titleContains.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+    if (q.titleContains !== undefined) add("lower(window_title) LIKE ? ESCAPE '\\'", `%${q.titleContains.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
     if (q.sessionId !== undefined) add("session_id = ?", q.sessionId);
     if (q.since !== undefined) add("ts >= ?", q.since);
     if (q.until !== undefined) add("ts <= ?", q.until);
     const sql = `SELECT doc FROM screen_states ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ts, screen_state_id LIMIT ${Math.max(0, Math.floor(q.limit ?? 1000))}`;
-    const rows = await this.exec(this.likeEscape(sql), params);
+    const rows = await this.exec(sql, params);
     return rows.map((r) => parseDoc<ScreenState>(r.doc, "screen state"));
-  }
-
-  /** Dialects spell "LIKE with a backslash escape" differently. */
-  protected likeEscape(sql: string): string {
-    return sql.replace("LIKE ?", "LIKE ? ESCAPE '\\'");
   }
 
   private async upsertElement(el: UIElement): Promise<void> {

@@ -41,9 +41,8 @@ export async function runStartJob(io: CliIo, dataDir: string): Promise<string> {
   const screen = new X11ScreenSource({ env, windows });
   const store = SqliteStore.open(dataDir);
   try {
-    const session = lab ?? ({ id: "external", display: env.DISPLAY as string, width: 0, height: 0, env: { DISPLAY: env.DISPLAY as string }, pids: { xvfb: 0, dbus: 0, openbox: 0 }, startedAt: "", upMs: 0 } satisfies LabSession);
     say("opening gtk3-widget-factory…");
-    const app = await launchApp(session, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" }, waitAtspi: false });
+    const app = await launchApp({ env }, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" }, waitAtspi: false });
     try {
       const { frame, stable } = await captureStable(screen, { kind: "window", windowId: app.window.id });
       say(`captured ${frame.width}×${frame.height} at (${frame.origin.join(", ")})${stable ? "" : " (the window was still changing)"}`);
