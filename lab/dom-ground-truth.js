@@ -79,6 +79,17 @@ function rpavCollectGroundTruth() {
     seen.add(el);
     elements.push({ type, label: labelOf(el), bbox: box(el.getBoundingClientRect()), source_role: el.getAttribute("role") ?? el.tagName.toLowerCase() + (el instanceof HTMLInputElement ? `[type=${el.type}]` : "") });
   }
+  // Screen-reader-only text ("visually hidden": clipped to a 1×1 box) is in the DOM but not on screen.
+  const clippedAway = (el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      const r = e.getBoundingClientRect();
+      if ((s.overflow === "hidden" || s.position === "absolute") && (r.width <= 1 || r.height <= 1)) return true;
+      if (s.clip && s.clip !== "auto" && /rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)/.test(s.clip)) return true;
+      if (s.clipPath && /inset\(50%\)/.test(s.clipPath)) return true;
+    }
+    return false;
+  };
   const words = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -96,6 +107,7 @@ function rpavCollectGroundTruth() {
       if (!r || r.width < 1 || r.height < 1 || r.bottom <= 0 || r.top >= vh || r.right <= 0 || r.left >= vw) continue;
       const hit = document.elementFromPoint(Math.min(vw - 1, (r.left + r.right) / 2), Math.min(vh - 1, (r.top + r.bottom) / 2));
       if (!hit || !(hit === parent || parent.contains(hit) || hit.contains(parent))) continue;
+      if (clippedAway(parent)) continue;
       words.push({ text: m[0], bbox: box(r) });
     }
   }

@@ -5,7 +5,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError } from "../core/errors.js";
 import { makeFrame } from "../core/frame.js";
-import { FileScreenSource, cropFrame } from "./file-screen-source.js";
+import { cropFrame } from "../core/frame.js";
+import { FileScreenSource } from "./file-screen-source.js";
 import { decodeImage, encodePng } from "./png.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rpav-png-"));

@@ -1,4 +1,4 @@
-import type { BBox, Point } from "./geometry.js";
+import { roundBBoxOut, type BBox, type Point } from "./geometry.js";
 import { InvalidInputError } from "./errors.js";
 
 /**
@@ -50,4 +50,18 @@ export function bboxScreenToFrame(frame: Pick<Frame, "scaleFactor" | "origin">, 
   const [x1, y1] = screenToFrame(frame, [b[0], b[1]]);
   const [x2, y2] = screenToFrame(frame, [b[2], b[3]]);
   return [x1, y1, x2, y2];
+}
+
+/** The pixels of `b` (frame pixels, rounded outwards) as a new frame that keeps the screen mapping. */
+export function cropFrame(frame: Frame, b: BBox): Frame {
+  const [x1, y1, x2, y2] = roundBBoxOut(b);
+  const c = frame.channels;
+  const w = x2 - x1;
+  const h = y2 - y1;
+  const out = new Uint8Array(w * h * c);
+  for (let row = 0; row < h; row++) {
+    const start = ((y1 + row) * frame.width + x1) * c;
+    out.set(frame.data.subarray(start, start + w * c), row * w * c);
+  }
+  return makeFrame({ data: out, width: w, height: h, channels: c, scaleFactor: frame.scaleFactor, origin: [frame.origin[0] + x1 / frame.scaleFactor, frame.origin[1] + y1 / frame.scaleFactor] });
 }

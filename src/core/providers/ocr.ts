@@ -1,0 +1,33 @@
+import type { Frame } from "../frame.js";
+import type { BBox } from "../geometry.js";
+
+/** One word as read on screen, in frame pixels. */
+export interface OcrWord {
+  readonly text: string;
+  readonly bbox: BBox;
+  /** 0..1 */
+  readonly confidence: number;
+}
+
+/** One line of text (a run of words the detector found together), in frame pixels. */
+export interface OcrLine {
+  readonly text: string;
+  readonly bbox: BBox;
+  readonly confidence: number;
+  readonly words: readonly OcrWord[];
+  /** True when the text is light on a darker background. */
+  readonly inverted?: boolean;
+}
+
+export interface OcrResult {
+  /** Provider name (and model) that produced the result. */
+  readonly provider: string;
+  readonly lines: readonly OcrLine[];
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+/** Reads text and its position from an image. One capability; implementations in src/perception. */
+export interface OcrProvider {
+  readonly name: string;
+  recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult>;
+}

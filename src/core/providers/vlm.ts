@@ -1,0 +1,21 @@
+import type { Frame } from "../frame.js";
+import type { BBox } from "../geometry.js";
+
+/** A region a vision-language model points at, in the frame's pixels. */
+export interface VlmRegion {
+  readonly bbox: BBox;
+  /** One of the eight element types when the model says so. */
+  readonly type?: string;
+  readonly label?: string;
+  readonly confidence?: number;
+}
+
+/**
+ * A vision-language model (Ollama, an OpenAI-compatible server…). Implementations live in
+ * src/vlm; perception only asks for region proposals. Unreachable or missing models throw
+ * ProviderUnavailableError: callers then fall back to heuristics (design fallback 2).
+ */
+export interface VlmClient {
+  readonly name: string;
+  proposeRegions(frame: Frame, signal?: AbortSignal): Promise<readonly VlmRegion[]>;
+}

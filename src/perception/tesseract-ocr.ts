@@ -1,0 +1,139 @@
+// Tesseract (tesseract.js, WebAssembly) with the French and English LSTM data that ship in
+// `@tesseract.js-data/fra` and `@tesseract.js-data/eng` (local langPath, nothing downloaded).
+// Used two ways: as a whole-page OcrProvider, and by the hybrid provider to re-read single line
+// crops whose accents PP-OCR cannot spell. Keeps accents and €; misses light-on-dark text on a
+// whole page (lines are inverted before reading here).
+import { mkdirSync, copyFileSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import sharp from "sharp";
+import { ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
+import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
+import { cropResize, toRgb, type RgbImage } from "./raster.js";
+
+type TesseractModule = typeof import("tesseract.js");
+type Worker = Awaited<ReturnType<TesseractModule["createWorker"]>>;
+
+export interface TesseractOptions {
+  /** Languages, "fra+eng" by default. */
+  languages?: string;
+  /** Folder holding `<lang>.traineddata.gz`; default: the @tesseract.js-data packages, gathered in one folder. */
+  langPath?: string;
+}
+
+/** One folder with every language's data (tesseract.js takes one langPath). Files are copied from the npm packages once. */
+function gatherLangData(languages: string[]): string {
+  const require = createRequire(import.meta.url);
+  const dir = join(tmpdir(), `rpav-tessdata-${process.getuid?.() ?? "u"}`);
+  mkdirSync(dir, { recursive: true });
+  for (const lang of languages) {
+    const target = join(dir, `${lang}.traineddata.gz`);
+    if (existsSync(target)) continue;
+    let pkgDir: string;
+    try {
+      pkgDir = dirname(require.resolve(`@tesseract.js-data/${lang}`));
+    } catch (e) {
+      throw new ProviderUnavailableError(`Tesseract data for "${lang}" is not installed: npm install @tesseract.js-data/${lang}.`, { cause: e, details: { language: lang } });
+    }
+    const src = join(pkgDir, "4.0.0_best_int", `${lang}.traineddata.gz`);
+    if (!existsSync(src)) throw new ProviderUnavailableError(`${src} is missing: reinstall @tesseract.js-data/${lang}.`, { details: { language: lang } });
+    copyFileSync(src, `${target}.part${process.pid}`);
+    copyFileSync(`${target}.part${process.pid}`, target);
+  }
+  return dir;
+}
+
+export class TesseractOcr implements OcrProvider {
+  readonly name: string;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly tess: TesseractModule,
+    languages: string,
+  ) {
+    this.name = `tesseract:${languages}`;
+  }
+
+  static async create(options: TesseractOptions = {}): Promise<TesseractOcr> {
+    const languages = options.languages ?? "fra+eng";
+    let tess: TesseractModule;
+    try {
+      tess = await import("tesseract.js");
+    } catch (e) {
+      throw new ProviderUnavailableError("tesseract.js is not installed: npm install tesseract.js.", { cause: e });
+    }
+    const langPath = options.langPath ?? gatherLangData(languages.split("+"));
+    const worker = await tess.createWorker(languages.split("+"), tess.OEM.LSTM_ONLY, { langPath, cacheMethod: "none", gzip: true });
+    await worker.setParameters({ user_defined_dpi: "300", preserve_interword_spaces: "1" });
+    return new TesseractOcr(worker, tess, languages);
+  }
+
+  /** Runs one job at a time on the worker (tesseract parameters are per worker). */
+  private exclusive<T>(job: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(job, job);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult> {
+    throwIfAborted(signal, "tesseract");
+    const t0 = performance.now();
+    const img = toRgb(frame);
+    const png = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+    const page = await this.exclusive(async () => {
+      await this.worker.setParameters({ tessedit_pageseg_mode: this.tess.PSM.SPARSE_TEXT });
+      return (await this.worker.recognize(png, {}, { blocks: true, text: false })).data;
+    });
+    const lines: OcrLine[] = [];
+    for (const block of page.blocks ?? [])
+      for (const para of block.paragraphs)
+        for (const line of para.lines) {
+          const words: OcrWord[] = line.words
+            .filter((w) => w.text.trim())
+            .map((w) => ({ text: w.text, bbox: [w.bbox.x0, w.bbox.y0, w.bbox.x1, w.bbox.y1] as BBox, confidence: w.confidence / 100 }));
+          if (words.length) lines.push({ text: words.map((w) => w.text).join(" "), bbox: [line.bbox.x0, line.bbox.y0, line.bbox.x1, line.bbox.y1], confidence: line.confidence / 100, words });
+        }
+    return { provider: this.name, lines, timings: { recognize_ms: performance.now() - t0 } };
+  }
+
+  /**
+   * Reads one line crop: scaled to a 40 px line height (tesseract's LSTM wants ~30 px x-height),
+   * made dark-on-light when `inverted`, framed by a margin. Returns the words, boxes in `img` pixels.
+   */
+  async readLine(img: RgbImage, box: BBox, inverted: boolean, signal?: AbortSignal): Promise<OcrWord[]> {
+    throwIfAborted(signal, "tesseract");
+    const h = Math.max(1, box[3] - box[1]);
+    const scale = 40 / h;
+    const w = Math.max(8, Math.round((box[2] - box[0]) * scale));
+    const pix = cropResize(img, box, w, 40);
+    if (inverted) for (let i = 0; i < pix.length; i++) pix[i] = 255 - pix[i]!;
+    const margin = 12;
+    const png = await sharp(pix, { raw: { width: w, height: 40, channels: 3 } })
+      .extend({ top: margin, bottom: margin, left: margin, right: margin, extendWith: "copy" })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    const page = await this.exclusive(async () => {
+      await this.worker.setParameters({ tessedit_pageseg_mode: this.tess.PSM.SINGLE_LINE });
+      return (await this.worker.recognize(png, {}, { blocks: true, text: false })).data;
+    });
+    const words: OcrWord[] = [];
+    for (const block of page.blocks ?? [])
+      for (const para of block.paragraphs)
+        for (const line of para.lines)
+          for (const word of line.words) {
+            if (!word.text.trim()) continue;
+            const x1 = box[0] + (word.bbox.x0 - margin) / scale;
+            const x2 = box[0] + (word.bbox.x1 - margin) / scale;
+            words.push({ text: word.text, bbox: [Math.max(box[0], x1), box[1], Math.min(box[2], Math.max(x2, x1 + 1)), box[3]], confidence: word.confidence / 100 });
+          }
+    return words;
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}

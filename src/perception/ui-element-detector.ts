@@ -1,0 +1,214 @@
+// UIElementDetector: OCR + region proposals (+ a VLM when one is given) → classified, characterized
+// UIElements and the `perception` part of an enriched screen state. Boxes are in frame pixels.
+//
+// Robustness (design fallbacks 1 and 2, property 39): a VLM that fails leaves heuristics only; a
+// region whose characterization fails is reported and skipped, the others are kept; a failing
+// OCR or proposer yields no elements and `failed` set, so matching falls back to the legacy
+// whole-screen comparison.
+import { AbortedError, RpaError, throwIfAborted } from "../core/errors.js";
+import { cropFrame, type Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { bboxIoU, clampBBox, roundBBoxOut } from "../core/geometry.js";
+import { elementId } from "../core/ids.js";
+import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js";
+import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
+import type { VlmClient } from "../core/providers/vlm.js";
+import type { TextBox } from "../core/schemas/common.js";
+import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/schemas/uielement.js";
+import { normalizeLabel } from "../core/text.js";
+import type { Vector } from "../core/vectors.js";
+import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
+import { toGrey, toRgb } from "./raster.js";
+import { proposeShapes } from "./region-proposer.js";
+import { describeRole } from "./roles.js";
+
+export interface DetectorDeps {
+  readonly ocr: OcrProvider;
+  /** Element crop → vector (visual.embedding). Optional: without it the embedding stays null. */
+  readonly imageEmbedder?: ImageEmbedder;
+  /** Label → vector (text.embedding). Optional. */
+  readonly textEmbedder?: TextEmbedder;
+  /** Region proposals from a vision-language model, when one is available. */
+  readonly vlm?: VlmClient;
+}
+
+export interface DetectOptions {
+  appName?: string;
+  windowTitle?: string;
+  workflowHint?: string | null;
+  /** Image pixels per screen pixel (default: the frame's scaleFactor). Widget sizes scale with it. */
+  scale?: number;
+  /** Where element crops are said to be saved (visual.screenshot_path = <dir>/<element_id>.png). */
+  cropDir?: string;
+  signal?: AbortSignal;
+}
+
+export interface RegionError {
+  readonly bbox: BBox;
+  readonly stage: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface DetectionResult {
+  readonly elements: UIElement[];
+  /** Crop of each element, by element_id (property 37). */
+  readonly crops: Map<string, Frame>;
+  /** Element vectors by vector_id, with their provider. */
+  readonly vectors: Map<string, { provider: string; vector: Vector }>;
+  readonly ocr: OcrResult | undefined;
+  readonly perception: { detected_text: string[]; text_boxes: TextBox[] };
+  readonly metadata: {
+    detection_time_ms: number;
+    num_elements_detected: number;
+    vlm_used: boolean;
+    timings: Record<string, number>;
+    /** Set when the whole detector failed: matching must fall back to legacy. */
+    failed?: { code: string; message: string };
+    vlm_error?: string;
+    region_errors: RegionError[];
+  };
+}
+
+/** `text_boxes` and `detected_text` (lines, in reading order) from OCR lines (properties 8, 19). */
+export function perceptionFromOcr(lines: readonly OcrLine[]): { detected_text: string[]; text_boxes: TextBox[] } {
+  const round = (b: BBox): [number, number, number, number] => [b[0], b[1], b[2], b[3]].map((v) => Math.round(v * 10) / 10) as [number, number, number, number];
+  const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
+  const sorted = [...lines].filter((l) => l.text.trim()).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+  const text_boxes: TextBox[] = [];
+  for (const l of sorted) {
+    text_boxes.push({ text: l.text, bbox: round(l.bbox), confidence: clamp01(l.confidence), level: "line" });
+    for (const w of l.words) text_boxes.push({ text: w.text, bbox: round(w.bbox), confidence: clamp01(w.confidence), level: "word" });
+  }
+  return { detected_text: sorted.map((l) => l.text), text_boxes };
+}
+
+export class UIElementDetector {
+  constructor(private readonly deps: DetectorDeps) {}
+
+  async detect(frame: Frame, options: DetectOptions = {}): Promise<DetectionResult> {
+    const t0 = performance.now();
+    const signal = options.signal;
+    const scale = options.scale ?? frame.scaleFactor;
+    const timings: Record<string, number> = {};
+    const regionErrors: RegionError[] = [];
+    let ocr: OcrResult | undefined;
+    let candidates: ElementCandidate[] = [];
+    let failed: DetectionResult["metadata"]["failed"];
+    let vlmUsed = false;
+    let vlmError: string | undefined;
+    try {
+      ocr = await this.deps.ocr.recognize(frame, signal);
+      Object.assign(timings, ocr.timings);
+      timings.ocr_ms = performance.now() - t0;
+      throwIfAborted(signal, "element detection");
+      const t1 = performance.now();
+      const img = toRgb(frame);
+      const shapes = proposeShapes(img, { scale });
+      timings.proposals_ms = performance.now() - t1;
+      const t2 = performance.now();
+      candidates = classifyRegions({ img, grey: toGrey(img), shapes, lines: ocr.lines, scale });
+      timings.classify_ms = performance.now() - t2;
+    } catch (e) {
+      if (e instanceof AbortedError) throw e;
+      failed = { code: e instanceof RpaError ? e.code : "detector_failed", message: (e as Error).message };
+      candidates = [];
+    }
+    if (this.deps.vlm && !failed) {
+      const tv = performance.now();
+      try {
+        const regions = await this.deps.vlm.proposeRegions(frame, signal);
+        vlmUsed = true;
+        for (const r of regions) {
+          const type = (UI_ELEMENT_TYPES as readonly string[]).includes(r.type ?? "") ? (r.type as UIElementType) : "generic_interactive";
+          const bbox = clampBBox(r.bbox, frame);
+          if (bbox[2] - bbox[0] < 2 || bbox[3] - bbox[1] < 2) continue;
+          const same = candidates.find((c) => bboxIoU(c.bbox, bbox) > 0.5);
+          if (same) {
+            same.confidence = Math.min(1, same.confidence + 0.1);
+            continue;
+          }
+          candidates.push({ type, bbox, label: r.label ?? "", text: r.label ?? "", confidence: Math.min(1, Math.max(0, r.confidence ?? 0.6)), method: "vlm_query", filled: false });
+        }
+      } catch (e) {
+        if (e instanceof AbortedError) throw e;
+        vlmError = (e as Error).message;
+      }
+      timings.vlm_ms = performance.now() - tv;
+    }
+    const t3 = performance.now();
+    const elements: UIElement[] = [];
+    const crops = new Map<string, Frame>();
+    const vectors = new Map<string, { provider: string; vector: Vector }>();
+    const seen = new Set<string>();
+    for (const c of candidates) {
+      throwIfAborted(signal, "element characterization");
+      try {
+        const el = await this.characterize(frame, c, options, crops, vectors);
+        if (seen.has(el.element_id)) continue;
+        seen.add(el.element_id);
+        elements.push(el);
+      } catch (e) {
+        if (e instanceof AbortedError) throw e;
+        regionErrors.push({ bbox: c.bbox, stage: "characterize", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
+      }
+    }
+    timings.characterize_ms = performance.now() - t3;
+    elements.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+    return {
+      elements,
+      crops,
+      vectors,
+      ocr,
+      perception: perceptionFromOcr(ocr?.lines ?? []),
+      metadata: {
+        detection_time_ms: performance.now() - t0,
+        num_elements_detected: elements.length,
+        vlm_used: vlmUsed,
+        timings,
+        ...(failed ? { failed } : {}),
+        ...(vlmError ? { vlm_error: vlmError } : {}),
+        region_errors: regionErrors,
+      },
+    };
+  }
+
+  /** ElementCharacterizer: crop, label, role, embeddings (property 37) for one candidate. */
+  private async characterize(frame: Frame, c: ElementCandidate, o: DetectOptions, crops: Map<string, Frame>, vectors: DetectionResult["vectors"]): Promise<UIElement> {
+    const bbox = roundBBoxOut(clampBBox(c.bbox, frame));
+    const appName = o.appName ?? "";
+    const id = elementId(appName, bbox, c.label);
+    const crop = cropFrame(frame, bbox);
+    crops.set(id, crop);
+    const role = describeRole(c.type, c.label, { filled: c.filled });
+    let visualEmbedding: UIElement["visual"]["embedding"] = null;
+    if (this.deps.imageEmbedder) {
+      const v = await this.deps.imageEmbedder.embed(crop, o.signal);
+      const vector_id = `data/embeddings/elements/${id}.npy`;
+      vectors.set(vector_id, { provider: this.deps.imageEmbedder.name, vector: v });
+      visualEmbedding = { provider: this.deps.imageEmbedder.name, vector_id };
+    }
+    let textEmbedding: UIElement["text"]["embedding"] = null;
+    if (this.deps.textEmbedder && c.label.trim()) {
+      const v = await this.deps.textEmbedder.embed(c.label, o.signal);
+      const vector_id = `data/embeddings/elements/${id}_text.npy`;
+      vectors.set(vector_id, { provider: this.deps.textEmbedder.name, vector: v });
+      textEmbedding = { provider: this.deps.textEmbedder.name, vector_id };
+    }
+    return {
+      schema_version: "uielement_v1",
+      element_id: id,
+      type: c.type,
+      role: role.role,
+      bbox: [bbox[0], bbox[1], bbox[2], bbox[3]],
+      label: c.label,
+      confidence: Math.round(Math.min(1, Math.max(0, c.confidence)) * 1000) / 1000,
+      detection_method: c.method,
+      visual: { screenshot_path: `${o.cropDir ?? "data/screens/elements"}/${id}.png`, embedding: visualEmbedding },
+      text: { raw: c.text, normalized: normalizeLabel(c.text), embedding: textEmbedding },
+      properties: { is_clickable: role.is_clickable, is_focusable: role.is_focusable, is_dangerous: role.is_dangerous },
+      context: { app_name: appName, window_title: o.windowTitle ?? "", workflow_hint: o.workflowHint ?? null },
+      tags: [c.type, ...role.tags],
+    };
+  }
+}
