@@ -9,6 +9,7 @@ import { readImageFile } from "../../src/capture/png.js";
 import type { BBox } from "../../src/core/geometry.js";
 import { bboxIoU, bboxContainsPoint } from "../../src/core/geometry.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
+import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { locate, textTargets } from "../../src/perception/locate.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
@@ -26,7 +27,9 @@ if (items.length === 0) {
 const pp = await PpOcr.create();
 const tess = process.env.RPAV_BENCH_OCR === "ppocr" ? undefined : await TesseractOcr.create();
 const ocr = new HybridOcr(pp, tess, AccentLexicon.load());
-const detector = new UIElementDetector({ ocr });
+// RPAV_BENCH_OCR_CACHE=<dir> keeps OCR results between runs (iterating on the classifier).
+const cacheDir = process.env.RPAV_BENCH_OCR_CACHE;
+const detector = new UIElementDetector({ ocr: cacheDir ? new CachedOcr(ocr, { dir: cacheDir }) : ocr });
 
 interface Tally {
   tp: number;
@@ -52,7 +55,8 @@ const tally = (): Tally => ({ tp: 0, fp: 0, fn: 0, typeOk: 0, words: 0, wordHits
 const bySource = new Map<string, Tally>();
 const all = tally();
 
-const strip = (s: string) => s.replace(/^[^\p{L}\p{N}€]+|[^\p{L}\p{N}€]+$/gu, "");
+// Typographic apostrophes and quotes count as their ASCII forms; accents and € count as written.
+const strip = (s: string) => s.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/^[^\p{L}\p{N}€]+|[^\p{L}\p{N}€]+$/gu, "");
 function editDistance(a: string, b: string): number {
   const m = a.length;
   const n = b.length;
@@ -128,7 +132,7 @@ for (const it of items) {
   for (const w of visibleWords(it)) {
     const clean = strip(w.text);
     if (!clean) continue;
-    const accented = /[^\x00-\x7f]/.test(clean);
+    const accented = /[À-ÖØ-öø-ÿŒœ€]/.test(clean);
     const cx = (w.bbox[0] + w.bbox[2]) / 2;
     const cy = (w.bbox[1] + w.bbox[3]) / 2;
     const near = words.filter((o) => bboxContainsPoint([o.bbox[0] - 4, o.bbox[1] - 4, o.bbox[2] + 4, o.bbox[3] + 4], [cx, cy]));

@@ -59,6 +59,13 @@ function labelRightOf(box: BBox, words: readonly OcrWord[], scale: number): OcrW
   return out;
 }
 
+/** A toggle's clickable box: the control and its label. */
+function withLabel(box: BBox, label: readonly OcrWord[]): BBox {
+  if (!label.length) return box;
+  const last = label[label.length - 1]!.bbox;
+  return [box[0], Math.min(box[1], ...label.map((w) => w.bbox[1])), Math.max(box[2], last[2]), Math.max(box[3], ...label.map((w) => w.bbox[3]))];
+}
+
 /** Mean colour of the ink (pixels far from the box's median) of a text box. */
 export function inkColour(img: RgbImage, grey: Uint8Array, box: BBox): [number, number, number] {
   const x1 = Math.max(0, Math.floor(box[0]));
@@ -122,6 +129,34 @@ function hasRightGlyph(input: ClassifyInput, box: BBox, words: readonly OcrWord[
   return share > 0.02 && share < 0.35;
 }
 
+/**
+ * A strip (rectangle) holding two or more short labels on one row, spread along it with gaps
+ * much larger than a word space: each label is a tab, its box the label plus the usual padding.
+ */
+function tabStrip(inside: readonly OcrWord[], strip: BBox, scale: number): { bbox: BBox; text: string; words: OcrWord[] }[] {
+  if (inside.length < 2) return [];
+  const sorted = [...inside].sort((a, b) => a.bbox[0] - b.bbox[0]);
+  const cy = (sorted[0]!.bbox[1] + sorted[0]!.bbox[3]) / 2;
+  if (sorted.some((w) => Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) > 4 * scale)) return [];
+  // Group words into labels (word spaces) and labels into tabs (wide gaps).
+  const labels: OcrWord[][] = [[sorted[0]!]];
+  for (const w of sorted.slice(1)) {
+    const last = labels[labels.length - 1]!;
+    if (w.bbox[0] - last[last.length - 1]!.bbox[2] < 12 * scale) last.push(w);
+    else labels.push([w]);
+  }
+  if (labels.length < 2 || labels.some((l) => l.length > 3)) return [];
+  const sw = strip[2] - strip[0];
+  const textWidth = labels.reduce((a, l) => a + l[l.length - 1]!.bbox[2] - l[0]!.bbox[0], 0);
+  if (textWidth > sw * 0.7) return [];
+  return labels.map((l) => {
+    const b: BBox = [l[0]!.bbox[0], Math.min(...l.map((w) => w.bbox[1])), l[l.length - 1]!.bbox[2], Math.max(...l.map((w) => w.bbox[3]))];
+    const h = b[3] - b[1];
+    const padX = Math.max(8 * scale, h * 0.8);
+    return { bbox: [Math.max(strip[0], b[0] - padX), Math.max(strip[1], b[1] - h * 0.5), Math.min(strip[2], b[2] + padX), Math.min(strip[3], b[3] + h * 0.5)] as BBox, text: l.map((w) => w.text).join(" "), words: l };
+  });
+}
+
 /** Types every region; overlapping explanations are resolved (a shape owns the words inside it). */
 export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const { shapes, lines, scale } = input;
@@ -130,7 +165,11 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const usedWords = new Set<OcrWord>();
   const widgets = shapes.filter((s) => !s.container).sort((a, b) => (a.bbox[2] - a.bbox[0]) * (a.bbox[3] - a.bbox[1]) - (b.bbox[2] - b.bbox[0]) * (b.bbox[3] - b.bbox[1]));
   const claimed: BBox[] = [];
+  const menu = menuRows(input, lines);
+  for (const row of menu) claimed.push(row.bbox);
+  const inMenuRow = (b: BBox) => menu.some((r) => bboxContainsPoint(r.bbox, bboxCenter(b)));
   for (const s of widgets) {
+    if (inMenuRow(s.bbox)) continue;
     const [x1, y1, x2, y2] = s.bbox;
     const w = x2 - x1;
     const h = y2 - y1;
@@ -140,10 +179,11 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const small = Math.max(w, h) <= 28 * scale;
     const square = Math.abs(w - h) <= Math.max(3, 0.2 * Math.max(w, h));
     const contrast = colourDistance(s.fill, s.surround);
+    if ((s.kind === "disc" || small) && inside.length > 0) continue; // a badge ("3", "New"), not a control
     if (s.kind === "disc" && small) {
       const label = labelRightOf(s.bbox, words, scale);
       label.forEach((x) => usedWords.add(x));
-      out.push({ type: "radio_button", bbox: s.bbox, label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: 0.75, method: "heuristic_disc", filled: false });
+      out.push({ type: "radio_button", bbox: withLabel(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: 0.75, method: "heuristic_disc", filled: false });
       claimed.push(s.bbox);
       continue;
     }
@@ -152,11 +192,20 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       const label = labelRightOf(s.bbox, words, scale);
       if (label.length === 0 && w < 12 * scale) continue;
       label.forEach((x) => usedWords.add(x));
-      out.push({ type: "checkbox", bbox: s.bbox, label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
+      out.push({ type: "checkbox", bbox: withLabel(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
       claimed.push(s.bbox);
       continue;
     }
     if (h < 16 * scale || h > 80 * scale) continue;
+    const tabs = tabStrip(inside, s.bbox, scale);
+    if (tabs.length) {
+      for (const t of tabs) {
+        t.words.forEach((x) => usedWords.add(x));
+        out.push({ type: "tab", bbox: t.bbox, label: t.text, text: t.text, confidence: 0.6, method: "heuristic_rectangle", filled: false });
+      }
+      claimed.push(s.bbox);
+      continue;
+    }
     const filled = saturation(s.fill) > 0.35 && luma(s.fill) < 215;
     const light = luma(s.fill) > 200;
     const textBox = inside.length ? inside.reduce<BBox>((a, x) => [Math.min(a[0], x.bbox[0]), Math.min(a[1], x.bbox[1]), Math.max(a[2], x.bbox[2]), Math.max(a[3], x.bbox[3])], inside[0]!.bbox) : undefined;
@@ -189,6 +238,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const chosen = left.length ? left.sort((a, b) => a.bbox[0] - b.bbox[0]) : labelWords;
     e.label = chosen.map((x) => x.text).join(" ");
   }
+  for (const row of menu) out.push({ type: "link", bbox: row.bbox, label: row.line.text, text: row.line.text, confidence: 0.7, method: "ocr_text", filled: false });
   out.push(...linkCandidates(input, lines, claimed));
   return out;
 }
@@ -198,20 +248,27 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
  * hyperlinks), or when it sits in a column of short labels with a regular pitch (a menu).
  */
 function linkCandidates(input: ClassifyInput, lines: readonly OcrLine[], claimed: readonly BBox[]): ElementCandidate[] {
-  const { img, grey, scale } = input;
-  const free = lines.filter((l) => !claimed.some((c) => bboxContainsPoint(c, bboxCenter(l.bbox))) && /[\p{L}\p{N}]{2}/u.test(l.text));
+  const { img, grey } = input;
   const out: ElementCandidate[] = [];
-  const menu = menuColumns(free, scale);
-  for (const l of free) {
-    const words = l.words.length;
-    const ink = inkColour(img, grey, l.bbox);
-    const [r, g, b] = ink;
-    const hue = rgbHue(r, g, b);
-    const coloured = saturation(ink) > 0.4 && hue >= 180 && hue <= 260 && luma(ink) < 200;
-    const inMenu = menu.has(l);
-    if (!coloured && !inMenu) continue;
-    if (words > 8) continue;
-    out.push({ type: "link", bbox: l.bbox, label: l.text, text: l.text, confidence: coloured && inMenu ? 0.8 : coloured ? 0.7 : 0.55, method: "ocr_text", filled: false });
+  for (const l of lines) {
+    if (claimed.some((c) => bboxContainsPoint(c, bboxCenter(l.bbox)))) continue;
+    let run: OcrWord[] = [];
+    const flush = (): void => {
+      const text = run.map((w) => w.text).join(" ");
+      if (run.length && run.length <= 8 && /[\p{L}\p{N}]{2}/u.test(text)) {
+        const bbox: BBox = [run[0]!.bbox[0], Math.min(...run.map((w) => w.bbox[1])), run[run.length - 1]!.bbox[2], Math.max(...run.map((w) => w.bbox[3]))];
+        out.push({ type: "link", bbox, label: text, text, confidence: 0.7, method: "ocr_text", filled: false });
+      }
+      run = [];
+    };
+    for (const w of l.words) {
+      const ink = inkColour(img, grey, w.bbox);
+      const hue = rgbHue(ink[0], ink[1], ink[2]);
+      const coloured = saturation(ink) > 0.4 && hue >= 180 && hue <= 260 && luma(ink) < 200;
+      if (coloured) run.push(w);
+      else flush();
+    }
+    flush();
   }
   return out;
 }
@@ -228,39 +285,86 @@ function rgbHue(r: number, g: number, b: number): number {
   return (h * 60 + 360) % 360;
 }
 
-/** Lines that belong to a vertical list of ≥ 4 short labels sharing a left edge with a regular pitch. */
-function menuColumns(lines: readonly OcrLine[], scale: number): Set<OcrLine> {
-  const short = lines.filter((l) => l.words.length <= 4 && l.bbox[3] - l.bbox[1] < 40 * scale);
-  const byX = new Map<number, OcrLine[]>();
-  for (const l of short) {
-    const key = Math.round(l.bbox[0] / (6 * scale));
-    for (const k of [key - 1, key, key + 1]) {
-      const group = byX.get(k);
-      if (group) {
-        group.push(l);
-        break;
-      }
-      if (k === key + 1) byX.set(key, [l]);
-    }
+interface MenuRow {
+  readonly line: OcrLine;
+  readonly bbox: BBox;
+}
+
+/**
+ * Vertical menus: ≥ 4 short, non-numeric labels sharing a left edge with a regular pitch. Each
+ * becomes a row as wide as the band of background it sits on and one pitch high, which is what
+ * a person clicks (the row, not just its words).
+ */
+function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
+  const { scale } = input;
+  const short = lines.filter((l) => l.words.length <= 5 && l.bbox[3] - l.bbox[1] < 40 * scale && /\p{L}{2}/u.test(l.text));
+  // Left edge of the first real word (an icon before the label may or may not be in the line box).
+  const leftOf = (l: OcrLine) => (l.words.find((w) => /[\p{L}\p{N}]{2}/u.test(w.text)) ?? l.words[0])?.bbox[0] ?? l.bbox[0];
+  const groups: OcrLine[][] = [];
+  for (const l of [...short].sort((a, b) => leftOf(a) - leftOf(b))) {
+    const g = groups.find((gr) => Math.abs(leftOf(gr[0]!) - leftOf(l)) <= 6 * scale);
+    if (g) g.push(l);
+    else groups.push([l]);
   }
-  const out = new Set<OcrLine>();
-  for (const group of byX.values()) {
+  const out: MenuRow[] = [];
+  for (const group of groups) {
     if (group.length < 4) continue;
     group.sort((a, b) => a.bbox[1] - b.bbox[1]);
-    // Split into runs whose vertical gaps stay within 1.6× the median gap.
-    const gaps = group.slice(1).map((l, i) => l.bbox[1] - group[i]!.bbox[1]);
-    const med = [...gaps].sort((a, b) => a - b)[gaps.length >> 1]!;
+    const gaps = group.slice(1).map((l, i) => (l.bbox[1] + l.bbox[3]) / 2 - (group[i]!.bbox[1] + group[i]!.bbox[3]) / 2);
     let run: OcrLine[] = [group[0]!];
-    const flush = (): void => {
-      if (run.length >= 4) run.forEach((l) => out.add(l));
-      run = [];
-    };
+    const runs: OcrLine[][] = [];
     group.slice(1).forEach((l, i) => {
       const gap = gaps[i]!;
-      if (gap > med * 1.6 || gap > 70 * scale) flush();
+      const prevGap = i > 0 ? gaps[i - 1]! : gap;
+      if (gap > 70 * scale || gap < 18 * scale || (run.length > 1 && Math.abs(gap - prevGap) > Math.max(8 * scale, prevGap * 0.35))) {
+        runs.push(run);
+        run = [];
+      }
       run.push(l);
     });
-    flush();
+    runs.push(run);
+    for (const r of runs) {
+      if (r.length < 4) continue;
+      const centres = r.map((l) => (l.bbox[1] + l.bbox[3]) / 2);
+      const pitches = centres.slice(1).map((c, i) => c - centres[i]!).sort((a, b) => a - b);
+      const pitch = pitches[pitches.length >> 1]!;
+      const rows = r.map((l) => {
+        const cy = (l.bbox[1] + l.bbox[3]) / 2;
+        const half = Math.max((l.bbox[3] - l.bbox[1]) / 2, pitch * 0.46);
+        const [x1, x2] = bandExtent(input, l.bbox, Math.round(cy - half + 2 * scale));
+        return { line: l, bbox: [x1, cy - half, x2, cy + half] as BBox };
+      });
+      // A menu's rows share their extent, and no other label sits in a row (a table row or a
+      // form line would have several).
+      const rights = rows.map((x) => x.bbox[2]).sort((a, b) => a - b);
+      const medRight = rights[rights.length >> 1]!;
+      const consistent = rows.filter((x) => Math.abs(x.bbox[2] - medRight) <= 12 * scale).length >= rows.length * 0.75;
+      const crowded = rows.some((x) => lines.some((o) => o !== x.line && /\p{L}{4}/u.test(o.text) && bboxContainsPoint(x.bbox, bboxCenter(o.bbox))));
+      if (process.env.RPAV_DEBUG_MENU) console.error("menu run", r.map((l) => l.text).join(" / "), { consistent, crowded, rights });
+      if (!consistent || crowded) continue;
+      out.push(...rows);
+    }
   }
   return out;
+}
+
+/** Horizontal extent of the background run that contains the area just left of `box`, on row `y`. */
+function bandExtent(input: ClassifyInput, box: BBox, y: number): [number, number] {
+  const { img } = input;
+  const W = img.width;
+  const yy = Math.min(img.height - 1, Math.max(0, y));
+  const at = (x: number): [number, number, number] => {
+    const i = (yy * W + x) * 3;
+    return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
+  };
+  const start = Math.max(0, Math.min(W - 1, Math.round(box[0]) - 2));
+  const bg = at(start);
+  const differs = (x: number) => colourDistance(at(x), bg) > 30;
+  let l = start;
+  while (l > 0 && !(differs(l - 1) && (l < 2 || differs(l - 2)))) l--;
+  let r = start;
+  const limit = W - 1;
+  while (r < limit && !(differs(r + 1) && (r + 2 > limit || differs(r + 2)))) r++;
+  // Never narrower than the text itself.
+  return [Math.min(l, box[0]), Math.max(r + 1, box[2])];
 }
