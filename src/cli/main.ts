@@ -6,6 +6,7 @@ import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
 import { registerDesktopCommands } from "./commands/desktop.js";
 import { formatChecks, runDoctor } from "./commands/doctor.js";
 import { registerEmbedCommands } from "./commands/embed.js";
+import { registerPerceptionCommands } from "./commands/perception.js";
 import { runStartJob } from "./commands/start.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
@@ -83,6 +84,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerDesktopCommands(program, io, setExit);
   registerStoreCommands(program, io, setExit);
   registerEmbedCommands(program, io, setExit);
+  registerPerceptionCommands(program, io, setExit);
   return program;
 }
 

@@ -59,6 +59,22 @@ function labelRightOf(box: BBox, words: readonly OcrWord[], scale: number): OcrW
   return out;
 }
 
+function fieldCaption(box: BBox, lines: readonly OcrLine[], used: ReadonlySet<OcrWord>, scale: number): string | undefined {
+  const cy = (box[1] + box[3]) / 2;
+  const h = box[3] - box[1];
+  const free = (l: OcrLine) => l.words.filter((w) => !used.has(w));
+  const left = lines
+    .map((l) => ({ l, words: free(l).filter((w) => w.bbox[2] <= box[0] + 2 && Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) < h / 2) }))
+    .filter((x) => x.words.length && box[0] - x.words[x.words.length - 1]!.bbox[2] < 160 * scale)
+    .sort((a, b) => b.words[b.words.length - 1]!.bbox[2] - a.words[a.words.length - 1]!.bbox[2])[0];
+  if (left) return left.words.map((w) => w.text).join(" ");
+  const above = lines
+    .map((l) => ({ l, words: free(l).filter((w) => w.bbox[3] <= box[1] + 2 && box[1] - w.bbox[3] < 30 * scale && w.bbox[0] >= box[0] - 8 * scale && w.bbox[0] < box[2]) }))
+    .filter((x) => x.words.length)
+    .sort((a, b) => b.words[0]!.bbox[3] - a.words[0]!.bbox[3])[0];
+  return above ? above.words.map((w) => w.text).join(" ") : undefined;
+}
+
 /** A toggle's clickable box: the control and its label. */
 function withLabel(box: BBox, label: readonly OcrWord[]): BBox {
   if (!label.length) return box;
@@ -145,7 +161,7 @@ function tabStrip(inside: readonly OcrWord[], strip: BBox, scale: number): { bbo
     if (w.bbox[0] - last[last.length - 1]!.bbox[2] < 12 * scale) last.push(w);
     else labels.push([w]);
   }
-  if (labels.length < 2 || labels.some((l) => l.length > 3)) return [];
+  if (labels.length < 2 || labels.some((l) => l.length > 3 || !/[\p{L}\p{N}]{2}/u.test(l.map((w) => w.text).join("")))) return [];
   const sw = strip[2] - strip[0];
   const textWidth = labels.reduce((a, l) => a + l[l.length - 1]!.bbox[2] - l[0]!.bbox[0], 0);
   if (textWidth > sw * 0.7) return [];
@@ -180,8 +196,11 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const square = Math.abs(w - h) <= Math.max(3, 0.2 * Math.max(w, h));
     const contrast = colourDistance(s.fill, s.surround);
     if ((s.kind === "disc" || small) && inside.length > 0) continue; // a badge ("3", "New"), not a control
+    // The counter of a letter ("e", "O") is a small closed shape too.
+    if (small && words.some((x) => x.text.length >= 2 && bboxContainsPoint(x.bbox, bboxCenter(s.bbox)))) continue;
     if (s.kind === "disc" && small) {
       const label = labelRightOf(s.bbox, words, scale);
+      if (!label.length) continue; // a lone ring is an icon more often than a radio button
       label.forEach((x) => usedWords.add(x));
       out.push({ type: "radio_button", bbox: withLabel(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: 0.75, method: "heuristic_disc", filled: false });
       claimed.push(s.bbox);
@@ -190,14 +209,14 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     if (s.kind !== "rectangle") continue;
     if (small && square && inside.length === 0) {
       const label = labelRightOf(s.bbox, words, scale);
-      if (label.length === 0 && w < 12 * scale) continue;
+      if (label.length === 0) continue;
       label.forEach((x) => usedWords.add(x));
       out.push({ type: "checkbox", bbox: withLabel(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
       claimed.push(s.bbox);
       continue;
     }
     if (h < 16 * scale || h > 80 * scale) continue;
-    const tabs = tabStrip(inside, s.bbox, scale);
+    const tabs = luma(s.fill) > 150 ? tabStrip(inside, s.bbox, scale) : [];
     if (tabs.length) {
       for (const t of tabs) {
         t.words.forEach((x) => usedWords.add(x));
@@ -210,7 +229,6 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const light = luma(s.fill) > 200;
     const textBox = inside.length ? inside.reduce<BBox>((a, x) => [Math.min(a[0], x.bbox[0]), Math.min(a[1], x.bbox[1]), Math.max(a[2], x.bbox[2]), Math.max(a[3], x.bbox[3])], inside[0]!.bbox) : undefined;
     const centred = textBox ? Math.abs((textBox[0] + textBox[2]) / 2 - (x1 + x2) / 2) < Math.max(6 * scale, w * 0.12) && textBox[0] - x1 > 4 * scale : false;
-    const leftAligned = textBox ? textBox[0] - x1 < Math.max(24 * scale, w * 0.2) && !centred : false;
     let type: UIElementType | undefined;
     let confidence = 0.6;
     if (centred && w <= 420 * scale) {
@@ -219,7 +237,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     } else if (!textBox && w <= 64 * scale && contrast > 25) {
       type = "button"; // icon button
       confidence = 0.55;
-    } else if ((light || !filled) && (leftAligned || !textBox) && w >= 2.2 * h && h <= 60 * scale) {
+    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale) {
       type = hasRightGlyph(input, s.bbox, inside) ? "dropdown" : "text_input";
       confidence = light ? 0.75 : 0.6;
     }
@@ -228,15 +246,12 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     out.push({ type, bbox: s.bbox, label: text, text, confidence, method: "heuristic_rectangle", filled });
     claimed.push(s.bbox);
   }
-  // Fields without text: the label is the nearest words just above or to the left.
+  // A field's label is its caption: the line just left of it on the same row, else just above it.
+  // What is typed inside stays in text.raw.
   for (const e of out) {
-    if (e.label || (e.type !== "text_input" && e.type !== "dropdown")) continue;
-    const above = words.filter((x) => x.bbox[3] <= e.bbox[1] + 2 && e.bbox[1] - x.bbox[3] < 30 * scale && x.bbox[0] >= e.bbox[0] - 8 * scale && x.bbox[0] < e.bbox[2]);
-    const rowY = Math.max(...above.map((x) => x.bbox[1]), -Infinity);
-    const labelWords = above.filter((x) => Math.abs(x.bbox[1] - rowY) < 6 * scale).sort((a, b) => a.bbox[0] - b.bbox[0]);
-    const left = words.filter((x) => x.bbox[2] <= e.bbox[0] + 2 && e.bbox[0] - x.bbox[2] < 60 * scale && Math.abs((x.bbox[1] + x.bbox[3]) / 2 - (e.bbox[1] + e.bbox[3]) / 2) < (e.bbox[3] - e.bbox[1]) / 2);
-    const chosen = left.length ? left.sort((a, b) => a.bbox[0] - b.bbox[0]) : labelWords;
-    e.label = chosen.map((x) => x.text).join(" ");
+    if (e.type !== "text_input" && e.type !== "dropdown") continue;
+    const caption = fieldCaption(e.bbox, lines, usedWords, scale);
+    if (caption) e.label = caption;
   }
   for (const row of menu) out.push({ type: "link", bbox: row.bbox, label: row.line.text, text: row.line.text, confidence: 0.7, method: "ocr_text", filled: false });
   out.push(...linkCandidates(input, lines, claimed));

@@ -113,7 +113,9 @@ export function proposeShapes(img: RgbImage, options: ShapeProposerOptions = {})
     const w = s.x2 - s.x1;
     const h = s.y2 - s.y1;
     if (w < minSide || h < minSide) continue;
-    if (s.n < 0.5 * w * h) continue;
+    const smallSquare = Math.abs(w - h) <= Math.max(2, 0.15 * w) && w <= 40 * scale;
+    // Outlines (a checkbox's or radio's border ring) are kept when small and square.
+    if (s.n < 0.5 * w * h && !smallSquare) continue;
     const touchesEdge = s.x1 === 0 || s.y1 === 0 || s.x2 === W || s.y2 === H;
     const container = touchesEdge || h > maxH || w > W * 0.6;
     if (container && (h > maxH * 4 || w * h > n * 0.25)) continue;
@@ -127,8 +129,20 @@ export function proposeShapes(img: RgbImage, options: ShapeProposerOptions = {})
     const minCover = Math.min(...sides);
     const fillRatio = s.n / (w * h);
     let kind: ShapeKind | undefined;
-    if (minCover >= 0.75) kind = "rectangle";
-    else if (Math.abs(w - h) <= Math.max(2, 0.15 * w) && w <= 40 * scale && fillRatio > 0.6 && fillRatio < 0.9 && sides.every((c) => c > 0.05 && c < 0.7)) kind = "disc";
+    if (minCover >= 0.75 && fillRatio >= 0.5) kind = "rectangle";
+    else if (smallSquare) {
+      // A small rounded square (a checkbox) fills its bbox corners; a disc leaves them empty.
+      const q = Math.max(2, Math.floor(w / 4));
+      let inCorner = 0;
+      for (let dy = 0; dy < q; dy++)
+        for (let dx = 0; dx < q; dx++)
+          for (const [cx, cy] of [[s.x1 + dx, s.y1 + dy], [s.x2 - 1 - dx, s.y1 + dy], [s.x1 + dx, s.y2 - 1 - dy], [s.x2 - 1 - dx, s.y2 - 1 - dy]] as const) if (root[cy * W + cx] === r) inCorner++;
+      const corner = inCorner / (4 * q * q);
+      const ring = fillRatio < 0.5;
+      // A rounded square's sides stay straight over most of their length; a circle's do not.
+      if (ring ? minCover >= 0.5 : corner > 0.3 && minCover >= 0.5) kind = "rectangle";
+      else if ((ring || corner < 0.25) && sides.every((c) => c > 0.05 && c < 0.5)) kind = "disc";
+    }
     if (!kind) continue;
     const fill: [number, number, number] = [s.r / s.n, s.g / s.n, s.b / s.n];
     out.push({ kind, bbox: [Math.max(0, s.x1 - 1), Math.max(0, s.y1 - 1), Math.min(W, s.x2 + 1), Math.min(H, s.y2 + 1)], fill, fillRatio, surround: surroundColour(img, s), container });

@@ -1,0 +1,167 @@
+// `rpav detect` and `rpav locate`: the perception pipeline from the command line.
+// Composition root for perception: PP-OCR (+ tesseract for accents) with an on-disk OCR cache
+// under the data folder, the shape proposer and heuristic classifier, no VLM (none is wired yet:
+// heuristics only, design fallback 2).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { InvalidInputError } from "../../core/errors.js";
+import { timestampedId } from "../../core/ids.js";
+import { encodeNpy } from "../../core/npy.js";
+import type { OcrProvider } from "../../core/providers/ocr.js";
+import { readDocument } from "../../core/schemas/documents.js";
+import type { ScreenState } from "../../core/schemas/screenstate.js";
+import { encodePng, readImageFile } from "../../capture/png.js";
+import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
+import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
+import { drawBoxes } from "../../perception/debug-image.js";
+import { AccentLexicon, HybridOcr } from "../../perception/hybrid-ocr.js";
+import { locate, textTargets } from "../../perception/locate.js";
+import { CachedOcr } from "../../perception/ocr-cache.js";
+import { PpOcr } from "../../perception/ppocr-ocr.js";
+import { TesseractOcr } from "../../perception/tesseract-ocr.js";
+import { UIElementDetector, type DetectionResult } from "../../perception/ui-element-detector.js";
+import { resolveDataDir, type GlobalOptions } from "../config.js";
+import type { CliIo } from "./desktop.js";
+
+export interface PerceptionChoice {
+  ocr: string;
+  scale?: number;
+}
+
+const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
+  hybrid: async () => {
+    const tess = await TesseractOcr.create();
+    return { ocr: new HybridOcr(await PpOcr.create(), tess, AccentLexicon.load()), close: () => tess.close() };
+  },
+  ppocr: async () => ({ ocr: await PpOcr.create(), close: async () => {} }),
+  tesseract: async () => {
+    const tess = await TesseractOcr.create();
+    return { ocr: tess, close: () => tess.close() };
+  },
+};
+
+/** The default detector of the product (used by `rpav detect`, `rpav locate`, replay). */
+export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
+  const make = OCR_PROVIDERS[o.ocr];
+  if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
+  const { ocr, close } = await make();
+  const cached = new CachedOcr(ocr, cacheDir ? { dir: cacheDir } : {});
+  const detector = new UIElementDetector({ ocr: cached, ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
+  return { detector, close };
+}
+
+function scaleOption(v: string): number {
+  const n = Number(v);
+  if (!(n > 0) || !Number.isFinite(n)) throw new InvalidInputError(`--scale must be a number > 0 (image pixels per screen pixel), got "${v}".`);
+  return n;
+}
+
+/** The enriched screen state of a detection (mode "enriched", one image vector). */
+export async function enrichedState(det: DetectionResult, meta: { id: string; app: string; title: string; width: number; height: number; scale: number; screenshot: string }, imageVectorId: string): Promise<ScreenState> {
+  const state: ScreenState = {
+    schema_version: "screenstate_v1",
+    mode: "enriched",
+    screen_state_id: meta.id,
+    timestamp: new Date().toISOString(),
+    session_id: "rpav-detect",
+    environment: { platform: process.platform, display_scale: meta.scale },
+    window: { app_name: meta.app, window_title: meta.title, screen_resolution: [meta.width, meta.height] },
+    raw: { screenshot_path: meta.screenshot },
+    perception: det.perception,
+    ui_elements: det.elements,
+    state_embedding: { provider: "layout_v1", vector_id: imageVectorId, components: null },
+    context: { current_workflow_candidate: null, tags: det.metadata.failed ? ["detector_failed"] : [] },
+    processing_metadata: {
+      detection_time_ms: Math.round(det.metadata.detection_time_ms),
+      num_elements_detected: det.metadata.num_elements_detected,
+      vlm_used: det.metadata.vlm_used,
+      timings_ms: Object.fromEntries(Object.entries(det.metadata.timings).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+      ...(det.metadata.failed ? { detector_failed: det.metadata.failed } : {}),
+      region_errors: det.metadata.region_errors,
+    },
+  };
+  readDocument(state, meta.id);
+  return state;
+}
+
+export function registerPerceptionCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const globals = () => program.opts<GlobalOptions>();
+  program
+    .command("detect <image>")
+    .description("find and classify the UI elements of a screenshot (OCR + shapes + heuristics); prints an enriched screen state")
+    .option("--app <name>", "application name (element ids and context)", "")
+    .option("--title <title>", "window title", "")
+    .option("--scale <n>", "image pixels per screen pixel (2 for a HiDPI capture)", scaleOption)
+    .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
+    .option("--json", "print the screen state JSON on stdout")
+    .option("--debug-image <out.png>", "draw every element box with its type and label")
+    .option("--out <dir>", "write the screen state, element crops and vectors there")
+    .action(async (image: string, o: PerceptionChoice & { app: string; title: string; json?: boolean; debugImage?: string; out?: string }) => {
+      const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
+      const dataDir = resolveDataDir(globals(), io.env);
+      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out);
+      try {
+        if (!o.json) io.err(`detecting elements in ${image} (${frame.width}×${frame.height})…\n`);
+        const det = await detector.detect(frame, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1, cropDir: o.out ? "elements" : undefined });
+        const id = timestampedId("screen");
+        const state = await enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, `data/embeddings/screens/image/${id}.npy`);
+        if (o.out) {
+          const out = resolve(o.out);
+          mkdirSync(join(out, "elements"), { recursive: true });
+          for (const [eid, crop] of det.crops) writeFileSync(join(out, "elements", `${eid}.png`), await encodePng(crop));
+          for (const [vid, v] of det.vectors) {
+            const file = join(out, vid);
+            mkdirSync(join(file, ".."), { recursive: true });
+            writeFileSync(file, encodeNpy(v.vector));
+          }
+          const imageVector = await new LayoutImageEmbedder(512).embed(frame);
+          mkdirSync(join(out, "data/embeddings/screens/image"), { recursive: true });
+          writeFileSync(join(out, state.state_embedding.vector_id), encodeNpy(imageVector));
+          writeFileSync(join(out, "screen_state.json"), `${JSON.stringify(state, null, 2)}\n`);
+        }
+        if (o.debugImage) writeFileSync(o.debugImage, await drawBoxes(frame, det.elements));
+        if (o.json) io.out(`${JSON.stringify(state, null, 2)}\n`);
+        else {
+          io.out(`${det.elements.length} elements, ${det.perception.detected_text.length} text lines in ${Math.round(det.metadata.detection_time_ms)} ms\n`);
+          for (const e of det.elements) io.out(`  ${e.type.padEnd(19)} ${JSON.stringify(e.label).padEnd(32)} [${e.bbox.join(", ")}] ${e.role} ${e.confidence}${e.properties.is_dangerous ? " DANGEROUS" : ""}\n`);
+          if (det.metadata.failed) io.out(`  detector failed (${det.metadata.failed.code}): ${det.metadata.failed.message} — matching will use the whole screen\n`);
+          for (const r of det.metadata.region_errors) io.out(`  region [${r.bbox.map(Math.round).join(", ")}] skipped: ${r.message}\n`);
+          if (o.debugImage) io.out(`debug image: ${o.debugImage}\n`);
+          if (o.out) io.out(`written to ${resolve(o.out)}\n`);
+        }
+      } finally {
+        await close();
+      }
+    });
+
+  program
+    .command("locate <image> <instruction>")
+    .description('ground an instruction on a screenshot without a VLM ("click the Save button", "Cochez Tiers payant")')
+    .option("--app <name>", "application name", "")
+    .option("--scale <n>", "image pixels per screen pixel", scaleOption)
+    .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
+    .option("--json", "print {bbox, point, element_id, score, candidates[]} as JSON")
+    .action(async (image: string, instruction: string, o: PerceptionChoice & { app: string; json?: boolean }) => {
+      if (!instruction.trim()) throw new InvalidInputError("The instruction is empty: say what to click, e.g. \"click the Save button\".");
+      const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
+      const { detector, close } = await createDetector(o, join(resolveDataDir(globals(), io.env), "cache", "ocr"), false);
+      try {
+        const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
+        const r = locate(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame);
+        const round = (v: number) => Math.round(v * 10) / 10;
+        if (o.json) {
+          io.out(`${JSON.stringify(r.found ? { found: true, bbox: r.bbox.map(round), point: r.point.map(round), element_id: r.element_id, score: r.score, ambiguous: r.ambiguous, instruction: r.instruction, candidates: r.candidates } : { found: false, reason: r.reason, instruction: r.instruction, candidates: r.candidates }, null, 2)}\n`);
+        } else if (r.found) {
+          io.out(`${r.ambiguous ? "AMBIGUOUS: " : ""}${r.instruction.verb} at (${r.point.map(round).join(", ")}) — ${r.element_id} [${r.bbox.map(round).join(", ")}], score ${r.score}\n`);
+          for (const c of r.candidates) io.out(`  ${c.score.toFixed(3)} ${c.type.padEnd(19)} ${JSON.stringify(c.label)}\n`);
+        } else {
+          io.out(`not found: ${r.reason}\n`);
+          for (const c of r.candidates) io.out(`  ${c.score.toFixed(3)} ${c.type.padEnd(19)} ${JSON.stringify(c.label)}\n`);
+        }
+        if (!r.found || r.ambiguous) setExit(1);
+      } finally {
+        await close();
+      }
+    });
+}
