@@ -47,7 +47,7 @@ interface Stats {
 
 /** Flat-colour rectangles and discs of widget size. */
 export function proposeShapes(img: RgbImage, options: ShapeProposerOptions = {}): ShapeRegion[] {
-  const tol = options.tolerance ?? 10;
+  const tol = options.tolerance ?? 6;
   const scale = options.scale ?? 1;
   const minSide = (options.minSide ?? 9) * scale;
   const maxH = (options.maxHeight ?? 90) * scale;
@@ -117,7 +117,7 @@ export function proposeShapes(img: RgbImage, options: ShapeProposerOptions = {})
     // Outlines (a checkbox's or radio's border ring) are kept when small and square.
     if (s.n < 0.5 * w * h && !smallSquare) continue;
     const touchesEdge = s.x1 === 0 || s.y1 === 0 || s.x2 === W || s.y2 === H;
-    const container = touchesEdge || h > maxH || w > W * 0.6;
+    const container = touchesEdge || h > maxH || w > W * 0.9;
     if (container && (h > maxH * 4 || w * h > n * 0.25)) continue;
     // Side coverage: share of each bbox side's pixels that belong to the component.
     const cover = (x0: number, y0: number, dx: number, dy: number, len: number): number => {
