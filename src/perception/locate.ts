@@ -90,7 +90,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     const words = rest
       .replace(/[«»“”"]/g, " ")
       .split(/[^\p{L}\p{N}€$%'-]+/u)
-      .filter((w) => w && !FILLER.has(w) && !/^(l|d|qu)'$/.test(w));
+      .map((w) => w.replace(/^(l|d|qu)'/, ""))
+      .filter((w) => w && !FILLER.has(w));
     // Keep the original casing / accents of those words from the instruction.
     const originals = raw.split(/[^\p{L}\p{N}€$%'-]+/u).filter(Boolean);
     target = words

