@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "bench/results/**", "coverage/**"] },
+  { ignores: ["scratch/**", "dist/**", "node_modules/**", "bench/results/**", "coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

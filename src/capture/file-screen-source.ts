@@ -1,7 +1,7 @@
 // ScreenSource over PNG files, for offline work (benches, `rpav detect`, replaying recorded frames).
 import { InvalidInputError } from "../core/errors.js";
 import { cropFrame, type Frame } from "../core/frame.js";
-import { bboxIntersection, type BBox } from "../core/geometry.js";
+import { bboxIntersection } from "../core/geometry.js";
 import type { CaptureTarget, ScreenSource } from "../core/providers/screen-source.js";
 import { readImageFile } from "./png.js";
 

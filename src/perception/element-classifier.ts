@@ -355,7 +355,6 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       const medRight = rights[rights.length >> 1]!;
       const consistent = rows.filter((x) => Math.abs(x.bbox[2] - medRight) <= 12 * scale).length >= rows.length * 0.75;
       const crowded = rows.some((x) => lines.some((o) => o !== x.line && /\p{L}{4}/u.test(o.text) && bboxContainsPoint(x.bbox, bboxCenter(o.bbox))));
-      if (process.env.RPAV_DEBUG_MENU) console.error("menu run", r.map((l) => l.text).join(" / "), { consistent, crowded, rights });
       if (!consistent || crowded) continue;
       out.push(...rows);
     }

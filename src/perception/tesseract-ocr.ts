@@ -8,13 +8,14 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import sharp from "sharp";
+import type * as Tesseract from "tesseract.js";
 import { ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
 import { cropResize, toRgb, type RgbImage } from "./raster.js";
 
-type TesseractModule = typeof import("tesseract.js");
+type TesseractModule = typeof Tesseract;
 type Worker = Awaited<ReturnType<TesseractModule["createWorker"]>>;
 
 export interface TesseractOptions {
