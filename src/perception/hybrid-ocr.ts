@@ -50,10 +50,24 @@ export class AccentLexicon {
 }
 
 export interface HybridOcrOptions {
-  /** A character read below this confidence sends its line to tesseract (default 0.8). */
+  /** A word read below this confidence sends its line to tesseract (default 0.5). */
   lowConfidence?: number;
-  /** Upper bound of lines re-read per screen (default 60); the rest keep PP-OCR's reading. */
+  /** Upper bound of lines re-read per screen (default 16, accent lines first); the rest keep PP-OCR's reading. */
   maxRefinedLines?: number;
+}
+
+const ENGLISH = new Set(["the", "and", "of", "to", "you", "is", "that", "with", "for", "this", "are", "it", "in", "on", "be", "was", "not", "or", "by", "your", "will", "can", "have", "from", "an", "at", "as", "who", "which"]);
+const FRENCH = new Set(["le", "la", "les", "des", "du", "de", "et", "pour", "avec", "une", "un", "est", "dans", "sur", "au", "aux", "par", "vous", "votre", "ce", "cette", "qui", "que", "pas", "sont", "ou"]);
+
+/** More English than French function words in the line. */
+export function looksEnglish(text: string): boolean {
+  let en = 0;
+  let fr = 0;
+  for (const t of foldText(text).split(/[^\p{L}]+/u)) {
+    if (ENGLISH.has(t)) en++;
+    if (FRENCH.has(t)) fr++;
+  }
+  return en > fr;
 }
 
 /** Folded form used to decide that two readings are the same word (€ and E/C, œ and oe agree). */
@@ -75,14 +89,18 @@ export class HybridOcr implements OcrProvider {
     options: HybridOcrOptions = {},
   ) {
     this.name = tesseract ? `${ppocr.name}+${tesseract.name}` : ppocr.name;
-    this.lowConfidence = options.lowConfidence ?? 0.8;
-    this.maxRefined = options.maxRefinedLines ?? 60;
+    this.lowConfidence = options.lowConfidence ?? 0.5;
+    this.maxRefined = options.maxRefinedLines ?? 16;
   }
 
-  /** Why a line goes to tesseract, or undefined. */
+  /**
+   * Why a line goes to tesseract, or undefined. Accents are looked for unless the line reads as
+   * English (more English than French function words: "system" is not "système" there); low
+   * confidence counts on words with two letters or digits (an icon read as a glyph does not).
+   */
   refineReason(line: OcrLine): string | undefined {
-    if (line.words.some((w) => this.lexicon.needsAccents(w.text))) return "accents";
-    if (line.words.some((w) => w.confidence < this.lowConfidence)) return "low_confidence";
+    if (!looksEnglish(line.text) && line.words.some((w) => this.lexicon.needsAccents(w.text))) return "accents";
+    if (line.words.some((w) => w.confidence < this.lowConfidence && /[\p{L}\p{N}€]{2}/u.test(w.text))) return "low_confidence";
     return undefined;
   }
 
@@ -94,9 +112,13 @@ export class HybridOcr implements OcrProvider {
     const lines = [...base.lines];
     let refined = 0;
     let changed = 0;
-    for (let i = 0; i < lines.length && refined < this.maxRefined; i++) {
+    const queue = lines
+      .map((line, i) => ({ i, reason: this.refineReason(line) }))
+      .filter((x) => x.reason)
+      .sort((a, b) => (a.reason === "accents" ? 0 : 1) - (b.reason === "accents" ? 0 : 1))
+      .slice(0, this.maxRefined);
+    for (const { i } of queue) {
       const line = lines[i]!;
-      if (!this.refineReason(line)) continue;
       throwIfAborted(signal, "OCR refinement");
       refined++;
       const tess = await this.tesseract.readLine(img, line.bbox, line.inverted ?? false, signal);

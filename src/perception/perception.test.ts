@@ -117,7 +117,7 @@ describe("accent refinement", () => {
     const hybrid = new HybridOcr({} as PpOcr, undefined, AccentLexicon.of(["prénom"]));
     const line = (ws: OcrWord[]) => ({ text: ws.map((w) => w.text).join(" "), bbox: [0, 0, 100, 20] as const, confidence: 0.9, words: ws });
     expect(hybrid.refineReason(line([word("Prenom", 0)]))).toBe("accents");
-    expect(hybrid.refineReason(line([word("Total", 0, 0.5)]))).toBe("low_confidence");
+    expect(hybrid.refineReason(line([word("Total", 0, 0.3)]))).toBe("low_confidence");
     expect(hybrid.refineReason(line([word("Total", 0)]))).toBeUndefined();
   });
 });

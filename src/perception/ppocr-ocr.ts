@@ -6,6 +6,7 @@
 // box grown back by the DB "unclip" distance. Recognition (CRNN + CTC): each line crop is read
 // at height 48; the CTC time steps give every character's x position, so words get their own box.
 // The character list has é è à É but not ê â ç ù û ô î ï œ €: `accent-ocr.ts` fills that gap.
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -53,6 +54,8 @@ export interface TextLineBox {
 export class PpOcr implements OcrProvider {
   /** Names the settings that change results, so caches keyed by provider name stay right. */
   readonly name: string;
+  /** Recognised lines by crop content (boxes relative to the crop), least recently used first. */
+  private readonly lineCache = new Map<string, OcrLine>();
   private constructor(
     private readonly ort: typeof OrtModule,
     private readonly det: InferenceSession,
@@ -153,8 +156,19 @@ export class PpOcr implements OcrProvider {
   /** Reads each box (image pixels) as one line; returns lines in the same order. */
   async readLines(img: RgbImage, boxes: readonly BBox[], signal?: AbortSignal): Promise<OcrLine[]> {
     const grey = toGrey(img);
-    const order = boxes.map((b, i) => ({ i, ratio: (b[2] - b[0]) / Math.max(1, b[3] - b[1]) })).sort((a, b) => a.ratio - b.ratio);
     const result: OcrLine[] = new Array(boxes.length);
+    // Line cache: the same pixels (a menu, a toolbar seen on the previous screen) are read once.
+    const keys = boxes.map((b) => lineKey(img, b));
+    const todo: number[] = [];
+    boxes.forEach((b, i) => {
+      const hit = this.lineCache.get(keys[i]!);
+      if (hit) {
+        result[i] = placeLine(hit, b);
+        this.lineCache.delete(keys[i]!);
+        this.lineCache.set(keys[i]!, hit);
+      } else todo.push(i);
+    });
+    const order = todo.map((i) => ({ i, ratio: (boxes[i]![2] - boxes[i]![0]) / Math.max(1, boxes[i]![3] - boxes[i]![1]) })).sort((a, b) => a.ratio - b.ratio);
     for (let k = 0; k < order.length; k += REC_BATCH) {
       throwIfAborted(signal, "text recognition");
       const batch = order.slice(k, k + REC_BATCH);
@@ -179,10 +193,33 @@ export class PpOcr implements OcrProvider {
         const box = boxes[i]!;
         const pxPerStep = (W / T) * ((box[2] - box[0]) / widths[n]!);
         result[i] = decodeLine(probs, n, T, C, this.chars, box, pxPerStep, inkProfile(grey, img.width, box));
+        this.lineCache.set(keys[i]!, placeLine(result[i], [0, 0, box[2] - box[0], box[3] - box[1]], box));
+        while (this.lineCache.size > LINE_CACHE_SIZE) this.lineCache.delete(this.lineCache.keys().next().value!);
       });
     }
     return result;
   }
+}
+
+const LINE_CACHE_SIZE = 4096;
+
+/** Content key of a line crop: its size and pixels. */
+function lineKey(img: RgbImage, b: BBox): string {
+  const x1 = Math.floor(b[0]);
+  const y1 = Math.floor(b[1]);
+  const x2 = Math.ceil(b[2]);
+  const y2 = Math.ceil(b[3]);
+  const h = createHash("sha1").update(`${x2 - x1}x${y2 - y1}:${(b[0] - x1).toFixed(2)},${(b[1] - y1).toFixed(2)}\n`);
+  for (let y = y1; y < y2; y++) h.update(img.data.subarray((y * img.width + x1) * 3, (y * img.width + x2) * 3));
+  return h.digest("base64");
+}
+
+/** Moves a line (and its words) from the box `from` to the box `to` (same size). */
+function placeLine(line: OcrLine, to: BBox, from: BBox = [0, 0, 0, 0]): OcrLine {
+  const dx = to[0] - from[0];
+  const dy = to[1] - from[1];
+  const move = (b: BBox): BBox => [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+  return { ...line, bbox: move(line.bbox), words: line.words.map((w) => ({ ...w, bbox: move(w.bbox) })) };
 }
 
 interface DecodedChar {
@@ -227,10 +264,13 @@ function decodeLine(probs: Float32Array, n: number, T: number, C: number, chars:
     groups.set(si, g);
   }
   const words: OcrWord[] = [];
+  // The character list is Chinese + Latin: an icon read as a lone CJK glyph is not text here.
+  const cjkOnly = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{P}]+$/u;
   for (const si of [...groups.keys()].sort((a, b) => a - b)) {
     const seg = ink.segments[si] ?? [box[0], box[2]];
     const parts = groups.get(si)!.filter((g) => g.length > 0);
     parts.forEach((cs, k) => {
+      if (cjkOnly.test(cs.map((c) => c.ch).join("")) && /[^\p{P}]/u.test(cs.map((c) => c.ch).join(""))) return;
       // Parts split by a recognised space share the segment; cut it between their characters.
       const x1 = k === 0 ? seg[0] : (parts[k - 1]!.at(-1)!.x + cs[0]!.x) / 2;
       const x2 = k === parts.length - 1 ? seg[1] : (cs.at(-1)!.x + parts[k + 1]![0]!.x) / 2;
