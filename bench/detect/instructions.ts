@@ -34,9 +34,18 @@ const FR: Record<string, (l: string) => string> = {
 export function instructionsFor(it: CorpusItem): BenchInstruction[] {
   const count = new Map<string, number>();
   for (const e of it.elements) count.set(e.label.trim().toLowerCase(), (count.get(e.label.trim().toLowerCase()) ?? 0) + 1);
+  // Only labels a person can read on the screen: every word of the label is a visible word in
+  // or next to the element (aria-labels and screen-reader-only text are not on screen).
+  // (AT-SPI names of GTK widgets are their visible labels; the DOM's may not be.)
+  const visible = (e: GroundTruthElement) => {
+    if (it.source === "gtk") return true;
+    const [x1, y1, x2, y2] = e.bbox;
+    const near = it.words.filter((w) => w.bbox[0] < x2 + 400 && w.bbox[2] > x1 - 400 && w.bbox[1] < y2 + 60 && w.bbox[3] > y1 - 60).map((w) => w.text.toLowerCase());
+    return e.label.toLowerCase().split(/\s+/).every((t) => near.some((w) => w.includes(t)));
+  };
   const usable = it.elements.filter((e) => {
     const l = e.label.trim();
-    return l.length >= 2 && l.length <= 40 && /\p{L}{2}/u.test(l) && count.get(l.toLowerCase()) === 1 && e.bbox[2] - e.bbox[0] >= 4;
+    return l.length >= 2 && l.length <= 40 && /\p{L}{2}/u.test(l) && count.get(l.toLowerCase()) === 1 && e.bbox[2] - e.bbox[0] >= 4 && visible(e);
   });
   const step = Math.max(1, Math.floor(usable.length / 6));
   const out: BenchInstruction[] = [];

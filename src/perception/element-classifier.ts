@@ -75,13 +75,6 @@ function fieldCaption(box: BBox, lines: readonly OcrLine[], used: ReadonlySet<Oc
   return above ? above.words.map((w) => w.text).join(" ") : undefined;
 }
 
-/** A toggle's clickable box: the control and its label. */
-function withLabel(box: BBox, label: readonly OcrWord[]): BBox {
-  if (!label.length) return box;
-  const last = label[label.length - 1]!.bbox;
-  return [box[0], Math.min(box[1], ...label.map((w) => w.bbox[1])), Math.max(box[2], last[2]), Math.max(box[3], ...label.map((w) => w.bbox[3]))];
-}
-
 /** Mean colour of the ink (pixels far from the box's median) of a text box. */
 export function inkColour(img: RgbImage, grey: Uint8Array, box: BBox): [number, number, number] {
   const x1 = Math.max(0, Math.floor(box[0]));
@@ -193,6 +186,8 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const inside = wordsIn(s.bbox, words).filter((x) => !usedWords.has(x));
     const text = inside.map((x) => x.text).join(" ");
     const small = Math.max(w, h) <= 28 * scale;
+    // Large square toggles (accessible web forms draw 40 px boxes) still lead their label.
+    const toggleSized = Math.max(w, h) <= 44 * scale;
     const square = Math.abs(w - h) <= Math.max(3, 0.2 * Math.max(w, h));
     const contrast = colourDistance(s.fill, s.surround);
     if ((s.kind === "disc" || small) && inside.length > 0) continue; // a badge ("3", "New"), not a control
@@ -202,16 +197,16 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       const label = labelRightOf(s.bbox, words, scale);
       if (!label.length) continue; // a lone ring is an icon more often than a radio button
       label.forEach((x) => usedWords.add(x));
-      out.push({ type: "radio_button", bbox: withLabel(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: 0.75, method: "heuristic_disc", filled: false });
+      out.push({ type: "radio_button", bbox: s.bbox, label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: 0.75, method: "heuristic_disc", filled: false });
       claimed.push(s.bbox);
       continue;
     }
     if (s.kind !== "rectangle") continue;
-    if (small && square && inside.length === 0) {
+    if (toggleSized && square && inside.length === 0 && (small || labelRightOf(s.bbox, words, scale).length > 0)) {
       const label = labelRightOf(s.bbox, words, scale);
       if (label.length === 0) continue;
       label.forEach((x) => usedWords.add(x));
-      out.push({ type: "checkbox", bbox: withLabel(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
+      out.push({ type: "checkbox", bbox: s.bbox, label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
       claimed.push(s.bbox);
       continue;
     }

@@ -195,7 +195,30 @@ export function locate(instruction: string | ParsedInstruction, elements: readon
     return { found: false, reason: best ? `no element matches "${parsed.target}" well enough (best: "${best.label}" ${best.type}, score ${best.score})` : "no elements detected on the screen", candidates, instruction: parsed };
   const second = candidates[1];
   const ambiguous = !!second && best.score - second.score < margin;
-  return { found: true, element_id: best.element_id, bbox: best.bbox, point: bboxCenter(best.bbox), score: best.score, ambiguous, candidates, instruction: parsed };
+  // Words on screen that caption a control ("Year" above its field, "Tiers payant" right of its
+  // box): act on the control the instruction names, not on its caption.
+  const captioned = parsed.type === "text_input" || parsed.type === "dropdown" || parsed.type === "checkbox" || parsed.type === "radio_button";
+  const control = best.element_id.startsWith("text:") && captioned ? controlCaptionedBy(best.bbox, parsed.type!, elements) : undefined;
+  const chosen = control ? { ...best, element_id: control.element_id, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : best;
+  return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: bboxCenter(chosen.bbox), score: best.score, ambiguous, candidates, instruction: parsed };
+}
+
+/** The control of `type` that a caption at `label` names: a field right of or below it, a toggle left of it. */
+function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly LocatableElement[]): LocatableElement | undefined {
+  const h = label[3] - label[1];
+  const cy = (label[1] + label[3]) / 2;
+  const ofType = elements.filter((e) => !e.element_id.startsWith("text:") && (e.type === type || COMPATIBLE[type]?.includes(e.type)));
+  const dist = (e: LocatableElement) => Math.hypot(bboxCenter(e.bbox)[0] - bboxCenter(label)[0], bboxCenter(e.bbox)[1] - cy);
+  let options: LocatableElement[];
+  if (type === "checkbox" || type === "radio_button")
+    options = ofType.filter((e) => e.bbox[2] <= label[0] + h && label[0] - e.bbox[2] < 4 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h);
+  else
+    options = ofType.filter((e) => {
+      const sameRow = e.bbox[0] >= label[2] - h && e.bbox[0] - label[2] < 12 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h;
+      const below = e.bbox[1] >= label[1] && e.bbox[1] - label[3] < 4 * h && e.bbox[0] < label[2] && e.bbox[2] > label[0];
+      return sameRow || below;
+    });
+  return options.sort((a, b) => dist(a) - dist(b))[0];
 }
 
 /**
