@@ -222,15 +222,39 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
 }
 
 /**
- * OCR lines not already inside a detected element, as locatable targets ("click Dashboard" can
- * land on text the detector did not type). Their ids start with "text:".
+ * Text on screen not already inside a detected element, as locatable targets ("click Edit" can
+ * land on a menu-bar word the detector did not type). Each line gives its phrases (words split
+ * at gaps wider than the line is high: menu bars, toolbars) and, inside a phrase, its words.
+ * Their ids start with "text:".
  */
-export function textTargets(lines: readonly { text: string; bbox: BBox }[], elements: readonly LocatableElement[]): LocatableElement[] {
+export function textTargets(lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[], elements: readonly LocatableElement[]): LocatableElement[] {
   const inside = (b: BBox) => elements.some((e) => {
     const [cx, cy] = bboxCenter(b);
     return cx >= e.bbox[0] && cx <= e.bbox[2] && cy >= e.bbox[1] && cy <= e.bbox[3];
   });
-  return lines
-    .filter((l) => l.text.trim() && !inside(l.bbox))
-    .map((l, i) => ({ element_id: `text:${i}`, type: "generic_interactive" as const, bbox: [l.bbox[0], l.bbox[1], l.bbox[2], l.bbox[3]] as const, label: l.text, confidence: 0.3 }));
+  const out: LocatableElement[] = [];
+  const add = (text: string, b: BBox) => {
+    if (!text.trim() || inside(b)) return;
+    out.push({ element_id: `text:${out.length}`, type: "generic_interactive", bbox: [b[0], b[1], b[2], b[3]], label: text, confidence: 0.3 });
+  };
+  for (const l of lines) {
+    const words = l.words ?? [];
+    if (words.length < 2) {
+      add(l.text, l.bbox);
+      continue;
+    }
+    const h = l.bbox[3] - l.bbox[1];
+    const phrases: { text: string; bbox: BBox }[][] = [[words[0]!]];
+    for (const w of words.slice(1)) {
+      const cur = phrases[phrases.length - 1]!;
+      if (w.bbox[0] - cur[cur.length - 1]!.bbox[2] > h) phrases.push([w]);
+      else cur.push(w);
+    }
+    if (phrases.length > 1) add(l.text, l.bbox);
+    for (const p of phrases) {
+      add(p.map((w) => w.text).join(" "), [p[0]!.bbox[0], Math.min(...p.map((w) => w.bbox[1])), p[p.length - 1]!.bbox[2], Math.max(...p.map((w) => w.bbox[3]))]);
+      if (p.length > 1 && phrases.length > 1) for (const w of p) add(w.text, w.bbox);
+    }
+  }
+  return out;
 }

@@ -10,7 +10,7 @@ const home = mkdtempSync(join(tmpdir(), "rpav-start-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe("rpav start (npm start's job)", () => {
-  it("captures a real app, embeds and stores it, finds it again, and writes a report; twice", () => {
+  it("captures a real app, detects its elements, embeds and stores it, finds it again, and writes a report; twice", () => {
     for (const run of [1, 2]) {
       const r = rpav(["start"], { ...kit.env, RPAV_HOME: home });
       expect(r.code, r.stderr).toBe(0);
@@ -22,6 +22,11 @@ describe("rpav start (npm start's job)", () => {
       const html = readFileSync(report, "utf8");
       expect(html).toContain("data:image/png;base64,");
       expect(html).toContain("context_embedding");
+      // The report shows the detected elements (boxes drawn on the screenshot, and a table).
+      const found = Number(/(\d+) elements, \d+ text lines/.exec(r.stdout)?.[1]);
+      expect(found).toBeGreaterThan(10);
+      expect(html).toContain(`Detected elements (${found},`);
+      expect(html).toMatch(/<td>button<\/td>/);
     }
     expect(existsSync(join(home, "rpav.db"))).toBe(true);
   });

