@@ -50,8 +50,10 @@ interface Tally {
   locateFrHits: number;
   ms: number[];
   perType: Record<string, { gt: number; tp: number; pred: number }>;
+  /** "ground truth type → detected type" counts among matched elements. */
+  confusion: Record<string, number>;
 }
-const tally = (): Tally => ({ tp: 0, fp: 0, fn: 0, typeOk: 0, words: 0, wordHits: 0, accented: 0, accentedHits: 0, chars: 0, charErrors: 0, locate: 0, locateHits: 0, locateEn: 0, locateEnHits: 0, locateFr: 0, locateFrHits: 0, ms: [], perType: {} });
+const tally = (): Tally => ({ tp: 0, fp: 0, fn: 0, typeOk: 0, words: 0, wordHits: 0, accented: 0, accentedHits: 0, chars: 0, charErrors: 0, locate: 0, locateHits: 0, locateEn: 0, locateEnHits: 0, locateFr: 0, locateFrHits: 0, ms: [], perType: {}, confusion: {} });
 const bySource = new Map<string, Tally>();
 const all = tally();
 
@@ -112,9 +114,11 @@ for (const it of items) {
     gUsed.add(pr.g);
     pUsed.add(pr.p);
     const ok = it.elements[pr.g]!.type === det.elements[pr.p]!.type;
+    const key = `${it.elements[pr.g]!.type}→${det.elements[pr.p]!.type}`;
     add((t) => {
       t.tp++;
       if (ok) t.typeOk++;
+      else t.confusion[key] = (t.confusion[key] ?? 0) + 1;
     });
   }
   add((t) => {
@@ -191,6 +195,7 @@ function figures(t: Tally) {
     locate_fr: `${t.locateFrHits}/${t.locateFr}`,
     ms_median: Math.round(percentile(sorted, 50)),
     ms_p95: Math.round(percentile(sorted, 95)),
+    type_confusions: Object.fromEntries(Object.entries(t.confusion).sort((a, b) => b[1] - a[1])),
     per_type: Object.fromEntries(Object.entries(t.perType).map(([k, v]) => [k, { gt: v.gt, pred: v.pred, recall: round(v.tp / Math.max(1, v.gt), 3) }])),
   };
 }
@@ -208,6 +213,7 @@ for (const [k, f] of [...Object.entries(result.per_source), ["overall", result.o
   );
 }
 console.log("per type (overall):", JSON.stringify(result.overall.per_type));
+console.log("type confusions (overall):", JSON.stringify(result.overall.type_confusions));
 console.log(`peak RSS ${result.peak_rss_mib} MiB`);
 console.log(`result: ${writeResult("detect", result)}`);
 await tess?.close();

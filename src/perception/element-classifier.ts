@@ -202,7 +202,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       continue;
     }
     if (s.kind !== "rectangle") continue;
-    if (toggleSized && square && inside.length === 0 && (small || labelRightOf(s.bbox, words, scale).length > 0)) {
+    if (toggleSized && square && inside.length === 0 && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRightOf(s.bbox, words, scale).length > 0))) {
       const label = labelRightOf(s.bbox, words, scale);
       if (label.length === 0) continue;
       label.forEach((x) => usedWords.add(x));
