@@ -111,6 +111,8 @@ export interface LocatableElement {
   readonly role?: string;
   readonly text?: { raw: string };
   readonly confidence?: number;
+  /** Words with their boxes (on-screen text targets): a match on part of them narrows the box. */
+  readonly words?: readonly { text: string; bbox: BBox }[];
 }
 
 export interface LocateCandidate {
@@ -199,8 +201,27 @@ export function locate(instruction: string | ParsedInstruction, elements: readon
   // box): act on the control the instruction names, not on its caption.
   const captioned = parsed.type === "text_input" || parsed.type === "dropdown" || parsed.type === "checkbox" || parsed.type === "radio_button";
   const control = best.element_id.startsWith("text:") && captioned ? controlCaptionedBy(best.bbox, parsed.type!, elements) : undefined;
-  const chosen = control ? { ...best, element_id: control.element_id, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : best;
+  const narrowed = !control && parsed.target ? narrowToWords(parsed.target, elements.find((e) => e.element_id === best.element_id)) : undefined;
+  const chosen = control ? { ...best, element_id: control.element_id, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : narrowed ? { ...best, bbox: narrowed } : best;
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: bboxCenter(chosen.bbox), score: best.score, ambiguous, candidates, instruction: parsed };
+}
+
+/** The box of the run of words that names `target` inside a longer text ("Agile Delivery" in a breadcrumb line). */
+function narrowToWords(target: string, e: LocatableElement | undefined): BBox | undefined {
+  const words = e?.words;
+  if (!words || words.length < 2) return undefined;
+  const n = tokenize(target).length;
+  if (n === 0 || n >= words.length) return undefined;
+  let best: { score: number; box: BBox; len: number } | undefined;
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j <= Math.min(words.length, i + n + 1); j++) {
+      const run = words.slice(i, j);
+      const score = textSimilarity(target, run.map((w) => w.text).join(" "));
+      // Ties go to the shorter run (a leading "›" separator adds nothing).
+      if (!best || score > best.score + 1e-9 || (Math.abs(score - best.score) <= 1e-9 && run.length < best.len))
+        best = { score, len: run.length, box: [run[0]!.bbox[0], Math.min(...run.map((w) => w.bbox[1])), run[run.length - 1]!.bbox[2], Math.max(...run.map((w) => w.bbox[3]))] };
+    }
+  return best && best.score >= 0.8 ? best.box : undefined;
 }
 
 /** The control of `type` that a caption at `label` names: a field right of or below it, a toggle left of it. */
@@ -225,7 +246,7 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
  * Text on screen not already inside a detected element, as locatable targets ("click Edit" can
  * land on a menu-bar word the detector did not type). Each line gives its phrases (words split
  * at gaps wider than the line is high: menu bars, toolbars) and, inside a phrase, its words.
- * Their ids start with "text:".
+ * Phrases split at gaps wider than 0.6× the line height. Their ids start with "text:".
  */
 export function textTargets(lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[], elements: readonly LocatableElement[]): LocatableElement[] {
   const inside = (b: BBox) => elements.some((e) => {
@@ -233,9 +254,9 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
     return cx >= e.bbox[0] && cx <= e.bbox[2] && cy >= e.bbox[1] && cy <= e.bbox[3];
   });
   const out: LocatableElement[] = [];
-  const add = (text: string, b: BBox) => {
+  const add = (text: string, b: BBox, words?: readonly { text: string; bbox: BBox }[]) => {
     if (!text.trim() || inside(b)) return;
-    out.push({ element_id: `text:${out.length}`, type: "generic_interactive", bbox: [b[0], b[1], b[2], b[3]], label: text, confidence: 0.3 });
+    out.push({ element_id: `text:${out.length}`, type: "generic_interactive", bbox: [b[0], b[1], b[2], b[3]], label: text, confidence: 0.3, ...(words && words.length > 1 ? { words } : {}) });
   };
   for (const l of lines) {
     const words = l.words ?? [];
@@ -247,12 +268,12 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
     const phrases: { text: string; bbox: BBox }[][] = [[words[0]!]];
     for (const w of words.slice(1)) {
       const cur = phrases[phrases.length - 1]!;
-      if (w.bbox[0] - cur[cur.length - 1]!.bbox[2] > h) phrases.push([w]);
+      if (w.bbox[0] - cur[cur.length - 1]!.bbox[2] > h * 0.6) phrases.push([w]);
       else cur.push(w);
     }
-    if (phrases.length > 1) add(l.text, l.bbox);
+    if (phrases.length > 1) add(l.text, l.bbox, words);
     for (const p of phrases) {
-      add(p.map((w) => w.text).join(" "), [p[0]!.bbox[0], Math.min(...p.map((w) => w.bbox[1])), p[p.length - 1]!.bbox[2], Math.max(...p.map((w) => w.bbox[3]))]);
+      add(p.map((w) => w.text).join(" "), [p[0]!.bbox[0], Math.min(...p.map((w) => w.bbox[1])), p[p.length - 1]!.bbox[2], Math.max(...p.map((w) => w.bbox[3]))], p);
       if (p.length > 1 && phrases.length > 1) for (const w of p) add(w.text, w.bbox);
     }
   }

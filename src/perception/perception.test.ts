@@ -8,7 +8,7 @@ import { makeFrame } from "../core/frame.js";
 import type { OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
 import { rpav } from "../../test/support/cli.js";
 import { AccentLexicon, HybridOcr, mergeWords } from "./hybrid-ocr.js";
-import { locate, parseInstruction, textSimilarity } from "./locate.js";
+import { locate, parseInstruction, textSimilarity, textTargets } from "./locate.js";
 import { CachedOcr } from "./ocr-cache.js";
 import { PpOcr, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
@@ -63,6 +63,31 @@ describe("instruction parsing (EN / FR)", () => {
     expect(miss.found).toBe(false);
     expect(!miss.found && miss.reason).toContain("Delete");
     expect(locate("click OK", [], screen).found).toBe(false);
+  });
+});
+
+describe("on-screen text as targets", () => {
+  const w = (text: string, x1: number, x2: number) => ({ text, bbox: [x1, 100, x2, 120] as const });
+  const menuBar = { text: "File Edit Help", bbox: [0, 100, 200, 120] as const, words: [w("File", 5, 30), w("Edit", 50, 75), w("Help", 95, 125)] };
+  const crumbs = { text: "Service Manual > Agile Delivery", bbox: [300, 100, 560, 120] as const, words: [w("Service", 300, 350), w("Manual", 354, 400), w(">", 410, 416), w("Agile", 426, 462), w("Delivery", 466, 530)] };
+  it("a menu bar gives one target a word; a caption inside a detected element gives none", () => {
+    const t = textTargets([menuBar], []);
+    expect(t.map((x) => x.label)).toEqual(["File Edit Help", "File", "Edit", "Help"]);
+    expect(textTargets([menuBar], [{ element_id: "m", type: "button", bbox: [0, 90, 210, 130], label: "menu" }])).toEqual([]);
+  });
+
+  it("clicks the words that name the target inside a longer line", () => {
+    const r = locate("follow the Agile Delivery link", textTargets([crumbs], []), { width: 1920, height: 1080 });
+    expect(r.found && r.bbox).toEqual([426, 100, 530, 120]);
+    const e = locate("click Edit", textTargets([menuBar], []), { width: 1920, height: 1080 });
+    expect(e.found && e.point).toEqual([62.5, 110]);
+  });
+
+  it("a caption resolves to the control it names", () => {
+    const field = { element_id: "f", type: "text_input" as const, bbox: [300, 130, 600, 160] as const, label: "" };
+    const caption = { text: "Year", bbox: [300, 100, 340, 120] as const };
+    const r = locate("type 2024 in the Year field", [field, ...textTargets([caption], [field])], { width: 1920, height: 1080 });
+    expect(r.found && r.element_id).toBe("f");
   });
 });
 
