@@ -38,6 +38,13 @@ export function toGrey(img: RgbImage): Uint8Array {
   return out;
 }
 
+/** Bilinear sampling position clamped to [0, max]: the two source indices and the weight of the second. */
+function sample(f: number, max: number): [number, number, number] {
+  const c = Math.min(Math.max(f, 0), max);
+  const i0 = Math.floor(c);
+  return [i0, Math.min(i0 + 1, max), c - i0];
+}
+
 /** Bilinear resample of `box` (source pixels, may be fractional) of an RGB image to outW×outH RGB. */
 export function cropResize(src: RgbImage, box: BBox, outW: number, outH: number): Uint8Array {
   const out = new Uint8Array(outW * outH * 3);
@@ -47,20 +54,12 @@ export function cropResize(src: RgbImage, box: BBox, outW: number, outH: number)
   const maxX = src.width - 1;
   const maxY = src.height - 1;
   const d = src.data;
+  const ys = Array.from({ length: outH }, (_, y) => sample(y1 + (y + 0.5) * sy - 0.5, maxY));
+  const xs = Array.from({ length: outW }, (_, x) => sample(x1 + (x + 0.5) * sx - 0.5, maxX));
   for (let y = 0; y < outH; y++) {
-    let fy = y1 + (y + 0.5) * sy - 0.5;
-    if (fy < 0) fy = 0;
-    if (fy > maxY) fy = maxY;
-    const y0 = Math.floor(fy);
-    const yb = Math.min(y0 + 1, maxY);
-    const wy = fy - y0;
+    const [y0, yb, wy] = ys[y]!;
     for (let x = 0; x < outW; x++) {
-      let fx = x1 + (x + 0.5) * sx - 0.5;
-      if (fx < 0) fx = 0;
-      if (fx > maxX) fx = maxX;
-      const x0 = Math.floor(fx);
-      const xb = Math.min(x0 + 1, maxX);
-      const wx = fx - x0;
+      const [x0, xb, wx] = xs[x]!;
       const a = (y0 * src.width + x0) * 3;
       const b = (y0 * src.width + xb) * 3;
       const c = (yb * src.width + x0) * 3;

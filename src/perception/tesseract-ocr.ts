@@ -47,6 +47,10 @@ function gatherLangData(languages: string[]): string {
   return dir;
 }
 
+function* linesOf(page: Tesseract.Page): Generator<Tesseract.Line> {
+  for (const block of page.blocks ?? []) for (const para of block.paragraphs) yield* para.lines;
+}
+
 export class TesseractOcr implements OcrProvider {
   readonly name: string;
   private queue: Promise<unknown> = Promise.resolve();
@@ -90,14 +94,12 @@ export class TesseractOcr implements OcrProvider {
       return (await this.worker.recognize(png, {}, { blocks: true, text: false })).data;
     });
     const lines: OcrLine[] = [];
-    for (const block of page.blocks ?? [])
-      for (const para of block.paragraphs)
-        for (const line of para.lines) {
-          const words: OcrWord[] = line.words
-            .filter((w) => w.text.trim())
-            .map((w) => ({ text: w.text, bbox: [w.bbox.x0, w.bbox.y0, w.bbox.x1, w.bbox.y1] as BBox, confidence: w.confidence / 100 }));
-          if (words.length) lines.push({ text: words.map((w) => w.text).join(" "), bbox: [line.bbox.x0, line.bbox.y0, line.bbox.x1, line.bbox.y1], confidence: line.confidence / 100, words });
-        }
+    for (const line of linesOf(page)) {
+      const words: OcrWord[] = line.words
+        .filter((w) => w.text.trim())
+        .map((w) => ({ text: w.text, bbox: [w.bbox.x0, w.bbox.y0, w.bbox.x1, w.bbox.y1] as BBox, confidence: w.confidence / 100 }));
+      if (words.length) lines.push({ text: words.map((w) => w.text).join(" "), bbox: [line.bbox.x0, line.bbox.y0, line.bbox.x1, line.bbox.y1], confidence: line.confidence / 100, words });
+    }
     return { provider: this.name, lines, timings: { recognize_ms: performance.now() - t0 } };
   }
 
@@ -122,15 +124,13 @@ export class TesseractOcr implements OcrProvider {
       return (await this.worker.recognize(png, {}, { blocks: true, text: false })).data;
     });
     const words: OcrWord[] = [];
-    for (const block of page.blocks ?? [])
-      for (const para of block.paragraphs)
-        for (const line of para.lines)
-          for (const word of line.words) {
-            if (!word.text.trim()) continue;
-            const x1 = box[0] + (word.bbox.x0 - margin) / scale;
-            const x2 = box[0] + (word.bbox.x1 - margin) / scale;
-            words.push({ text: word.text, bbox: [Math.max(box[0], x1), box[1], Math.min(box[2], Math.max(x2, x1 + 1)), box[3]], confidence: word.confidence / 100 });
-          }
+    for (const line of linesOf(page))
+      for (const word of line.words) {
+        if (!word.text.trim()) continue;
+        const x1 = box[0] + (word.bbox.x0 - margin) / scale;
+        const x2 = box[0] + (word.bbox.x1 - margin) / scale;
+        words.push({ text: word.text, bbox: [Math.max(box[0], x1), box[1], Math.min(box[2], Math.max(x2, x1 + 1)), box[3]], confidence: word.confidence / 100 });
+      }
     return words;
   }
 
