@@ -7,6 +7,7 @@ import { registerDesktopCommands } from "./commands/desktop.js";
 import { formatChecks, runDoctor } from "./commands/doctor.js";
 import { registerEmbedCommands } from "./commands/embed.js";
 import { registerPerceptionCommands } from "./commands/perception.js";
+import { registerRecordCommands } from "./commands/record.js";
 import { runStartJob } from "./commands/start.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
@@ -85,6 +86,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerStoreCommands(program, io, setExit);
   registerEmbedCommands(program, io, setExit);
   registerPerceptionCommands(program, io, setExit);
+  registerRecordCommands(program, io);
   return program;
 }
 

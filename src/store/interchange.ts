@@ -72,11 +72,12 @@ export async function importFolder(store: Store, dir: string, opts: { defaultPro
         await store.putScreenState(doc.value);
         refsOf(doc.value, providers);
         report.screenStates++;
-      } else {
+      } else if (doc.version === "uielement_v1") {
         await store.putElement(doc.value);
         refsOf(doc.value, providers);
         report.elements++;
       }
+      // Other documents (workflows) are not store content: left where they are.
     } catch (e) {
       if (!isRpaError(e)) throw e;
       report.skipped.push({ file, reason: e.message });

@@ -1,0 +1,81 @@
+// workflow_v1: a recorded task turned into a template with variables (plan "Phase 1", build_replay).
+// Each step carries intention, variables, expected_state and expected_result as in the plan's
+// example; targets carry what replay needs to find them again without coordinates.
+import { z } from "zod";
+import { BBoxSchema, IsoTimestampSchema, nonEmptyString } from "./common.js";
+import { UIElementTypeSchema } from "./uielement.js";
+
+export const WORKFLOW_V1 = "workflow_v1" as const;
+
+export const VARIABLE_TYPES = ["text", "name", "date", "amount", "number", "file_name", "path", "email", "identifier", "secret"] as const;
+
+export const WorkflowVariableSchema = z.looseObject({
+  name: z.string().regex(/^[a-z][a-z0-9_]*$/, "a variable name is lower case letters, digits and _"),
+  type: z.enum(VARIABLE_TYPES),
+  /** Value seen during the recording; null for secrets (never stored). */
+  example: z.string().nullable(),
+  secret: z.boolean(),
+  /** Steps that use it. */
+  steps: z.array(nonEmptyString),
+  description: z.string().optional(),
+});
+export type WorkflowVariable = z.infer<typeof WorkflowVariableSchema>;
+
+export const TargetSchema = z.looseObject({
+  type: UIElementTypeSchema.nullable(),
+  label: z.string(),
+  by_text: z.string().nullable(),
+  role: z.string().nullable(),
+  /** "top-left", "bottom", "middle-center"… of the screen. */
+  position_hint: z.string().nullable(),
+  /** Words read near the target, to tell equal labels apart. */
+  anchors: z.array(z.string()),
+  /** Box on the recorded screen (screen pixels), for reference and the report; replay re-locates. */
+  recorded_bbox: BBoxSchema.nullable(),
+  /** 80×80 crop around the target, relative to the workflow file (targets without text). */
+  icon: z.string().nullable(),
+});
+export type Target = z.infer<typeof TargetSchema>;
+
+export const STEP_ACTIONS = ["click", "double_click", "right_click", "drag", "type", "key", "select", "wait_for"] as const;
+
+export const StepSchema = z.looseObject({
+  step_id: nonEmptyString,
+  action: z.enum(STEP_ACTIONS),
+  intention: nonEmptyString,
+  by_text: z.string().nullable(),
+  target: TargetSchema.nullable(),
+  /** `type`: literal text, or "{{variable}}" parts. */
+  text: z.string().optional(),
+  /** `key`: "ctrl+s", "Return". */
+  combo: z.string().optional(),
+  /** Variables this step uses, with the recorded example (null for secrets), as in the plan. */
+  variables: z.record(z.string(), z.string().nullable()),
+  expected_state: z.string(),
+  expected_result: z.string(),
+  window: z.looseObject({ title: z.string(), app: z.string() }),
+});
+export type Step = z.infer<typeof StepSchema>;
+
+export const WorkflowSchema = z
+  .looseObject({
+    schema_version: z.literal(WORKFLOW_V1),
+    workflow_id: nonEmptyString,
+    name: nonEmptyString,
+    app: z.string(),
+    created_at: IsoTimestampSchema,
+    source_session: z.string(),
+    variables: z.array(WorkflowVariableSchema),
+    steps: z.array(StepSchema).min(1),
+  })
+  .superRefine((wf, ctx) => {
+    const names = new Set(wf.variables.map((v) => v.name));
+    wf.steps.forEach((s, i) => {
+      for (const m of (s.text ?? "").matchAll(/\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g))
+        if (!names.has(m[1]!)) ctx.addIssue({ code: "custom", path: ["steps", i, "text"], message: `uses {{${m[1]}}}, which is not declared in variables` });
+    });
+    wf.variables.forEach((v, i) => {
+      if (v.secret && v.example !== null) ctx.addIssue({ code: "custom", path: ["variables", i, "example"], message: "a secret variable never stores its value" });
+    });
+  });
+export type Workflow = z.infer<typeof WorkflowSchema>;

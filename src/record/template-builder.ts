@@ -1,0 +1,185 @@
+// build_replay without a VLM: raw actions → workflow_v1 steps. Targets come from the detector run
+// on the screenshot taken just before each action; typed text becomes variables (typed by what
+// the data looks like, named after the field's label); intentions and expected states are written
+// deterministically (French, as the plan) from window titles, labels and the text on screen.
+import { join } from "node:path";
+import { InvalidInputError } from "../core/errors.js";
+import { cropFrame, type Frame } from "../core/frame.js";
+import type { BBox, Point } from "../core/geometry.js";
+import { bboxArea, bboxContainsPoint, bboxCenter, clampBBox, positionOf } from "../core/geometry.js";
+import type { UIElement } from "../core/schemas/uielement.js";
+import { WORKFLOW_V1, type Step, type Target, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
+import { foldText } from "../core/text.js";
+import type { SessionAction } from "./recorder.js";
+import type { RawSession } from "./session.js";
+
+/** What the builder needs to see a recorded screen: elements and text lines (screen coordinates). */
+export interface ScreenReader {
+  read(frame: Frame): Promise<{ elements: readonly UIElement[]; lines: readonly { text: string; bbox: BBox }[] }>;
+}
+
+export interface BuildDeps {
+  reader: ScreenReader;
+  loadImage: (path: string) => Promise<Frame>;
+  /** Writes an icon crop next to the workflow; returns its relative path. */
+  saveIcon: (name: string, frame: Frame) => Promise<string>;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface BuildResult {
+  workflow: Workflow;
+  warnings: string[];
+}
+
+const TYPE_WORDS_FR: Record<string, string> = {
+  button: "le bouton", text_input: "le champ", dropdown: "la liste", tab: "l'onglet", checkbox: "la case", radio_button: "l'option", link: "le lien", generic_interactive: "l'élément",
+};
+
+/** Variable type from what the typed data looks like. */
+export function dataType(text: string): WorkflowVariable["type"] {
+  const t = text.trim();
+  if (/^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$|^\d{4}-\d{2}-\d{2}$/.test(t)) return "date";
+  if (/^-?\d{1,3}([  .]?\d{3})*([.,]\d{1,2})?\s?(€|eur|EUR|\$|£)$|^(€|\$|£)\s?\d+([.,]\d{1,2})?$|^\d+[.,]\d{2}$/.test(t)) return "amount";
+  if (/^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i.test(t)) return "email";
+  if (/^(\/|~\/|[A-Za-z]:\\)/.test(t)) return "path";
+  if (/^[^\s/\\]+\.[A-Za-z0-9]{1,5}$/.test(t) && !/^\d+\.\d+$/.test(t)) return "file_name";
+  if (/^\d+$/.test(t)) return "number";
+  if (/^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_./-]*$/.test(t)) return "identifier";
+  if (/^\p{Lu}[\p{L}'-]*(\s\p{Lu}[\p{L}'-]*){0,3}$/u.test(t)) return "name";
+  return "text";
+}
+
+function snake(label: string): string {
+  const s = foldText(label).replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 32);
+  return /^[a-z]/.test(s) ? s : s ? `v_${s}` : "";
+}
+
+function positionHint(b: BBox, size: { width: number; height: number }): string {
+  const p = positionOf(b, size);
+  return `${p.vertical}-${p.horizontal}`;
+}
+
+function describeScreen(window: SessionAction["window"], lines: readonly { text: string }[]): string {
+  const title = window ? `Fenêtre « ${window.title} » (${window.app})` : "Écran";
+  const seen = lines.map((l) => l.text.trim()).filter((t) => t.length > 1).slice(0, 8);
+  return seen.length ? `${title} ; à l'écran : ${seen.join(" · ")}` : title;
+}
+
+export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promise<BuildResult> {
+  const warnings: string[] = [];
+  if (session.truncatedTail !== undefined) warnings.push(`the session ends with an incomplete action (cut by a crash?), ignored: ${session.truncatedTail}`);
+  if (!session.ended) warnings.push("the session has no end mark: the recorder did not stop cleanly; every complete action is used");
+  // Clicks of the same button at the same place within 400 ms are one double click.
+  const actions: (SessionAction & { double?: boolean })[] = [];
+  for (const a of session.actions) {
+    const prev = actions.at(-1);
+    if (a.kind === "click" && prev?.kind === "click" && !prev.double && prev.button === a.button && a.t - prev.t <= 400 && Math.hypot((a.x ?? 0) - (prev.x ?? 0), (a.y ?? 0) - (prev.y ?? 0)) <= 6) {
+      prev.double = true;
+      prev.after = a.after;
+      continue;
+    }
+    actions.push({ ...a });
+  }
+  if (actions.length === 0) throw new InvalidInputError(`${session.dir}: the session holds no action (nothing was clicked or typed); no workflow was written.`, { details: { source: session.dir } });
+  const variables: WorkflowVariable[] = [];
+  const steps: Step[] = [];
+  const reads = new Map<string, Awaited<ReturnType<ScreenReader["read"]>> & { size: { width: number; height: number }; frame: Frame }>();
+  const readShot = async (path: string | null) => {
+    if (!path) return undefined;
+    const hit = reads.get(path);
+    if (hit) return hit;
+    const frame = await deps.loadImage(join(session.dir, path));
+    const r = { ...(await deps.reader.read(frame)), size: { width: frame.width, height: frame.height }, frame };
+    reads.set(path, r);
+    return r;
+  };
+  let focused: Target | null = null;
+  let n = 0;
+  for (const [i, a] of actions.entries()) {
+    deps.onProgress?.(i, actions.length);
+    const stepId = `step_${String(++n).padStart(3, "0")}`;
+    const before = await readShot(a.before);
+    const nextWindow = actions[i + 1]?.window ?? a.window;
+    const expected_state = describeScreen(a.window, before?.lines ?? []);
+    const expected_result = nextWindow && nextWindow.title !== a.window?.title ? `Fenêtre « ${nextWindow.title} » (${nextWindow.app})` : `Fenêtre « ${a.window?.title ?? ""} » inchangée`;
+    const window = { title: a.window?.title ?? "", app: a.window?.app ?? "" };
+    if (a.kind === "click" || a.kind === "drag") {
+      const point: Point = [a.x ?? 0, a.y ?? 0];
+      const target = before ? await targetAt(before, point, stepId, deps) : null;
+      if (!target) warnings.push(`${stepId}: nothing recognisable under (${point.join(", ")}); the step keeps its recorded box only`);
+      focused = target;
+      const action = a.kind === "drag" ? "drag" : a.button === 3 ? "right_click" : a.double ? "double_click" : "click";
+      const what = target ? (target.label ? `${TYPE_WORDS_FR[target.type ?? "generic_interactive"]} « ${target.label} »` : `${TYPE_WORDS_FR[target.type ?? "generic_interactive"]} (icône)`) : `le point (${point.join(", ")})`;
+      const verb = { click: "Cliquer sur", double_click: "Double-cliquer sur", right_click: "Clic droit sur", drag: "Glisser depuis" }[action];
+      steps.push({ step_id: stepId, action, intention: `${verb} ${what}`, by_text: target?.by_text ?? null, target, variables: {}, expected_state, expected_result, window, ...(a.kind === "drag" ? { to: [a.x2, a.y2] } : {}) });
+      continue;
+    }
+    if (a.kind === "type") {
+      const label = focused?.label ?? "";
+      const base = snake(label) || (a.secret ? "mot_de_passe" : "texte");
+      let name = base;
+      for (let k = 2; variables.some((v) => v.name === name); k++) name = `${base}_${k}`;
+      const type = a.secret ? "secret" : dataType(a.text ?? "");
+      variables.push({ name, type, example: a.secret ? null : (a.text ?? ""), secret: !!a.secret, steps: [stepId], description: label ? `saisi dans ${label}` : "texte saisi" });
+      steps.push({
+        step_id: stepId,
+        action: "type",
+        intention: a.secret ? `Saisir le secret {{${name}}}${label ? ` dans le champ « ${label} »` : ""}` : `Saisir {{${name}}}${label ? ` dans le champ « ${label} »` : ""}`,
+        by_text: focused?.by_text ?? null,
+        target: focused,
+        text: `{{${name}}}`,
+        variables: { [name]: a.secret ? null : (a.text ?? "") },
+        expected_state,
+        expected_result,
+        window,
+      });
+      continue;
+    }
+    const combo = a.combo ?? "";
+    steps.push({ step_id: stepId, action: "key", intention: `Appuyer sur ${combo}`, by_text: null, target: null, combo, variables: {}, expected_state, expected_result, window });
+    if (combo === "Tab" || combo === "shift+Tab") focused = null;
+  }
+  deps.onProgress?.(actions.length, actions.length);
+  const workflow: Workflow = {
+    schema_version: WORKFLOW_V1,
+    workflow_id: `wf_${snake(session.header.name) || "workflow"}`,
+    name: session.header.name,
+    app: session.header.app || actions.find((a) => a.window)?.window?.app || "",
+    created_at: new Date().toISOString(),
+    source_session: session.dir,
+    variables,
+    steps,
+  };
+  return { workflow, warnings };
+}
+
+/** The element (smallest containing box), else the text line, under a recorded click. */
+async function targetAt(screen: Awaited<ReturnType<ScreenReader["read"]>> & { size: { width: number; height: number }; frame: Frame }, point: Point, stepId: string, deps: BuildDeps): Promise<Target | null> {
+  const el = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
+  const line = screen.lines.filter((l) => bboxContainsPoint([l.bbox[0] - 4, l.bbox[1] - 4, l.bbox[2] + 4, l.bbox[3] + 4], point))[0];
+  const box: BBox | undefined = el?.bbox ?? line?.bbox;
+  const label = el?.label ?? line?.text ?? "";
+  const anchors = screen.lines
+    .filter((l) => l.text.trim() && l.text !== label && !(el && bboxContainsPoint(el.bbox, bboxCenter(l.bbox))))
+    .map((l) => ({ t: l.text, d: Math.hypot(bboxCenter(l.bbox)[0] - point[0], bboxCenter(l.bbox)[1] - point[1]) }))
+    .filter((x) => x.d < 250)
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((x) => x.t);
+  let icon: string | null = null;
+  if (!label.trim()) {
+    const crop = clampBBox([point[0] - 40, point[1] - 40, point[0] + 40, point[1] + 40], screen.frame);
+    icon = await deps.saveIcon(`${stepId}.png`, cropFrame(screen.frame, crop));
+  }
+  if (!box && !icon) return null;
+  return {
+    type: el?.type ?? (line ? "generic_interactive" : null),
+    label,
+    by_text: label.trim() ? (el?.text?.raw?.trim() && el.type !== "text_input" ? el.text.raw : label) : null,
+    role: el?.role ?? null,
+    position_hint: box ? positionHint(box, screen.size) : null,
+    anchors,
+    recorded_bbox: box ? [box[0], box[1], box[2], box[3]] : [point[0] - 40, point[1] - 40, point[0] + 40, point[1] + 40],
+    icon,
+  };
+}

@@ -1,0 +1,85 @@
+// Global input events of an X display through the RECORD extension (native/x11-record.c).
+// Works under Xvfb started with `+extension RECORD` (the lab does). Measured here: every XTEST
+// keystroke and click of the lab's input driver arrives, non-ASCII characters included.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { DisplayUnavailableError, ProviderUnavailableError } from "../core/errors.js";
+
+export const DEFAULT_RECORD_HELPER = fileURLToPath(new URL("../../native/build/rpav-x11-record", import.meta.url));
+
+export interface RawInputEvent {
+  /** X server time, ms. */
+  readonly t: number;
+  readonly ev: "key_down" | "key_up" | "button_down" | "button_up";
+  readonly x: number;
+  readonly y: number;
+  readonly state: number;
+  readonly button?: number;
+  readonly keycode?: number;
+  readonly keysym?: string;
+  /** The character the key types, when it types one. */
+  readonly char?: string;
+  /** Host time (performance.now()) when the event was read. */
+  readonly host: number;
+}
+
+export interface InputEventSource {
+  /** Resolves once events flow; rejects with a typed error when recording is impossible. */
+  start(onEvent: (e: RawInputEvent) => void): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export class X11RecordSource implements InputEventSource {
+  private child: ChildProcess | undefined;
+
+  constructor(private readonly opts: { env?: NodeJS.ProcessEnv; helper?: string } = {}) {}
+
+  async start(onEvent: (e: RawInputEvent) => void): Promise<void> {
+    const env = this.opts.env ?? process.env;
+    if (!env.DISPLAY) throw new DisplayUnavailableError("Cannot record: DISPLAY is not set. Run `rpav lab up` (or set DISPLAY) first.");
+    const helper = this.opts.helper ?? DEFAULT_RECORD_HELPER;
+    if (!existsSync(helper)) throw new ProviderUnavailableError(`The recording helper ${helper} is not built: run \`npm run setup\` (needs libxtst-dev).`);
+    const child = spawn(helper, [], { env, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = child;
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const lines = createInterface({ input: child.stdout! });
+    await new Promise<void>((resolve, reject) => {
+      let ready = false;
+      lines.on("line", (line) => {
+        let msg: Record<string, unknown>;
+        try {
+          msg = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        if (msg.ready) {
+          ready = true;
+          resolve();
+          return;
+        }
+        onEvent({ ...(msg as unknown as Omit<RawInputEvent, "host">), host: performance.now() });
+      });
+      child.on("exit", (code) => {
+        if (ready) return;
+        const why = stderr.trim() || `exit code ${code}`;
+        if (code === 2) reject(new DisplayUnavailableError(`Cannot record: ${why}.`));
+        else reject(new ProviderUnavailableError(`Cannot record input: ${why}.`));
+      });
+      child.on("error", (e) => reject(new ProviderUnavailableError(`Cannot start ${helper}: ${e.message}.`, { cause: e })));
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    child.stdin!.end();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
