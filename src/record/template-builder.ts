@@ -39,7 +39,7 @@ const TYPE_WORDS_FR: Record<string, string> = {
 export function dataType(text: string): WorkflowVariable["type"] {
   const t = text.trim();
   if (/^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$|^\d{4}-\d{2}-\d{2}$/.test(t)) return "date";
-  if (/^-?\d{1,3}([  .]?\d{3})*([.,]\d{1,2})?\s?(€|eur|EUR|\$|£)$|^(€|\$|£)\s?\d+([.,]\d{1,2})?$|^\d+[.,]\d{2}$/.test(t)) return "amount";
+  if (/^-?\d{1,3}([  .]?\d{3})*([.,]\d{1,2})?\s?(€|eur|EUR|\$|£)$|^(€|\$|£)\s?\d+([.,]\d{1,2})?$|^-?\d{1,3}([  .]\d{3})*[.,]\d{2}$/.test(t)) return "amount";
   if (/^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i.test(t)) return "email";
   if (/^(\/|~\/|[A-Za-z]:\\)/.test(t)) return "path";
   if (/^[^\s/\\]+\.[A-Za-z0-9]{1,5}$/.test(t) && !/^\d+\.\d+$/.test(t)) return "file_name";
@@ -88,7 +88,13 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     if (!path) return undefined;
     const hit = reads.get(path);
     if (hit) return hit;
-    const frame = await deps.loadImage(join(session.dir, path));
+    let frame: Frame;
+    try {
+      frame = await deps.loadImage(join(session.dir, path));
+    } catch (e) {
+      warnings.push(`${path}: ${(e as Error).message} — the step is built without seeing the screen`);
+      return undefined;
+    }
     const r = { ...(await deps.reader.read(frame)), size: { width: frame.width, height: frame.height }, frame };
     reads.set(path, r);
     return r;

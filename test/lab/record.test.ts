@@ -17,7 +17,7 @@ import { Recorder } from "../../src/record/recorder.js";
 import { readSession } from "../../src/record/session.js";
 import { buildWorkflow } from "../../src/record/template-builder.js";
 import { X11RecordSource } from "../../src/record/x11-record-source.js";
-import { detectorReader, secretFinder } from "../../src/cli/commands/record.js";
+import { detectorReader, secretFinder } from "../../src/record/perception-adapters.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();

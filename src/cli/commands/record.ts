@@ -3,45 +3,21 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
-import type { Frame } from "../../core/frame.js";
-import type { BBox } from "../../core/geometry.js";
-import { bboxArea, bboxContainsPoint } from "../../core/geometry.js";
 import { timestampedId } from "../../core/ids.js";
 import { readDocumentAs } from "../../core/schemas/documents.js";
 import type { Workflow } from "../../core/schemas/workflow.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
 import { X11ScreenSource } from "../../capture/x11-screen-source.js";
 import { X11WindowInfo } from "../../capture/x11-window-info.js";
-import { describeRole } from "../../perception/roles.js";
-import type { UIElementDetector } from "../../perception/ui-element-detector.js";
 import { Recorder } from "../../record/recorder.js";
 import { readSession } from "../../record/session.js";
-import { buildWorkflow, type ScreenReader } from "../../record/template-builder.js";
+import { detectorReader, secretFinder } from "../../record/perception-adapters.js";
+import { buildWorkflow } from "../../record/template-builder.js";
 import { X11RecordSource } from "../../record/x11-record-source.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
-
-/** The password field under a point, from the detector (role password_field, or a password caption). */
-export function secretFinder(detector: UIElementDetector): (frame: Frame, point: readonly [number, number]) => Promise<BBox | undefined> {
-  return async (frame, point) => {
-    const det = await detector.detect(frame);
-    const el = det.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
-    if (!el) return undefined;
-    const secret = el.role === "password_field" || describeRole("text_input", el.label).role === "password_field";
-    return secret ? el.bbox : undefined;
-  };
-}
-
-export function detectorReader(detector: UIElementDetector): ScreenReader {
-  return {
-    read: async (frame) => {
-      const det = await detector.detect(frame);
-      return { elements: det.elements, lines: det.ocr?.lines ?? [] };
-    },
-  };
-}
 
 export function registerRecordCommands(program: Command, io: CliIo): void {
   const globals = () => program.opts<GlobalOptions>();

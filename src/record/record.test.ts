@@ -1,0 +1,130 @@
+import { appendFileSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InvalidInputError, SchemaVersionError } from "../core/errors.js";
+import { makeFrame } from "../core/frame.js";
+import { readDocumentAs } from "../core/schemas/documents.js";
+import type { UIElement } from "../core/schemas/uielement.js";
+import { rpav } from "../../test/support/cli.js";
+import { encodePng } from "../capture/png.js";
+import { paintOver, RAW_SESSION_V1, type SessionAction } from "./recorder.js";
+import { readSession } from "./session.js";
+import { buildWorkflow, dataType, type BuildDeps } from "./template-builder.js";
+
+const header = { schema_version: RAW_SESSION_V1, name: "Facture", app: "mousepad", started_at: "2026-11-30T10:00:00Z" };
+const win = { id: "0x1", title: "Facture - Mousepad", app: "Mousepad", bbox: [0, 0, 800, 600] };
+const field: UIElement = {
+  schema_version: "uielement_v1", element_id: "el_1", type: "text_input", role: "name_field", bbox: [100, 100, 300, 130], label: "Nom client", confidence: 0.8, detection_method: "heuristic_rectangle",
+  visual: { screenshot_path: "", embedding: null }, text: { raw: "", normalized: "", embedding: null }, properties: { is_clickable: true, is_focusable: true, is_dangerous: false }, context: { app_name: "", window_title: "", workflow_hint: null }, tags: [],
+};
+
+function session(actions: Partial<SessionAction>[], opts: { end?: boolean; tail?: string; png?: Buffer } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), "rpav-sess-"));
+  mkdirSync(join(dir, "shots"));
+  const lines = [JSON.stringify(header), ...actions.map((a, i) => JSON.stringify({ seq: i + 1, t: 1000 * (i + 1), window: win, before: "shots/b.png", after: null, ...a }))];
+  if (opts.end !== false) lines.push(JSON.stringify({ kind: "end", actions: actions.length }));
+  writeFileSync(join(dir, "session.jsonl"), `${lines.join("\n")}\n`);
+  if (opts.tail) appendFileSync(join(dir, "session.jsonl"), opts.tail);
+  if (opts.png) writeFileSync(join(dir, "shots", "b.png"), opts.png);
+  return dir;
+}
+
+const deps: BuildDeps = {
+  reader: { read: async () => ({ elements: [field], lines: [{ text: "Nom client", bbox: [20, 105, 90, 125] }, { text: "Facture n° 12", bbox: [20, 20, 200, 40] }] }) },
+  loadImage: async () => makeFrame({ data: new Uint8Array(800 * 600 * 4), width: 800, height: 600, channels: 4 }),
+  saveIcon: async (name) => `icons/${name}`,
+};
+
+describe("session reading", () => {
+  it("uses every complete action and reports a tail cut by a crash", () => {
+    const dir = session([{ kind: "click", x: 150, y: 115, button: 1 }], { end: false, tail: '{"seq":2,"kind":"type","te' });
+    const s = readSession(dir);
+    expect(s.actions).toHaveLength(1);
+    expect(s.ended).toBe(false);
+    expect(s.truncatedTail).toContain('"seq":2');
+  });
+
+  it("refuses a folder without a session, a newer session format, and an empty session", async () => {
+    expect(() => readSession(tmpdir() + "/nope")).toThrow(InvalidInputError);
+    const dir = session([]);
+    writeFileSync(join(dir, "session.jsonl"), `${JSON.stringify({ ...header, schema_version: "rawsession_v9" })}\n`);
+    expect(() => readSession(dir)).toThrow(SchemaVersionError);
+    await expect(buildWorkflow(readSession(session([])), deps)).rejects.toThrow(/no action/);
+  });
+});
+
+describe("template builder", () => {
+  it("click + typing → a target with label, role, anchors and position; typed text → a typed variable", async () => {
+    const dir = session([{ kind: "click", x: 150, y: 115, button: 1 }, { kind: "type", text: "Dupont" }, { kind: "key", combo: "ctrl+s" }]);
+    const { workflow, warnings } = await buildWorkflow(readSession(dir), deps);
+    expect(warnings).toEqual([]);
+    readDocumentAs("workflow_v1", JSON.stringify(workflow), "wf");
+    const [click, type, key] = workflow.steps;
+    expect(click).toMatchObject({ action: "click", intention: "Cliquer sur le champ « Nom client »", by_text: "Nom client" });
+    expect(click!.target).toMatchObject({ type: "text_input", role: "name_field", position_hint: "top-left", anchors: ["Facture n° 12"], icon: null });
+    expect(type).toMatchObject({ action: "type", text: "{{nom_client}}", variables: { nom_client: "Dupont" }, intention: "Saisir {{nom_client}} dans le champ « Nom client »" });
+    expect(key).toMatchObject({ action: "key", combo: "ctrl+s", intention: "Appuyer sur ctrl+s" });
+    expect(workflow.variables).toEqual([{ name: "nom_client", type: "name", example: "Dupont", secret: false, steps: ["step_002"], description: "saisi dans Nom client" }]);
+    expect(click!.expected_state).toBe("Fenêtre « Facture - Mousepad » (Mousepad) ; à l'écran : Nom client · Facture n° 12");
+  });
+
+  it("two clicks at one place within 400 ms are a double click; a click on nothing keeps an icon crop", async () => {
+    const dir = session([{ kind: "click", x: 500, y: 400, button: 1, t: 1000 }, { kind: "click", x: 501, y: 400, button: 1, t: 1200 }, { kind: "click", x: 500, y: 400, button: 3, t: 5000 }]);
+    const { workflow } = await buildWorkflow(readSession(dir), deps);
+    expect(workflow.steps.map((s) => s.action)).toEqual(["double_click", "right_click"]);
+    expect(workflow.steps[0]!.target?.icon).toBe("icons/step_001.png");
+  });
+
+  it("a secret burst becomes a secret variable without a value", async () => {
+    const dir = session([{ kind: "click", x: 150, y: 115, button: 1 }, { kind: "type", secret: true, length: 8 }]);
+    const { workflow } = await buildWorkflow(readSession(dir), deps);
+    expect(workflow.variables[0]).toMatchObject({ type: "secret", example: null, secret: true });
+    expect(workflow.steps[1]!.variables).toEqual({ nom_client: null });
+  });
+
+  it.each([
+    ["12/01/2025", "date"], ["2025-01-12", "date"], ["12,50 €", "amount"], ["1 234,56", "amount"], ["jean@example.fr", "email"],
+    ["facture-janvier.pdf", "file_name"], ["/home/u/a.txt", "path"], ["42", "number"], ["INV-2025-001", "identifier"], ["Jean Dupont", "name"], ["bonjour tout le monde", "text"],
+  ] as const)("%j is %s", (text, type) => expect(dataType(text)).toBe(type));
+});
+
+describe("masking", () => {
+  it("paints a box over a frame in screen coordinates (scale and origin applied)", () => {
+    const f = makeFrame({ data: new Uint8Array(4 * 4 * 4).fill(255), width: 4, height: 4, channels: 4, scaleFactor: 2, origin: [10, 10] });
+    const m = paintOver(f, [10, 10, 11, 11]);
+    expect(Array.from(m.data.subarray(0, 4))).toEqual([128, 128, 128, 255]);
+    expect(m.data[(1 * 4 + 1) * 4]).toBe(128);
+    expect(m.data[(2 * 4 + 2) * 4]).toBe(255);
+    expect(f.data[0]).toBe(255);
+  });
+});
+
+describe("rpav build / workflow vars", () => {
+  it("builds from a truncated session with a warning, renames and demotes variables", async () => {
+    const png = await encodePng(makeFrame({ data: new Uint8Array(64 * 48 * 4).fill(230), width: 64, height: 48, channels: 4 }));
+    const dir = session([{ kind: "key", combo: "ctrl+n" }, { kind: "type", text: "Zoë" }], { end: false, tail: "{", png });
+    const home = join(dir, "home");
+    const r = rpav(["build", dir], { RPAV_HOME: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("incomplete action");
+    const wfFile = join(dir, "workflow.json");
+    const ren = rpav(["workflow", "vars", wfFile, "--set", "texte=prenom"], { RPAV_HOME: home });
+    expect(ren.code, ren.stderr).toBe(0);
+    const wf = JSON.parse(readFileSync(wfFile, "utf8"));
+    expect(wf.steps[1].text).toBe("{{prenom}}");
+    expect(wf.variables[0].name).toBe("prenom");
+    expect(rpav(["workflow", "vars", wfFile, "--set", "nope=x"], { RPAV_HOME: home }).code).toBe(1);
+    expect(rpav(["workflow", "vars", wfFile, "--demote", "prenom"], { RPAV_HOME: home }).code).toBe(0);
+    const demoted = JSON.parse(readFileSync(wfFile, "utf8"));
+    expect(demoted.steps[1].text).toBe("Zoë");
+    expect(demoted.variables).toEqual([]);
+    expect(rpav(["validate", wfFile]).code).toBe(0);
+  });
+
+  it("record without a display is a typed error", () => {
+    const r = rpav(["record", "--name", "x"], { DISPLAY: "", RPAV_HOME: mkdtempSync(join(tmpdir(), "rpav-h-")) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/display_unavailable/);
+  });
+});
