@@ -109,7 +109,7 @@ describe("rpav build / workflow vars", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("incomplete action");
     const wfFile = join(dir, "workflow.json");
-    const ren = rpav(["workflow", "vars", wfFile, "--set", "texte=prenom"], { RPAV_HOME: home });
+    const ren = rpav(["workflow", "vars", wfFile, "--set", "nom=prenom"], { RPAV_HOME: home });
     expect(ren.code, ren.stderr).toBe(0);
     const wf = JSON.parse(readFileSync(wfFile, "utf8"));
     expect(wf.steps[1].text).toBe("{{prenom}}");

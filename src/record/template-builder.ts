@@ -10,12 +10,13 @@ import { bboxArea, bboxContainsPoint, bboxCenter, clampBBox, positionOf } from "
 import type { UIElement } from "../core/schemas/uielement.js";
 import { WORKFLOW_V1, type Step, type Target, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
 import { foldText } from "../core/text.js";
+import { textTargets } from "../perception/locate.js";
 import type { SessionAction } from "./recorder.js";
 import type { RawSession } from "./session.js";
 
 /** What the builder needs to see a recorded screen: elements and text lines (screen coordinates). */
 export interface ScreenReader {
-  read(frame: Frame): Promise<{ elements: readonly UIElement[]; lines: readonly { text: string; bbox: BBox }[] }>;
+  read(frame: Frame): Promise<{ elements: readonly UIElement[]; lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[] }>;
 }
 
 export interface BuildDeps {
@@ -33,6 +34,11 @@ export interface BuildResult {
 
 const TYPE_WORDS_FR: Record<string, string> = {
   button: "le bouton", text_input: "le champ", dropdown: "la liste", tab: "l'onglet", checkbox: "la case", radio_button: "l'option", link: "le lien", generic_interactive: "l'élément",
+};
+
+/** Name of a variable typed where no label names it, by the kind of data. */
+const VARIABLE_BASE_NAMES: Record<WorkflowVariable["type"], string> = {
+  text: "texte", name: "nom", date: "date", amount: "montant", number: "nombre", file_name: "nom_fichier", path: "chemin", email: "email", identifier: "identifiant", secret: "mot_de_passe",
 };
 
 /** Variable type from what the typed data looks like. */
@@ -100,6 +106,7 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     return r;
   };
   let focused: Target | null = null;
+  let focusedWindow = "";
   let n = 0;
   for (const [i, a] of actions.entries()) {
     deps.onProgress?.(i, actions.length);
@@ -114,6 +121,7 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
       const target = before ? await targetAt(before, point, stepId, deps) : null;
       if (!target) warnings.push(`${stepId}: nothing recognisable under (${point.join(", ")}); the step keeps its recorded box only`);
       focused = target;
+      focusedWindow = a.window?.title ?? "";
       const action = a.kind === "drag" ? "drag" : a.button === 3 ? "right_click" : a.double ? "double_click" : "click";
       const what = target ? (target.label ? `${TYPE_WORDS_FR[target.type ?? "generic_interactive"]} « ${target.label} »` : `${TYPE_WORDS_FR[target.type ?? "generic_interactive"]} (icône)`) : `le point (${point.join(", ")})`;
       const verb = { click: "Cliquer sur", double_click: "Double-cliquer sur", right_click: "Clic droit sur", drag: "Glisser depuis" }[action];
@@ -121,12 +129,14 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
       continue;
     }
     if (a.kind === "type") {
+      // Typing goes to what the last click focused, unless another window came up since (a dialog).
+      if ((a.window?.title ?? "") !== focusedWindow) focused = null;
       const label = focused?.label ?? "";
-      const base = snake(label) || (a.secret ? "mot_de_passe" : "texte");
+      const kind = a.secret ? "secret" : dataType(a.text ?? "");
+      const base = snake(label) || VARIABLE_BASE_NAMES[kind];
       let name = base;
       for (let k = 2; variables.some((v) => v.name === name); k++) name = `${base}_${k}`;
-      const type = a.secret ? "secret" : dataType(a.text ?? "");
-      variables.push({ name, type, example: a.secret ? null : (a.text ?? ""), secret: !!a.secret, steps: [stepId], description: label ? `saisi dans ${label}` : "texte saisi" });
+      variables.push({ name, type: kind, example: a.secret ? null : (a.text ?? ""), secret: !!a.secret, steps: [stepId], description: label ? `saisi dans ${label}` : "texte saisi" });
       steps.push({
         step_id: stepId,
         action: "type",
@@ -162,7 +172,11 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
 /** The element (smallest containing box), else the text line, under a recorded click. */
 async function targetAt(screen: Awaited<ReturnType<ScreenReader["read"]>> & { size: { width: number; height: number }; frame: Frame }, point: Point, stepId: string, deps: BuildDeps): Promise<Target | null> {
   const el = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
-  const line = screen.lines.filter((l) => bboxContainsPoint([l.bbox[0] - 4, l.bbox[1] - 4, l.bbox[2] + 4, l.bbox[3] + 4], point))[0];
+  // Text under the click: the smallest phrase or word of a line (a menu bar is one OCR line).
+  const line = textTargets(screen.lines, [])
+    .filter((l) => bboxContainsPoint([l.bbox[0] - 4, l.bbox[1] - 4, l.bbox[2] + 4, l.bbox[3] + 4], point))
+    .sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))
+    .map((l) => ({ text: l.label, bbox: l.bbox }))[0];
   const box: BBox | undefined = el?.bbox ?? line?.bbox;
   const label = el?.label ?? line?.text ?? "";
   const anchors = screen.lines

@@ -1,6 +1,6 @@
 // Recording a real demonstration under Xvfb (X RECORD) while the lab's input driver fills a yad
 // form, then building the template: steps, target labels, variables, secrets kept off the disk.
-import { mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,5 +108,60 @@ describe("recorder + template builder on a real yad form", () => {
     expect(workflow.steps[7]!.text).toBe("{{mot_de_passe}}");
     expect(workflow.steps[0]!.expected_state).toContain("Fenêtre « Nouveau patient » (Yad)");
     expect(JSON.stringify(workflow)).not.toContain(SECRET);
+  });
+
+  it("records opening a file through File › Open in mousepad, typing two lines with accents and saving; the template has the menu targets and variables", async () => {
+    const work = mkdtempSync(join(tmpdir(), "rpav-rec-mousepad-"));
+    const file = join(work, "janvier.txt");
+    writeFileSync(file, "");
+    const app = await kit.launch({ command: "mousepad", window: { app: "mousepad" } });
+    await kit.windows.activate(app.window.id);
+    await sleep(800);
+    const dir = mkdtempSync(join(tmpdir(), "rpav-session-"));
+    const recorder = new Recorder({ events: new X11RecordSource({ env: kit.env }), screen: kit.screen, windows: kit.windows, encodePng, secretAt: secretFinder(detector) });
+    const recording = recorder.record({ dir, name: "Ouvrir et compléter", app: "mousepad", settleMs: 300 });
+    await sleep(700);
+    const node = async (role: string, name: RegExp) => {
+      const { nodes } = await atspiDump(kit.env, { pid: app.pid });
+      const n = nodes.find((x) => x.role === role && name.test(x.name.trim()) && x.states.includes("showing"));
+      expect(n, `${role} ${name}`).toBeDefined();
+      return bboxCenter(n!.bbox) as [number, number];
+    };
+    await kit.input.click(await node("menu", /^File$/));
+    await sleep(700);
+    await kit.input.click(await node("menu item", /^Open/));
+    await kit.windows.waitFor({ title: /Open/ }, { timeoutMs: 10_000 });
+    await sleep(800);
+    await kit.input.type(file, { meanDelayMs: 15, jitterMs: 0 });
+    await sleep(400);
+    await kit.input.key("Return");
+    await kit.windows.waitFor({ title: /janvier\.txt/ }, { timeoutMs: 10_000 });
+    await sleep(800);
+    await kit.input.type("Première ligne", { meanDelayMs: 15, jitterMs: 0 });
+    await kit.input.key("Return");
+    await kit.input.type("Deuxième : Zoë €", { meanDelayMs: 15, jitterMs: 0 });
+    await sleep(300);
+    await kit.input.key("ctrl+s");
+    const deadline = Date.now() + 10_000;
+    while (readFileSync(file, "utf8") === "" && Date.now() < deadline) await sleep(100);
+    expect(readFileSync(file, "utf8")).toBe("Première ligne\nDeuxième : Zoë €");
+    await sleep(400);
+    recorder.stop();
+    await recording;
+    const session = readSession(dir);
+    const kinds = session.actions.map((a) => a.kind + (a.combo ? `:${a.combo}` : "") + (a.text !== undefined ? `:${a.text}` : ""));
+    expect(kinds).toEqual(["click", "click", `type:${file}`, "key:Return", "type:Première ligne", "key:Return", "type:Deuxième : Zoë €", "key:ctrl+s"]);
+    const { workflow } = await buildWorkflow(session, { reader: detectorReader(builderDetector), loadImage: (p) => readImageFile(p), saveIcon: async (n) => n });
+    if (process.env.RPAV_TEST_DUMP) console.error(JSON.stringify(workflow.steps.map((s) => [s.action, s.target?.label, s.target?.type, s.intention])), JSON.stringify(workflow.variables));
+    readDocumentAs("workflow_v1", JSON.stringify(workflow), "built workflow");
+    expect(workflow.steps[0]!.target?.label).toBe("File");
+    expect(workflow.steps[1]!.target?.label).toMatch(/^Open/);
+    expect(workflow.variables.map((v) => [v.name, v.type, v.example])).toEqual([
+      ["chemin", "path", file],
+      ["texte", "text", "Première ligne"],
+      ["texte_2", "text", "Deuxième : Zoë €"],
+    ]);
+    expect(workflow.steps.at(-1)).toMatchObject({ action: "key", combo: "ctrl+s" });
+    expect(workflow.steps[2]!.window.title).toMatch(/Open/);
   });
 });
