@@ -114,9 +114,10 @@ describe("recorder + template builder on a real yad form", () => {
     const work = mkdtempSync(join(tmpdir(), "rpav-rec-mousepad-"));
     const file = join(work, "janvier.txt");
     writeFileSync(file, "");
-    const app = await kit.launch({ command: "mousepad", window: { app: "mousepad" } });
+    // In-memory settings: no session restore from an earlier run killed by a cleanup.
+    const app = await kit.launch({ command: "mousepad", window: { app: "mousepad" }, env: { GSETTINGS_BACKEND: "memory" } });
     await kit.windows.activate(app.window.id);
-    await sleep(800);
+    await sleep(1200);
     const dir = mkdtempSync(join(tmpdir(), "rpav-session-"));
     const recorder = new Recorder({ events: new X11RecordSource({ env: kit.env }), screen: kit.screen, windows: kit.windows, encodePng, secretAt: secretFinder(detector) });
     const recording = recorder.record({ dir, name: "Ouvrir et compléter", app: "mousepad", settleMs: 300 });
@@ -124,14 +125,27 @@ describe("recorder + template builder on a real yad form", () => {
     const node = async (role: string, name: RegExp) => {
       const { nodes } = await atspiDump(kit.env, { pid: app.pid });
       const n = nodes.find((x) => x.role === role && name.test(x.name.trim()) && x.states.includes("showing"));
-      expect(n, `${role} ${name}`).toBeDefined();
-      return bboxCenter(n!.bbox) as [number, number];
+      return n ? (bboxCenter(n.bbox) as [number, number]) : undefined;
     };
-    await kit.input.click(await node("menu", /^File$/));
-    await sleep(700);
-    await kit.input.click(await node("menu item", /^Open/));
-    await kit.windows.waitFor({ title: /Open/ }, { timeoutMs: 10_000 });
+    // File › Open…, as a person would retry when the menu did not open (each try is recorded).
+    let opened = false;
+    for (let attempt = 0; attempt < 3 && !opened; attempt++) {
+      const fileMenu = await node("menu", /^File$/);
+      expect(fileMenu, "the File menu").toBeDefined();
+      await kit.input.click(fileMenu!, { durationMs: 0 });
+      let item: [number, number] | undefined;
+      for (let k = 0; k < 15 && !item; k++) {
+        await sleep(200);
+        item = await node("menu item", /^Open/);
+      }
+      if (!item) continue;
+      await kit.input.click(item, { durationMs: 0 });
+      opened = !!(await kit.windows.waitFor({ title: /Open/ }, { timeoutMs: 6_000 }).catch(() => undefined));
+    }
+    expect(opened, "the Open dialog").toBe(true);
     await sleep(800);
+    await kit.input.key("ctrl+l"); // the file chooser's location entry
+    await sleep(500);
     await kit.input.type(file, { meanDelayMs: 15, jitterMs: 0 });
     await sleep(400);
     await kit.input.key("Return");
@@ -150,18 +164,23 @@ describe("recorder + template builder on a real yad form", () => {
     await recording;
     const session = readSession(dir);
     const kinds = session.actions.map((a) => a.kind + (a.combo ? `:${a.combo}` : "") + (a.text !== undefined ? `:${a.text}` : ""));
-    expect(kinds).toEqual(["click", "click", `type:${file}`, "key:Return", "type:Première ligne", "key:Return", "type:Deuxième : Zoë €", "key:ctrl+s"]);
+    const tail = ["click", "click", "key:ctrl+l", `type:${file}`, "key:Return", "type:Première ligne", "key:Return", "type:Deuxième : Zoë €", "key:ctrl+s"];
+    const first = kinds.length - tail.length;
+    expect(kinds.slice(first)).toEqual(tail);
+    expect(kinds.slice(0, first).every((k) => k === "click")).toBe(true);
     const { workflow } = await buildWorkflow(session, { reader: detectorReader(builderDetector), loadImage: (p) => readImageFile(p), saveIcon: async (n) => n });
     if (process.env.RPAV_TEST_DUMP) console.error(JSON.stringify(workflow.steps.map((s) => [s.action, s.target?.label, s.target?.type, s.intention])), JSON.stringify(workflow.variables));
     readDocumentAs("workflow_v1", JSON.stringify(workflow), "built workflow");
-    expect(workflow.steps[0]!.target?.label).toBe("File");
-    expect(workflow.steps[1]!.target?.label).toMatch(/^Open/);
+    // (A retried menu shows up as more clicks on "File"; the screen under a retry may still show
+    // the previous menu, so at least one of them reads "File".)
+    expect(workflow.steps.slice(0, first + 1).some((st) => st.target?.label === "File")).toBe(true);
+    expect(workflow.steps[first + 1]!.target?.label).toMatch(/Open/);
     expect(workflow.variables.map((v) => [v.name, v.type, v.example])).toEqual([
       ["chemin", "path", file],
       ["texte", "text", "Première ligne"],
       ["texte_2", "text", "Deuxième : Zoë €"],
     ]);
     expect(workflow.steps.at(-1)).toMatchObject({ action: "key", combo: "ctrl+s" });
-    expect(workflow.steps[2]!.window.title).toMatch(/Open/);
+    expect(workflow.steps[first + 3]!.window.title).toMatch(/Open/);
   });
 });
