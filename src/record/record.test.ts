@@ -8,6 +8,7 @@ import { readDocumentAs } from "../core/schemas/documents.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { rpav } from "../../test/support/cli.js";
 import { encodePng } from "../capture/png.js";
+import { SqliteStore } from "../store/sqlite-store.js";
 import { paintOver, RAW_SESSION_V1, type SessionAction } from "./recorder.js";
 import { readSession } from "./session.js";
 import { buildWorkflow, dataType, type BuildDeps } from "./template-builder.js";
@@ -108,9 +109,14 @@ describe("rpav build / workflow vars", () => {
     const r = rpav(["build", dir], { RPAV_HOME: home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("incomplete action");
+    expect(r.stderr).toMatch(/stored in .* as wf_facture version 1/);
+    const store = SqliteStore.open(home);
+    expect((await store.getWorkflow("wf_facture"))?.document.steps).toHaveLength(2);
+    await store.close();
     const wfFile = join(dir, "workflow.json");
     const ren = rpav(["workflow", "vars", wfFile, "--set", "nom=prenom"], { RPAV_HOME: home });
     expect(ren.code, ren.stderr).toBe(0);
+    expect(ren.stderr).toContain("stored as wf_facture version 2");
     const wf = JSON.parse(readFileSync(wfFile, "utf8"));
     expect(wf.steps[1].text).toBe("{{prenom}}");
     expect(wf.variables[0].name).toBe("prenom");
@@ -119,6 +125,14 @@ describe("rpav build / workflow vars", () => {
     const demoted = JSON.parse(readFileSync(wfFile, "utf8"));
     expect(demoted.steps[1].text).toBe("Zoë");
     expect(demoted.variables).toEqual([]);
+    expect(rpav(["workflow", "vars", wfFile, "--promote", "step_002=prenom"], { RPAV_HOME: home }).code).toBe(0);
+    const promoted = JSON.parse(readFileSync(wfFile, "utf8"));
+    expect(promoted.steps[1].text).toBe("{{prenom}}");
+    expect(promoted.variables).toMatchObject([{ name: "prenom", type: "name", example: "Zoë", secret: false, steps: ["step_002"] }]);
+    expect(rpav(["workflow", "vars", wfFile, "--promote", "step_001"], { RPAV_HOME: home }).code).toBe(1);
+    const missing = rpav(["workflow", "vars", join(dir, "nope.json")], { RPAV_HOME: home });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no such file");
     expect(rpav(["validate", wfFile]).code).toBe(0);
   });
 

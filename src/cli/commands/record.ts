@@ -1,10 +1,10 @@
 // `rpav record`, `rpav build`, `rpav workflow vars`: the demonstration becomes a template.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
-import { readDocumentAs } from "../../core/schemas/documents.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentAs } from "../../core/schemas/documents.js";
 import type { Workflow } from "../../core/schemas/workflow.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
 import { X11ScreenSource } from "../../capture/x11-screen-source.js";
@@ -12,12 +12,14 @@ import { X11WindowInfo } from "../../capture/x11-window-info.js";
 import { Recorder } from "../../record/recorder.js";
 import { readSession } from "../../record/session.js";
 import { detectorReader, secretFinder } from "../../record/perception-adapters.js";
-import { buildWorkflow } from "../../record/template-builder.js";
+import { buildWorkflow, dataType } from "../../record/template-builder.js";
 import { X11RecordSource } from "../../record/x11-record-source.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
+import { readInputFile } from "../io.js";
 import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
+import { openStore, type StoreChoice } from "./store.js";
 
 export function registerRecordCommands(program: Command, io: CliIo): void {
   const globals = () => program.opts<GlobalOptions>();
@@ -84,6 +86,14 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         io.err("\n");
         mkdirSync(dirname(out), { recursive: true });
         writeFileSync(out, `${JSON.stringify(workflow, null, 2)}\n`);
+        // And in the store, as a new version of the workflow.
+        const store = await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env);
+        try {
+          const version = await store.putWorkflow(workflow);
+          io.err(`stored in ${store.location} as ${workflow.workflow_id} version ${version}\n`);
+        } finally {
+          await store.close();
+        }
         for (const w of warnings) io.err(`warning: ${w}\n`);
         io.out(`${out}: ${workflow.steps.length} steps, variables: ${workflow.variables.map((v) => `${v.name} (${v.type}${v.secret ? "" : `, e.g. ${JSON.stringify(v.example)}`})`).join(", ") || "none"}\n`);
         for (const s of workflow.steps) io.out(`  ${s.step_id} ${s.intention}\n`);
@@ -96,12 +106,13 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
     .command("workflow")
     .description("edit a workflow")
     .command("vars <workflow.json>")
-    .description("list the variables; --set old=new renames one, --demote name turns it back into the recorded literal")
+    .description("list the variables; --set old=new renames one, --demote name turns it back into the recorded literal, --promote step=name makes a typed literal a variable")
     .option("--set <old=new...>", "rename a variable")
     .option("--demote <name...>", "replace a variable by its recorded value")
+    .option("--promote <step=name...>", "turn the literal text typed by a step (step_002 or step_002=name) into a variable")
     .option("--json", "print the variables as JSON")
-    .action(async (file: string, o: { set?: string[]; demote?: string[]; json?: boolean }) => {
-      const wf: Workflow = readDocumentAs("workflow_v1", readFileSync(file, "utf8"), file);
+    .action(async (file: string, o: { set?: string[]; demote?: string[]; promote?: string[]; json?: boolean }) => {
+      const wf: Workflow = readDocumentAs("workflow_v1", (await readInputFile(file, DEFAULT_MAX_DOCUMENT_BYTES)).toString("utf8"), file);
       for (const spec of o.set ?? []) {
         const m = /^([a-z][a-z0-9_]*)=([a-z][a-z0-9_]*)$/.exec(spec);
         if (!m) throw new InvalidInputError(`--set ${spec}: write old=new with lower-case names (letters, digits, _).`);
@@ -130,9 +141,27 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
           delete s.variables[name];
         }
       }
-      if (o.set?.length || o.demote?.length) {
+      for (const spec of o.promote ?? []) {
+        const [stepId, wanted] = spec.split("=") as [string, string | undefined];
+        const step = wf.steps.find((x) => x.step_id === stepId);
+        if (!step || step.action !== "type" || step.text === undefined) throw new InvalidInputError(`${file}: no typing step "${stepId}"; typing steps: ${wf.steps.filter((x) => x.action === "type").map((x) => x.step_id).join(", ")}.`);
+        if (/\{\{/.test(step.text)) throw new InvalidInputError(`${file}: ${stepId} already types a variable (${step.text}).`);
+        const name = wanted ?? (step.target?.label ? step.target.label : "texte").normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+        if (!/^[a-z][a-z0-9_]*$/.test(name) || wf.variables.some((v) => v.name === name)) throw new InvalidInputError(`--promote ${spec}: "${name}" is not a free variable name (lower case letters, digits, _); give one: --promote ${stepId}=name.`);
+        wf.variables.push({ name, type: dataType(step.text), example: step.text, secret: false, steps: [stepId] });
+        step.variables[name] = step.text;
+        step.intention = step.intention.replace(`« ${step.text} »`, `{{${name}}}`);
+        step.text = `{{${name}}}`;
+      }
+      if (o.set?.length || o.demote?.length || o.promote?.length) {
         readDocumentAs("workflow_v1", JSON.stringify(wf), file);
         writeFileSync(file, `${JSON.stringify(wf, null, 2)}\n`);
+        const store = await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env);
+        try {
+          io.err(`stored as ${wf.workflow_id} version ${await store.putWorkflow(wf)}\n`);
+        } finally {
+          await store.close();
+        }
       }
       if (o.json) io.out(`${JSON.stringify(wf.variables, null, 2)}\n`);
       else for (const v of wf.variables) io.out(`${v.name}\t${v.type}\t${v.secret ? "(secret)" : JSON.stringify(v.example)}\t${v.steps.join(",")}\n`);
