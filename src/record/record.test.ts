@@ -77,6 +77,21 @@ describe("template builder", () => {
     expect(workflow.steps[0]!.target?.icon).toBe("icons/step_001.png");
   });
 
+  it("a dropdown click then an item click is a select step; a new window brings a wait_for step", async () => {
+    const combo: UIElement = { ...field, element_id: "el_2", type: "dropdown", role: "select_field", bbox: [100, 200, 300, 230], label: "Mutuelle" };
+    const item: UIElement = { ...field, element_id: "el_3", type: "generic_interactive", role: "interactive", bbox: [100, 232, 300, 260], label: "Harmonie" };
+    const reader: BuildDeps["reader"] = { read: async () => ({ elements: [combo, item], lines: [] }) };
+    const dialog = { ...win, id: "0x2", title: "Enregistrer sous" };
+    const dir = session([{ kind: "click", x: 150, y: 215, button: 1 }, { kind: "click", x: 150, y: 245, button: 1 }, { kind: "key", combo: "ctrl+shift+s" }, { kind: "type", text: "janvier.txt", window: dialog }]);
+    const { workflow } = await buildWorkflow(readSession(dir), { ...deps, reader });
+    readDocumentAs("workflow_v1", JSON.stringify(workflow), "wf");
+    expect(workflow.steps.map((s) => s.action)).toEqual(["select", "key", "wait_for", "type"]);
+    expect(workflow.steps[0]).toMatchObject({ option: "Harmonie", intention: "Choisir « Harmonie » dans la liste « Mutuelle »" });
+    expect(workflow.steps[2]).toMatchObject({ intention: "Attendre la fenêtre « Enregistrer sous »", window: { title: "Enregistrer sous" }, timeout_ms: 10000 });
+    expect(workflow.steps.map((s) => s.step_id)).toEqual(["step_001", "step_002", "step_003", "step_004"]);
+    expect(workflow.variables[0]).toMatchObject({ name: "nom_fichier", type: "file_name", example: "janvier.txt" });
+  });
+
   it("a secret burst becomes a secret variable without a value", async () => {
     const dir = session([{ kind: "click", x: 150, y: 115, button: 1 }, { kind: "type", secret: true, length: 8 }]);
     const { workflow } = await buildWorkflow(readSession(dir), deps);

@@ -107,6 +107,25 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
   };
   let focused: Target | null = null;
   let focusedWindow = "";
+  const selectable = new Set<Step>();
+  // When the next action happens in another window (a dialog opened, the title changed), replay
+  // must wait for it: a `wait_for` step.
+  const waitForNext = (a: SessionAction, i: number) => {
+    const next = actions[i + 1]?.window;
+    if (!next || !a.window || next.title === a.window.title) return;
+    steps.push({
+      step_id: `step_${String(++n).padStart(3, "0")}`,
+      action: "wait_for",
+      intention: `Attendre la fenêtre « ${next.title} »`,
+      by_text: null,
+      target: null,
+      variables: {},
+      expected_state: `Fenêtre « ${a.window.title} » (${a.window.app})`,
+      expected_result: `Fenêtre « ${next.title} » (${next.app}) active`,
+      window: { title: next.title, app: next.app },
+      timeout_ms: 10_000,
+    });
+  };
   let n = 0;
   for (const [i, a] of actions.entries()) {
     deps.onProgress?.(i, actions.length);
@@ -125,7 +144,21 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
       const action = a.kind === "drag" ? "drag" : a.button === 3 ? "right_click" : a.double ? "double_click" : "click";
       const what = target ? (target.label ? `${TYPE_WORDS_FR[target.type ?? "generic_interactive"]} « ${target.label} »` : `${TYPE_WORDS_FR[target.type ?? "generic_interactive"]} (icône)`) : `le point (${point.join(", ")})`;
       const verb = { click: "Cliquer sur", double_click: "Double-cliquer sur", right_click: "Clic droit sur", drag: "Glisser depuis" }[action];
-      steps.push({ step_id: stepId, action, intention: `${verb} ${what}`, by_text: target?.by_text ?? null, target, variables: {}, expected_state, expected_result, window, ...(a.kind === "drag" ? { to: [a.x2, a.y2] } : {}) });
+      const prev = steps.at(-1);
+      // A click on a dropdown followed by a click on one of its items is one choice: `select`.
+      if (action === "click" && prev?.action === "click" && prev.target?.type === "dropdown" && target?.label && target.label !== prev.target.label && selectable.has(prev)) {
+        selectable.delete(prev);
+        prev.action = "select";
+        prev.option = target.label;
+        prev.intention = `Choisir « ${target.label} » dans ${TYPE_WORDS_FR.dropdown} « ${prev.target.label} »`;
+        prev.expected_result = expected_result;
+        n--;
+        continue;
+      }
+      const step: Step = { step_id: stepId, action, intention: `${verb} ${what}`, by_text: target?.by_text ?? null, target, variables: {}, expected_state, expected_result, window, ...(a.kind === "drag" ? { to: [a.x2, a.y2] } : {}) };
+      steps.push(step);
+      if (action === "click" && target?.type === "dropdown") selectable.add(step);
+      waitForNext(a, i);
       continue;
     }
     if (a.kind === "type") {
@@ -149,11 +182,13 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
         expected_result,
         window,
       });
+      waitForNext(a, i);
       continue;
     }
     const combo = a.combo ?? "";
     steps.push({ step_id: stepId, action: "key", intention: `Appuyer sur ${combo}`, by_text: null, target: null, combo, variables: {}, expected_state, expected_result, window });
     if (combo === "Tab" || combo === "shift+Tab") focused = null;
+    waitForNext(a, i);
   }
   deps.onProgress?.(actions.length, actions.length);
   const workflow: Workflow = {

