@@ -142,6 +142,7 @@ for (const it of items) {
     const near = words.filter((o) => bboxContainsPoint([o.bbox[0] - 4, o.bbox[1] - 4, o.bbox[2] + 4, o.bbox[3] + 4], [cx, cy]));
     const hit = near.some((o) => strip(o.text) === clean);
     const best = near.map((o) => editDistance(strip(o.text), clean)).sort((a, b) => a - b)[0] ?? clean.length;
+    if (!hit && process.env.RPAV_BENCH_VERBOSE === "ocr") console.log(`    ocr miss ${it.id}: ${clean} ~ ${near.map((o) => o.text).join(" | ")}`);
     add((t) => {
       t.words++;
       t.chars += clean.length;

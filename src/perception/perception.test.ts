@@ -10,7 +10,7 @@ import { rpav } from "../../test/support/cli.js";
 import { AccentLexicon, HybridOcr, mergeWords } from "./hybrid-ocr.js";
 import { locate, parseInstruction, textSimilarity, textTargets } from "./locate.js";
 import { CachedOcr } from "./ocr-cache.js";
-import { PpOcr, inkProfile } from "./ppocr-ocr.js";
+import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
 import { proposeShapes } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -173,6 +173,10 @@ describe("pixel helpers", () => {
     expect(connectedComponents(mask, 3, 3, undefined, true)).toHaveLength(3);
     const [c] = connectedComponents(Uint8Array.from([0, 1, 1, 0, 1, 1]), 3, 2);
     expect(c).toMatchObject({ x1: 1, y1: 0, x2: 3, y2: 2, pixels: 4 });
+  });
+
+  it("a capital I read as l is put back only where no word can start so", () => {
+    expect(["lcons", "lrish", "ldentity", "lnsurance", "like", "label", "lyon", "l'école"].map(fixCapitalI)).toEqual(["Icons", "Irish", "Identity", "Insurance", "like", "label", "lyon", "l'école"]);
   });
 
   it("ink profile cuts words at wide gaps and tells light-on-dark text", () => {
