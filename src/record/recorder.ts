@@ -95,8 +95,11 @@ export class Recorder {
 
   constructor(private readonly deps: RecorderDeps) {}
 
-  /** Records until the stop key, `signal` or `stop()`; returns the session folder. */
-  async record(o: RecorderOptions): Promise<{ dir: string; actions: number }> {
+  /**
+   * Records until the stop key, `signal` or `stop()`; returns the session folder and the problems
+   * met on the way (a failed capture, a screenshot that could not be written), each once.
+   */
+  async record(o: RecorderOptions): Promise<{ dir: string; actions: number; problems: string[] }> {
     mkdirSync(join(o.dir, "shots"), { recursive: true });
     const file = join(o.dir, "session.jsonl");
     writeFileSync(file, `${JSON.stringify({ schema_version: RAW_SESSION_V1, name: o.name, app: o.app ?? "", started_at: new Date().toISOString() })}\n`);
@@ -219,7 +222,8 @@ export class Recorder {
     await this.queue;
     appendFileSync(file, `${JSON.stringify({ kind: "end", at: new Date().toISOString(), actions: this.seq })}\n`);
     o.signal?.removeEventListener("abort", onAbort);
-    return { dir: o.dir, actions: this.seq };
+    const problems = [...new Set(this.errors.map((e) => (e instanceof Error ? e.message : String(e))))];
+    return { dir: o.dir, actions: this.seq, problems };
   }
 
   stop(): void {

@@ -75,7 +75,8 @@ describe("recorder + template builder on a real yad form", () => {
     expect((await stdout).trim()).toBe(`Durand|Zoë|${SECRET}|`);
     await sleep(500);
     recorder.stop();
-    const { actions } = await recording;
+    const { actions, problems } = await recording;
+    expect(problems).toEqual([]);
 
     const session = readSession(dir);
     expect(session.ended).toBe(true);

@@ -54,6 +54,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         });
         io.out(`${r.dir}\n`);
         if (r.actions === 0) io.err("no action was recorded.\n");
+        for (const problem of r.problems) io.err(`warning: ${problem}\n`);
       } finally {
         process.off("SIGINT", onSig);
         process.off("SIGTERM", onSig);
