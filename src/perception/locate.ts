@@ -70,7 +70,6 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       break;
     }
   }
-  if (verb === "select" && !type) type = undefined;
   if (verb === "open" && !type) type = "dropdown";
   // Quoted target: « … », "…", “…”, '…'.
   const quoted = /[«“"]\s*([^»”"]+?)\s*[»”"]|'([^']{2,})'/.exec(raw);

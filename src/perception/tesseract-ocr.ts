@@ -3,7 +3,7 @@
 // Used two ways: as a whole-page OcrProvider, and by the hybrid provider to re-read single line
 // crops whose accents PP-OCR cannot spell. Keeps accents and €; misses light-on-dark text on a
 // whole page (lines are inverted before reading here).
-import { mkdirSync, copyFileSync, existsSync } from "node:fs";
+import { mkdirSync, copyFileSync, existsSync, renameSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -42,7 +42,7 @@ function gatherLangData(languages: string[]): string {
     const src = join(pkgDir, "4.0.0_best_int", `${lang}.traineddata.gz`);
     if (!existsSync(src)) throw new ProviderUnavailableError(`${src} is missing: reinstall @tesseract.js-data/${lang}.`, { details: { language: lang } });
     copyFileSync(src, `${target}.part${process.pid}`);
-    copyFileSync(`${target}.part${process.pid}`, target);
+    renameSync(`${target}.part${process.pid}`, target);
   }
   return dir;
 }

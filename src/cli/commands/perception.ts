@@ -58,7 +58,7 @@ function scaleOption(v: string): number {
 }
 
 /** The enriched screen state of a detection (mode "enriched", one image vector). */
-export async function enrichedState(det: DetectionResult, meta: { id: string; app: string; title: string; width: number; height: number; scale: number; screenshot: string }, imageVectorId: string): Promise<ScreenState> {
+export function enrichedState(det: DetectionResult, meta: { id: string; app: string; title: string; width: number; height: number; scale: number; screenshot: string }, imageVectorId: string): ScreenState {
   const state: ScreenState = {
     schema_version: "screenstate_v1",
     mode: "enriched",
@@ -105,7 +105,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
         if (!o.json) io.err(`detecting elements in ${image} (${frame.width}×${frame.height})…\n`);
         const det = await detector.detect(frame, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1, cropDir: o.out ? "elements" : undefined });
         const id = timestampedId("screen");
-        const state = await enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, `data/embeddings/screens/image/${id}.npy`);
+        const state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, `data/embeddings/screens/image/${id}.npy`);
         if (o.out) {
           const out = resolve(o.out);
           mkdirSync(join(out, "elements"), { recursive: true });
