@@ -122,6 +122,13 @@ static int pointer_over(Window target) {
     if (!XQueryPointer(dpy, w, &r, &child, &rx, &ry, &wx, &wy, &mask)) return 0;
     if (child == None) return w == target;
     if (child == target) return 1;
+    /* A popup (menu, list of a combo box) is an override-redirect window of its own: it counts
+       as the target's when the target holds the keyboard focus (the app that opened it). */
+    if (w == root) {
+      XWindowAttributes a;
+      x_error = 0;
+      if (XGetWindowAttributes(dpy, child, &a) && !x_error && a.override_redirect && a.map_state == IsViewable && focus_in(target)) return 1;
+    }
     w = child;
   }
   return 0;

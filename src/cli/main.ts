@@ -8,6 +8,7 @@ import { formatChecks, runDoctor } from "./commands/doctor.js";
 import { registerEmbedCommands } from "./commands/embed.js";
 import { registerPerceptionCommands } from "./commands/perception.js";
 import { registerRecordCommands } from "./commands/record.js";
+import { registerReplayCommands } from "./commands/replay.js";
 import { runStartJob } from "./commands/start.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
@@ -87,6 +88,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerEmbedCommands(program, io, setExit);
   registerPerceptionCommands(program, io, setExit);
   registerRecordCommands(program, io);
+  registerReplayCommands(program, io, setExit);
   return program;
 }
 

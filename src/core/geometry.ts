@@ -152,3 +152,13 @@ export function matchesPositionHint(b: BBox, hint: PositionHint, frame: Size): b
         : v >= total / 3 && v < (2 * total) / 3;
   return (!hint.vertical || inAxis(cy, frame.height, hint.vertical)) && (!hint.horizontal || inAxis(cx, frame.width, hint.horizontal));
 }
+
+/** Elements in reading order: rows (centres within half a height) top to bottom, then left to right. */
+export function readingOrder<T extends { readonly bbox: BBox }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => {
+    const ha = (a.bbox[3] - a.bbox[1] + b.bbox[3] - b.bbox[1]) / 4;
+    const dy = bboxCenter(a.bbox)[1] - bboxCenter(b.bbox)[1];
+    return Math.abs(dy) > ha ? dy : bboxCenter(a.bbox)[0] - bboxCenter(b.bbox)[0];
+  });
+}
+

@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { InvalidInputError } from "../core/errors.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxArea, bboxContainsPoint, bboxCenter, clampBBox, positionOf } from "../core/geometry.js";
+import { bboxArea, bboxContainsPoint, bboxCenter, clampBBox, positionOf, readingOrder } from "../core/geometry.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { WORKFLOW_V1, type Step, type Target, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
-import { foldText } from "../core/text.js";
+import { foldText, normalizeLabel } from "../core/text.js";
 import { textTargets } from "../perception/locate.js";
 import type { SessionAction } from "./recorder.js";
 import type { RawSession } from "./session.js";
@@ -227,6 +227,7 @@ async function targetAt(screen: Awaited<ReturnType<ScreenReader["read"]>> & { si
     icon = await deps.saveIcon(`${stepId}.png`, cropFrame(screen.frame, crop));
   }
   if (!box && !icon) return null;
+  const ordinal = el && label.trim() ? ordinalOf(el, screen.elements) : undefined;
   return {
     type: el?.type ?? (line ? "generic_interactive" : null),
     label,
@@ -236,5 +237,13 @@ async function targetAt(screen: Awaited<ReturnType<ScreenReader["read"]>> & { si
     anchors,
     recorded_bbox: box ? [box[0], box[1], box[2], box[3]] : [point[0] - 40, point[1] - 40, point[0] + 40, point[1] + 40],
     icon,
+    ...(ordinal ? { ordinal } : {}),
   };
+}
+
+/** Where `el` stands among the elements of its type with the same label ("the 2nd « checkbutton »"), when there are several. */
+function ordinalOf(el: UIElement, elements: readonly UIElement[]): { index: number; count: number } | undefined {
+  const key = normalizeLabel(el.label);
+  const same = readingOrder(elements.filter((e) => e.type === el.type && normalizeLabel(e.label) === key));
+  return same.length > 1 ? { index: same.indexOf(el), count: same.length } : undefined;
 }

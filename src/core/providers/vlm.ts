@@ -19,3 +19,20 @@ export interface VlmClient {
   readonly name: string;
   proposeRegions(frame: Frame, signal?: AbortSignal): Promise<readonly VlmRegion[]>;
 }
+
+/** A point or box a vision-language model gives for a described target ("the Save button"). */
+export interface VlmGrounding {
+  /** Frame pixels. */
+  readonly bbox: BBox;
+  readonly confidence: number;
+}
+
+/**
+ * Grounding by a vision-language model (plan, MICRO: qwen2.5vl bbox_2d): the last resort of
+ * replay after element matching and icon templates. Returns undefined when the model sees no such
+ * target; throws ProviderUnavailableError when unreachable (replay then fails the step as not found).
+ */
+export interface VlmGrounder {
+  readonly name: string;
+  ground(frame: Frame, description: string, signal?: AbortSignal): Promise<VlmGrounding | undefined>;
+}

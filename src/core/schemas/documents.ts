@@ -5,12 +5,15 @@ import { findJsonErrorOffset, lineColumn } from "../json-position.js";
 import { InvalidInputError, SchemaValidationError, SchemaVersionError, type ValidationIssue } from "../errors.js";
 import { ScreenStateSchema, SCREENSTATE_V1, type ScreenState } from "./screenstate.js";
 import { UIElementSchema, UIELEMENT_V1, type UIElement } from "./uielement.js";
+import { TraceRunSchema, TRACE_V1, type TraceRun } from "./trace.js";
 import { WorkflowSchema, WORKFLOW_V1, type Workflow } from "./workflow.js";
 
 export interface DocumentKinds {
   uielement_v1: UIElement;
   screenstate_v1: ScreenState;
   workflow_v1: Workflow;
+  /** The header line of a run trace (<run>/trace.jsonl). */
+  trace_v1: TraceRun;
 }
 export type DocumentVersion = keyof DocumentKinds;
 export type AnyDocument = { [K in DocumentVersion]: { version: K; value: DocumentKinds[K] } }[DocumentVersion];
@@ -19,6 +22,7 @@ const SCHEMAS: { [K in DocumentVersion]: z.ZodType<DocumentKinds[K]> } = {
   [UIELEMENT_V1]: UIElementSchema,
   [SCREENSTATE_V1]: ScreenStateSchema,
   [WORKFLOW_V1]: WorkflowSchema,
+  [TRACE_V1]: TraceRunSchema,
 };
 
 /** Every `schema_version` this build reads. */

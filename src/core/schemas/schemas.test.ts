@@ -57,7 +57,7 @@ describe("versions and malformed input", () => {
     const el = JSON.parse(example("uielement-example.json"));
     el.schema_version = "uielement_v2";
     expect(() => readDocument(el, "new.json")).toThrow(SchemaVersionError);
-    expect(() => readDocument(el, "new.json")).toThrow(/"uielement_v2" is not one this build reads \(uielement_v1, screenstate_v1, workflow_v1\).*newer RPA Vision/);
+    expect(() => readDocument(el, "new.json")).toThrow(/"uielement_v2" is not one this build reads \(uielement_v1, screenstate_v1, workflow_v1, trace_v1\).*newer RPA Vision/);
   });
 
   it("an unknown schema_version is a SchemaVersionError too", () => {

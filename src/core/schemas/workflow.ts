@@ -34,6 +34,8 @@ export const TargetSchema = z.looseObject({
   recorded_bbox: BBoxSchema.nullable(),
   /** 80×80 crop around the target, relative to the workflow file (targets without text). */
   icon: z.string().nullable(),
+  /** Several elements with this label and type on the recorded screen: this was the `index`-th of `count`, in reading order. */
+  ordinal: z.looseObject({ index: z.number().int().nonnegative(), count: z.number().int().positive() }).optional(),
 });
 export type Target = z.infer<typeof TargetSchema>;
 

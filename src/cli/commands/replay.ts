@@ -1,0 +1,202 @@
+// `rpav replay` and `rpav report`: the composition root of replay. Real X11 screen, windows and
+// XTEST input; the product's detector (PP-OCR by default, with the on-disk OCR cache); no VLM is
+// wired yet (grounding: elements, then icon templates). The run is a folder with its trace_v1,
+// screenshots and report.html; it is also recorded in the store (runs table).
+import { existsSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { Command } from "commander";
+import { InvalidInputError } from "../../core/errors.js";
+import { timestampedId } from "../../core/ids.js";
+import type { Store } from "../../core/providers/store.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentAs } from "../../core/schemas/documents.js";
+import type { Workflow } from "../../core/schemas/workflow.js";
+import { encodePng, readImageFile } from "../../capture/png.js";
+import { X11ScreenSource } from "../../capture/x11-screen-source.js";
+import { X11WindowInfo } from "../../capture/x11-window-info.js";
+import { ReplayExecutor, type ReplayProgress, type RowOutcome } from "../../replay/executor.js";
+import { X11XTestInputDriver } from "../../replay/input/x11-xtest-input-driver.js";
+import { renderReport } from "../../replay/report.js";
+import { readTrace, rowOutcomes, TraceWriter } from "../../replay/trace.js";
+import { bindVariables, parseCsv, parseVarArgs, type Bindings } from "../../replay/variables.js";
+import { resolveDataDir, type GlobalOptions } from "../config.js";
+import { desktopEnv } from "../desktop-env.js";
+import { readInputFile } from "../io.js";
+import type { CliIo } from "./desktop.js";
+import { createDetector } from "./perception.js";
+import { openStore, type StoreChoice } from "./store.js";
+
+export interface ReplayRequest {
+  workflowPath: string;
+  vars?: Record<string, string>;
+  dataPath?: string;
+  useExamples?: boolean;
+  /** Run folder (default <data dir>/runs/<run id>). */
+  runDir?: string;
+  /** Resume the run in this folder. */
+  resume?: string;
+  onError?: "stop" | "skip";
+  ocr?: string;
+  maxAttempts?: number;
+  signal?: AbortSignal;
+}
+
+export interface ReplayResult {
+  runDir: string;
+  runId: string;
+  report: string;
+  rows: RowOutcome[];
+  /** Every row of the run (from the trace, earlier attempts included). */
+  summary: { row: number; status: string }[];
+  status: "passed" | "failed";
+}
+
+export async function loadWorkflow(path: string): Promise<Workflow> {
+  return readDocumentAs("workflow_v1", (await readInputFile(path, DEFAULT_MAX_DOCUMENT_BYTES)).toString("utf8"), path);
+}
+
+function progressLine(p: ReplayProgress): string {
+  const where = `${p.rows > 1 ? `row ${p.row + 1}/${p.rows} · ` : ""}step ${p.step + 1}/${p.steps}`;
+  if (p.phase === "start") return `  ${where} ${p.intention} …\n`;
+  return `  ${where} ${p.status === "passed" ? "ok" : "FAILED"} (${p.ms} ms)${p.message ? ` — ${p.message}` : ""}\n`;
+}
+
+/** Replays a workflow on the desktop of `env`; writes the trace and the report. */
+export async function replayWorkflow(req: ReplayRequest, env: NodeJS.ProcessEnv, dataDir: string, log: (s: string) => void, store?: Store): Promise<ReplayResult> {
+  let workflowPath = resolve(req.workflowPath);
+  let rows: Bindings[];
+  let from = new Map<number, number>();
+  let only: Set<number> | undefined;
+  let runDir: string;
+  let runId: string;
+  let workflow: Workflow;
+  const writerRows = (wf: Workflow, rs: Bindings[]) => rs.map((b) => Object.fromEntries(wf.variables.map((v) => [v.name, v.secret ? null : (b[v.name] ?? null)])));
+  if (req.resume) {
+    runDir = resolve(req.resume);
+    const previous = readTrace(runDir);
+    workflowPath = previous.run.workflow_path;
+    workflow = await loadWorkflow(workflowPath);
+    runId = previous.run.run_id;
+    // Recorded values, secrets given again (--var), then checked like a new run.
+    const recorded = previous.run.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)) as Record<string, string>);
+    rows = bindVariables(workflow, { rows: recorded, ...(req.vars ? { vars: req.vars } : {}), source: `${runDir} (resume)` });
+    const outcomes = rowOutcomes(previous).filter((o) => o.status !== "passed");
+    if (outcomes.length === 0) throw new InvalidInputError(`${runDir}: every row of this run passed; nothing to resume.`, { details: { run: runDir } });
+    only = new Set(outcomes.map((o) => o.row));
+    from = new Map(outcomes.map((o) => [o.row, o.resumeFrom]));
+    log(`resuming ${runId}: ${outcomes.map((o) => `row ${o.row + 1} from step ${o.resumeFrom + 1}`).join(", ")}\n`);
+  } else {
+    workflow = await loadWorkflow(workflowPath);
+    const dataRows = req.dataPath ? parseCsv((await readInputFile(req.dataPath, 64 * 1024 * 1024)).toString("utf8"), req.dataPath) : undefined;
+    if (req.dataPath && dataRows?.length === 0) throw new InvalidInputError(`${req.dataPath}: a header line but no data row; nothing to run.`);
+    rows = bindVariables(workflow, { ...(req.vars ? { vars: req.vars } : {}), ...(dataRows ? { rows: dataRows } : {}), ...(req.useExamples ? { useExamples: true } : {}), source: req.dataPath ?? "--var" });
+    runId = timestampedId("run");
+    runDir = resolve(req.runDir ?? join(dataDir, "runs", runId));
+    if (existsSync(join(runDir, "trace.jsonl"))) throw new InvalidInputError(`${runDir} already holds a run; give another folder, or --resume ${runDir}.`, { details: { run: runDir } });
+  }
+  const trace = new TraceWriter(runDir);
+  if (!req.resume)
+    trace.append({ type: "run", schema_version: "trace_v1", run_id: runId, workflow_id: workflow.workflow_id, workflow_name: workflow.name, workflow_path: workflowPath, rows: writerRows(workflow, rows), on_error: req.onError ?? "stop", steps: workflow.steps.map((s) => ({ step_id: s.step_id, action: s.action, intention: s.intention })) });
+  const started = new Date();
+  await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: "running", startedAt: started.toISOString(), document: { run_dir: runDir } });
+  const windows = new X11WindowInfo({ env });
+  const screen = new X11ScreenSource({ env, windows });
+  const input = new X11XTestInputDriver({ env });
+  const { detector, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false);
+  const t0 = performance.now();
+  let outcomes: RowOutcome[] = [];
+  try {
+    const executor = new ReplayExecutor(
+      workflow,
+      {
+        screen,
+        windows,
+        input,
+        perceive: async (frame, signal) => {
+          const det = await detector.detect(frame, { ...(signal ? { signal } : {}) });
+          return { elements: det.elements, lines: det.ocr?.lines ?? [] };
+        },
+        loadIcon: async (rel) => {
+          const p = resolve(dirname(workflowPath), rel);
+          if (!existsSync(p)) throw new InvalidInputError(`The icon crop ${p} named by the workflow is missing: restore it next to the workflow file, or re-record the step.`, { details: { source: p } });
+          return readImageFile(p);
+        },
+        encodePng: (f) => encodePng(f, { compressionLevel: 3 }),
+        trace,
+        onProgress: (p) => log(progressLine(p)),
+      },
+      { onError: req.onError ?? "stop", ...(req.maxAttempts ? { maxAttempts: req.maxAttempts } : {}), ...(req.signal ? { signal: req.signal } : {}) },
+    );
+    log(`replaying « ${workflow.name} » (${workflow.steps.length} steps × ${only ? only.size : rows.length} row(s)) → ${runDir}\n`);
+    outcomes = await executor.run(rows, from, only);
+  } finally {
+    const full = readTrace(runDir);
+    const summary = rowOutcomes(full);
+    const status = summary.every((o) => o.status === "passed") ? "passed" : "failed";
+    trace.append({ type: "run_end", status, duration_ms: Math.round(performance.now() - t0) });
+    writeFileSync(join(runDir, "report.html"), renderReport(readTrace(runDir)));
+    await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: status === "passed" ? "succeeded" : "failed", startedAt: started.toISOString(), finishedAt: new Date().toISOString(), document: { run_dir: runDir, rows: summary } });
+    await Promise.allSettled([input.close(), screen.close(), close()]);
+  }
+  const summary = rowOutcomes(readTrace(runDir)).map((o) => ({ row: o.row, status: o.status }));
+  return { runDir, runId, report: join(runDir, "report.html"), rows: outcomes, summary, status: summary.every((s) => s.status === "passed") ? "passed" : "failed" };
+}
+
+export function registerReplayCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const globals = () => program.opts<GlobalOptions & StoreChoice>();
+  program
+    .command("replay [workflow]")
+    .description("replay a workflow on the desktop: ground each target on the live screen, act like a person, check, trace and report")
+    .option("--var <name=value...>", "a variable value (applies to every row)")
+    .option("--data <rows.csv>", "one run per CSV row; the header names the variables")
+    .option("--use-examples", "variables left unbound take the values seen during the recording")
+    .option("--report <dir>", "run folder for the trace, screenshots and report.html (default <data dir>/runs/<run id>)")
+    .option("--on-error <policy>", "stop: end the run at a failed step; skip: abandon that row, go on with the next", "stop")
+    .option("--resume <run>", "go on with a run that failed or was cut, from the step that did not pass")
+    .option("--ocr <provider>", "OCR for grounding: ppocr (default), hybrid, tesseract", "ppocr")
+    .option("--max-attempts <n>", "attempts per step", "3")
+    .option("--json", "print the result as JSON")
+    .action(async (file: string | undefined, o: { var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; json?: boolean }) => {
+      if (o.onError !== "stop" && o.onError !== "skip") throw new InvalidInputError(`--on-error must be stop or skip, got "${o.onError}".`);
+      if (!file && !o.resume) throw new InvalidInputError("Give a workflow file, or --resume <run folder>.");
+      const attempts = Number(o.maxAttempts);
+      if (!Number.isInteger(attempts) || attempts < 1) throw new InvalidInputError(`--max-attempts must be a whole number ≥ 1, got "${o.maxAttempts}".`);
+      const env = desktopEnv(io.env);
+      const dataDir = resolveDataDir(globals(), io.env);
+      const ctl = new AbortController();
+      const onSig = () => ctl.abort();
+      process.once("SIGINT", onSig);
+      process.once("SIGTERM", onSig);
+      const store = await openStore(globals(), io.env);
+      try {
+        const r = await replayWorkflow(
+          { workflowPath: file ?? "", ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, signal: ctl.signal },
+          env,
+          dataDir,
+          (s) => io.err(s),
+          store,
+        );
+        if (o.json) io.out(`${JSON.stringify({ run_id: r.runId, run_dir: r.runDir, report: r.report, status: r.status, rows: r.summary, steps: r.rows.flatMap((x) => x.steps.map((s) => ({ row: x.row, ...s }))) }, null, 2)}\n`);
+        else {
+          io.out(`row  result\n${r.summary.map((s) => `${String(s.row + 1).padStart(3)}  ${s.status}`).join("\n")}\n`);
+          io.out(`${r.status === "passed" ? "passed" : "FAILED"} — report: ${r.report}\n`);
+          if (r.status !== "passed") io.out(`resume with: rpav replay --resume ${r.runDir}\n`);
+        }
+        if (r.status !== "passed") setExit(1);
+      } finally {
+        process.off("SIGINT", onSig);
+        process.off("SIGTERM", onSig);
+        await store.close();
+      }
+    });
+
+  program
+    .command("report <run>")
+    .description("write the self-contained HTML report of a replay run (from its trace)")
+    .option("--out <file.html>", "where to write it (default <run>/report.html)")
+    .action((run: string, o: { out?: string }) => {
+      const trace = readTrace(resolve(run));
+      const out = resolve(o.out ?? join(run, "report.html"));
+      writeFileSync(out, renderReport(trace));
+      io.out(`${out}\n`);
+    });
+}

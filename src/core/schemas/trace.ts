@@ -1,0 +1,113 @@
+// trace_v1: what a replay run did, one JSON object per line in <run>/trace.jsonl (append-only, so a
+// crash loses at most the line being written). The first line is the `run` header; then, per row
+// of data, `row_start`, per step `before` / `action` / `after` (screenshots under <run>/shots/),
+// `row_end`, and `run_end`. A resumed run appends `resume` and goes on in the same file.
+// The HTML report reads traces only (style guide, after Playwright's trace).
+import { z } from "zod";
+import { BBoxSchema, IsoTimestampSchema, nonEmptyString } from "./common.js";
+
+export const TRACE_V1 = "trace_v1" as const;
+
+export const TRACE_STATUSES = ["passed", "failed", "skipped"] as const;
+export type TraceStatus = (typeof TRACE_STATUSES)[number];
+
+export const TraceCandidateSchema = z.looseObject({
+  element_id: z.string(),
+  type: z.string(),
+  label: z.string(),
+  bbox: BBoxSchema,
+  score: z.number(),
+});
+
+export const TraceErrorSchema = z.looseObject({ code: z.string(), message: z.string() });
+
+const base = { t: IsoTimestampSchema };
+
+export const TraceRunSchema = z.looseObject({
+  ...base,
+  type: z.literal("run"),
+  schema_version: z.literal(TRACE_V1),
+  run_id: nonEmptyString,
+  workflow_id: nonEmptyString,
+  workflow_name: z.string(),
+  /** The workflow file, absolute, so `--resume` finds it again. */
+  workflow_path: z.string(),
+  /** One object per row; secret values are never written (null). */
+  rows: z.array(z.record(z.string(), z.string().nullable())),
+  on_error: z.enum(["stop", "skip"]),
+  steps: z.array(z.looseObject({ step_id: nonEmptyString, action: z.string(), intention: z.string() })),
+});
+
+export const TraceRowStartSchema = z.looseObject({ ...base, type: z.literal("row_start"), row: z.number().int().nonnegative(), from_step: z.number().int().nonnegative() });
+
+export const TraceBeforeSchema = z.looseObject({
+  ...base,
+  type: z.literal("before"),
+  row: z.number().int().nonnegative(),
+  step: z.number().int().nonnegative(),
+  step_id: nonEmptyString,
+  attempt: z.number().int().positive(),
+  window: z.looseObject({ id: z.string(), title: z.string(), app: z.string(), bbox: BBoxSchema }).nullable(),
+  /** Screenshot file under the run folder, and where its top-left pixel lies on screen. */
+  screenshot: z.string().nullable(),
+  origin: z.tuple([z.number(), z.number()]).nullable(),
+  /** How the target was found: element match, icon template, VLM, or nothing to find. */
+  method: z.enum(["element", "icon", "vlm", "none"]).nullable(),
+  /** Chosen box, screen coordinates. */
+  bbox: BBoxSchema.nullable(),
+  score: z.number().nullable(),
+  ambiguous: z.boolean(),
+  candidates: z.array(TraceCandidateSchema),
+  decision: z.string(),
+  timings: z.record(z.string(), z.number()),
+});
+
+export const TraceActionSchema = z.looseObject({
+  ...base,
+  type: z.literal("action"),
+  row: z.number().int().nonnegative(),
+  step: z.number().int().nonnegative(),
+  step_id: nonEmptyString,
+  action: z.string(),
+  /** Screen point acted on (clicks, drags: the start). */
+  point: z.tuple([z.number(), z.number()]).nullable(),
+  /** What was typed or pressed; secrets as "•" × length. */
+  input: z.string().nullable(),
+  duration_ms: z.number(),
+});
+
+export const TraceAfterSchema = z.looseObject({
+  ...base,
+  type: z.literal("after"),
+  row: z.number().int().nonnegative(),
+  step: z.number().int().nonnegative(),
+  step_id: nonEmptyString,
+  status: z.enum(TRACE_STATUSES),
+  attempts: z.number().int().nonnegative(),
+  screenshot: z.string().nullable(),
+  origin: z.tuple([z.number(), z.number()]).nullable(),
+  /** What the post-check saw: the window title, whether the screen changed. */
+  check: z.string(),
+  error: TraceErrorSchema.nullable(),
+  /** Perception + locate + checks, without the deliberate human-like delays (ms). */
+  overhead_ms: z.number(),
+  duration_ms: z.number(),
+});
+
+export const TraceRowEndSchema = z.looseObject({ ...base, type: z.literal("row_end"), row: z.number().int().nonnegative(), status: z.enum(TRACE_STATUSES), failed_step: z.number().int().nonnegative().nullable(), error: TraceErrorSchema.nullable() });
+
+export const TraceResumeSchema = z.looseObject({ ...base, type: z.literal("resume"), row: z.number().int().nonnegative(), from_step: z.number().int().nonnegative() });
+
+export const TraceRunEndSchema = z.looseObject({ ...base, type: z.literal("run_end"), status: z.enum(["passed", "failed"]), duration_ms: z.number() });
+
+export const TraceEventSchema = z.discriminatedUnion("type", [TraceRunSchema, TraceRowStartSchema, TraceBeforeSchema, TraceActionSchema, TraceAfterSchema, TraceRowEndSchema, TraceResumeSchema, TraceRunEndSchema]);
+
+export type TraceRun = z.infer<typeof TraceRunSchema>;
+export type TraceBefore = z.infer<typeof TraceBeforeSchema>;
+export type TraceAction = z.infer<typeof TraceActionSchema>;
+export type TraceAfter = z.infer<typeof TraceAfterSchema>;
+export type TraceRowEnd = z.infer<typeof TraceRowEndSchema>;
+export type TraceEvent = z.infer<typeof TraceEventSchema>;
+export type TraceCandidate = z.infer<typeof TraceCandidateSchema>;
+/** An event as written: the timestamp is added by the writer. */
+export type TraceEventInput = TraceEvent extends infer E ? (E extends { t: string } ? Omit<E, "t"> : never) : never;

@@ -1,0 +1,198 @@
+// The replay tasks of the lab: a real app, a demonstration driven through the input driver (to
+// record it), new data to replay it with, and an oracle that reads the app's real output (yad's
+// stdout, the bytes mousepad saved, AT-SPI states) — never the screen replay looked at.
+// Used by the demo recorder (lab/record-demos.ts), the end-to-end tests, bench/replay and npm start.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BBox, Point } from "../core/geometry.js";
+import { bboxCenter } from "../core/geometry.js";
+import { sleep } from "../core/process.js";
+import type { InputDriver } from "../core/providers/input-driver.js";
+import type { WindowInfo } from "../core/providers/window-info.js";
+import { launchApp, type AppHandle } from "./apps.js";
+import { atspiDump, type AtspiNode } from "./atspi.js";
+import type { AppVariant } from "./desktop.js";
+
+export type TaskData = Readonly<Record<string, string>>;
+
+export interface TaskRun {
+  app: AppHandle;
+  /** What the app produced, to compare with `expected`. */
+  observe(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface ReplayTask {
+  name: string;
+  /** Workflow name when recorded. */
+  title: string;
+  app: string;
+  /** Data of the demonstration, and the new rows replay uses. */
+  recorded: TaskData;
+  rows: TaskData[];
+  /** Opens the app ready for the task (files the task opens are created from `data`). */
+  start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, data: TaskData): Promise<TaskRun>;
+  /** What `observe` must return once the task ran with `data`. */
+  expected(data: TaskData): string;
+  /** The demonstration (for the recorder): a person's clicks and typing through `input`. */
+  demonstrate(run: TaskRun, input: InputDriver, env: NodeJS.ProcessEnv, data: TaskData): Promise<void>;
+}
+
+const center = (b: BBox): Point => [Math.round(bboxCenter(b)[0]), Math.round(bboxCenter(b)[1])];
+const typing = { meanDelayMs: 25, jitterMs: 10 };
+
+async function nodes(env: NodeJS.ProcessEnv, pid: number): Promise<AtspiNode[]> {
+  return (await atspiDump(env, { pid })).nodes.filter((n) => n.states.includes("showing"));
+}
+
+/** Reads yad's stdout once it exits. */
+function yadOutput(app: AppHandle): Promise<string> {
+  return new Promise((resolve) => {
+    if (app.process.exitCode !== null) return resolve(app.stdout());
+    app.process.once("close", () => resolve(app.stdout()));
+  });
+}
+
+export const YAD_PATIENT: ReplayTask = {
+  name: "yad-patient",
+  title: "Nouveau patient",
+  app: "yad",
+  recorded: { nom: "Martin", prenom: "Zoë", date_de_naissance: "12/03/1985" },
+  rows: [
+    { nom: "Durand", prenom: "Héloïse", date_de_naissance: "01/02/1990" },
+    { nom: "Lefèvre", prenom: "Noël", date_de_naissance: "24/12/1977" },
+    { nom: "N'Diaye", prenom: "Aïcha", date_de_naissance: "31/07/2001" },
+  ],
+  async start(desktop, windows, variant) {
+    const app = await launchApp(desktop, windows, {
+      command: "yad",
+      args: ["--form", "--title=Nouveau patient", "--width=640", "--field=Nom", "--field=Prénom", "--field=Date de naissance", "", "", ""],
+      variant,
+    });
+    const out = yadOutput(app);
+    return {
+      app,
+      observe: async () => {
+        const timeout = sleep(15_000).then(() => `(yad still open) ${app.stdout()}`);
+        return (await Promise.race([out, timeout])).trim();
+      },
+      stop: () => app.stop(),
+    };
+  },
+  expected: (d) => `${d.nom}|${d.prenom}|${d.date_de_naissance}|`,
+  async demonstrate(run, input, env, d) {
+    const all = await nodes(env, run.app.pid);
+    const fields = all.filter((n) => n.role === "text").sort((a, b) => a.bbox[1] - b.bbox[1]);
+    const ok = all.find((n) => n.role === "push button" && n.name === "OK");
+    if (fields.length !== 3 || !ok) throw new Error(`yad form: expected 3 fields and OK, found ${fields.length} fields`);
+    for (const [i, v] of [d.nom!, d.prenom!, d.date_de_naissance!].entries()) {
+      await input.click(center(fields[i]!.bbox));
+      await sleep(400);
+      await input.type(v, typing);
+      await sleep(1600); // a pause ends the typing burst
+    }
+    await input.click(center(ok.bbox));
+    await sleep(800);
+  },
+};
+
+export const MOUSEPAD_OPEN_SAVE: ReplayTask = {
+  name: "mousepad-open-save",
+  title: "Compléter un fichier",
+  app: "mousepad",
+  recorded: { chemin: "/tmp/rpav-demo/janvier.txt", texte: "Première ligne", texte_2: "Deuxième : Zoë €" },
+  rows: [{ chemin: "/tmp/rpav-demo/fevrier.txt", texte: "Facture n° 42", texte_2: "Réglée le 3 mars : 120 €" }],
+  async start(desktop, windows, variant, data) {
+    const file = data.chemin!;
+    rmSync(file, { force: true });
+    const dir = file.slice(0, file.lastIndexOf("/"));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, "");
+    const home = mkdtempSync(join(tmpdir(), "rpav-mousepad-home-"));
+    // In-memory settings and a home of its own: no session restore, no recent files.
+    const app = await launchApp(desktop, windows, { command: "mousepad", window: { app: "mousepad" }, variant, env: { GSETTINGS_BACKEND: "memory", XDG_CONFIG_HOME: join(home, "config"), XDG_DATA_HOME: join(home, "data") } });
+    return {
+      app,
+      observe: async () => {
+        const deadline = Date.now() + 10_000;
+        while (readFileSync(file, "utf8") === "" && Date.now() < deadline) await sleep(100);
+        return readFileSync(file, "utf8");
+      },
+      stop: async () => {
+        await app.stop();
+        rmSync(home, { recursive: true, force: true });
+      },
+    };
+  },
+  expected: (d) => `${d.texte}\n${d.texte_2}`,
+  async demonstrate(run, input, env, d) {
+    await sleep(1000);
+    const menu = (await nodes(env, run.app.pid)).find((n) => n.role === "menu" && n.name === "File");
+    if (!menu) throw new Error("mousepad: no File menu on AT-SPI");
+    await input.click(center(menu.bbox));
+    await sleep(900);
+    const open = (await atspiDump(env, { pid: run.app.pid })).nodes.find((n) => n.role === "menu item" && /^Open…?$/.test(n.name) && n.states.includes("showing"));
+    if (!open) throw new Error("mousepad: the File menu did not open");
+    await input.move(center(open.bbox));
+    await sleep(300);
+    await input.click(center(open.bbox));
+    await sleep(1500);
+    await input.key("ctrl+l");
+    await sleep(500);
+    await input.type(d.chemin!, typing);
+    await sleep(400);
+    await input.key("Return");
+    await sleep(2000);
+    await input.type(d.texte!, typing);
+    await input.key("Return");
+    await input.type(d.texte_2!, typing);
+    await sleep(400);
+    await input.key("ctrl+s");
+    await sleep(1000);
+  },
+};
+
+/** Enabled check boxes in screen order, checked or not. */
+async function factoryState(env: NodeJS.ProcessEnv, pid: number): Promise<string> {
+  const all = await nodes(env, pid);
+  const checks = all.filter((n) => n.role === "check box" && n.name === "checkbutton" && n.states.includes("enabled")).sort((a, b) => a.bbox[1] - b.bbox[1]);
+  const combo = all.filter((n) => n.role === "combo box" && n.states.includes("enabled") && ["Left", "Middle", "Right"].includes(n.name)).sort((a, b) => a.bbox[0] - b.bbox[0])[0];
+  const page = all.find((n) => n.role === "radio button" && /^Page \d$/.test(n.name) && n.states.includes("checked"));
+  return `checks=${checks.map((c) => (c.states.includes("checked") ? "x" : c.states.includes("indeterminate") ? "-" : "o")).join("")} combo=${combo?.name ?? "?"} page=${page?.name ?? "?"}`;
+}
+
+export const WIDGET_FACTORY: ReplayTask = {
+  name: "widget-factory",
+  title: "Réglages widget factory",
+  app: "gtk3-widget-factory",
+  recorded: {},
+  rows: [{}],
+  async start(desktop, windows, variant) {
+    const app = await launchApp(desktop, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" }, variant });
+    return { app, observe: () => factoryState(app.env, app.pid), stop: () => app.stop() };
+  },
+  expected: () => "checks=xx- combo=Right page=Page 2",
+  async demonstrate(run, input, env) {
+    await sleep(1000);
+    const all = await nodes(env, run.app.pid);
+    const checks = all.filter((n) => n.role === "check box" && n.name === "checkbutton" && n.states.includes("enabled")).sort((a, b) => a.bbox[1] - b.bbox[1]);
+    const combo = all.find((n) => n.role === "combo box" && n.name === "Left");
+    const page2 = all.find((n) => n.role === "radio button" && n.name === "Page 2");
+    if (checks.length < 2 || !combo || !page2) throw new Error("widget factory: widgets not found on AT-SPI");
+    await input.click(center(checks[1]!.bbox));
+    await sleep(1200);
+    await input.click(center(combo.bbox));
+    await sleep(1000);
+    const item = (await atspiDump(env, { pid: run.app.pid })).nodes.find((n) => n.role === "menu item" && n.name === "Right" && n.states.includes("showing"));
+    if (!item) throw new Error("widget factory: the combo's list did not open");
+    await input.move(center(item.bbox));
+    await sleep(300);
+    await input.click(center(item.bbox));
+    await sleep(1200);
+    await input.click(center(page2.bbox));
+    await sleep(1000);
+  },
+};
+
+export const REPLAY_TASKS: readonly ReplayTask[] = [YAD_PATIENT, MOUSEPAD_OPEN_SAVE, WIDGET_FACTORY];

@@ -1,0 +1,163 @@
+// Icon template matching (plan, MICRO: "template matching 80×80 pour icônes, seuil 0.90"): where a
+// recorded crop appears on a live frame. Zero-mean normalized cross-correlation on grey pixels,
+// coarse to fine (a downsampled pass over the whole frame, then full resolution around the best
+// peaks), at several scales (a ×2 or ×1.5 desktop draws icons larger). A dark theme inverts an
+// icon's contrast: a strongly negative correlation counts too, reported as `inverted`.
+import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { cropResize, toGrey, toRgb } from "./raster.js";
+
+export interface IconMatch {
+  /** Frame pixels. */
+  readonly bbox: BBox;
+  /** |NCC| in [0, 1]. */
+  readonly score: number;
+  readonly scale: number;
+  readonly inverted: boolean;
+}
+
+export interface IconMatchOptions {
+  /** Template scales to try (default 1, 1.5, 2, 0.75). */
+  scales?: readonly number[];
+  /** Accept negative correlation (contrast inverted by a dark theme); default true. */
+  allowInverted?: boolean;
+}
+
+interface Grey {
+  data: Float32Array;
+  width: number;
+  height: number;
+}
+
+function grey(frame: Frame): Grey {
+  const g = toGrey(toRgb(frame));
+  return { data: Float32Array.from(g), width: frame.width, height: frame.height };
+}
+
+function downsample(img: Grey, f: number): Grey {
+  if (f === 1) return img;
+  const w = Math.floor(img.width / f);
+  const h = Math.floor(img.height / f);
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      for (let dy = 0; dy < f; dy++) {
+        const row = (y * f + dy) * img.width + x * f;
+        for (let dx = 0; dx < f; dx++) s += img.data[row + dx]!;
+      }
+      out[y * w + x] = s / (f * f);
+    }
+  return { data: out, width: w, height: h };
+}
+
+function resizeGrey(img: Grey, w: number, h: number): Grey {
+  const bytes = new Uint8Array(img.width * img.height * 3);
+  for (let i = 0; i < img.data.length; i++) bytes[i * 3] = bytes[i * 3 + 1] = bytes[i * 3 + 2] = img.data[i]!;
+  const out = cropResize({ data: bytes, width: img.width, height: img.height }, [0, 0, img.width, img.height], w, h);
+  const g = new Float32Array(w * h);
+  for (let i = 0; i < w * h; i++) g[i] = out[i * 3]!;
+  return { data: g, width: w, height: h };
+}
+
+/** Integral images of values and squares, (w+1)×(h+1). */
+function integrals(img: Grey): { s: Float64Array; q: Float64Array } {
+  const W = img.width + 1;
+  const s = new Float64Array(W * (img.height + 1));
+  const q = new Float64Array(W * (img.height + 1));
+  for (let y = 0; y < img.height; y++) {
+    let rs = 0;
+    let rq = 0;
+    for (let x = 0; x < img.width; x++) {
+      const v = img.data[y * img.width + x]!;
+      rs += v;
+      rq += v * v;
+      s[(y + 1) * W + x + 1] = s[y * W + x + 1]! + rs;
+      q[(y + 1) * W + x + 1] = q[y * W + x + 1]! + rq;
+    }
+  }
+  return { s, q };
+}
+
+/** NCC of template `t` (zero-mean, with its norm) at (x, y) of `img`. */
+function nccAt(img: Grey, ii: { s: Float64Array; q: Float64Array }, t: { zm: Float32Array; norm: number; width: number; height: number }, x: number, y: number): number {
+  const W = img.width + 1;
+  const x2 = x + t.width;
+  const y2 = y + t.height;
+  const n = t.width * t.height;
+  const sum = ii.s[y2 * W + x2]! - ii.s[y * W + x2]! - ii.s[y2 * W + x]! + ii.s[y * W + x]!;
+  const sq = ii.q[y2 * W + x2]! - ii.q[y * W + x2]! - ii.q[y2 * W + x]! + ii.q[y * W + x]!;
+  const varI = sq - (sum * sum) / n;
+  if (varI <= 1e-6 || t.norm <= 1e-6) return 0;
+  let dot = 0;
+  for (let ty = 0; ty < t.height; ty++) {
+    const row = (y + ty) * img.width + x;
+    const trow = ty * t.width;
+    for (let tx = 0; tx < t.width; tx++) dot += img.data[row + tx]! * t.zm[trow + tx]!;
+  }
+  return dot / Math.sqrt(varI * t.norm);
+}
+
+function prepare(t: Grey): { zm: Float32Array; norm: number; width: number; height: number } {
+  let mean = 0;
+  for (const v of t.data) mean += v;
+  mean /= t.data.length;
+  const zm = new Float32Array(t.data.length);
+  let norm = 0;
+  for (let i = 0; i < t.data.length; i++) {
+    zm[i] = t.data[i]! - mean;
+    norm += zm[i]! * zm[i]!;
+  }
+  return { zm, norm, width: t.width, height: t.height };
+}
+
+/** The best place of `icon` on `frame`, or undefined when the icon is larger than the frame at every scale. */
+export function matchIcon(frame: Frame, icon: Frame, opts: IconMatchOptions = {}): IconMatch | undefined {
+  const scales = opts.scales ?? [1, 1.5, 2, 0.75];
+  const allowInverted = opts.allowInverted ?? true;
+  const img = grey(frame);
+  const tpl0 = grey(icon);
+  const value = (r: number) => (allowInverted ? Math.abs(r) : r);
+  let best: IconMatch | undefined;
+  for (const scale of scales) {
+    const tw = Math.round(tpl0.width * scale);
+    const th = Math.round(tpl0.height * scale);
+    if (tw < 8 || th < 8 || tw > img.width || th > img.height) continue;
+    const tpl = scale === 1 ? tpl0 : resizeGrey(tpl0, tw, th);
+    // Coarse pass: about 16 template pixels a side.
+    const f = Math.max(1, Math.floor(Math.min(tw, th) / 16));
+    const ci = downsample(img, f);
+    const ct = prepare(downsample(tpl, f));
+    const cii = integrals(ci);
+    const peaks: { x: number; y: number; r: number }[] = [];
+    for (let y = 0; y + ct.height <= ci.height; y++)
+      for (let x = 0; x + ct.width <= ci.width; x++) {
+        const r = value(nccAt(ci, cii, ct, x, y));
+        if (r < 0.5) continue;
+        if (peaks.length < 6 || r > peaks[peaks.length - 1]!.r) {
+          // Keep the best few, at least a template apart.
+          const near = peaks.findIndex((p) => Math.abs(p.x - x) < ct.width && Math.abs(p.y - y) < ct.height);
+          if (near >= 0) {
+            if (peaks[near]!.r >= r) continue;
+            peaks.splice(near, 1);
+          }
+          peaks.push({ x, y, r });
+          peaks.sort((a, b) => b.r - a.r);
+          if (peaks.length > 6) peaks.pop();
+        }
+      }
+    if (peaks.length === 0) continue;
+    // Fine pass at full resolution around each coarse peak.
+    const full = prepare(tpl);
+    const fii = integrals(img);
+    for (const p of peaks) {
+      for (let y = Math.max(0, (p.y - 1) * f); y <= Math.min(img.height - th, (p.y + 1) * f); y++)
+        for (let x = Math.max(0, (p.x - 1) * f); x <= Math.min(img.width - tw, (p.x + 1) * f); x++) {
+          const raw = nccAt(img, fii, full, x, y);
+          const r = value(raw);
+          if (!best || r > best.score) best = { bbox: [x, y, x + tw, y + th], score: Math.round(r * 10000) / 10000, scale, inverted: raw < 0 };
+        }
+    }
+  }
+  return best;
+}

@@ -1,0 +1,107 @@
+// Grounding a recorded target on the live screen (plan, MICRO), in order:
+//   1. element match: the detected elements and on-screen text, scored by label, type and
+//      position hint (perception's `locate`); a tie is broken by the anchors (words read near
+//      the target at recording time), else reported as ambiguous;
+//   2. icon template: the recorded 80×80 crop, normalized cross-correlation ≥ 0.90;
+//   3. the VLM hook, when one is given.
+// Every box here is in frame pixels; the executor converts to screen points in one place.
+import type { Frame } from "../core/frame.js";
+import type { BBox, Point } from "../core/geometry.js";
+import { bboxCenter, parsePositionHint, readingOrder } from "../core/geometry.js";
+import type { VlmGrounder } from "../core/providers/vlm.js";
+import type { Target } from "../core/schemas/workflow.js";
+import type { UIElement } from "../core/schemas/uielement.js";
+import { matchIcon } from "../perception/icon-match.js";
+import { locate, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
+
+export interface PerceivedScreen {
+  readonly elements: readonly UIElement[];
+  readonly lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[];
+}
+
+export type GroundMethod = "element" | "icon" | "vlm";
+
+export type Grounding =
+  | { readonly found: true; readonly method: GroundMethod; readonly bbox: BBox; readonly point: Point; readonly score: number; readonly ambiguous: boolean; readonly candidates: readonly LocateCandidate[]; readonly note: string }
+  | { readonly found: false; readonly reason: string; readonly candidates: readonly LocateCandidate[] };
+
+export interface GroundOptions {
+  /** The label as this run's data writes it (a tab named after the file being processed). */
+  label?: string;
+  verb?: Verb;
+  /** The recorded icon crop, when the target has one. */
+  icon?: Frame;
+  vlm?: VlmGrounder;
+  /** Icon correlation needed (plan: 0.90). */
+  iconThreshold?: number;
+  signal?: AbortSignal;
+}
+
+/** Mean distance from a box to the nearest line matching each anchor (Infinity when none is seen). */
+function anchorDistance(b: BBox, anchors: readonly string[], lines: PerceivedScreen["lines"]): number {
+  if (anchors.length === 0) return 0;
+  const [cx, cy] = bboxCenter(b);
+  let total = 0;
+  let seen = 0;
+  for (const a of anchors) {
+    const near = lines.filter((l) => textSimilarity(a, l.text) >= 0.8).map((l) => Math.hypot(bboxCenter(l.bbox)[0] - cx, bboxCenter(l.bbox)[1] - cy));
+    if (near.length === 0) continue;
+    total += Math.min(...near);
+    seen++;
+  }
+  return seen === 0 ? Infinity : total / seen;
+}
+
+export async function groundTarget(target: Target, frame: Frame, screen: PerceivedScreen, opts: GroundOptions = {}): Promise<Grounding> {
+  const label = (opts.label ?? target.by_text ?? target.label).trim();
+  let candidates: readonly LocateCandidate[] = [];
+  let reason = "the target has no label to look for";
+  if (label) {
+    const elements: LocatableElement[] = [...screen.elements, ...textTargets(screen.lines, screen.elements)];
+    const position = target.position_hint ? parsePositionHint(target.position_hint) : undefined;
+    const r = locate({ verb: opts.verb ?? "click", target: label, ...(target.type ? { type: target.type } : {}), ...(position ? { position } : {}) }, elements, frame);
+    candidates = r.candidates;
+    if (r.found && target.ordinal && target.ordinal.count > 1) {
+      // Equal labels recorded: the same rank among them, in reading order ("the 2nd « checkbutton »").
+      const best = r.candidates[0]!;
+      const same = readingOrder(screen.elements.filter((e) => (e.type === best.type || e.type === target.type) && textSimilarity(label, e.label) >= 0.9));
+      const pick = same[Math.min(target.ordinal.index, same.length - 1)];
+      if (pick && same.length > 1) {
+        const exact = same.length === target.ordinal.count;
+        return { found: true, method: "element", bbox: pick.bbox, point: bboxCenter(pick.bbox), score: best.score, ambiguous: !exact && target.ordinal.index >= same.length, candidates, note: `« ${label} » ${target.ordinal.index + 1} of ${same.length} in reading order${exact ? "" : ` (${target.ordinal.count} when recorded)`}` };
+      }
+    }
+    if (r.found) {
+      if (!r.ambiguous) return { found: true, method: "element", bbox: r.bbox, point: r.point, score: r.score, ambiguous: false, candidates, note: `element « ${candidates[0]?.label ?? label} » (${candidates[0]?.type ?? "?"})` };
+      // Equal labels: the one nearest to the words recorded around the target.
+      const tied = r.candidates.filter((c) => r.candidates[0]!.score - c.score < 0.05 && c.text_score >= 0.5);
+      const ranked = tied.map((c) => ({ c, d: anchorDistance(c.bbox, target.anchors, screen.lines) })).sort((a, b) => a.d - b.d);
+      const first = ranked[0];
+      const second = ranked[1];
+      if (first && Number.isFinite(first.d) && (!second || second.d - first.d > 20)) {
+        const bbox = first.c.element_id === r.element_id ? r.bbox : first.c.bbox;
+        return { found: true, method: "element", bbox, point: bboxCenter(bbox), score: first.c.score, ambiguous: false, candidates, note: `${tied.length} elements « ${label} »; chosen by the nearby words ${target.anchors.map((a) => `« ${a} »`).join(", ")}` };
+      }
+      return { found: true, method: "element", bbox: r.bbox, point: r.point, score: r.score, ambiguous: true, candidates, note: `ambiguous: ${tied.length} elements match « ${label} » and the recorded nearby words do not tell them apart` };
+    }
+    reason = r.reason;
+  }
+  if (opts.icon) {
+    const m = matchIcon(frame, opts.icon);
+    const threshold = opts.iconThreshold ?? 0.9;
+    if (m && m.score >= threshold)
+      return { found: true, method: "icon", bbox: m.bbox, point: bboxCenter(m.bbox), score: m.score, ambiguous: false, candidates, note: `icon template, correlation ${m.score}${m.scale !== 1 ? ` at ×${m.scale}` : ""}${m.inverted ? " (contrast inverted)" : ""}` };
+    reason += `; icon template best correlation ${m?.score ?? 0} < ${threshold}`;
+  }
+  if (opts.vlm) {
+    const description = `${target.type ?? "element"} ${label ? `"${label}"` : "(icon)"}${target.position_hint ? ` at ${target.position_hint}` : ""}`;
+    try {
+      const g = await opts.vlm.ground(frame, description, opts.signal);
+      if (g) return { found: true, method: "vlm", bbox: g.bbox, point: bboxCenter(g.bbox), score: g.confidence, ambiguous: false, candidates, note: `${opts.vlm.name} grounded ${description}` };
+      reason += `; ${opts.vlm.name} did not find ${description}`;
+    } catch (e) {
+      reason += `; VLM unavailable (${(e as Error).message})`;
+    }
+  }
+  return { found: false, reason, candidates };
+}

@@ -1,0 +1,90 @@
+// `rpav report <run>`: one self-contained HTML file from a run's trace (and only from it): a table
+// of results per row, then per step its timeline entry, the screenshot before the action with the
+// chosen box (green), the other candidates (orange) and the point acted on, and the screenshot
+// after. Images are embedded (data: URLs) so the file can be mailed or archived alone.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TraceAction, TraceAfter, TraceBefore, TraceEvent } from "../core/schemas/trace.js";
+import { rowOutcomes, type ReadTrace } from "./trace.js";
+
+const esc = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function shotData(dir: string, rel: string | null): string | undefined {
+  if (!rel) return undefined;
+  try {
+    return `data:image/png;base64,${readFileSync(join(dir, rel)).toString("base64")}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The screenshot with boxes drawn as SVG over it (coordinates: screen → image via the shot's origin). */
+function figure(dir: string, shot: string | null, origin: readonly [number, number] | null, boxes: { bbox: readonly number[]; kind: "chosen" | "candidate"; label: string }[], point: readonly [number, number] | null, caption: string): string {
+  const src = shotData(dir, shot);
+  if (!src || !origin) return `<figure class="missing"><figcaption>${esc(caption)}: no screenshot</figcaption></figure>`;
+  const png = readFileSync(join(dir, shot!));
+  const w = png.readUInt32BE(16);
+  const h = png.readUInt32BE(20);
+  const rect = (b: readonly number[], cls: string, title: string) =>
+    `<rect class="${cls}" x="${b[0]! - origin[0]}" y="${b[1]! - origin[1]}" width="${b[2]! - b[0]!}" height="${b[3]! - b[1]!}"><title>${esc(title)}</title></rect>`;
+  const overlay = [
+    ...boxes.filter((b) => b.kind === "candidate").map((b) => rect(b.bbox, "candidate", b.label)),
+    ...boxes.filter((b) => b.kind === "chosen").map((b) => rect(b.bbox, "chosen", b.label)),
+    point ? `<circle class="point" cx="${point[0] - origin[0]}" cy="${point[1] - origin[1]}" r="6"/>` : "",
+  ].join("");
+  return `<figure><div class="shot" style="aspect-ratio:${w}/${h}"><img alt="${esc(caption)}" src="${src}" width="${w}" height="${h}"><svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none">${overlay}</svg></div><figcaption>${esc(caption)}</figcaption></figure>`;
+}
+
+export function renderReport(trace: ReadTrace): string {
+  const { run, events, dir } = trace;
+  const outcomes = rowOutcomes(trace);
+  const end = events.filter((e) => e.type === "run_end").at(-1);
+  const status = end?.type === "run_end" ? end.status : "unfinished";
+  const varNames = [...new Set(run.rows.flatMap((r) => Object.keys(r)))];
+  const rowsTable = `<table class="rows"><tr><th>row</th>${varNames.map((n) => `<th>${esc(n)}</th>`).join("")}<th>result</th><th>failed step</th><th>error</th></tr>
+${outcomes
+  .map((o) => {
+    const endEv = events.filter((e): e is Extract<TraceEvent, { type: "row_end" }> => e.type === "row_end" && e.row === o.row).at(-1);
+    const step = endEv?.failed_step !== null && endEv?.failed_step !== undefined ? run.steps[endEv.failed_step] : undefined;
+    return `<tr class="${o.status}"><td>${o.row + 1}</td>${varNames.map((n) => `<td>${run.rows[o.row]?.[n] === null ? "<i>secret</i>" : esc(run.rows[o.row]?.[n] ?? "")}</td>`).join("")}<td class="status">${o.status}</td><td>${step ? esc(`${step.step_id} ${step.intention}`) : ""}</td><td>${esc(endEv?.error?.message ?? "")}</td></tr>`;
+  })
+  .join("\n")}</table>`;
+  const sections: string[] = [];
+  for (const [row] of run.rows.entries()) {
+    const evs = events.filter((e) => "row" in e && e.row === row);
+    if (evs.length === 0) continue;
+    sections.push(`<h2>Row ${row + 1}</h2>`);
+    const afters = evs.filter((e): e is TraceAfter => e.type === "after");
+    for (const after of afters) {
+      const step = run.steps[after.step];
+      const befores = evs.filter((e): e is TraceBefore => e.type === "before" && e.step === after.step && Date.parse(e.t) <= Date.parse(after.t));
+      const before = befores.at(-1);
+      const action = evs.filter((e): e is TraceAction => e.type === "action" && e.step === after.step && Date.parse(e.t) <= Date.parse(after.t)).at(-1);
+      const boxes = [
+        ...(before?.candidates ?? []).slice(0, 5).map((c) => ({ bbox: c.bbox, kind: "candidate" as const, label: `${c.label} (${c.type}) ${c.score}` })),
+        ...(before?.bbox ? [{ bbox: before.bbox, kind: "chosen" as const, label: `chosen, ${before.method} ${before.score ?? ""}` }] : []),
+      ];
+      const cands = (before?.candidates ?? []).slice(0, 5).map((c) => `<li>« ${esc(c.label)} » ${esc(c.type)} — ${c.score}</li>`).join("");
+      sections.push(`<section class="step ${after.status}" data-step="${esc(after.step_id)}" data-row="${row}">
+<h3><span class="status">${after.status}</span> ${esc(after.step_id)} · ${esc(step?.action ?? "")} · ${esc(step?.intention ?? "")}</h3>
+<ul class="timeline"><li>window: ${esc(before?.window ? `« ${before.window.title} » (${before.window.app})` : "—")}</li><li>decision: ${esc(before?.decision ?? "—")}</li>
+<li>action: ${esc(action ? `${action.action}${action.point ? ` at (${action.point.join(", ")})` : ""}${action.input !== null ? ` « ${action.input} »` : ""}` : "none")}</li>
+<li>check: ${esc(after.check)}</li><li>attempts ${after.attempts}, ${after.duration_ms} ms (overhead ${after.overhead_ms} ms)${before ? `; ${Object.entries(before.timings).map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}</li>
+${after.error ? `<li class="error">${esc(after.error.code)}: ${esc(after.error.message)}</li>` : ""}</ul>
+${cands ? `<details><summary>candidates</summary><ol>${cands}</ol></details>` : ""}
+<div class="shots">${figure(dir, before?.screenshot ?? null, before?.origin ?? null, boxes, action?.point ?? null, "before")}${figure(dir, after.screenshot, after.origin, [], null, "after")}</div></section>`);
+    }
+  }
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Replay ${esc(run.run_id)} — ${esc(run.workflow_name)}</title>
+<style>body{font-family:sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
+.passed .status{color:#0a7a28;font-weight:bold}.failed .status{color:#b00020;font-weight:bold}.not_run .status,.skipped .status{color:#777}
+section.step{border-left:4px solid #0a7a28;padding-left:10px;margin:1em 0}section.step.failed{border-color:#b00020}
+.shots{display:flex;gap:10px;flex-wrap:wrap}figure{margin:0;max-width:48%}.shot{position:relative;width:100%}.shot img{width:100%;height:auto;display:block;border:1px solid #999}
+.shot svg{position:absolute;left:0;top:0;width:100%;height:100%}rect.chosen{fill:none;stroke:#00c040;stroke-width:3}rect.candidate{fill:none;stroke:#ff8c00;stroke-width:2;stroke-dasharray:6 3}
+circle.point{fill:#e00;stroke:#fff;stroke-width:2}.error{color:#b00020}</style></head><body>
+<h1>Replay of « ${esc(run.workflow_name)} »</h1><p>Run <code>${esc(run.run_id)}</code>, workflow <code>${esc(run.workflow_id)}</code> (${esc(run.workflow_path)}), ${run.steps.length} steps × ${run.rows.length} row(s), on error: ${run.on_error}. Result: <b class="run-status">${status}</b>${end?.type === "run_end" ? ` in ${(end.duration_ms / 1000).toFixed(1)} s` : ""}.</p>
+<h2>Results per row</h2>${rowsTable}
+${sections.join("\n")}
+</body></html>
+`;
+}
