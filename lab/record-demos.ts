@@ -40,7 +40,7 @@ try {
       const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretAt: secretFinder(new UIElementDetector({ ocr: pp })) });
       const recording = recorder.record({ dir, name: task.title, app: task.app, settleMs: 300 });
       await sleep(700);
-      await task.demonstrate(run, input, env, task.recorded);
+      await task.demonstrate(run, input, env, task.recorded, windows);
       const got = await run.observe();
       if (got !== task.expected(task.recorded)) throw new Error(`${task.name}: the demonstration did not do the task: got ${JSON.stringify(got)}`);
       await sleep(500);

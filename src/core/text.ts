@@ -48,3 +48,11 @@ export function normalizeLabel(label: string): string {
   const kept = tokens.filter((t) => !STOP_WORDS.has(t));
   return (kept.length > 0 ? kept : tokens).join(" ");
 }
+
+/** Keyboard shortcuts shown beside menu items ("Ctrl+O", "Shift+Ctrl+S", "Alt+F4"), removed from a label. */
+export function stripAccelerators(label: string): string {
+  return label
+    .replace(/(?:^|\s)(?:(?:shift|ctrl|alt|super|maj)\s?\+\s?)+\S+/gi, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}

@@ -3,7 +3,7 @@
 // is parsed into verb, target text, element type and position hint; detected elements are scored
 // against it. Ambiguity (two candidates too close to call) is reported, not guessed silently.
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
-import { bboxCenter, parsePositionHint, positionHintScore } from "../core/geometry.js";
+import { bboxCenter, bboxIoU, parsePositionHint, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { foldText, normalizeLabel, tokenize } from "../core/text.js";
 
@@ -277,4 +277,18 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
     }
   }
   return out;
+}
+
+/**
+ * Elements and text targets that carry `label` (similarity ≥ `minSimilarity`), overlapping ones
+ * counted once, in reading order: "the 2nd « checkbutton »" is index 1 of this list.
+ */
+export function sameLabelInOrder<T extends { readonly bbox: BBox; readonly label: string }>(items: readonly T[], label: string, minSimilarity = 0.9): T[] {
+  const same: T[] = [];
+  for (const it of items) {
+    if (textSimilarity(label, it.label) < minSimilarity) continue;
+    if (same.some((s) => bboxIoU(s.bbox, it.bbox) > 0.3)) continue;
+    same.push(it);
+  }
+  return readingOrder(same);
 }

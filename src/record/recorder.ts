@@ -188,7 +188,9 @@ export class Recorder {
         flushBurst();
         const held = ["ctrl", "alt", "shift", "super"].filter((m) => mods.has(m));
         const key = e.keysym && /^[A-Z]$/.test(e.keysym) && held.includes("shift") ? e.keysym.toLowerCase() : e.keysym ?? `keycode${e.keycode}`;
-        write({ a: { kind: "key", t: e.t, combo: [...held, key].join("+"), window: await windowNow() } }, beforeOf(e));
+        // The window of a key is the one seen just before it (rolling, ≤ 200 ms old): asked now, it
+        // would already be the dialog that ctrl+o opened.
+        write({ a: { kind: "key", t: e.t, combo: [...held, key].join("+"), window: lastWindow ?? (await windowNow()) } }, beforeOf(e));
         return;
       }
       if (e.ev === "button_down") {

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { InvalidInputError } from "../core/errors.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxArea, bboxContainsPoint, bboxCenter, clampBBox, positionOf, readingOrder } from "../core/geometry.js";
+import { bboxArea, bboxContainsPoint, bboxCenter, clampBBox, positionOf } from "../core/geometry.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { WORKFLOW_V1, type Step, type Target, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
-import { foldText, normalizeLabel } from "../core/text.js";
-import { textTargets } from "../perception/locate.js";
+import { foldText, stripAccelerators } from "../core/text.js";
+import { sameLabelInOrder, textTargets } from "../perception/locate.js";
 import type { SessionAction } from "./recorder.js";
 import type { RawSession } from "./session.js";
 
@@ -211,9 +211,10 @@ async function targetAt(screen: Awaited<ReturnType<ScreenReader["read"]>> & { si
   const line = textTargets(screen.lines, [])
     .filter((l) => bboxContainsPoint([l.bbox[0] - 4, l.bbox[1] - 4, l.bbox[2] + 4, l.bbox[3] + 4], point))
     .sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))
-    .map((l) => ({ text: l.label, bbox: l.bbox }))[0];
+    .map((l) => ({ text: l.label, bbox: l.bbox }))[0] ?? rowText(screen, point);
   const box: BBox | undefined = el?.bbox ?? line?.bbox;
-  const label = el?.label ?? line?.text ?? "";
+  // A menu item's shortcut ("Ctrl+O") is read with its text; the item is "Open…".
+  const label = stripAccelerators(el?.label ?? line?.text ?? "");
   const anchors = screen.lines
     .filter((l) => l.text.trim() && l.text !== label && !(el && bboxContainsPoint(el.bbox, bboxCenter(l.bbox))))
     .map((l) => ({ t: l.text, d: Math.hypot(bboxCenter(l.bbox)[0] - point[0], bboxCenter(l.bbox)[1] - point[1]) }))
@@ -227,11 +228,11 @@ async function targetAt(screen: Awaited<ReturnType<ScreenReader["read"]>> & { si
     icon = await deps.saveIcon(`${stepId}.png`, cropFrame(screen.frame, crop));
   }
   if (!box && !icon) return null;
-  const ordinal = el && label.trim() ? ordinalOf(el, screen.elements) : undefined;
+  const ordinal = label.trim() ? ordinalOf(box!, label, screen) : undefined;
   return {
     type: el?.type ?? (line ? "generic_interactive" : null),
     label,
-    by_text: label.trim() ? (el?.text?.raw?.trim() && el.type !== "text_input" ? el.text.raw : label) : null,
+    by_text: label.trim() ? (el?.text?.raw?.trim() && el.type !== "text_input" ? stripAccelerators(el.text.raw) || label : label) : null,
     role: el?.role ?? null,
     position_hint: box ? positionHint(box, screen.size) : null,
     anchors,
@@ -241,9 +242,22 @@ async function targetAt(screen: Awaited<ReturnType<ScreenReader["read"]>> & { si
   };
 }
 
-/** Where `el` stands among the elements of its type with the same label ("the 2nd « checkbutton »"), when there are several. */
-function ordinalOf(el: UIElement, elements: readonly UIElement[]): { index: number; count: number } | undefined {
-  const key = normalizeLabel(el.label);
-  const same = readingOrder(elements.filter((e) => e.type === el.type && normalizeLabel(e.label) === key));
-  return same.length > 1 ? { index: same.indexOf(el), count: same.length } : undefined;
+/**
+ * A click on a list row or menu item away from its text ("Right" in a popup list, clicked at the
+ * row's middle): the text on the same row, within three line heights to the left or right.
+ */
+function rowText(screen: Awaited<ReturnType<ScreenReader["read"]>>, point: Point): { text: string; bbox: BBox } | undefined {
+  return textTargets(screen.lines, [])
+    .filter((l) => point[1] >= l.bbox[1] - 2 && point[1] <= l.bbox[3] + 2)
+    .map((l) => ({ l, gap: point[0] < l.bbox[0] ? l.bbox[0] - point[0] : point[0] > l.bbox[2] ? point[0] - l.bbox[2] : 0, h: l.bbox[3] - l.bbox[1] }))
+    .filter((x) => x.gap <= 3 * x.h && !x.l.words)
+    .sort((a, b) => a.gap - b.gap)
+    .map((x) => ({ text: x.l.label, bbox: x.l.bbox }))[0];
+}
+
+/** Where the target stands among the things on screen with the same label ("the 2nd « checkbutton »"), when there are several. */
+function ordinalOf(box: BBox, label: string, screen: Awaited<ReturnType<ScreenReader["read"]>>): { index: number; count: number } | undefined {
+  const same = sameLabelInOrder([...screen.elements, ...textTargets(screen.lines, screen.elements)], label, 0.999);
+  const index = same.findIndex((s) => s.bbox[0] === box[0] && s.bbox[1] === box[1] && s.bbox[2] === box[2] && s.bbox[3] === box[3]);
+  return same.length > 1 && index >= 0 ? { index, count: same.length } : undefined;
 }

@@ -17,6 +17,7 @@ import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info
 import type { TraceCandidate } from "../core/schemas/trace.js";
 import type { Step, Workflow } from "../core/schemas/workflow.js";
 import { foldText } from "../core/text.js";
+import { textSimilarity } from "../perception/locate.js";
 import { groundTarget, type Grounding, type PerceivedScreen } from "./grounding.js";
 import type { TraceWriter } from "./trace.js";
 import { fillTemplate, titleWithData, type Bindings } from "./variables.js";
@@ -128,7 +129,7 @@ export class ReplayExecutor {
     const steps: StepOutcome[] = [];
     for (let i = start; i < this.workflow.steps.length; i++) {
       const step = this.workflow.steps[i]!;
-      this.deps.onProgress?.({ row, rows, step: i, steps: this.workflow.steps.length, stepId: step.step_id, intention: fillTemplate(step.intention, maskSecrets(this.workflow, b)), phase: "start" });
+      this.deps.onProgress?.({ row, rows, step: i, steps: this.workflow.steps.length, stepId: step.step_id, intention: titleWithData(fillTemplate(step.intention, maskSecrets(this.workflow, b)), this.workflow, b), phase: "start" });
       const o = await this.runStep(row, i, step, b);
       steps.push(o);
       this.deps.onProgress?.({ row, rows, step: i, steps: this.workflow.steps.length, stepId: step.step_id, intention: step.intention, phase: "done", status: o.status, ms: o.duration_ms, ...(o.error ? { message: o.error.message } : {}) });
@@ -192,7 +193,7 @@ export class ReplayExecutor {
   }
 
   /** The window a step acts in: app and title (with this row's data), else the app's active window. */
-  private async findWindow(want: { title: string; app: string }, b: Bindings, timeoutMs: number): Promise<{ window: WindowDescriptor; exact: boolean }> {
+  private async findWindow(want: { title: string; app: string }, b: Bindings, timeoutMs: number, adapt = false): Promise<{ window: WindowDescriptor; exact: boolean }> {
     const title = normTitle(titleWithData(want.title, this.workflow, b));
     const app = want.app.toLowerCase();
     const deadline = Date.now() + timeoutMs;
@@ -203,7 +204,10 @@ export class ReplayExecutor {
       const exact = list.filter((w) => ofApp(w) && normTitle(w.title) === title).sort((x, y) => Number(y.active) - Number(x.active))[0];
       if (exact) return { window: exact, exact: true };
       const active = list.find((w) => w.active);
-      if (active && ofApp(active) && app && Date.now() >= adaptAfter) return { window: active, exact: false };
+      // Another title of the same app's window ("Untitled 1" where "janvier.txt" was recorded) is
+      // accepted before an action only when the titles are alike: a dialog that did not open is
+      // never replaced by the main window, so keys never go where the dialog should have been.
+      if (adapt && active && ofApp(active) && app && Date.now() >= adaptAfter && textSimilarity(title, normTitle(active.title)) >= 0.5) return { window: active, exact: false };
       if (Date.now() >= deadline) {
         const seen = list.map((w) => `« ${w.title} » (${w.appName})`).join(", ") || "none";
         throw new WindowNotFoundError(`No window « ${titleWithData(want.title, this.workflow, b)} » of ${want.app || "any app"} within ${Math.round(timeoutMs / 1000)} s; open windows: ${seen}. Nothing was sent.`, { details: { title: want.title, app: want.app } });
@@ -259,7 +263,7 @@ export class ReplayExecutor {
     }
 
     // Pre-check: the step's window, raised and focused; nothing is sent anywhere else.
-    const { window, exact } = await this.findWindow(step.window, b, this.opts.windowTimeoutMs ?? 10_000);
+    const { window, exact } = await this.findWindow(step.window, b, this.opts.windowTimeoutMs ?? 10_000, true);
     if (!window.active) await windows.activate(window.id, signal);
     timings.precheck_ms = performance.now() - tPre;
     let decision = exact ? "execute" : `adapt: window title « ${window.title} » differs from the recorded « ${step.window.title} » (same app)`;

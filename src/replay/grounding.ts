@@ -7,12 +7,13 @@
 // Every box here is in frame pixels; the executor converts to screen points in one place.
 import type { Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxCenter, parsePositionHint, readingOrder } from "../core/geometry.js";
+import { bboxCenter, parsePositionHint } from "../core/geometry.js";
+import { stripAccelerators } from "../core/text.js";
 import type { VlmGrounder } from "../core/providers/vlm.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { matchIcon } from "../perception/icon-match.js";
-import { locate, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
+import { locate, sameLabelInOrder, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
 
 export interface PerceivedScreen {
   readonly elements: readonly UIElement[];
@@ -34,6 +35,8 @@ export interface GroundOptions {
   vlm?: VlmGrounder;
   /** Icon correlation needed (plan: 0.90). */
   iconThreshold?: number;
+  /** Label similarity needed to act on an element (default 0.7). */
+  minTextScore?: number;
   signal?: AbortSignal;
 }
 
@@ -53,7 +56,7 @@ function anchorDistance(b: BBox, anchors: readonly string[], lines: PerceivedScr
 }
 
 export async function groundTarget(target: Target, frame: Frame, screen: PerceivedScreen, opts: GroundOptions = {}): Promise<Grounding> {
-  const label = (opts.label ?? target.by_text ?? target.label).trim();
+  const label = stripAccelerators(opts.label ?? target.by_text ?? target.label);
   let candidates: readonly LocateCandidate[] = [];
   let reason = "the target has no label to look for";
   if (label) {
@@ -61,17 +64,24 @@ export async function groundTarget(target: Target, frame: Frame, screen: Perceiv
     const position = target.position_hint ? parsePositionHint(target.position_hint) : undefined;
     const r = locate({ verb: opts.verb ?? "click", target: label, ...(target.type ? { type: target.type } : {}), ...(position ? { position } : {}) }, elements, frame);
     candidates = r.candidates;
-    if (r.found && target.ordinal && target.ordinal.count > 1) {
+    // Replay acts on what it finds: a label that only shares a word ("Ctrl+A" for "Ctrl+O Open…") is not the target.
+    // A run of words inside a longer line that names the target ("Open…" in a line OCR merged
+    // with the next menu row) counts: locate narrowed the box to it.
+    const narrowed = r.found && r.candidates[0] && r.bbox.some((v, i) => Math.abs(v - r.candidates[0]!.bbox[i]!) > 0.5);
+    const close = r.found && (narrowed || (r.candidates[0]?.text_score ?? 0) >= (opts.minTextScore ?? 0.7));
+    if (r.found && !close) reason = `the best match « ${r.candidates[0]?.label} » is too far from « ${label} » (text ${r.candidates[0]?.text_score})`;
+    else if (!r.found) reason = r.reason;
+    if (r.found && close && target.ordinal && target.ordinal.count > 1) {
       // Equal labels recorded: the same rank among them, in reading order ("the 2nd « checkbutton »").
       const best = r.candidates[0]!;
-      const same = readingOrder(screen.elements.filter((e) => (e.type === best.type || e.type === target.type) && textSimilarity(label, e.label) >= 0.9));
+      const same = sameLabelInOrder(elements, label);
       const pick = same[Math.min(target.ordinal.index, same.length - 1)];
       if (pick && same.length > 1) {
         const exact = same.length === target.ordinal.count;
         return { found: true, method: "element", bbox: pick.bbox, point: bboxCenter(pick.bbox), score: best.score, ambiguous: !exact && target.ordinal.index >= same.length, candidates, note: `« ${label} » ${target.ordinal.index + 1} of ${same.length} in reading order${exact ? "" : ` (${target.ordinal.count} when recorded)`}` };
       }
     }
-    if (r.found) {
+    if (r.found && close) {
       if (!r.ambiguous) return { found: true, method: "element", bbox: r.bbox, point: r.point, score: r.score, ambiguous: false, candidates, note: `element « ${candidates[0]?.label ?? label} » (${candidates[0]?.type ?? "?"})` };
       // Equal labels: the one nearest to the words recorded around the target.
       const tied = r.candidates.filter((c) => r.candidates[0]!.score - c.score < 0.05 && c.text_score >= 0.5);
@@ -84,7 +94,6 @@ export async function groundTarget(target: Target, frame: Frame, screen: Perceiv
       }
       return { found: true, method: "element", bbox: r.bbox, point: r.point, score: r.score, ambiguous: true, candidates, note: `ambiguous: ${tied.length} elements match « ${label} » and the recorded nearby words do not tell them apart` };
     }
-    reason = r.reason;
   }
   if (opts.icon) {
     const m = matchIcon(frame, opts.icon);

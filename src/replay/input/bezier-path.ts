@@ -41,7 +41,9 @@ export function bezierPath(from: Point, to: Point, opts: PathOptions = {}): Poin
   const dy = to[1] - from[1];
   const dist = Math.hypot(dx, dy);
   if (dist < 1) return [[Math.round(to[0]) + 0, Math.round(to[1]) + 0]];
-  const bow = (opts.bow ?? 0.25) * dist;
+  // Slight (8 % of the distance at most): a wider bow crosses neighbouring widgets on the way, and
+  // hovering another menu-bar title while a menu is open switches menus.
+  const bow = (opts.bow ?? 0.08) * dist;
   // Unit normal to the line; both control points bow to the same side, by random amounts.
   const nx = -dy / dist;
   const ny = dx / dist;
