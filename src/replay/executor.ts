@@ -34,6 +34,10 @@ export interface ReplayDeps {
   vlm?: VlmGrounder;
   trace: TraceWriter;
   onProgress?: (p: ReplayProgress) => void;
+  /** Brings the app to where each row starts (opens a fresh form…); a failure fails the row. */
+  beforeRow?: (row: number, b: Bindings) => Promise<void>;
+  /** After each row, passed or not (collects what the app produced, closes it…). */
+  afterRow?: (row: number, outcome: RowOutcome) => Promise<void>;
 }
 
 export interface ReplayProgress {
@@ -111,21 +115,31 @@ export class ReplayExecutor {
   ) {}
 
   /** Runs rows in order; `from` gives, per row index, the step to start at (resume). */
-  async run(rows: readonly Bindings[], from: ReadonlyMap<number, number> = new Map(), onlyRows?: ReadonlySet<number>): Promise<RowOutcome[]> {
+  async run(rows: readonly Bindings[], from: ReadonlyMap<number, number> = new Map(), onlyRows?: ReadonlySet<number>, resumed = false): Promise<RowOutcome[]> {
     const out: RowOutcome[] = [];
     for (const [row, b] of rows.entries()) {
       if (onlyRows && !onlyRows.has(row)) continue;
       const start = from.get(row) ?? 0;
-      const r = await this.runRow(row, rows.length, b, start);
+      let r: RowOutcome;
+      try {
+        await this.deps.beforeRow?.(row, b);
+        r = await this.runRow(row, rows.length, b, start, resumed);
+      } catch (e) {
+        if (!(e instanceof RpaError) || e instanceof AbortedError) throw e;
+        const error = { code: e.code, message: `before row ${row + 1}: ${e.message}` };
+        this.deps.trace.append({ type: "row_end", row, status: "failed", failed_step: start, error });
+        r = { row, status: "failed", failedStep: start, error, steps: [] };
+      }
+      await this.deps.afterRow?.(row, r);
       out.push(r);
       if (r.status === "failed" && (this.opts.onError ?? "stop") === "stop") break;
     }
     return out;
   }
 
-  private async runRow(row: number, rows: number, b: Bindings, start: number): Promise<RowOutcome> {
+  private async runRow(row: number, rows: number, b: Bindings, start: number, resumed: boolean): Promise<RowOutcome> {
     const { trace } = this.deps;
-    trace.append(start > 0 ? { type: "resume", row, from_step: start } : { type: "row_start", row, from_step: start });
+    trace.append(resumed ? { type: "resume", row, from_step: start } : { type: "row_start", row, from_step: start });
     const steps: StepOutcome[] = [];
     for (let i = start; i < this.workflow.steps.length; i++) {
       const step = this.workflow.steps[i]!;

@@ -2,6 +2,7 @@
 // XTEST input; the product's detector (PP-OCR by default, with the on-disk OCR cache); no VLM is
 // wired yet (grounding: elements, then icon templates). The run is a folder with its trace_v1,
 // screenshots and report.html; it is also recorded in the store (runs table).
+import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
@@ -37,6 +38,12 @@ export interface ReplayRequest {
   onError?: "stop" | "skip";
   ocr?: string;
   maxAttempts?: number;
+  /** Pre-check wait for each step's window (default 10 s). */
+  windowTimeoutMs?: number;
+  /** A shell command run before each row, with the row's values in RPAV_VAR_<NAME> (opens the app…). */
+  beforeRowCommand?: string;
+  beforeRow?: (row: number, b: Bindings) => Promise<void>;
+  afterRow?: (row: number, outcome: RowOutcome) => Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -58,6 +65,20 @@ function progressLine(p: ReplayProgress): string {
   const where = `${p.rows > 1 ? `row ${p.row + 1}/${p.rows} · ` : ""}step ${p.step + 1}/${p.steps}`;
   if (p.phase === "start") return `  ${where} ${p.intention} …\n`;
   return `  ${where} ${p.status === "passed" ? "ok" : "FAILED"} (${p.ms} ms)${p.message ? ` — ${p.message}` : ""}\n`;
+}
+
+/** `--before-row`: a detached shell command per row (it may leave an app running), given a second to start. */
+function rowCommand(cmd: string, env: NodeJS.ProcessEnv, workflow: Workflow, log: (s: string) => void): (row: number, b: Bindings) => Promise<void> {
+  return async (row, b) => {
+    const vars = Object.fromEntries(workflow.variables.map((v) => [`RPAV_VAR_${v.name.toUpperCase()}`, b[v.name] ?? ""]));
+    log(`  row ${row + 1}: ${cmd}\n`);
+    const child = spawn("sh", ["-c", cmd], { env: { ...env, ...vars, RPAV_ROW: String(row + 1) }, stdio: "ignore", detached: true });
+    child.unref();
+    await new Promise<void>((resolve, reject) => {
+      child.once("error", (e) => reject(new InvalidInputError(`--before-row "${cmd}" cannot start: ${e.message}.`)));
+      setTimeout(resolve, 1000);
+    });
+  };
 }
 
 /** Replays a workflow on the desktop of `env`; writes the trace and the report. */
@@ -123,11 +144,13 @@ export async function replayWorkflow(req: ReplayRequest, env: NodeJS.ProcessEnv,
         encodePng: (f) => encodePng(f, { compressionLevel: 3 }),
         trace,
         onProgress: (p) => log(progressLine(p)),
+        ...(req.beforeRow || req.beforeRowCommand ? { beforeRow: req.beforeRow ?? rowCommand(req.beforeRowCommand!, env, workflow, log) } : {}),
+        ...(req.afterRow ? { afterRow: req.afterRow } : {}),
       },
-      { onError: req.onError ?? "stop", ...(req.maxAttempts ? { maxAttempts: req.maxAttempts } : {}), ...(req.signal ? { signal: req.signal } : {}) },
+      { onError: req.onError ?? "stop", ...(req.maxAttempts ? { maxAttempts: req.maxAttempts } : {}), ...(req.windowTimeoutMs ? { windowTimeoutMs: req.windowTimeoutMs } : {}), ...(req.signal ? { signal: req.signal } : {}) },
     );
     log(`replaying « ${workflow.name} » (${workflow.steps.length} steps × ${only ? only.size : rows.length} row(s)) → ${runDir}\n`);
-    outcomes = await executor.run(rows, from, only);
+    outcomes = await executor.run(rows, from, only, !!req.resume);
   } finally {
     const full = readTrace(runDir);
     const summary = rowOutcomes(full);
@@ -154,8 +177,9 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
     .option("--resume <run>", "go on with a run that failed or was cut, from the step that did not pass")
     .option("--ocr <provider>", "OCR for grounding: ppocr (default), hybrid, tesseract", "ppocr")
     .option("--max-attempts <n>", "attempts per step", "3")
+    .option("--before-row <command>", "shell command run before each row (opens the app); the row's values are in RPAV_VAR_<NAME>")
     .option("--json", "print the result as JSON")
-    .action(async (file: string | undefined, o: { var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; json?: boolean }) => {
+    .action(async (file: string | undefined, o: { var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean }) => {
       if (o.onError !== "stop" && o.onError !== "skip") throw new InvalidInputError(`--on-error must be stop or skip, got "${o.onError}".`);
       if (!file && !o.resume) throw new InvalidInputError("Give a workflow file, or --resume <run folder>.");
       const attempts = Number(o.maxAttempts);
@@ -169,7 +193,7 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
       const store = await openStore(globals(), io.env);
       try {
         const r = await replayWorkflow(
-          { workflowPath: file ?? "", ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, signal: ctl.signal },
+          { workflowPath: file ?? "", ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal },
           env,
           dataDir,
           (s) => io.err(s),
