@@ -5,6 +5,7 @@
 // screenshot and vectors in the embedded SQLite store, finds it again by vector search, writes an
 // HTML report a person can open, and leaves nothing running that it started.
 import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { captureStable } from "../../capture/stable-capture.js";
 import { encodePng } from "../../capture/png.js";
@@ -18,6 +19,7 @@ import { MultiModalEmbeddingManager } from "../../embedding/multimodal-embedding
 import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
 import { persistStateEmbedding } from "../../embedding/state-embedding-record.js";
 import { launchApp } from "../../lab/apps.js";
+import { YAD_PATIENT } from "../../lab/replay-tasks.js";
 import { labDown, labUp, type LabSession } from "../../lab/desktop.js";
 import { ContentFiles } from "../../store/content-files.js";
 import { SqliteStore } from "../../store/sqlite-store.js";
@@ -25,6 +27,7 @@ import { VectorSearch } from "../../store/vector-search.js";
 import { drawBoxes } from "../../perception/debug-image.js";
 import { LAB_STATE_DIR } from "../config.js";
 import { createDetector } from "./perception.js";
+import { replayWorkflow } from "./replay.js";
 import type { CliIo } from "./desktop.js";
 
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -99,6 +102,8 @@ ${Object.entries((state_embedding.components ?? {}) as Record<string, { provider
 </table><h2>Nearest stored states</h2><ol>${hits.map((h) => `<li>${esc(h.id)} — cosine ${h.score.toFixed(4)}</li>`).join("")}</ol></body></html>\n`,
       );
       say(`report: ${report}`);
+      await app.stop();
+      await replayDemo(io, env, dataDir, store, windows);
       return report;
     } finally {
       await app.stop();
@@ -107,5 +112,23 @@ ${Object.entries((state_embedding.components ?? {}) as Record<string, { provider
     await screen.close();
     await store.close();
     if (startedLab) await labDown({ display: 99, stateDir: LAB_STATE_DIR });
+  }
+}
+
+/** The bundled demo (recorded in the lab, committed in demos/): a yad patient form, replayed with new values. */
+export const DEMO_WORKFLOW = fileURLToPath(new URL("../../../demos/yad-patient/workflow.json", import.meta.url));
+
+async function replayDemo(io: CliIo, env: NodeJS.ProcessEnv, dataDir: string, store: SqliteStore, windows: X11WindowInfo): Promise<void> {
+  const row = YAD_PATIENT.rows[0]!;
+  io.out(`\nreplaying the bundled demo « ${YAD_PATIENT.title} » (${DEMO_WORKFLOW}) with new values: ${Object.entries(row).map(([k, v]) => `${k}=${v}`).join(", ")}\n`);
+  const run = await YAD_PATIENT.start({ env }, windows, {}, row);
+  try {
+    const r = await replayWorkflow({ workflowPath: DEMO_WORKFLOW, vars: { ...row } }, env, dataDir, (s) => io.err(s), store);
+    const got = await run.observe();
+    const want = YAD_PATIENT.expected(row);
+    io.out(`replay ${r.status}; yad printed ${JSON.stringify(got)}${got === want ? " (as expected)" : ` — expected ${JSON.stringify(want)}`}\n`);
+    io.out(`replay report: ${r.report}\n`);
+  } finally {
+    await run.stop();
   }
 }
