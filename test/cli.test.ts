@@ -56,7 +56,7 @@ describe("rpav CLI", () => {
 
   it.each([
     ["malformed JSON", () => write("malformed.json", '{\n "schema_version": "uielement_v1",\n "type": \n}'), /malformed JSON at line 4, column 1/],
-    ["a newer version", () => write("newer.json", JSON.stringify({ schema_version: "screenstate_v2" })), /\[schema_version\].*"screenstate_v2" is not one this build reads \(uielement_v1, screenstate_v1, workflow_v1\)/],
+    ["a newer version", () => write("newer.json", JSON.stringify({ schema_version: "screenstate_v2" })), /\[schema_version\].*"screenstate_v2" is not one this build reads \(uielement_v1, screenstate_v1, workflow_v1, trace_v1\)/],
     ["a missing file", () => join(tmp, "nope.json"), /nope.json: no such file/],
     ["a directory", () => tmp, /is a directory/],
     ["a non-UTF-8 file", () => write("latin1.json", Uint8Array.from([0x7b, 0xe9, 0x7d])), /not UTF-8 text/],

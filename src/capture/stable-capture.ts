@@ -5,7 +5,7 @@ import type { Frame } from "../core/frame.js";
 import { sleep } from "../core/process.js";
 import type { CaptureTarget, ScreenSource } from "../core/providers/screen-source.js";
 
-function sameFrame(a: Frame, b: Frame): boolean {
+export function sameFrame(a: Frame, b: Frame): boolean {
   return a.width === b.width && a.height === b.height && Buffer.compare(Buffer.from(a.data.buffer, a.data.byteOffset, a.data.length), Buffer.from(b.data.buffer, b.data.byteOffset, b.data.length)) === 0;
 }
 

@@ -128,10 +128,14 @@ export const MOUSEPAD_OPEN_SAVE: ReplayTask = {
   expected: (d) => `${d.texte}\n${d.texte_2}`,
   async demonstrate(run, input, env, d, windows) {
     await sleep(1000);
-    // File › Open through its shortcut. Clicking the menu works (the input driver dwells on the
-    // item), but perception reads two menu rows as one line ("Ctrl+O Open… Open Recent"), so
-    // replay could not find « Open… » again on its own; the menu path waits for that fix (issue 4).
-    await input.key("ctrl+o", { targetWindow: run.app.window.id });
+    // File › Open through the menu, as a person does: the pointer rests on the item before pressing.
+    const menu = (await nodes(env, run.app.pid)).find((n) => n.role === "menu" && n.name === "File");
+    if (!menu) throw new Error("mousepad: no File menu on AT-SPI");
+    await input.click(center(menu.bbox));
+    await sleep(900);
+    const open = (await atspiDump(env, { pid: run.app.pid })).nodes.find((n) => n.role === "menu item" && /^Open/.test(n.name) && n.states.includes("showing"));
+    if (!open) throw new Error("mousepad: the File menu did not open");
+    await input.click([open.bbox[0] + 40, center(open.bbox)[1]]);
     const dialog = await windows.waitFor({ title: /^Open/, app: "mousepad" }, { timeoutMs: 10_000 });
     await sleep(1000);
     const inDialog = { targetWindow: dialog.id };

@@ -5,6 +5,7 @@
 // tabs and lists, a visible change), and re-ground and retry a bounded number of times.
 // Everything goes to a trace_v1 (before / action / after with screenshots). Expected outcomes
 // (target not found, window not there) are step results; only broken parts throw.
+import { sameFrame } from "../capture/stable-capture.js";
 import { AbortedError, RpaError, TimeoutError, WindowNotFoundError, throwIfAborted } from "../core/errors.js";
 import { bboxFrameToScreen, cropFrame, frameToScreen, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
@@ -101,10 +102,6 @@ export function expectedWindow(step: Step): { title: string; app: string } | und
   const m = /^Fenêtre « (.*) » \((.*)\)(?: active)?$/.exec(step.expected_result);
   if (!m || step.expected_result.endsWith("inchangée")) return undefined;
   return { title: m[1]!, app: m[2]! };
-}
-
-function sameFrame(a: Frame, b: Frame): boolean {
-  return a.width === b.width && a.height === b.height && Buffer.compare(Buffer.from(a.data.buffer, a.data.byteOffset, a.data.length), Buffer.from(b.data.buffer, b.data.byteOffset, b.data.length)) === 0;
 }
 
 export class ReplayExecutor {
@@ -237,7 +234,7 @@ export class ReplayExecutor {
     let prev = await this.deps.screen.capture(target, this.opts.signal);
     const deadline = Date.now() + 3000;
     for (;;) {
-      await sleep(100, this.opts.signal);
+      await sleep(60, this.opts.signal);
       const next = await this.deps.screen.capture(target, this.opts.signal);
       if (sameFrame(prev, next) || Date.now() >= deadline) return next;
       prev = next;
@@ -282,14 +279,15 @@ export class ReplayExecutor {
     timings.precheck_ms = performance.now() - tPre;
     let decision = exact ? "execute" : `adapt: window title « ${window.title} » differs from the recorded « ${step.window.title} » (same app)`;
     const tFrame = performance.now();
-    const frame = await this.stableFrame(window);
+    const needsTarget = step.target !== null && ["click", "double_click", "right_click", "drag", "select"].includes(step.action);
+    // Grounding needs a still screen; keys and typing go to the focused window, one capture (for the trace) is enough.
+    const frame = needsTarget ? await this.stableFrame(window) : await this.deps.screen.capture({ kind: "window", windowId: window.id }, signal);
     timings.stable_ms = performance.now() - tFrame;
-    overhead += timings.precheck_ms;
+    overhead += timings.precheck_ms + timings.stable_ms;
 
     let g: Grounding | undefined;
     let screenPoint: Point | null = null;
     let screenBox: BBox | null = null;
-    const needsTarget = step.target !== null && ["click", "double_click", "right_click", "drag", "select"].includes(step.action);
     if (needsTarget) {
       const r = await this.ground(step, frame, b);
       g = r.g;

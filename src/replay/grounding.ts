@@ -55,12 +55,23 @@ function anchorDistance(b: BBox, anchors: readonly string[], lines: PerceivedScr
   return seen === 0 ? Infinity : total / seen;
 }
 
+/**
+ * Elements one text row high. Text inside a taller element (two menu rows the classifier took for
+ * one item: "Ctrl+O Open… Open Recent") stays a target of its own, so « Open… » is found.
+ */
+function singleRow(screen: PerceivedScreen): PerceivedScreen["elements"] {
+  const hs = screen.lines.map((l) => l.bbox[3] - l.bbox[1]).sort((a, b) => a - b);
+  const lineH = hs[Math.floor(hs.length / 2)] ?? 0;
+  if (!lineH) return screen.elements;
+  return screen.elements.filter((e) => e.type === "text_input" || e.bbox[3] - e.bbox[1] <= 2.2 * lineH || screen.lines.filter((l) => l.bbox[1] >= e.bbox[1] - 2 && l.bbox[3] <= e.bbox[3] + 2 && l.bbox[0] >= e.bbox[0] - 2 && l.bbox[2] <= e.bbox[2] + 2).length < 2);
+}
+
 export async function groundTarget(target: Target, frame: Frame, screen: PerceivedScreen, opts: GroundOptions = {}): Promise<Grounding> {
   const label = stripAccelerators(opts.label ?? target.by_text ?? target.label);
   let candidates: readonly LocateCandidate[] = [];
   let reason = "the target has no label to look for";
   if (label) {
-    const elements: LocatableElement[] = [...screen.elements, ...textTargets(screen.lines, screen.elements)];
+    const elements: LocatableElement[] = [...screen.elements, ...textTargets(screen.lines, singleRow(screen))];
     const position = target.position_hint ? parsePositionHint(target.position_hint) : undefined;
     const r = locate({ verb: opts.verb ?? "click", target: label, ...(target.type ? { type: target.type } : {}), ...(position ? { position } : {}) }, elements, frame);
     candidates = r.candidates;

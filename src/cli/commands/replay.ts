@@ -82,7 +82,7 @@ function rowCommand(cmd: string, env: NodeJS.ProcessEnv, workflow: Workflow, log
 }
 
 /** Replays a workflow on the desktop of `env`; writes the trace and the report. */
-export async function replayWorkflow(req: ReplayRequest, env: NodeJS.ProcessEnv, dataDir: string, log: (s: string) => void, store?: Store): Promise<ReplayResult> {
+export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv), dataDir: string, log: (s: string) => void, store?: Store): Promise<ReplayResult> {
   let workflowPath = resolve(req.workflowPath);
   let rows: Bindings[];
   let from = new Map<number, number>();
@@ -114,6 +114,8 @@ export async function replayWorkflow(req: ReplayRequest, env: NodeJS.ProcessEnv,
     runDir = resolve(req.runDir ?? join(dataDir, "runs", runId));
     if (existsSync(join(runDir, "trace.jsonl"))) throw new InvalidInputError(`${runDir} already holds a run; give another folder, or --resume ${runDir}.`, { details: { run: runDir } });
   }
+  // The workflow and its variables are checked before the desktop is touched.
+  const env = typeof desktop === "function" ? desktop() : desktop;
   const trace = new TraceWriter(runDir);
   if (!req.resume)
     trace.append({ type: "run", schema_version: "trace_v1", run_id: runId, workflow_id: workflow.workflow_id, workflow_name: workflow.name, workflow_path: workflowPath, rows: writerRows(workflow, rows), on_error: req.onError ?? "stop", steps: workflow.steps.map((s) => ({ step_id: s.step_id, action: s.action, intention: s.intention })) });
@@ -184,7 +186,7 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
       if (!file && !o.resume) throw new InvalidInputError("Give a workflow file, or --resume <run folder>.");
       const attempts = Number(o.maxAttempts);
       if (!Number.isInteger(attempts) || attempts < 1) throw new InvalidInputError(`--max-attempts must be a whole number ≥ 1, got "${o.maxAttempts}".`);
-      const env = desktopEnv(io.env);
+      const env = () => desktopEnv(io.env);
       const dataDir = resolveDataDir(globals(), io.env);
       const ctl = new AbortController();
       const onSig = () => ctl.abort();
