@@ -3,7 +3,7 @@
 // is parsed into verb, target text, element type and position hint; detected elements are scored
 // against it. Ambiguity (two candidates too close to call) is reported, not guessed silently.
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
-import { bboxCenter, bboxIoU, parsePositionHint, positionHintScore, readingOrder } from "../core/geometry.js";
+import { bboxCenter, parsePositionHint, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { foldText, normalizeLabel, tokenize } from "../core/text.js";
 
@@ -287,7 +287,13 @@ export function sameLabelInOrder<T extends { readonly bbox: BBox; readonly label
   const same: T[] = [];
   for (const it of items) {
     if (textSimilarity(label, it.label) < minSimilarity) continue;
-    if (same.some((s) => bboxIoU(s.bbox, it.bbox) > 0.3)) continue;
+    // Boxes on one row that overlap or touch are one thing seen twice (a checkbox element and its
+    // label's text beside it).
+    const overlaps = (a: BBox, b: BBox) => {
+      const h = Math.min(a[3] - a[1], b[3] - b[1]);
+      return Math.min(a[3], b[3]) - Math.max(a[1], b[1]) >= 0.5 * h && Math.max(a[0], b[0]) - Math.min(a[2], b[2]) <= h;
+    };
+    if (same.some((s) => overlaps(s.bbox, it.bbox))) continue;
     same.push(it);
   }
   return readingOrder(same);

@@ -38,6 +38,11 @@ export interface DetectOptions {
   workflowHint?: string | null;
   /** Image pixels per screen pixel (default: the frame's scaleFactor). Widget sizes scale with it. */
   scale?: number;
+  /**
+   * Without `scale`: also estimate how much larger than usual the UI is drawn (GDK_SCALE=2, a
+   * large text setting) from the height of the text read, and scale widget sizes by it.
+   */
+  autoScale?: boolean;
   /** Where element crops are said to be saved (visual.screenshot_path = <dir>/<element_id>.png). */
   cropDir?: string;
   signal?: AbortSignal;
@@ -70,6 +75,18 @@ export interface DetectionResult {
   };
 }
 
+/**
+ * How much larger than usual a UI is drawn, from its text: the median height of OCR lines of 3+
+ * characters is about 12.5 px on a standard desktop (GTK, 96 dpi; measured in the lab: 11–14),
+ * twice that at GDK_SCALE=2. Rounded to 1, 1.5 or 2; 1 when too little text was read.
+ */
+export function uiScaleOf(lines: readonly OcrLine[]): number {
+  const hs = lines.filter((l) => l.text.trim().length >= 3).map((l) => l.bbox[3] - l.bbox[1]).sort((a, b) => a - b);
+  if (hs.length < 3) return 1;
+  const est = hs[Math.floor(hs.length / 2)]! / 12.5;
+  return est < 1.3 ? 1 : est < 1.75 ? 1.5 : 2;
+}
+
 /** `text_boxes` and `detected_text` (lines, in reading order) from OCR lines (properties 8, 19). */
 export function perceptionFromOcr(lines: readonly OcrLine[]): { detected_text: string[]; text_boxes: TextBox[] } {
   const round = (b: BBox): [number, number, number, number] => [b[0], b[1], b[2], b[3]].map((v) => Math.round(v * 10) / 10) as [number, number, number, number];
@@ -89,7 +106,7 @@ export class UIElementDetector {
   async detect(frame: Frame, options: DetectOptions = {}): Promise<DetectionResult> {
     const t0 = performance.now();
     const signal = options.signal;
-    const scale = options.scale ?? frame.scaleFactor;
+    let scale = options.scale ?? frame.scaleFactor;
     const timings: Record<string, number> = {};
     const regionErrors: RegionError[] = [];
     let ocr: OcrResult | undefined;
@@ -104,6 +121,7 @@ export class UIElementDetector {
       throwIfAborted(signal, "element detection");
       const t1 = performance.now();
       const img = toRgb(frame);
+      if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
       const shapes = proposeShapes(img, { scale });
       timings.proposals_ms = performance.now() - t1;
       const t2 = performance.now();

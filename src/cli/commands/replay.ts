@@ -135,7 +135,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         windows,
         input,
         perceive: async (frame, signal) => {
-          const det = await detector.detect(frame, { ...(signal ? { signal } : {}) });
+          const det = await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) });
           return { elements: det.elements, lines: det.ocr?.lines ?? [] };
         },
         loadIcon: async (rel) => {
