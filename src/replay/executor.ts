@@ -5,10 +5,11 @@
 // tabs and lists, a visible change), and re-ground and retry a bounded number of times.
 // Everything goes to a trace_v1 (before / action / after with screenshots). Expected outcomes
 // (target not found, window not there) are step results; only broken parts throw.
-import { sameFrame } from "../capture/stable-capture.js";
+import { nearlySameFrame, sameFrame } from "../capture/stable-capture.js";
 import { AbortedError, RpaError, TimeoutError, WindowNotFoundError, throwIfAborted } from "../core/errors.js";
 import { bboxFrameToScreen, cropFrame, frameToScreen, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
+import { contentHash } from "../core/ids.js";
 import { bboxCenter, clampBBox } from "../core/geometry.js";
 import { sleep } from "../core/process.js";
 import type { InputDriver } from "../core/providers/input-driver.js";
@@ -197,7 +198,7 @@ export class ReplayExecutor {
     let f = frame;
     if (!f) {
       const live = window ? await this.deps.windows.get(window.id, this.opts.signal) : undefined;
-      f = await this.deps.screen.capture(live ? { kind: "window", windowId: live.id } : { kind: "screen" }, this.opts.signal);
+      f = await this.deps.screen.capture(live ? regionOf(live) : { kind: "screen" }, this.opts.signal);
     }
     const path = this.deps.trace.putShot(name, await this.deps.encodePng(f));
     return { path, origin: [f.origin[0], f.origin[1]], frame: f };
@@ -228,21 +229,40 @@ export class ReplayExecutor {
     }
   }
 
-  /** Waits until a frame of the window is the same twice (or 3 s). */
+  /** Waits until two frames of the window are the same but for a spinner or a caret (≤ 0.3 % of the pixels), or 3 s. */
   private async stableFrame(window: WindowDescriptor): Promise<Frame> {
-    const target = { kind: "window" as const, windowId: window.id };
+    const target = regionOf(window);
     let prev = await this.deps.screen.capture(target, this.opts.signal);
     const deadline = Date.now() + 3000;
     for (;;) {
       await sleep(60, this.opts.signal);
       const next = await this.deps.screen.capture(target, this.opts.signal);
-      if (sameFrame(prev, next) || Date.now() >= deadline) return next;
+      if (nearlySameFrame(prev, next, 0.003) || Date.now() >= deadline) return next;
       prev = next;
     }
   }
 
-  private async ground(step: Step, frame: Frame, b: Bindings): Promise<{ g: Grounding; perceiveMs: number; groundMs: number }> {
+  /**
+   * Grounding cache, after Stagehand's action cache: where a step's target was found in this run,
+   * with the pixels around it. When the next row shows the same pixels there (same window size,
+   * the label and its surroundings unchanged), the target is there again and perception is
+   * skipped. Entries are written only after the step passed.
+   */
+  private readonly groundCache = new Map<string, { key: string; g: Extract<Grounding, { found: true }>; row: number }>();
+
+  private cacheKey(step: Step, frame: Frame, bbox: BBox, b: Bindings): string {
+    const m = 6 * frame.scaleFactor;
+    const around = clampBBox([bbox[0] - m, bbox[1] - m, bbox[2] + m, bbox[3] + m], frame);
+    const crop = cropFrame(frame, around);
+    const label = titleWithData(step.target?.by_text ?? step.target?.label ?? "", this.workflow, b);
+    return `${frame.width}x${frame.height}|${label}|${around.join(",")}|${contentHash(crop.data)}`;
+  }
+
+  private async ground(step: Step, frame: Frame, b: Bindings): Promise<{ g: Grounding; perceiveMs: number; groundMs: number; cached?: boolean }> {
     const target = step.target!;
+    const cached = this.groundCache.get(step.step_id);
+    if (cached && this.cacheKey(step, frame, cached.g.bbox, b) === cached.key)
+      return { g: { ...cached.g, note: `${cached.g.note} — cached: the screen around it is as in row ${cached.row + 1}` }, perceiveMs: 0, groundMs: 0, cached: true };
     const t0 = performance.now();
     const screen = await this.deps.perceive(frame, this.opts.signal);
     const t1 = performance.now();
@@ -281,16 +301,18 @@ export class ReplayExecutor {
     const tFrame = performance.now();
     const needsTarget = step.target !== null && ["click", "double_click", "right_click", "drag", "select"].includes(step.action);
     // Grounding needs a still screen; keys and typing go to the focused window, one capture (for the trace) is enough.
-    const frame = needsTarget ? await this.stableFrame(window) : await this.deps.screen.capture({ kind: "window", windowId: window.id }, signal);
+    const frame = needsTarget ? await this.stableFrame(window) : await this.deps.screen.capture(regionOf(window), signal);
     timings.stable_ms = performance.now() - tFrame;
     overhead += timings.precheck_ms + timings.stable_ms;
 
     let g: Grounding | undefined;
+    let fromCache = false;
     let screenPoint: Point | null = null;
     let screenBox: BBox | null = null;
     if (needsTarget) {
       const r = await this.ground(step, frame, b);
       g = r.g;
+      fromCache = !!r.cached;
       timings.perceive_ms = r.perceiveMs;
       timings.ground_ms = r.groundMs;
       overhead += r.perceiveMs + r.groundMs;
@@ -379,14 +401,14 @@ export class ReplayExecutor {
     const live = await windows.get(window.id, signal);
     if (live) {
       await sleep(150, signal);
-      afterFrame = await this.deps.screen.capture({ kind: "window", windowId: live.id }, signal);
+      afterFrame = await this.deps.screen.capture(regionOf(live), signal);
       const type = step.target?.type;
       if (g?.found && type && RETRY_ON_NO_CHANGE.has(type) && step.action === "click" && afterFrame.width === frame.width && afterFrame.height === frame.height) {
         const around = clampBBox([g.bbox[0] - 12, g.bbox[1] - 12, g.bbox[2] + 12, g.bbox[3] + 12], frame);
         let changed = !sameFrame(cropFrame(frame, around), cropFrame(afterFrame, around));
         for (let k = 0; !changed && k < 5; k++) {
           await sleep(150, signal);
-          afterFrame = await this.deps.screen.capture({ kind: "window", windowId: live.id }, signal);
+          afterFrame = await this.deps.screen.capture(regionOf(live), signal);
           changed = afterFrame.width !== frame.width || !sameFrame(cropFrame(frame, around), cropFrame(afterFrame, around));
         }
         if (!changed) throw fail("postcheck_failed", `${step.step_id}: the ${type} « ${step.target?.label ?? ""} » looks the same after the click; trying again.`);
@@ -396,6 +418,7 @@ export class ReplayExecutor {
     } else check ||= "the window closed";
     overhead += performance.now() - tPost - (live ? 150 : 0);
     const after = await this.shoot(`${step.step_id}-after`, live, afterFrame);
+    if (g?.found && !g.ambiguous && !fromCache && step.action !== "select") this.groundCache.set(step.step_id, { key: this.cacheKey(step, frame, g.bbox, b), g, row });
     return { overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check };
   }
 
@@ -417,6 +440,11 @@ export class ReplayExecutor {
     }
     return undefined;
   }
+}
+
+/** The window's client area as a screen region: captured without asking the window system again (the caller just did). */
+function regionOf(w: WindowDescriptor): { kind: "region"; bbox: BBox } {
+  return { kind: "region", bbox: w.bbox };
 }
 
 function winInfo(w: WindowDescriptor): { id: string; title: string; app: string; bbox: [number, number, number, number] } {
