@@ -22,6 +22,8 @@ export const TraceCandidateSchema = z.looseObject({
 export const TraceErrorSchema = z.looseObject({ code: z.string(), message: z.string() });
 
 const base = { t: IsoTimestampSchema };
+/** Which row of data and which step an event is about. */
+const stepRef = { row: z.number().int().nonnegative(), step: z.number().int().nonnegative(), step_id: nonEmptyString };
 
 export const TraceRunSchema = z.looseObject({
   ...base,
@@ -43,9 +45,7 @@ export const TraceRowStartSchema = z.looseObject({ ...base, type: z.literal("row
 export const TraceBeforeSchema = z.looseObject({
   ...base,
   type: z.literal("before"),
-  row: z.number().int().nonnegative(),
-  step: z.number().int().nonnegative(),
-  step_id: nonEmptyString,
+  ...stepRef,
   attempt: z.number().int().positive(),
   window: z.looseObject({ id: z.string(), title: z.string(), app: z.string(), bbox: BBoxSchema }).nullable(),
   /** Screenshot file under the run folder, and where its top-left pixel lies on screen. */
@@ -65,9 +65,7 @@ export const TraceBeforeSchema = z.looseObject({
 export const TraceActionSchema = z.looseObject({
   ...base,
   type: z.literal("action"),
-  row: z.number().int().nonnegative(),
-  step: z.number().int().nonnegative(),
-  step_id: nonEmptyString,
+  ...stepRef,
   action: z.string(),
   /** Screen point acted on (clicks, drags: the start). */
   point: z.tuple([z.number(), z.number()]).nullable(),
@@ -79,9 +77,7 @@ export const TraceActionSchema = z.looseObject({
 export const TraceAfterSchema = z.looseObject({
   ...base,
   type: z.literal("after"),
-  row: z.number().int().nonnegative(),
-  step: z.number().int().nonnegative(),
-  step_id: nonEmptyString,
+  ...stepRef,
   status: z.enum(TRACE_STATUSES),
   attempts: z.number().int().nonnegative(),
   screenshot: z.string().nullable(),
