@@ -73,6 +73,38 @@ describe("replay of the recorded demos on real apps", () => {
     expect(result.status).toBe("passed");
   }, 200_000);
 
+  it("the app crashing mid-run fails the step with a typed error, nothing is sent elsewhere, and the run can resume", async () => {
+    const runDir = join(dataDir, "crash");
+    const row = YAD_PATIENT.rows[1]!;
+    const run = await YAD_PATIENT.start({ env: kit.env }, kit.windows, {}, row);
+    let killed = false;
+    const failed = await replayWorkflow({ workflowPath: demo(YAD_PATIENT), vars: { ...row }, runDir, windowTimeoutMs: 1500 }, kit.env, dataDir, (line) => {
+      // The app dies while the third step (click on « Prénom ») starts.
+      if (!killed && /step 3\/7 .*…/.test(line)) {
+        killed = true;
+        run.app.process.kill("SIGKILL");
+      }
+    });
+    expect(killed).toBe(true);
+    expect(failed.status).toBe("failed");
+    const end = readTrace(runDir).events.find((e) => e.type === "row_end");
+    expect(end?.type === "row_end" && end.failed_step).toBeGreaterThanOrEqual(2);
+    expect(end?.type === "row_end" && end.error?.code).toMatch(/^(window_not_found|timeout)$/);
+    // The failed step sent nothing: no action event at or after it.
+    const failedStep = end?.type === "row_end" ? (end.failed_step ?? 0) : 0;
+    expect(readTrace(runDir).events.filter((e) => e.type === "action" && e.step >= failedStep)).toEqual([]);
+    // Resumable: a new form, and the run goes on from the step that failed.
+    const again = await YAD_PATIENT.start({ env: kit.env }, kit.windows, {}, row);
+    try {
+      const resumed = await replayWorkflow({ workflowPath: "", resume: runDir }, kit.env, dataDir, () => undefined);
+      expect(resumed.status).toBe("passed");
+      // The new form only got what the remaining steps type (the surname was typed into the dead one).
+      expect(await again.observe()).toBe(`|${row.prenom}|${row.date_de_naissance}|`);
+    } finally {
+      await again.stop();
+    }
+  }, 200_000);
+
   it("a window that never appears fails the step (typed error, nothing sent); the run resumes once the app is there; the report shows it", async () => {
     const runDir = join(dataDir, "resumed");
     const failed = await replayWorkflow({ workflowPath: demo(YAD_PATIENT), vars: { ...YAD_PATIENT.rows[0]! }, runDir, windowTimeoutMs: 1500 }, kit.env, dataDir, () => undefined);
