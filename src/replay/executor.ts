@@ -183,7 +183,8 @@ export class ReplayExecutor {
         shotAfter = await this.shoot(`${step.step_id}-failed`, undefined).catch(() => ({ path: null, origin: null }));
         check = "failed";
         // A window that is not there, or an app that crashed, does not come back by retrying.
-        if (e.code === "window_not_found" || e.code === "timeout" || e.code === "display_unavailable" || e.code === "provider_unavailable") break;
+        // Nor does a missing file (an icon crop the workflow names).
+        if (["window_not_found", "timeout", "display_unavailable", "provider_unavailable", "invalid_input"].includes(e.code)) break;
         if (attempt < maxAttempts) await sleep(500, this.opts.signal);
       }
     }

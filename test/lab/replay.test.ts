@@ -3,7 +3,7 @@
 // stdout per CSV row, the bytes mousepad saved, AT-SPI states of gtk3-widget-factory). Then a run
 // that fails (no window), is resumed, and whose HTML report is opened in headless Chromium.
 // The full task × perturbation matrix runs in bench/replay (too long for every test run).
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -102,6 +102,29 @@ describe("replay of the recorded demos on real apps", () => {
       expect(await again.observe()).toBe(`|${row.prenom}|${row.date_de_naissance}|`);
     } finally {
       await again.stop();
+    }
+  }, 200_000);
+
+  it("a missing icon crop fails its step with a typed error naming the file, shown in the report; earlier steps are kept", async () => {
+    const wf = JSON.parse(readFileSync(demo(YAD_PATIENT), "utf8"));
+    const ok = wf.steps.at(-1);
+    ok.target = { ...ok.target, label: "", by_text: null, icon: "icons/ok-button.png" };
+    const file = join(dataDir, "no-icon", "workflow.json");
+    mkdirSync(join(dataDir, "no-icon"), { recursive: true });
+    writeFileSync(file, JSON.stringify(wf));
+    const row = YAD_PATIENT.rows[2]!;
+    const run = await YAD_PATIENT.start({ env: kit.env }, kit.windows, {}, row);
+    try {
+      const r = await replayWorkflow({ workflowPath: file, vars: { ...row }, runDir: join(dataDir, "no-icon", "run") }, kit.env, dataDir, () => undefined);
+      expect(r.status).toBe("failed");
+      const trace = readTrace(r.runDir);
+      const end = trace.events.find((e) => e.type === "row_end");
+      expect(end).toMatchObject({ failed_step: 6, error: { code: "invalid_input" } });
+      expect(end?.type === "row_end" && end.error?.message).toContain(join(dataDir, "no-icon", "icons", "ok-button.png"));
+      expect(trace.events.filter((e) => e.type === "after" && e.status === "passed")).toHaveLength(6);
+      expect(readFileSync(r.report, "utf8")).toContain("ok-button.png");
+    } finally {
+      await run.stop();
     }
   }, 200_000);
 
