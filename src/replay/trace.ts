@@ -1,5 +1,5 @@
 // Run folders: <run>/trace.jsonl (trace_v1, append-only) and <run>/shots/*.png.
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInputError, StoreError } from "../core/errors.js";
 import { readDocument } from "../core/schemas/documents.js";
@@ -17,7 +17,8 @@ export class TraceWriter {
     } catch (e) {
       throw new StoreError(`Cannot create the run folder ${dir}: ${(e as Error).message}.`, { cause: e, details: { path: dir } });
     }
-    if (existsSync(join(dir, TRACE_FILE))) this.shots = readTrace(dir).events.length * 2;
+    // A resumed run goes on numbering after the screenshots already there.
+    this.shots = readdirSync(join(dir, "shots")).length;
   }
 
   /** Appends one event (flushed to disk: a crash keeps every earlier line). */
