@@ -85,9 +85,9 @@ export interface RowOutcome {
   steps: StepOutcome[];
 }
 
-/** A step that failed for a reason the run reports (not a bug): the message goes to the trace. */
+/** A step that failed for a reason the run reports (not a bug), with the overhead spent until then. */
 class StepFailure extends RpaError {
-  constructor(code: string, message: string, readonly grounding?: Grounding) {
+  constructor(code: string, message: string, readonly overhead: number) {
     super(code, message);
   }
 }
@@ -177,8 +177,7 @@ export class ReplayExecutor {
       } catch (e) {
         if (e instanceof AbortedError) throw e;
         if (!(e instanceof RpaError)) throw e;
-        const ov = (e as RpaError & { overhead?: number }).overhead;
-        if (typeof ov === "number") overhead += ov;
+        if (e instanceof StepFailure) overhead += e.overhead;
         lastError = { code: e.code, message: e.message };
         shotAfter = await this.shoot(`${step.step_id}-failed`, undefined).catch(() => ({ path: null, origin: null }));
         check = "failed";
@@ -281,7 +280,7 @@ export class ReplayExecutor {
     const timings: Record<string, number> = {};
     const tPre = performance.now();
     let overhead = 0;
-    const fail = (code: string, message: string, g?: Grounding) => Object.assign(new StepFailure(code, message, g), { overhead });
+    const fail = (code: string, message: string) => new StepFailure(code, message, overhead);
 
     if (step.action === "wait_for") {
       const { window } = await this.findWindow(step.window, b, step.timeout_ms ?? 10_000).catch((e: unknown) => {
@@ -332,8 +331,8 @@ export class ReplayExecutor {
       method: g ? (g.found ? g.method : null) : "none", bbox: screenBox ? [...screenBox] as [number, number, number, number] : null, score: g?.found ? g.score : null,
       ambiguous: !!(g?.found && g.ambiguous), candidates, decision: g && !g.found ? `not found: ${g.reason}` : decision, timings: roundAll(timings),
     });
-    if (g && !g.found) throw fail("target_not_found", `${step.step_id}: « ${titleWithData(step.target?.label ?? "", this.workflow, b)} » not found on « ${window.title} »: ${g.reason}.`, g);
-    if (g?.found && g.ambiguous) throw fail("target_ambiguous", `${step.step_id}: ${g.note}; candidates: ${g.candidates.slice(0, 3).map((c) => `« ${c.label} » ${c.type} ${c.score}`).join(", ")}.`, g);
+    if (g && !g.found) throw fail("target_not_found", `${step.step_id}: « ${titleWithData(step.target?.label ?? "", this.workflow, b)} » not found on « ${window.title} »: ${g.reason}.`);
+    if (g?.found && g.ambiguous) throw fail("target_ambiguous", `${step.step_id}: ${g.note}; candidates: ${g.candidates.slice(0, 3).map((c) => `« ${c.label} » ${c.type} ${c.score}`).join(", ")}.`);
 
     // Act.
     const tAct = performance.now();

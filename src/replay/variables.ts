@@ -116,12 +116,6 @@ export function fillTemplate(text: string, b: Bindings): string {
   return text.replace(/\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g, (_, n: string) => b[n] ?? "");
 }
 
-/** The recorded text of a template: "{{name}}" parts replaced by the recorded examples. */
-export function recordedText(text: string, workflow: Workflow): string {
-  const ex = Object.fromEntries(workflow.variables.map((v) => [v.name, v.example ?? ""]));
-  return fillTemplate(text, ex);
-}
-
 /**
  * A recorded window title with this run's data: "janvier.txt - Mousepad" recorded with
  * chemin=/tmp/janvier.txt becomes "fevrier.txt - Mousepad" when chemin=/tmp/fevrier.txt. Each

@@ -127,6 +127,8 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const { detector, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false);
   const t0 = performance.now();
   let outcomes: RowOutcome[] = [];
+  let status: "passed" | "failed" = "failed";
+  let rowSummary: { row: number; status: string }[] = [];
   try {
     const executor = new ReplayExecutor(
       workflow,
@@ -154,16 +156,16 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
     log(`replaying « ${workflow.name} » (${workflow.steps.length} steps × ${only ? only.size : rows.length} row(s)) → ${runDir}\n`);
     outcomes = await executor.run(rows, from, only, !!req.resume);
   } finally {
-    const full = readTrace(runDir);
-    const summary = rowOutcomes(full);
-    const status = summary.every((o) => o.status === "passed") ? "passed" : "failed";
+    // Even after a failure or an abort: the run's end, its report and its record in the store.
+    const summary = rowOutcomes(readTrace(runDir)).map((o) => ({ row: o.row, status: o.status }));
+    status = summary.every((o) => o.status === "passed") ? "passed" : "failed";
+    rowSummary = summary;
     trace.append({ type: "run_end", status, duration_ms: Math.round(performance.now() - t0) });
     writeFileSync(join(runDir, "report.html"), renderReport(readTrace(runDir)));
     await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: status === "passed" ? "succeeded" : "failed", startedAt: started.toISOString(), finishedAt: new Date().toISOString(), document: { run_dir: runDir, rows: summary } });
     await Promise.allSettled([input.close(), screen.close(), close()]);
   }
-  const summary = rowOutcomes(readTrace(runDir)).map((o) => ({ row: o.row, status: o.status }));
-  return { runDir, runId, report: join(runDir, "report.html"), rows: outcomes, summary, status: summary.every((s) => s.status === "passed") ? "passed" : "failed" };
+  return { runDir, runId, report: join(runDir, "report.html"), rows: outcomes, summary: rowSummary, status };
 }
 
 export function registerReplayCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
