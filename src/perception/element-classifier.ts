@@ -8,7 +8,7 @@ import { bboxCenter, bboxContainsPoint } from "../core/geometry.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import type { RgbImage } from "./raster.js";
-import type { ShapeRegion } from "./region-proposer.js";
+import type { GlyphRegion, ShapeRegion } from "./region-proposer.js";
 
 export interface ElementCandidate {
   type: UIElementType;
@@ -28,6 +28,8 @@ export interface ClassifyInput {
   readonly grey: Uint8Array;
   readonly shapes: readonly ShapeRegion[];
   readonly lines: readonly OcrLine[];
+  /** Icon-sized ink blobs (icons of borderless buttons among them). */
+  readonly glyphs?: readonly GlyphRegion[];
   /** Image pixels per screen pixel. */
   readonly scale: number;
 }
@@ -249,8 +251,81 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     if (caption) e.label = caption;
   }
   for (const row of menu) out.push({ type: "link", bbox: row.bbox, label: row.line.text, text: row.line.text, confidence: 0.7, method: "ocr_text", filled: false });
+  const icons = iconButtons(input, words, claimed);
+  for (const b of icons) {
+    out.push(b);
+    claimed.push(b.bbox);
+  }
   out.push(...linkCandidates(input, lines, claimed));
   return out;
+}
+
+const alnum = (t: string): number => t.replace(/[^\p{L}\p{N}]/gu, "").length;
+const letters = (t: string): number => t.replace(/[^\p{L}]/gu, "").length;
+
+/**
+ * Borderless icon buttons (toolbars, title bars, card tools): an icon-sized blob of ink that no
+ * word explains, standing alone (no label just right of it, no text run it ends, not among the
+ * many blobs of a chart or a picture), outside every element found so far. Its box is the icon
+ * plus the padding a person would click in: up to 0.6× its size, never past half the way to
+ * the next thing on screen.
+ */
+function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: readonly BBox[]): ElementCandidate[] {
+  const { scale } = input;
+  const glyphs = input.glyphs ?? [];
+  const out: ElementCandidate[] = [];
+  // Text, unless the OCR read a lone icon as one letter ("Q" for a magnifier).
+  const isText = (g: GlyphRegion): boolean =>
+    words.some((w) => {
+      if (alnum(w.text) === 0 || overlap(w.bbox, g.bbox) <= 0.3) return false;
+      if (w.text.length > 1 || /\p{N}/u.test(w.text)) return true;
+      const row = (b: BBox) => Math.abs((b[1] + b[3]) / 2 - (w.bbox[1] + w.bbox[3]) / 2) < (w.bbox[3] - w.bbox[1]) * 0.6;
+      return words.some((o) => o !== w && row(o.bbox) && Math.min(Math.abs(o.bbox[0] - w.bbox[2]), Math.abs(w.bbox[0] - o.bbox[2])) < 2 * (w.bbox[3] - w.bbox[1]));
+    });
+  const icons = glyphs.filter((g) => !isText(g));
+  for (const g of icons) {
+    const [x1, y1, x2, y2] = g.bbox;
+    const w = x2 - x1;
+    const h = y2 - y1;
+    const size = Math.max(w, h);
+    if (size < 9 * scale || size > 32 * scale || g.surroundFlat < 0.97) continue;
+    const c = bboxCenter(g.bbox);
+    if (claimed.some((b) => bboxContainsPoint(b, c))) continue;
+    const cy = c[1];
+    const sameRow = (b: BBox) => Math.abs((b[1] + b[3]) / 2 - cy) < Math.max(h, 10 * scale) * 0.6;
+    // A label's decoration: a word right after it, or the end of a text run just before it.
+    if (words.some((x) => letters(x.text) >= 2 && sameRow(x.bbox) && x.bbox[0] >= x2 - 2 && x.bbox[0] - x2 < Math.max(1.2 * size, 14 * scale))) continue;
+    if (words.some((x) => letters(x.text) >= 2 && sameRow(x.bbox) && x.bbox[2] <= x1 + 2 && x1 - x.bbox[2] < 0.5 * size)) continue;
+    // Among the blobs of a chart, a map, a picture.
+    const ring: BBox = [x1 - size, y1 - size, x2 + size, y2 + size];
+    if (glyphs.filter((o) => o !== g && overlap(o.bbox, ring) > 0).length >= 3) continue;
+    // Padding up to the neighbours.
+    const others: BBox[] = [...icons.filter((o) => o !== g).map((o) => o.bbox), ...words.map((x) => x.bbox)];
+    let padX = Math.max(6 * scale, 0.6 * size);
+    let padY = padX;
+    for (const o of others) {
+      const vOverlap = o[1] < y2 && o[3] > y1;
+      const hOverlap = o[0] < x2 && o[2] > x1;
+      if (vOverlap && o[0] >= x2) padX = Math.min(padX, (o[0] - x2) / 2);
+      if (vOverlap && o[2] <= x1) padX = Math.min(padX, (x1 - o[2]) / 2);
+      if (hOverlap && o[1] >= y2) padY = Math.min(padY, (o[1] - y2) / 2);
+      if (hOverlap && o[3] <= y1) padY = Math.min(padY, (y1 - o[3]) / 2);
+    }
+    padX = Math.max(padX, 2 * scale);
+    padY = Math.max(padY, 2 * scale);
+    const inside = words.filter((x) => bboxContainsPoint(g.bbox, bboxCenter(x.bbox)));
+    const label = inside.map((x) => x.text).join(" ");
+    out.push({ type: "button", bbox: [x1 - padX, y1 - padY, x2 + padX, y2 + padY], label, text: label, confidence: 0.5, method: "heuristic_glyph", filled: false });
+  }
+  return out;
+}
+
+/** Area of a ∩ b over the smaller box's area. */
+function overlap(a: BBox, b: BBox): number {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / Math.max(1, Math.min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])));
 }
 
 /**
@@ -368,7 +443,7 @@ function bandExtent(input: ClassifyInput, box: BBox, y: number): [number, number
   };
   const start = Math.max(0, Math.min(W - 1, Math.round(box[0]) - 2));
   const bg = at(start);
-  const differs = (x: number) => colourDistance(at(x), bg) > 30;
+  const differs = (x: number) => colourDistance(at(x), bg) > 14;
   let l = start;
   while (l > 0 && !(differs(l - 1) && (l < 2 || differs(l - 2)))) l--;
   let r = start;

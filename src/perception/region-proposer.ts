@@ -5,7 +5,7 @@
 // Text regions come from the OCR lines. Everything is in frame pixels.
 import type { BBox } from "../core/geometry.js";
 import { bboxIoU } from "../core/geometry.js";
-import type { RgbImage } from "./raster.js";
+import { connectedComponents, type RgbImage } from "./raster.js";
 
 export type ShapeKind = "rectangle" | "disc";
 
@@ -47,6 +47,26 @@ interface Stats {
 
 /** Flat-colour rectangles and discs of widget size. */
 export function proposeShapes(img: RgbImage, options: ShapeProposerOptions = {}): ShapeRegion[] {
+  return proposeRegions(img, options).shapes;
+}
+
+/**
+ * A compact blob of ink outside every large flat surface: an icon, a glyph, a small picture.
+ * Text is among them too; the classifier sets apart what the OCR read.
+ */
+export interface GlyphRegion {
+  readonly bbox: BBox;
+  /** Ink pixels / bbox area. */
+  readonly density: number;
+  /**
+   * Share of a ring 2–6 px around the box that is one flat surface: ~1 for an icon drawn on a
+   * plain background, low for a blob cut out of a photo, a map or a chart.
+   */
+  readonly surroundFlat: number;
+}
+
+/** Shapes and glyphs from one labelling of the image's flat-colour surfaces. */
+export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}): { shapes: ShapeRegion[]; glyphs: GlyphRegion[] } {
   const tol = options.tolerance ?? 6;
   const scale = options.scale ?? 1;
   const minSide = (options.minSide ?? 9) * scale;
@@ -147,7 +167,62 @@ export function proposeShapes(img: RgbImage, options: ShapeProposerOptions = {})
     const fill: [number, number, number] = [s.r / s.n, s.g / s.n, s.b / s.n];
     out.push({ kind, bbox: [Math.max(0, s.x1 - 1), Math.max(0, s.y1 - 1), Math.min(W, s.x2 + 1), Math.min(H, s.y2 + 1)], fill, fillRatio, surround: surroundColour(img, s), container });
   }
-  return dedupeShapes(out);
+  return { shapes: dedupeShapes(out), glyphs: glyphsOf(root, W, H, scale) };
+}
+
+/**
+ * Ink blobs: pixels outside every flat surface of at least ~12×12 px (anti-aliased strokes, the
+ * small enclosed counters of a glyph) joined 8-connected, then parts closer than 2 px joined
+ * (the three bars of a menu icon). Kept when icon-sized: 6–44 px a side at scale 1.
+ */
+function glyphsOf(root: Int32Array, W: number, H: number, scale: number): GlyphRegion[] {
+  const minFlat = 150 * scale * scale;
+  const n = W * H;
+  const size = new Int32Array(n);
+  for (let i = 0; i < n; i++) size[root[i]!]!++;
+  const mask = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (size[root[i]!]! < minFlat) mask[i] = 1;
+  const comps = connectedComponents(mask, W, H).filter((c) => c.x2 - c.x1 <= 60 * scale && c.y2 - c.y1 <= 60 * scale && c.pixels >= 4);
+  // Join parts a gap of ≤ 2 px apart.
+  const gap = 2 * scale;
+  comps.sort((a, b) => a.x1 - b.x1);
+  const boxes: Array<{ b: [number, number, number, number]; ink: number }> = [];
+  for (const c of comps) {
+    let cur = { b: [c.x1, c.y1, c.x2, c.y2] as [number, number, number, number], ink: c.pixels };
+    for (let merged = true; merged; ) {
+      merged = false;
+      for (let k = boxes.length - 1; k >= 0; k--) {
+        const o = boxes[k]!;
+        if (o.b[0] > cur.b[2] + gap || o.b[2] < cur.b[0] - gap || o.b[1] > cur.b[3] + gap || o.b[3] < cur.b[1] - gap) continue;
+        const u: [number, number, number, number] = [Math.min(o.b[0], cur.b[0]), Math.min(o.b[1], cur.b[1]), Math.max(o.b[2], cur.b[2]), Math.max(o.b[3], cur.b[3])];
+        if (u[2] - u[0] > 60 * scale || u[3] - u[1] > 60 * scale) continue;
+        cur = { b: u, ink: o.ink + cur.ink };
+        boxes.splice(k, 1);
+        merged = true;
+      }
+    }
+    boxes.push(cur);
+  }
+  const out: GlyphRegion[] = [];
+  for (const { b, ink } of boxes) {
+    const w = b[2] - b[0];
+    const h = b[3] - b[1];
+    if (Math.max(w, h) < 6 * scale || Math.max(w, h) > 44 * scale || Math.min(w, h) < 2 * scale || Math.max(w, h) > 4 * Math.min(w, h)) continue;
+    const counts = new Map<number, number>();
+    let all = 0;
+    const m1 = 2 * scale;
+    const m2 = 6 * scale;
+    for (let y = Math.max(0, b[1] - m2); y < Math.min(H, b[3] + m2); y++)
+      for (let x = Math.max(0, b[0] - m2); x < Math.min(W, b[2] + m2); x++) {
+        if (x >= b[0] - m1 && x < b[2] + m1 && y >= b[1] - m1 && y < b[3] + m1) continue;
+        all++;
+        const i = y * W + x;
+        if (!mask[i]) counts.set(root[i]!, (counts.get(root[i]!) ?? 0) + 1);
+      }
+    const flat = Math.max(0, ...counts.values());
+    out.push({ bbox: b, density: ink / (w * h), surroundFlat: all ? flat / all : 0 });
+  }
+  return out;
 }
 
 function surroundColour(img: RgbImage, s: Stats): [number, number, number] {

@@ -19,7 +19,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { toGrey, toRgb } from "./raster.js";
-import { proposeShapes } from "./region-proposer.js";
+import { proposeRegions } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
 
 export interface DetectorDeps {
@@ -122,10 +122,10 @@ export class UIElementDetector {
       const t1 = performance.now();
       const img = toRgb(frame);
       if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
-      const shapes = proposeShapes(img, { scale });
+      const { shapes, glyphs } = proposeRegions(img, { scale });
       timings.proposals_ms = performance.now() - t1;
       const t2 = performance.now();
-      candidates = classifyRegions({ img, grey: toGrey(img), shapes, lines: ocr.lines, scale });
+      candidates = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
       timings.classify_ms = performance.now() - t2;
     } catch (e) {
       if (e instanceof AbortedError) throw e;
