@@ -256,7 +256,40 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     out.push(b);
     claimed.push(b.bbox);
   }
-  out.push(...linkCandidates(input, lines, claimed));
+  const links = linkCandidates(input, lines, claimed);
+  out.push(...links, ...topBarItems(input, words, [...claimed, ...links.map((l) => l.bbox)]));
+  return out;
+}
+
+/**
+ * The bar along the top of a page or window (a web app's navigation bar): its short text items,
+ * away from every element found so far, are links. Each item is its words (a word space apart)
+ * and the padding around them up to the next item.
+ */
+function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: readonly BBox[]): ElementCandidate[] {
+  const { img, scale } = input;
+  const limit = Math.min(img.height * 0.07, 80 * scale);
+  const top = words.filter((w) => w.bbox[3] <= limit && alnum(w.text) >= 1 && !claimed.some((c) => bboxContainsPoint(c, bboxCenter(w.bbox)))).sort((a, b) => a.bbox[0] - b.bbox[0]);
+  const items: OcrWord[][] = [];
+  for (const w of top) {
+    const last = items.at(-1);
+    const prev = last?.at(-1);
+    const h = w.bbox[3] - w.bbox[1];
+    if (prev && w.bbox[0] - prev.bbox[2] < 0.8 * h && Math.abs((w.bbox[1] + w.bbox[3]) / 2 - (prev.bbox[1] + prev.bbox[3]) / 2) < 0.5 * h) last!.push(w);
+    else items.push([w]);
+  }
+  const boxes = items.map((it) => [it[0]!.bbox[0], Math.min(...it.map((w) => w.bbox[1])), it.at(-1)!.bbox[2], Math.max(...it.map((w) => w.bbox[3]))] as BBox);
+  const obstacles = [...boxes, ...claimed, ...(input.glyphs ?? []).map((g) => g.bbox)];
+  const out: ElementCandidate[] = [];
+  items.forEach((it, k) => {
+    const text = it.map((w) => w.text).join(" ");
+    if (it.length > 4 || !/[\p{L}\p{N}]{2}/u.test(text) && alnum(text) < 1) return;
+    const b = boxes[k]!;
+    const h = b[3] - b[1];
+    // One letter or sign alone is an icon the OCR tried to read (a magnifier as "Q"): a button.
+    const icon = it.length === 1 && text.length <= 2 && !/\p{N}/u.test(text) && letters(text) <= 1;
+    out.push({ type: icon ? "button" : "link", bbox: padToNeighbours(b, 1.0 * h, 0.75 * h, obstacles.filter((o) => o !== b && overlap(o, b) < 0.5), 1 * scale), label: icon ? "" : text, text, confidence: 0.55, method: icon ? "heuristic_glyph" : "ocr_text", filled: false });
+  });
   return out;
 }
 
@@ -299,25 +332,36 @@ function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     // Among the blobs of a chart, a map, a picture.
     const ring: BBox = [x1 - size, y1 - size, x2 + size, y2 + size];
     if (glyphs.filter((o) => o !== g && overlap(o.bbox, ring) > 0).length >= 3) continue;
-    // Padding up to the neighbours.
     const others: BBox[] = [...icons.filter((o) => o !== g).map((o) => o.bbox), ...words.map((x) => x.bbox)];
-    let padX = Math.max(6 * scale, 0.6 * size);
-    let padY = padX;
-    for (const o of others) {
-      const vOverlap = o[1] < y2 && o[3] > y1;
-      const hOverlap = o[0] < x2 && o[2] > x1;
-      if (vOverlap && o[0] >= x2) padX = Math.min(padX, (o[0] - x2) / 2);
-      if (vOverlap && o[2] <= x1) padX = Math.min(padX, (x1 - o[2]) / 2);
-      if (hOverlap && o[1] >= y2) padY = Math.min(padY, (o[1] - y2) / 2);
-      if (hOverlap && o[3] <= y1) padY = Math.min(padY, (y1 - o[3]) / 2);
-    }
-    padX = Math.max(padX, 2 * scale);
-    padY = Math.max(padY, 2 * scale);
+    const pad = Math.max(6 * scale, 0.6 * size);
+    const box = padToNeighbours(g.bbox, pad, pad, others, 2 * scale);
     const inside = words.filter((x) => bboxContainsPoint(g.bbox, bboxCenter(x.bbox)));
     const label = inside.map((x) => x.text).join(" ");
-    out.push({ type: "button", bbox: [x1 - padX, y1 - padY, x2 + padX, y2 + padY], label, text: label, confidence: 0.5, method: "heuristic_glyph", filled: false });
+    out.push({ type: "button", bbox: box, label, text: label, confidence: 0.5, method: "heuristic_glyph", filled: false });
   }
   return out;
+}
+
+/**
+ * `box` grown by up to `padX` / `padY` a side, never past half the way to the nearest of
+ * `others` that faces it (so two neighbours split the space between them), and at least `min`.
+ */
+export function padToNeighbours(box: BBox, padX: number, padY: number, others: readonly BBox[], min: number): BBox {
+  const [x1, y1, x2, y2] = box;
+  let l = padX;
+  let r = padX;
+  let t = padY;
+  let b = padY;
+  for (const o of others) {
+    if (o === box) continue;
+    const vOverlap = o[1] < y2 && o[3] > y1;
+    const hOverlap = o[0] < x2 && o[2] > x1;
+    if (vOverlap && o[0] >= x2) r = Math.min(r, (o[0] - x2) / 2);
+    if (vOverlap && o[2] <= x1) l = Math.min(l, (x1 - o[2]) / 2);
+    if (hOverlap && o[1] >= y2) b = Math.min(b, (o[1] - y2) / 2);
+    if (hOverlap && o[3] <= y1) t = Math.min(t, (y1 - o[3]) / 2);
+  }
+  return [x1 - Math.max(l, min), y1 - Math.max(t, min), x2 + Math.max(r, min), y2 + Math.max(b, min)];
 }
 
 /** Area of a ∩ b over the smaller box's area. */
@@ -333,15 +377,20 @@ function overlap(a: BBox, b: BBox): number {
  * hyperlinks), or when it sits in a column of short labels with a regular pitch (a menu).
  */
 function linkCandidates(input: ClassifyInput, lines: readonly OcrLine[], claimed: readonly BBox[]): ElementCandidate[] {
-  const { img, grey } = input;
+  const { img, grey, scale } = input;
   const out: ElementCandidate[] = [];
+  const obstacles: BBox[] = [...lines.flatMap((l) => l.words.map((w) => w.bbox)), ...(input.glyphs ?? []).map((g) => g.bbox)];
   for (const l of lines) {
     if (claimed.some((c) => bboxContainsPoint(c, bboxCenter(l.bbox)))) continue;
     let run: OcrWord[] = [];
     const flush = (): void => {
       const text = run.map((w) => w.text).join(" ");
       if (run.length && run.length <= 8 && /[\p{L}\p{N}]{2}/u.test(text)) {
-        const bbox: BBox = [run[0]!.bbox[0], Math.min(...run.map((w) => w.bbox[1])), run[run.length - 1]!.bbox[2], Math.max(...run.map((w) => w.bbox[3]))];
+        const ink: BBox = [run[0]!.bbox[0], Math.min(...run.map((w) => w.bbox[1])), run[run.length - 1]!.bbox[2], Math.max(...run.map((w) => w.bbox[3]))];
+        // What is clicked is the text and the padding around it, up to its neighbours.
+        const h = ink[3] - ink[1];
+        const own = new Set(run.map((w) => w.bbox));
+        const bbox = padToNeighbours(ink, 0.3 * h, 0.25 * h, obstacles.filter((o) => !own.has(o) && overlap(o, ink) < 0.5), 1 * scale);
         out.push({ type: "link", bbox, label: text, text, confidence: 0.7, method: "ocr_text", filled: false });
       }
       run = [];
@@ -350,12 +399,41 @@ function linkCandidates(input: ClassifyInput, lines: readonly OcrLine[], claimed
       const ink = inkColour(img, grey, w.bbox);
       const hue = rgbHue(ink[0], ink[1], ink[2]);
       const coloured = saturation(ink) > 0.4 && hue >= 180 && hue <= 260 && luma(ink) < 200;
-      if (coloured) run.push(w);
+      if (coloured || underlined(grey, img.width, img.height, w.bbox)) run.push(w);
       else flush();
     }
     flush();
   }
   return out;
+}
+
+/**
+ * A line drawn under a word: a pixel row at the word's foot (its last fifth or up to a quarter
+ * of its height below) whose pixels nearly all differ from the background around the word.
+ */
+export function underlined(grey: Uint8Array, W: number, H: number, box: BBox): boolean {
+  const x1 = Math.max(0, Math.round(box[0]) + 1);
+  const x2 = Math.min(W, Math.round(box[2]) - 1);
+  const h = box[3] - box[1];
+  if (x2 - x1 < 4 || h < 4) return false;
+  const bgY = Math.max(0, Math.round(box[1]) - 2);
+  const top = Array.from({ length: x2 - x1 }, (_, k) => grey[bgY * W + x1 + k]!).sort((a, b) => a - b);
+  const bg = top[top.length >> 1]!;
+  const inkShare = (y: number, a: number, b: number): number => {
+    let n = 0;
+    let c = 0;
+    for (let x = Math.max(0, a); x < Math.min(W, b); x++, n++) if (Math.abs(grey[y * W + x]! - bg) > 50) c++;
+    return n ? c / n : 0;
+  };
+  for (let y = Math.round(box[3] - h * 0.2); y <= Math.round(box[3] + h * 0.25); y++) {
+    if (y < 0 || y >= H) continue;
+    if (inkShare(y, x1, x2) < 0.92) continue;
+    // A rule or a border runs on past the word on both sides; an underline does not.
+    const span = Math.round(3 * h);
+    if (inkShare(y, x1 - span, x1 - 2) > 0.9 && inkShare(y, x2 + 2, x2 + span) > 0.9) continue;
+    return true;
+  }
+  return false;
 }
 
 function rgbHue(r: number, g: number, b: number): number {
