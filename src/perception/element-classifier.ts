@@ -270,6 +270,10 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   const { img, scale } = input;
   const limit = Math.min(img.height * 0.07, 80 * scale);
   const top = words.filter((w) => w.bbox[3] <= limit && alnum(w.text) >= 1 && !claimed.some((c) => bboxContainsPoint(c, bboxCenter(w.bbox)))).sort((a, b) => a.bbox[0] - b.bbox[0]);
+  // A bar holds one row of items; two rows or more at the top are a window's title and content.
+  if (top.length === 0) return [];
+  const mid = [...top].map((w) => (w.bbox[1] + w.bbox[3]) / 2).sort((a, b) => a - b)[top.length >> 1]!;
+  if (top.some((w) => Math.abs((w.bbox[1] + w.bbox[3]) / 2 - mid) > 0.6 * (w.bbox[3] - w.bbox[1]))) return [];
   const items: OcrWord[][] = [];
   for (const w of top) {
     const last = items.at(-1);
@@ -281,6 +285,7 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   const boxes = items.map((it) => [it[0]!.bbox[0], Math.min(...it.map((w) => w.bbox[1])), it.at(-1)!.bbox[2], Math.max(...it.map((w) => w.bbox[3]))] as BBox);
   const obstacles = [...boxes, ...claimed, ...(input.glyphs ?? []).map((g) => g.bbox)];
   const out: ElementCandidate[] = [];
+  if (items.length < 2) return out;
   items.forEach((it, k) => {
     const text = it.map((w) => w.text).join(" ");
     if (it.length > 4 || !/[\p{L}\p{N}]{2}/u.test(text) && alnum(text) < 1) return;
@@ -503,7 +508,10 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       const medRight = rights[rights.length >> 1]!;
       const consistent = rows.filter((x) => Math.abs(x.bbox[2] - medRight) <= 12 * scale).length >= rows.length * 0.75;
       const crowded = rows.some((x) => lines.some((o) => o !== x.line && /\p{L}{4}/u.test(o.text) && bboxContainsPoint(x.bbox, bboxCenter(o.bbox))));
-      if (!consistent || crowded) continue;
+      // Captions of a form: their band ends where a field begins on the same row.
+      const besideField = (row: BBox) => input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - row[2]) <= 6 * scale && sh.bbox[1] < row[3] && sh.bbox[3] > row[1]);
+      const captions = rows.filter((x) => besideField(x.bbox)).length >= rows.length / 2;
+      if (!consistent || crowded || captions) continue;
       out.push(...rows);
     }
   }
