@@ -257,7 +257,87 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     claimed.push(b.bbox);
   }
   const links = linkCandidates(input, lines, claimed);
-  out.push(...links, ...topBarItems(input, words, [...claimed, ...links.map((l) => l.bbox)]));
+  const bar = topBarItems(input, words, [...claimed, ...links.map((l) => l.bbox)]);
+  const rows = rowMenus(input, words, [...claimed, ...links.map((l) => l.bbox), ...bar.map((b) => b.bbox)]);
+  out.push(...links, ...bar, ...rows);
+  return out;
+}
+
+/** Words grouped into items (a word space apart) along rows, left to right. */
+function rowItems(words: readonly OcrWord[], joinGap: number): OcrWord[][][] {
+  const rows: OcrWord[][] = [];
+  for (const w of [...words].sort((a, b) => (a.bbox[1] + a.bbox[3]) / 2 - (b.bbox[1] + b.bbox[3]) / 2)) {
+    const cy = (w.bbox[1] + w.bbox[3]) / 2;
+    const h = w.bbox[3] - w.bbox[1];
+    const row = rows.find((r) => Math.abs((r[0]!.bbox[1] + r[0]!.bbox[3]) / 2 - cy) < 0.4 * Math.max(h, r[0]!.bbox[3] - r[0]!.bbox[1]));
+    if (row) row.push(w);
+    else rows.push([w]);
+  }
+  return rows.map((r) => {
+    r.sort((a, b) => a.bbox[0] - b.bbox[0]);
+    const items: OcrWord[][] = [];
+    for (const w of r) {
+      const last = items.at(-1);
+      const prev = last?.at(-1);
+      if (prev && w.bbox[0] - prev.bbox[2] < joinGap * (w.bbox[3] - w.bbox[1])) last!.push(w);
+      else items.push([w]);
+    }
+    return items;
+  });
+}
+
+const itemBox = (it: readonly OcrWord[]): BBox => [it[0]!.bbox[0], Math.min(...it.map((w) => w.bbox[1])), it.at(-1)!.bbox[2], Math.max(...it.map((w) => w.bbox[3]))];
+
+/**
+ * Horizontal menus (a menu bar, breadcrumbs, a row of footer links, pagination): three or more
+ * short items on one row, each a clear gap (0.9–3 text heights) from the next, outside every
+ * element found so far. Each item is a link with the padding around it up to its neighbours.
+ */
+function rowMenus(input: ClassifyInput, words: readonly OcrWord[], claimed: readonly BBox[]): ElementCandidate[] {
+  const { scale } = input;
+  const free = words.filter((w) => alnum(w.text) >= 1 && !claimed.some((c) => bboxContainsPoint(c, bboxCenter(w.bbox))));
+  const out: ElementCandidate[] = [];
+  const obstacles: BBox[] = [...claimed, ...(input.glyphs ?? []).map((g) => g.bbox)];
+  const runs: OcrWord[][][] = [];
+  for (const items of rowItems(free, 0.9)) {
+    let run: OcrWord[][] = [];
+    for (const it of items) {
+      const prev = run.at(-1);
+      const h = it[0]!.bbox[3] - it[0]!.bbox[1];
+      if (prev && it[0]!.bbox[0] - prev.at(-1)!.bbox[2] > 3 * h) {
+        runs.push(run);
+        run = [];
+      }
+      run.push(it);
+    }
+    runs.push(run);
+  }
+  const texts = (run: OcrWord[][]) => run.map((it) => it.map((w) => w.text).join(" "));
+  const candidates = runs.filter((run) => run.length >= 3 && run.every((it) => it.length <= 3) && texts(run).every((t) => t.length <= 28) && texts(run).filter((t) => letters(t) >= 2).length >= run.length * 0.67);
+  // The rows of a table or a grid line up with the row above or below; a menu stands alone.
+  const lefts = (run: OcrWord[][]) => run.map((it) => it[0]!.bbox[0]);
+  const rowY = (run: OcrWord[][]) => (run[0]![0]!.bbox[1] + run[0]![0]!.bbox[3]) / 2;
+  const tabular = (run: OcrWord[][]): boolean =>
+    runs.some((o) => {
+      if (o === run || o.length < 2) return false;
+      const h = run[0]![0]!.bbox[3] - run[0]![0]!.bbox[1];
+      if (Math.abs(rowY(o) - rowY(run)) > 3 * h) return false;
+      const ol = lefts(o);
+      return lefts(run).filter((x) => ol.some((y) => Math.abs(x - y) <= 4 * scale)).length >= 2;
+    });
+  for (const run of candidates) {
+    if (tabular(run)) continue;
+    run.map(itemBox).forEach((b, k) => {
+      const text = texts(run)[k]!;
+      obstacles.push(b);
+      out.push({ type: "link", bbox: b, label: text, text, confidence: 0.5, method: "ocr_text", filled: false });
+    });
+  }
+  const wordsBoxes = words.map((w) => w.bbox);
+  for (const e of out) {
+    const h = e.bbox[3] - e.bbox[1];
+    e.bbox = padToNeighbours(e.bbox, 1.0 * h, 0.6 * h, [...obstacles, ...wordsBoxes].filter((o) => o !== e.bbox && overlap(o, e.bbox) < 0.5), 1 * scale);
+  }
   return out;
 }
 
