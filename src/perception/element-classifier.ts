@@ -176,6 +176,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const usedWords = new Set<OcrWord>();
   const widgets = shapes.filter((s) => !s.container).sort((a, b) => (a.bbox[2] - a.bbox[0]) * (a.bbox[3] - a.bbox[1]) - (b.bbox[2] - b.bbox[0]) * (b.bbox[3] - b.bbox[1]));
   const claimed: BBox[] = [];
+  const hasGlyph = (b: BBox) => (input.glyphs ?? []).some((g) => bboxContainsPoint(b, bboxCenter(g.bbox)));
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
   const inMenuRow = (b: BBox) => menu.some((r) => bboxContainsPoint(r.bbox, bboxCenter(b)));
@@ -189,13 +190,13 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const text = inside.map((x) => x.text).join(" ");
     const small = Math.max(w, h) <= 28 * scale;
     // Large square toggles (accessible web forms draw 40 px boxes) still lead their label.
-    const toggleSized = Math.max(w, h) <= 44 * scale;
+    const toggleSized = Math.max(w, h) <= 48 * scale;
     const square = Math.abs(w - h) <= Math.max(3, 0.2 * Math.max(w, h));
     const contrast = colourDistance(s.fill, s.surround);
     if ((s.kind === "disc" || small) && inside.length > 0) continue; // a badge ("3", "New"), not a control
     // The counter of a letter ("e", "O") is a small closed shape too.
     if (small && words.some((x) => x.text.length >= 2 && bboxContainsPoint(x.bbox, bboxCenter(s.bbox)))) continue;
-    if (s.kind === "disc" && small) {
+    if (s.kind === "disc" && toggleSized) {
       const label = labelRightOf(s.bbox, words, scale);
       if (!label.length) continue; // a lone ring is an icon more often than a radio button
       label.forEach((x) => usedWords.add(x));
@@ -223,6 +224,8 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       continue;
     }
     const filled = saturation(s.fill) > 0.35 && luma(s.fill) < 215;
+    // A dark band on a light page is a banner or a header, not a field.
+    const banner = luma(s.surround) - luma(s.fill) > 100;
     const light = luma(s.fill) > 200;
     const textBox = inside.length ? inside.reduce<BBox>((a, x) => [Math.min(a[0], x.bbox[0]), Math.min(a[1], x.bbox[1]), Math.max(a[2], x.bbox[2]), Math.max(a[3], x.bbox[3])], inside[0]!.bbox) : undefined;
     const centred = textBox ? Math.abs((textBox[0] + textBox[2]) / 2 - (x1 + x2) / 2) < Math.max(6 * scale, w * 0.12) && textBox[0] - x1 > 4 * scale : false;
@@ -231,10 +234,13 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     if (centred && w <= 420 * scale) {
       type = "button";
       confidence = contrast > 25 ? 0.85 : 0.65;
-    } else if (!textBox && w <= 64 * scale && contrast > 25) {
+    } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox))) {
       type = "button"; // icon button
       confidence = 0.55;
-    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale) {
+    } else if (!textBox && light && contrast > 25 && w >= 1.2 * h && h <= 60 * scale) {
+      type = "text_input"; // a short empty field (a day, a year, a postcode)
+      confidence = 0.6;
+    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner) {
       type = hasRightGlyph(input, s.bbox, inside) ? "dropdown" : "text_input";
       confidence = light ? 0.75 : 0.6;
     }
@@ -243,6 +249,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     out.push({ type, bbox: s.bbox, label: text, text, confidence, method: "heuristic_rectangle", filled });
     claimed.push(s.bbox);
   }
+  out.push(...textAreas(input, words, usedWords, claimed));
   // A field's label is its caption: the line just left of it on the same row, else just above it.
   // What is typed inside stays in text.raw.
   for (const e of out) {
@@ -261,6 +268,61 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const rows = rowMenus(input, words, [...claimed, ...links.map((l) => l.bbox), ...bar.map((b) => b.bbox)]);
   out.push(...links, ...bar, ...rows);
   return out;
+}
+
+/**
+ * Multi-line fields: a framed light box taller than a widget, away from the frame's edges, empty
+ * or holding a few left-aligned lines at its top, and no control or other shape inside (a card
+ * or a panel holds those).
+ */
+function textAreas(input: ClassifyInput, words: readonly OcrWord[], used: Set<OcrWord>, claimed: BBox[]): ElementCandidate[] {
+  const { img, scale, shapes } = input;
+  const out: ElementCandidate[] = [];
+  for (const s of shapes) {
+    if (!s.container) continue;
+    const [x1, y1, x2, y2] = s.bbox;
+    const w = x2 - x1;
+    const h = y2 - y1;
+    if (x1 <= 1 || y1 <= 1 || x2 >= img.width - 1 || y2 >= img.height - 1) continue;
+    if (h <= 60 * scale || h > 320 * scale || w < 1.5 * h || w > img.width * 0.8) continue;
+    if (luma(s.fill) < 200 || s.fillRatio < 0.85 || colourDistance(s.fill, edgeColour(img, s.bbox)) < 40) continue;
+    if (shapes.some((o) => o !== s && bboxContainsPoint(s.bbox, bboxCenter(o.bbox)) && (o.bbox[2] - o.bbox[0]) * (o.bbox[3] - o.bbox[1]) < w * h * 0.9)) continue;
+    if (claimed.some((c) => bboxContainsPoint(s.bbox, bboxCenter(c)))) continue;
+    const inside = wordsIn(s.bbox, words).filter((x) => !used.has(x));
+    if (inside.some((x) => x.bbox[0] - x1 > w * 0.6 && x.bbox[1] - y1 > 3 * (x.bbox[3] - x.bbox[1]))) continue;
+    const text = inside.map((x) => x.text).join(" ");
+    if (text.length > 200) continue;
+    inside.forEach((x) => used.add(x));
+    out.push({ type: "text_input", bbox: s.bbox, label: text, text, confidence: 0.55, method: "heuristic_rectangle", filled: false });
+    claimed.push(s.bbox);
+  }
+  return out;
+}
+
+/** Mean colour of a box's outermost pixels (a frame drawn around a field). */
+function edgeColour(img: RgbImage, b: BBox): [number, number, number] {
+  const x1 = Math.max(0, Math.round(b[0]));
+  const y1 = Math.max(0, Math.round(b[1]));
+  const x2 = Math.min(img.width - 1, Math.round(b[2]) - 1);
+  const y2 = Math.min(img.height - 1, Math.round(b[3]) - 1);
+  const acc = [0, 0, 0];
+  let n = 0;
+  const add = (x: number, y: number) => {
+    const i = (y * img.width + x) * 3;
+    acc[0]! += img.data[i]!;
+    acc[1]! += img.data[i + 1]!;
+    acc[2]! += img.data[i + 2]!;
+    n++;
+  };
+  for (let x = x1; x <= x2; x += 2) {
+    add(x, y1);
+    add(x, y2);
+  }
+  for (let y = y1; y <= y2; y += 2) {
+    add(x1, y);
+    add(x2, y);
+  }
+  return [acc[0]! / n, acc[1]! / n, acc[2]! / n];
 }
 
 /** Words grouped into items (a word space apart) along rows, left to right. */

@@ -106,19 +106,24 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
       }
     }
   }
-  const stats = new Map<number, Stats>();
+  // Components get compact ids (root → id + 1), their statistics flat arrays: a Map lookup per
+  // pixel cost more than the labelling itself.
   const root = new Int32Array(n);
+  const idOf = new Int32Array(n);
+  const stats: Stats[] = [];
   for (let y = 0; y < H; y++) {
     const row = y * W;
     for (let x = 0; x < W; x++) {
       const i = row + x;
       const r = find(i);
-      root[i] = r;
-      let s = stats.get(r);
-      if (!s) {
-        s = { x1: x, y1: y, x2: x + 1, y2: y + 1, n: 0, r: 0, g: 0, b: 0 };
-        stats.set(r, s);
+      let k = idOf[r]! - 1;
+      if (k < 0) {
+        k = stats.length;
+        idOf[r] = k + 1;
+        stats.push({ x1: x, y1: y, x2: x + 1, y2: y + 1, n: 0, r: 0, g: 0, b: 0 });
       }
+      root[i] = k;
+      const s = stats[k]!;
       if (x < s.x1) s.x1 = x;
       if (x + 1 > s.x2) s.x2 = x + 1;
       if (y + 1 > s.y2) s.y2 = y + 1;
@@ -129,11 +134,13 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
     }
   }
   const out: ShapeRegion[] = [];
-  for (const [r, s] of stats) {
+  for (let r = 0; r < stats.length; r++) {
+    const s = stats[r]!;
     const w = s.x2 - s.x1;
     const h = s.y2 - s.y1;
     if (w < minSide || h < minSide) continue;
-    const smallSquare = Math.abs(w - h) <= Math.max(2, 0.15 * w) && w <= 40 * scale;
+    // Toggles: up to 46 px (accessible web forms draw 40 px boxes and rings, plus their border).
+    const smallSquare = Math.abs(w - h) <= Math.max(2, 0.15 * w) && w <= 46 * scale;
     // Outlines (a checkbox's or radio's border ring) are kept when small and square.
     if (s.n < 0.5 * w * h && !smallSquare) continue;
     const touchesEdge = s.x1 === 0 || s.y1 === 0 || s.x2 === W || s.y2 === H;
@@ -167,7 +174,7 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
     const fill: [number, number, number] = [s.r / s.n, s.g / s.n, s.b / s.n];
     out.push({ kind, bbox: [Math.max(0, s.x1 - 1), Math.max(0, s.y1 - 1), Math.min(W, s.x2 + 1), Math.min(H, s.y2 + 1)], fill, fillRatio, surround: surroundColour(img, s), container });
   }
-  return { shapes: dedupeShapes(out), glyphs: glyphsOf(root, W, H, scale) };
+  return { shapes: dedupeShapes(out), glyphs: glyphsOf(root, stats, W, H, scale) };
 }
 
 /**
@@ -175,13 +182,13 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
  * small enclosed counters of a glyph) joined 8-connected, then parts closer than 2 px joined
  * (the three bars of a menu icon). Kept when icon-sized: 6–44 px a side at scale 1.
  */
-function glyphsOf(root: Int32Array, W: number, H: number, scale: number): GlyphRegion[] {
+function glyphsOf(root: Int32Array, stats: readonly Stats[], W: number, H: number, scale: number): GlyphRegion[] {
   const minFlat = 150 * scale * scale;
   const n = W * H;
-  const size = new Int32Array(n);
-  for (let i = 0; i < n; i++) size[root[i]!]!++;
+  const small = new Uint8Array(stats.length);
+  stats.forEach((s, k) => (small[k] = s.n < minFlat ? 1 : 0));
   const mask = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (size[root[i]!]! < minFlat) mask[i] = 1;
+  for (let i = 0; i < n; i++) mask[i] = small[root[i]!]!;
   const comps = connectedComponents(mask, W, H).filter((c) => c.x2 - c.x1 <= 60 * scale && c.y2 - c.y1 <= 60 * scale && c.pixels >= 4);
   // Join parts a gap of ≤ 2 px apart.
   const gap = 2 * scale;
