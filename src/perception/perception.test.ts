@@ -12,7 +12,9 @@ import { locate, parseInstruction, textSimilarity, textTargets } from "./locate.
 import { CachedOcr } from "./ocr-cache.js";
 import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
-import { proposeShapes } from "./region-proposer.js";
+import { classifyRegions, padToNeighbours, underlined } from "./element-classifier.js";
+import { toGrey } from "./raster.js";
+import { proposeRegions, proposeShapes } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
 import { TesseractOcr } from "./tesseract-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
@@ -207,6 +209,74 @@ describe("pixel helpers", () => {
     expect(boxes).toContainEqual([10, 10, 150, 40]);
     expect(boxes).toContainEqual([9, 59, 81, 91]);
     expect(boxes.some((b) => b[0] >= 99 && b[2] <= 117 && b[2] - b[0] >= 15)).toBe(true);
+  });
+});
+
+describe("text links, icon buttons, menus (synthetic screens)", () => {
+  const canvas = (W: number, H: number, bg = 255) => {
+    const data = new Uint8Array(W * H * 3).fill(bg);
+    const rect = (x1: number, y1: number, x2: number, y2: number, c: readonly number[]) => {
+      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.set(c, (y * W + x) * 3);
+    };
+    return { img: { data, width: W, height: H }, rect };
+  };
+  const w = (text: string, bbox: [number, number, number, number]): OcrWord => ({ text, bbox, confidence: 0.95 });
+  const line = (...words: OcrWord[]) => ({ text: words.map((x) => x.text).join(" "), bbox: [Math.min(...words.map((x) => x.bbox[0])), Math.min(...words.map((x) => x.bbox[1])), Math.max(...words.map((x) => x.bbox[2])), Math.max(...words.map((x) => x.bbox[3]))] as [number, number, number, number], confidence: 0.95, words });
+
+  it("padding grows a box up to half the way to its neighbours, and no further than asked", () => {
+    expect(padToNeighbours([100, 100, 140, 116], 16, 12, [], 1)).toEqual([84, 88, 156, 128]);
+    // A neighbour 10 px to the right takes half of the gap; one 4 px above leaves 2.
+    expect(padToNeighbours([100, 100, 140, 116], 16, 12, [[150, 98, 200, 118], [90, 80, 150, 96]], 1)).toEqual([84, 98, 145, 128]);
+    expect(padToNeighbours([100, 100, 140, 116], 16, 12, [[141, 100, 160, 116]], 1)).toEqual([84, 88, 141, 128]);
+  });
+
+  it("an underlined word is told from a word above a rule that runs past it", () => {
+    const { img, rect } = canvas(400, 60);
+    // Letters as vertical strokes; the first word underlined.
+    for (let x = 50; x < 110; x += 6) rect(x, 10, x + 2, 24, [40, 40, 40]);
+    rect(50, 25, 110, 27, [40, 40, 40]);
+    for (let x = 200; x < 260; x += 6) rect(x, 10, x + 2, 24, [40, 40, 40]);
+    rect(120, 25, 400, 27, [40, 40, 40]); // a rule under the second word, running on both sides
+    const grey = toGrey(img);
+    expect(underlined(grey, 400, 60, [50, 10, 110, 26])).toBe(true);
+    expect(underlined(grey, 400, 60, [200, 10, 260, 26])).toBe(false);
+  });
+
+  it("a lone icon on a plain bar is a borderless button with padding; an icon before its label is not", () => {
+    const { img, rect } = canvas(600, 120, 250);
+    // A three-bar menu icon alone, and a square icon just before the word "Settings".
+    rect(20, 20, 40, 23, [60, 60, 60]);
+    rect(20, 25, 40, 28, [60, 60, 60]);
+    rect(20, 30, 40, 33, [60, 60, 60]);
+    rect(200, 22, 216, 38, [60, 60, 60]);
+    rect(202, 24, 214, 36, [250, 250, 250]); // an outlined square
+    for (let x = 222; x < 290; x += 6) rect(x, 24, x + 2, 36, [60, 60, 60]);
+    const { shapes, glyphs } = proposeRegions(img, {});
+    const settings = w("Settings", [222, 24, 290, 36]);
+    const out = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: [line(settings)], scale: 1 });
+    const buttons = out.filter((e) => e.type === "button");
+    expect(buttons).toHaveLength(1);
+    const [x1, y1, x2, y2] = buttons[0]!.bbox;
+    expect(x1).toBeLessThan(20);
+    expect(x2).toBeGreaterThan(40);
+    expect(y1).toBeLessThan(20);
+    expect(y2).toBeGreaterThan(33);
+    expect(buttons[0]!.method).toBe("heuristic_glyph");
+  });
+
+  it("a row of short items a clear gap apart is a horizontal menu; a row of a table is not", () => {
+    const { img } = canvas(1000, 400);
+    const items = ["File", "Edit", "View", "Help"].map((t, k) => w(t, [20 + k * 70, 200, 20 + k * 70 + 36, 214]));
+    const menu = classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs: [], lines: [line(...items)], scale: 1 });
+    expect(menu.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["File", "Edit", "View", "Help"]);
+    // Each item reaches into the space around it, splitting the gaps with its neighbours.
+    const edit = menu.find((e) => e.label === "Edit")!;
+    expect(edit.bbox[0]).toBeLessThan(90);
+    expect(edit.bbox[2]).toBeGreaterThan(126);
+    expect(edit.bbox[2]).toBeLessThanOrEqual(158);
+    const row = (y: number, texts: string[]) => line(...texts.map((t, k) => w(t, [20 + k * 70, y, 20 + k * 70 + 40, y + 14])));
+    const table = classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs: [], lines: [row(100, ["Name", "Role", "City"]), row(130, ["Anna", "Chef", "Lyon"])], scale: 1 });
+    expect(table.filter((e) => e.type === "link")).toEqual([]);
   });
 });
 
