@@ -168,6 +168,16 @@ function tabStrip(inside: readonly OcrWord[], strip: BBox, scale: number): { bbo
   });
 }
 
+/**
+ * A check box or radio button is its indicator and its caption together, as desktop toolkits
+ * report them (GTK, Qt, Windows UI Automation) and as a click on either toggles it. The
+ * indicator stays at the box's left end: `clickPoint` in locate clicks there.
+ */
+function toggleBox(indicator: BBox, label: readonly OcrWord[]): BBox {
+  if (!label.length) return indicator;
+  return [indicator[0], Math.min(indicator[1], ...label.map((w) => w.bbox[1])), Math.max(indicator[2], ...label.map((w) => w.bbox[2])), Math.max(indicator[3], ...label.map((w) => w.bbox[3]))];
+}
+
 /** Types every region; overlapping explanations are resolved (a shape owns the words inside it). */
 export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const { shapes, lines, scale } = input;
@@ -200,7 +210,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       const label = labelRightOf(s.bbox, words, scale);
       if (!label.length) continue; // a lone ring is an icon more often than a radio button
       label.forEach((x) => usedWords.add(x));
-      out.push({ type: "radio_button", bbox: s.bbox, label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: 0.75, method: "heuristic_disc", filled: false });
+      out.push({ type: "radio_button", bbox: toggleBox(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: 0.75, method: "heuristic_disc", filled: false });
       claimed.push(s.bbox);
       continue;
     }
@@ -209,7 +219,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       const label = labelRightOf(s.bbox, words, scale);
       if (label.length === 0) continue;
       label.forEach((x) => usedWords.add(x));
-      out.push({ type: "checkbox", bbox: s.bbox, label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
+      out.push({ type: "checkbox", bbox: toggleBox(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
       claimed.push(s.bbox);
       continue;
     }

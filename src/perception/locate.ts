@@ -201,8 +201,20 @@ export function locate(instruction: string | ParsedInstruction, elements: readon
   const captioned = parsed.type === "text_input" || parsed.type === "dropdown" || parsed.type === "checkbox" || parsed.type === "radio_button";
   const control = best.element_id.startsWith("text:") && captioned ? controlCaptionedBy(best.bbox, parsed.type!, elements) : undefined;
   const narrowed = !control && parsed.target ? narrowToWords(parsed.target, elements.find((e) => e.element_id === best.element_id)) : undefined;
-  const chosen = control ? { ...best, element_id: control.element_id, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : narrowed ? { ...best, bbox: narrowed } : best;
-  return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: bboxCenter(chosen.bbox), score: best.score, ambiguous, candidates, instruction: parsed };
+  const chosen = control ? { ...best, element_id: control.element_id, type: control.type, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : narrowed ? { ...best, bbox: narrowed } : best;
+  return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: best.score, ambiguous, candidates, instruction: parsed };
+}
+
+/**
+ * Where to click an element: its centre, but a check box's or radio button's indicator, which
+ * sits at the left end of its box (the box holds the caption too; between them a web page may
+ * leave a gap that toggles nothing).
+ */
+export function clickPoint(type: string, bbox: BBox): Point {
+  if (type !== "checkbox" && type !== "radio_button") return bboxCenter(bbox);
+  const h = bbox[3] - bbox[1];
+  const cy = (bbox[1] + bbox[3]) / 2;
+  return [Math.min(bbox[0] + h / 2, (bbox[0] + bbox[2]) / 2), cy];
 }
 
 /** The box of the run of words that names `target` inside a longer text ("Agile Delivery" in a breadcrumb line). */

@@ -8,7 +8,7 @@ import { makeFrame } from "../core/frame.js";
 import type { OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
 import { rpav } from "../../test/support/cli.js";
 import { AccentLexicon, HybridOcr, mergeWords } from "./hybrid-ocr.js";
-import { locate, parseInstruction, textSimilarity, textTargets } from "./locate.js";
+import { clickPoint, locate, parseInstruction, textSimilarity, textTargets } from "./locate.js";
 import { CachedOcr } from "./ocr-cache.js";
 import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
@@ -57,10 +57,11 @@ describe("instruction parsing (EN / FR)", () => {
     expect(either.candidates.map((c) => c.element_id).slice(0, 2).sort()).toEqual(["a", "b"]);
   });
 
-  it("finds by type and label, returns the centre point, and says when nothing matches", () => {
+  it("finds by type and label, returns the click point, and says when nothing matches", () => {
     const r = locate("Cochez Tiers payant", els, screen);
     expect(r.found && r.element_id).toBe("d");
-    expect(r.found && r.point).toEqual([250, 210]);
+    // A check box's box holds its caption; the click goes to the indicator at its left end.
+    expect(r.found && r.point).toEqual([210, 210]);
     const miss = locate("click the Delete button", els, screen);
     expect(miss.found).toBe(false);
     expect(!miss.found && miss.reason).toContain("Delete");
@@ -262,6 +263,25 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(y1).toBeLessThan(20);
     expect(y2).toBeGreaterThan(33);
     expect(buttons[0]!.method).toBe("heuristic_glyph");
+  });
+
+  it("a check box is its indicator and its caption, and is clicked on the indicator", () => {
+    const { img, rect } = canvas(400, 100, 245);
+    rect(20, 40, 36, 56, [90, 90, 90]); // a 16 px box with a border
+    rect(21, 41, 35, 55, [255, 255, 255]);
+    const caption = w("Tiers", [44, 42, 80, 54]);
+    const caption2 = w("payant", [86, 42, 130, 54]);
+    const { shapes, glyphs } = proposeRegions(img, {});
+    const out = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: [line(caption, caption2)], scale: 1 });
+    const box = out.find((e) => e.type === "checkbox")!;
+    expect(box.label).toBe("Tiers payant");
+    expect(box.bbox[0]).toBeLessThanOrEqual(20);
+    expect(box.bbox[2]).toBe(130);
+    const [px, py] = clickPoint("checkbox", box.bbox);
+    expect(px).toBeGreaterThan(19);
+    expect(px).toBeLessThan(37);
+    expect(py).toBeCloseTo(48, 0);
+    expect(clickPoint("button", [0, 0, 100, 20])).toEqual([50, 10]);
   });
 
   it("a row of short items a clear gap apart is a horizontal menu; a row of a table is not", () => {

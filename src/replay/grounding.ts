@@ -13,7 +13,7 @@ import type { VlmGrounder } from "../core/providers/vlm.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { matchIcon } from "../perception/icon-match.js";
-import { locate, sameLabelInOrder, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
+import { clickPoint, locate, sameLabelInOrder, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
 
 export interface PerceivedScreen {
   readonly elements: readonly UIElement[];
@@ -89,7 +89,7 @@ export async function groundTarget(target: Target, frame: Frame, screen: Perceiv
       const pick = same[Math.min(target.ordinal.index, same.length - 1)];
       if (pick && same.length > 1) {
         const exact = same.length === target.ordinal.count;
-        return { found: true, method: "element", bbox: pick.bbox, point: bboxCenter(pick.bbox), score: best.score, ambiguous: !exact && target.ordinal.index >= same.length, candidates, note: `« ${label} » ${target.ordinal.index + 1} of ${same.length} in reading order${exact ? "" : ` (${target.ordinal.count} when recorded)`}` };
+        return { found: true, method: "element", bbox: pick.bbox, point: clickPoint(pick.type ?? "", pick.bbox), score: best.score, ambiguous: !exact && target.ordinal.index >= same.length, candidates, note: `« ${label} » ${target.ordinal.index + 1} of ${same.length} in reading order${exact ? "" : ` (${target.ordinal.count} when recorded)`}` };
       }
     }
     if (r.found && close) {
@@ -101,7 +101,7 @@ export async function groundTarget(target: Target, frame: Frame, screen: Perceiv
       const second = ranked[1];
       if (first && Number.isFinite(first.d) && (!second || second.d - first.d > 20)) {
         const bbox = first.c.element_id === r.element_id ? r.bbox : first.c.bbox;
-        return { found: true, method: "element", bbox, point: bboxCenter(bbox), score: first.c.score, ambiguous: false, candidates, note: `${tied.length} elements « ${label} »; chosen by the nearby words ${target.anchors.map((a) => `« ${a} »`).join(", ")}` };
+        return { found: true, method: "element", bbox, point: clickPoint(first.c.type, bbox), score: first.c.score, ambiguous: false, candidates, note: `${tied.length} elements « ${label} »; chosen by the nearby words ${target.anchors.map((a) => `« ${a} »`).join(", ")}` };
       }
       return { found: true, method: "element", bbox: r.bbox, point: r.point, score: r.score, ambiguous: true, candidates, note: `ambiguous: ${tied.length} elements match « ${label} » and the recorded nearby words do not tell them apart` };
     }
