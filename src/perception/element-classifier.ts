@@ -186,6 +186,8 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const usedWords = new Set<OcrWord>();
   const widgets = shapes.filter((s) => !s.container).sort((a, b) => (a.bbox[2] - a.bbox[0]) * (a.bbox[3] - a.bbox[1]) - (b.bbox[2] - b.bbox[0]) * (b.bbox[3] - b.bbox[1]));
   const claimed: BBox[] = [];
+  // A box with a control inside it (a button in a card's footer) is a panel, not a field.
+  const holdsControl = (b: BBox) => claimed.some((c) => c[0] >= b[0] - 1 && c[1] >= b[1] - 1 && c[2] <= b[2] + 1 && c[3] <= b[3] + 1 && c[2] - c[0] >= 24 * input.scale && (c[2] - c[0]) * (c[3] - c[1]) < 0.5 * (b[2] - b[0]) * (b[3] - b[1]));
   const hasGlyph = (b: BBox) => (input.glyphs ?? []).some((g) => bboxContainsPoint(b, bboxCenter(g.bbox)));
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
@@ -250,7 +252,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     } else if (!textBox && light && contrast > 25 && w >= 1.2 * h && h <= 60 * scale) {
       type = "text_input"; // a short empty field (a day, a year, a postcode)
       confidence = 0.6;
-    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner) {
+    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox)) {
       type = hasRightGlyph(input, s.bbox, inside) ? "dropdown" : "text_input";
       confidence = light ? 0.75 : 0.6;
     }
@@ -397,8 +399,14 @@ function rowMenus(input: ClassifyInput, words: readonly OcrWord[], claimed: read
       const ol = lefts(o);
       return lefts(run).filter((x) => ol.some((y) => Math.abs(x - y) <= 4 * scale)).length >= 2;
     });
+  // A paragraph's line wraps onto one that starts where it starts; a menu stands alone.
+  const wraps = (run: OcrWord[][]): boolean => {
+    const first = run[0]![0]!;
+    const h = first.bbox[3] - first.bbox[1];
+    return words.some((o) => o.bbox[1] > first.bbox[3] - 1 && o.bbox[1] - first.bbox[3] < 1.2 * h && Math.abs(o.bbox[0] - first.bbox[0]) <= 4 * scale);
+  };
   for (const run of candidates) {
-    if (tabular(run)) continue;
+    if (tabular(run) || wraps(run)) continue;
     run.map(itemBox).forEach((b, k) => {
       const text = texts(run)[k]!;
       obstacles.push(b);
