@@ -1,7 +1,7 @@
 // Ground truth through AT-SPI (lab tool, not a product code path): runs lab/atspi-dump.py with
 // Debian's python3 and maps accessible roles to the 8 UIElement types.
 import { fileURLToPath } from "node:url";
-import { bboxArea, bboxContains, type BBox } from "../core/geometry.js";
+import { bboxArea, bboxCenter, bboxContains, bboxContainsPoint, type BBox } from "../core/geometry.js";
 import { runCommand } from "../core/process.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 
@@ -81,7 +81,7 @@ export async function atspiApps(env: NodeJS.ProcessEnv): Promise<Array<{ name: s
 /**
  * Interactive, showing elements of an AT-SPI dump, clipped to `within` (the app's window, so
  * occluded parts of other windows do not count). Text fields inside a combo box are folded into
- * the dropdown. Visible words come from every text-bearing node.
+ * the dropdown. Visible words come from every text-bearing node, inside that node's box.
  */
 export function groundTruthFromAtspi(nodes: AtspiNode[], within: BBox): GroundTruth {
   const showing = nodes.filter((n) => n.states.includes("showing") && n.states.includes("visible") && bboxArea(n.bbox) > 0 && bboxContains(within, n.bbox));
@@ -99,7 +99,9 @@ export function groundTruthFromAtspi(nodes: AtspiNode[], within: BBox): GroundTr
   for (const n of showing)
     for (const w of n.words ?? []) {
       const key = `${w.text}@${w.bbox.join(",")}`;
-      if (!seen.has(key) && bboxContains(within, w.bbox)) {
+      // A scrolled text view reports the extents of its whole text; only words inside the
+      // node's own visible box are drawn on screen.
+      if (!seen.has(key) && bboxContains(within, w.bbox) && bboxContainsPoint(n.bbox, bboxCenter(w.bbox))) {
         seen.add(key);
         words.push(w);
       }
