@@ -56,8 +56,6 @@ export function proposeShapes(img: RgbImage, options: ShapeProposerOptions = {})
  */
 export interface GlyphRegion {
   readonly bbox: BBox;
-  /** Ink pixels / bbox area. */
-  readonly density: number;
   /**
    * Share of a ring 2–6 px around the box that is one flat surface: ~1 for an icon drawn on a
    * plain background, low for a blob cut out of a photo, a map or a chart.
@@ -193,9 +191,9 @@ function glyphsOf(root: Int32Array, stats: readonly Stats[], W: number, H: numbe
   // Join parts a gap of ≤ 2 px apart.
   const gap = 2 * scale;
   comps.sort((a, b) => a.x1 - b.x1);
-  const boxes: Array<{ b: [number, number, number, number]; ink: number }> = [];
+  const boxes: Array<{ b: [number, number, number, number] }> = [];
   for (const c of comps) {
-    let cur = { b: [c.x1, c.y1, c.x2, c.y2] as [number, number, number, number], ink: c.pixels };
+    let cur = { b: [c.x1, c.y1, c.x2, c.y2] as [number, number, number, number] };
     for (let merged = true; merged; ) {
       merged = false;
       for (let k = boxes.length - 1; k >= 0; k--) {
@@ -203,7 +201,7 @@ function glyphsOf(root: Int32Array, stats: readonly Stats[], W: number, H: numbe
         if (o.b[0] > cur.b[2] + gap || o.b[2] < cur.b[0] - gap || o.b[1] > cur.b[3] + gap || o.b[3] < cur.b[1] - gap) continue;
         const u: [number, number, number, number] = [Math.min(o.b[0], cur.b[0]), Math.min(o.b[1], cur.b[1]), Math.max(o.b[2], cur.b[2]), Math.max(o.b[3], cur.b[3])];
         if (u[2] - u[0] > 60 * scale || u[3] - u[1] > 60 * scale) continue;
-        cur = { b: u, ink: o.ink + cur.ink };
+        cur = { b: u };
         boxes.splice(k, 1);
         merged = true;
       }
@@ -211,7 +209,7 @@ function glyphsOf(root: Int32Array, stats: readonly Stats[], W: number, H: numbe
     boxes.push(cur);
   }
   const out: GlyphRegion[] = [];
-  for (const { b, ink } of boxes) {
+  for (const { b } of boxes) {
     const w = b[2] - b[0];
     const h = b[3] - b[1];
     if (Math.max(w, h) < 6 * scale || Math.max(w, h) > 44 * scale || Math.min(w, h) < 2 * scale || Math.max(w, h) > 4 * Math.min(w, h)) continue;
@@ -227,7 +225,7 @@ function glyphsOf(root: Int32Array, stats: readonly Stats[], W: number, H: numbe
         if (!mask[i]) counts.set(root[i]!, (counts.get(root[i]!) ?? 0) + 1);
       }
     const flat = Math.max(0, ...counts.values());
-    out.push({ bbox: b, density: ink / (w * h), surroundFlat: all ? flat / all : 0 });
+    out.push({ bbox: b, surroundFlat: all ? flat / all : 0 });
   }
   return out;
 }
