@@ -4,7 +4,7 @@
 // at its right end makes it a dropdown), a framed box with centred text a button, coloured text
 // or a regular column of short labels a link. Every element gets a confidence in [0, 1].
 import type { BBox } from "../core/geometry.js";
-import { bboxCenter, bboxContainsPoint } from "../core/geometry.js";
+import { bboxArea, bboxCenter, bboxContainsPoint, bboxIntersection, bboxUnion } from "../core/geometry.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import type { RgbImage } from "./raster.js";
@@ -174,8 +174,7 @@ function tabStrip(inside: readonly OcrWord[], strip: BBox, scale: number): { bbo
  * indicator stays at the box's left end: `clickPoint` in locate clicks there.
  */
 function toggleBox(indicator: BBox, label: readonly OcrWord[]): BBox {
-  if (!label.length) return indicator;
-  return [indicator[0], Math.min(indicator[1], ...label.map((w) => w.bbox[1])), Math.max(indicator[2], ...label.map((w) => w.bbox[2])), Math.max(indicator[3], ...label.map((w) => w.bbox[3]))];
+  return label.reduce((b, w) => bboxUnion(b, w.bbox), indicator);
 }
 
 /** Types every region; overlapping explanations are resolved (a shape owns the words inside it). */
@@ -442,13 +441,13 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     if (prev && w.bbox[0] - prev.bbox[2] < 0.8 * h && Math.abs((w.bbox[1] + w.bbox[3]) / 2 - (prev.bbox[1] + prev.bbox[3]) / 2) < 0.5 * h) last!.push(w);
     else items.push([w]);
   }
-  const boxes = items.map((it) => [it[0]!.bbox[0], Math.min(...it.map((w) => w.bbox[1])), it.at(-1)!.bbox[2], Math.max(...it.map((w) => w.bbox[3]))] as BBox);
+  const boxes = items.map(itemBox);
   const obstacles = [...boxes, ...claimed, ...(input.glyphs ?? []).map((g) => g.bbox)];
   const out: ElementCandidate[] = [];
   if (items.length < 2) return out;
   items.forEach((it, k) => {
     const text = it.map((w) => w.text).join(" ");
-    if (it.length > 4 || !/[\p{L}\p{N}]{2}/u.test(text) && alnum(text) < 1) return;
+    if (it.length > 4) return;
     const b = boxes[k]!;
     const h = b[3] - b[1];
     // One letter or sign alone is an icon the OCR tried to read (a magnifier as "Q"): a button.
@@ -531,10 +530,8 @@ export function padToNeighbours(box: BBox, padX: number, padY: number, others: r
 
 /** Area of a ∩ b over the smaller box's area. */
 function overlap(a: BBox, b: BBox): number {
-  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
-  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-  if (w <= 0 || h <= 0) return 0;
-  return (w * h) / Math.max(1, Math.min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])));
+  const inter = bboxIntersection(a, b);
+  return inter ? bboxArea(inter) / Math.max(1, Math.min(bboxArea(a), bboxArea(b))) : 0;
 }
 
 /**
@@ -551,7 +548,7 @@ function linkCandidates(input: ClassifyInput, lines: readonly OcrLine[], claimed
     const flush = (): void => {
       const text = run.map((w) => w.text).join(" ");
       if (run.length && run.length <= 8 && /[\p{L}\p{N}]{2}/u.test(text)) {
-        const ink: BBox = [run[0]!.bbox[0], Math.min(...run.map((w) => w.bbox[1])), run[run.length - 1]!.bbox[2], Math.max(...run.map((w) => w.bbox[3]))];
+        const ink = itemBox(run);
         // What is clicked is the text and the padding around it, up to its neighbours.
         const h = ink[3] - ink[1];
         const own = new Set(run.map((w) => w.bbox));
