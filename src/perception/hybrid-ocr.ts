@@ -3,9 +3,12 @@
 // whose accents are missing from PP-OCR's character list (ê â ç ù û ô î ï œ …), characters read
 // with low confidence (where € and other missing glyphs land). A re-read word replaces PP-OCR's
 // only when both agree once accents are folded, so tesseract can add accents but never garbage.
+// Accents are not looked for on English text (by its function words, else the screen's words:
+// "Demo" is not "Démo" on an English page), which keeps tesseract off most English screens.
 import { existsSync, readFileSync } from "node:fs";
 import { throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
 import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
 import { foldText } from "../core/text.js";
 import type { PpOcr } from "./ppocr-ocr.js";
@@ -13,28 +16,56 @@ import { toRgb } from "./raster.js";
 import type { TesseractOcr } from "./tesseract-ocr.js";
 
 export const DEFAULT_FRENCH_WORD_LIST = "/usr/share/dict/french";
+export const DEFAULT_ENGLISH_WORD_LIST = "/usr/share/dict/american-english";
 
-/** Folded spelling → whether the word list has it only with accents (so an unaccented read is suspect). */
+/**
+ * French spellings (which words need accents) and the English and French vocabularies, folded:
+ * from the Debian `wfrench` and `wamerican` word lists. A missing list gives an empty set, and
+ * refinement then relies on what is left (confidence, function words).
+ */
 export class AccentLexicon {
-  private constructor(private readonly accentedOnly: ReadonlySet<string>) {}
+  private constructor(
+    /** Folded spelling → the word list has it only with accents (so an unaccented read is suspect). */
+    private readonly accentedOnly: ReadonlySet<string>,
+    private readonly french: ReadonlySet<string>,
+    private readonly english: ReadonlySet<string>,
+  ) {}
 
-  /** The Debian `wfrench` word list; an empty lexicon when absent (refinement then relies on confidence only). */
-  static load(path = DEFAULT_FRENCH_WORD_LIST): AccentLexicon {
-    if (!existsSync(path)) return new AccentLexicon(new Set());
+  static load(path = DEFAULT_FRENCH_WORD_LIST, englishPath = DEFAULT_ENGLISH_WORD_LIST): AccentLexicon {
     const plain = new Set<string>();
     const accented = new Set<string>();
-    for (const w of readFileSync(path, "utf8").split("\n")) {
-      if (!w) continue;
+    for (const w of readList(path)) {
       const f = foldText(w);
       if (f === w.toLowerCase()) plain.add(f);
       else accented.add(f);
     }
+    const french = new Set([...plain, ...accented]);
     for (const p of plain) accented.delete(p);
-    return new AccentLexicon(accented);
+    return new AccentLexicon(accented, french, new Set(readList(englishPath).map((w) => foldText(w))));
   }
 
-  static of(words: Iterable<string>): AccentLexicon {
-    return new AccentLexicon(new Set([...words].map((w) => foldText(w))));
+  /** Words that need accents (written with them or not), and optionally the two vocabularies. */
+  static of(words: Iterable<string>, vocabulary: { french?: Iterable<string>; english?: Iterable<string> } = {}): AccentLexicon {
+    const fold = (ws: Iterable<string>) => new Set([...ws].map((w) => foldText(w)));
+    return new AccentLexicon(fold(words), fold(vocabulary.french ?? []), fold(vocabulary.english ?? []));
+  }
+
+  /**
+   * English or French by vocabulary: words of 3+ letters found in one list and not the other
+   * ("street", "project", "address" vs "facture", "mutuelle"), one side at least 3 and twice
+   * the other; undefined when they don't tell.
+   */
+  vocabularyLanguage(text: string): TextLanguage | undefined {
+    let en = 0;
+    let fr = 0;
+    for (const t of foldText(text).split(/[^\p{L}]+/u)) {
+      if (t.length < 3) continue;
+      const inEn = this.english.has(t);
+      const inFr = this.french.has(t);
+      if (inEn && !inFr) en++;
+      if (inFr && !inEn) fr++;
+    }
+    return en >= 3 && en >= 2 * fr ? "en" : fr >= 3 && fr >= 2 * en ? "fr" : undefined;
   }
 
   get size(): number {
@@ -59,15 +90,21 @@ export interface HybridOcrOptions {
 const ENGLISH = new Set(["the", "and", "of", "to", "you", "is", "that", "with", "for", "this", "are", "it", "in", "on", "be", "was", "not", "or", "by", "your", "will", "can", "have", "from", "an", "at", "as", "who", "which"]);
 const FRENCH = new Set(["le", "la", "les", "des", "du", "de", "et", "pour", "avec", "une", "un", "est", "dans", "sur", "au", "aux", "par", "vous", "votre", "ce", "cette", "qui", "que", "pas", "sont", "ou"]);
 
-/** More English than French function words in the line. */
-export function looksEnglish(text: string): boolean {
+export type TextLanguage = "en" | "fr";
+
+function readList(path: string): string[] {
+  return existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((w) => w.length > 0) : [];
+}
+
+/** The language of the function words of `text` (more English or more French ones), or undefined when they don't tell. */
+export function languageOf(text: string): TextLanguage | undefined {
   let en = 0;
   let fr = 0;
   for (const t of foldText(text).split(/[^\p{L}]+/u)) {
     if (ENGLISH.has(t)) en++;
     if (FRENCH.has(t)) fr++;
   }
-  return en > fr;
+  return en > fr ? "en" : fr > en ? "fr" : undefined;
 }
 
 /** Folded form used to decide that two readings are the same word (€ and E/C, œ and oe agree). */
@@ -93,15 +130,38 @@ export class HybridOcr implements OcrProvider {
     this.maxRefined = options.maxRefinedLines ?? 16;
   }
 
-  /**
-   * Why a line goes to tesseract, or undefined. Accents are looked for unless the line reads as
-   * English (more English than French function words: "system" is not "système" there); low
-   * confidence counts on words with two letters or digits (an icon read as a glyph does not).
-   */
-  refineReason(line: OcrLine): string | undefined {
-    if (!looksEnglish(line.text) && line.words.some((w) => this.lexicon.needsAccents(w.text))) return "accents";
-    if (line.words.some((w) => w.confidence < this.lowConfidence && /[\p{L}\p{N}€]{2}/u.test(w.text))) return "low_confidence";
+  /** Why a word sends its line to tesseract, or undefined (see `refineReason`). */
+  private wordReason(w: OcrWord, accentsWanted: boolean): "accents" | "low_confidence" | undefined {
+    if (accentsWanted && this.lexicon.needsAccents(w.text)) return "accents";
+    if (w.confidence < this.lowConfidence && /[\p{L}\p{N}€]{2}/u.test(w.text)) return "low_confidence";
     return undefined;
+  }
+
+  /**
+   * Why a line goes to tesseract, or undefined. Accents are looked for unless the line is
+   * English: its function words say so, or, when it has none ("Address: Demo Street"), the
+   * screen's do (`screenLanguage`) — "demo" is not "démo" on an English screen. Low confidence
+   * counts on words with two letters or digits (an icon read as a glyph does not).
+   */
+  refineReason(line: OcrLine, screenLanguage?: TextLanguage): "accents" | "low_confidence" | undefined {
+    const accentsWanted = (languageOf(line.text) ?? screenLanguage) !== "en";
+    const reasons = line.words.map((w) => this.wordReason(w, accentsWanted));
+    return reasons.find((r) => r === "accents") ?? reasons.find((r) => r);
+  }
+
+  /**
+   * The part of a line tesseract re-reads. For accents, the whole line: a name beside the word
+   * the lexicon knows ("Liévin de Trèves") gets its accents too. For low confidence only, from
+   * the first to the last doubtful word with half a line height either side: tesseract costs
+   * ~30 ms a call plus ~0.5 ms a pixel of width.
+   */
+  refineSpan(line: OcrLine, reason: "accents" | "low_confidence"): BBox {
+    const flagged = line.words.filter((w) => this.wordReason(w, false));
+    if (reason === "accents" || flagged.length === 0) return line.bbox;
+    const m = (line.bbox[3] - line.bbox[1]) / 2;
+    const x1 = Math.max(line.bbox[0], Math.min(...flagged.map((w) => w.bbox[0])) - m);
+    const x2 = Math.min(line.bbox[2], Math.max(...flagged.map((w) => w.bbox[2])) + m);
+    return [x1, line.bbox[1], x2, line.bbox[3]];
   }
 
   async recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult> {
@@ -112,16 +172,18 @@ export class HybridOcr implements OcrProvider {
     const lines = [...base.lines];
     let refined = 0;
     let changed = 0;
+    const screenText = lines.map((l) => l.text).join(" ");
+    const language = languageOf(screenText) ?? this.lexicon.vocabularyLanguage(screenText);
     const queue = lines
-      .map((line, i) => ({ i, reason: this.refineReason(line) }))
-      .filter((x) => x.reason)
+      .map((line, i) => ({ i, reason: this.refineReason(line, language) }))
+      .filter((x): x is { i: number; reason: "accents" | "low_confidence" } => x.reason !== undefined)
       .sort((a, b) => (a.reason === "accents" ? 0 : 1) - (b.reason === "accents" ? 0 : 1))
       .slice(0, this.maxRefined);
-    for (const { i } of queue) {
+    for (const { i, reason } of queue) {
       const line = lines[i]!;
       throwIfAborted(signal, "OCR refinement");
       refined++;
-      const tess = await this.tesseract.readLine(img, line.bbox, line.inverted ?? false, signal);
+      const tess = await this.tesseract.readLine(img, this.refineSpan(line, reason), line.inverted ?? false, signal);
       const merged = mergeWords(line.words, tess);
       if (merged.changed) {
         changed += merged.changed;

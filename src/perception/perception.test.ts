@@ -7,7 +7,7 @@ import { ProviderUnavailableError } from "../core/errors.js";
 import { makeFrame } from "../core/frame.js";
 import type { OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
 import { rpav } from "../../test/support/cli.js";
-import { AccentLexicon, HybridOcr, mergeWords } from "./hybrid-ocr.js";
+import { AccentLexicon, HybridOcr, languageOf, mergeWords } from "./hybrid-ocr.js";
 import { clickPoint, locate, parseInstruction, textSimilarity, textTargets } from "./locate.js";
 import { CachedOcr } from "./ocr-cache.js";
 import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
@@ -147,6 +147,33 @@ describe("accent refinement", () => {
     expect(hybrid.refineReason(line([word("Prenom", 0)]))).toBe("accents");
     expect(hybrid.refineReason(line([word("Total", 0, 0.3)]))).toBe("low_confidence");
     expect(hybrid.refineReason(line([word("Total", 0)]))).toBeUndefined();
+  });
+
+  it("accents are not looked for on English lines, nor on lines of an English screen that have no function words", () => {
+    const lex = AccentLexicon.of(["démo", "détail"], { english: ["demo", "street", "city", "project", "detail"], french: ["démo", "détail", "facture", "rue"] });
+    const hybrid = new HybridOcr({} as PpOcr, undefined, lex);
+    const line = (text: string) => ({ text, bbox: [0, 0, 100, 20] as const, confidence: 0.9, words: text.split(" ").map((t, i) => word(t, i * 20)) });
+    expect(languageOf("Save the file to your disk")).toBe("en");
+    expect(languageOf("Enregistrer la facture dans le dossier")).toBe("fr");
+    expect(languageOf("Demo Street")).toBeUndefined();
+    const screen = "Project Detail Demo Street Demo City";
+    expect(lex.vocabularyLanguage(screen)).toBe("en");
+    expect(lex.vocabularyLanguage("Facture rue Detail")).toBeUndefined();
+    expect(hybrid.refineReason(line("Demo Street"), lex.vocabularyLanguage(screen))).toBeUndefined();
+    expect(hybrid.refineReason(line("Demo Street"))).toBe("accents");
+    // A line's own function words outrank the screen's language.
+    expect(hybrid.refineReason(line("Detail de la facture"), "en")).toBe("accents");
+  });
+
+  it("tesseract re-reads a whole line for accents, only the doubtful words' span for low confidence", () => {
+    const hybrid = new HybridOcr({} as PpOcr, undefined, AccentLexicon.of([]));
+    const ws = [word("Invoice", 0), word("total", 100), word("12,50E", 200, 0.3), word("due", 300)];
+    const l = { text: ws.map((w) => w.text).join(" "), bbox: [0, 0, 340, 20] as const, confidence: 0.9, words: ws };
+    expect(hybrid.refineSpan(l, "accents")).toEqual(l.bbox);
+    const span = hybrid.refineSpan(l, "low_confidence");
+    expect(span[0]).toBeGreaterThan(100);
+    expect(span[2]).toBeLessThan(300);
+    expect(span[0]).toBeLessThanOrEqual(200);
   });
 });
 
