@@ -2,7 +2,7 @@
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
+import { DEFAULT_ENGLISH_WORD_LIST, DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
 
 export type CheckStatus = "ok" | "missing" | "warn";
 export interface Check {
@@ -77,6 +77,9 @@ export function runDoctor(ctx: DoctorContext): Check[] {
     existsSync(DEFAULT_FRENCH_WORD_LIST)
       ? { name: "french words", status: "ok", detail: DEFAULT_FRENCH_WORD_LIST }
       : { name: "french words", status: "warn", detail: `${DEFAULT_FRENCH_WORD_LIST} missing (Debian package wfrench): accents are re-read on low confidence only` },
+    existsSync(DEFAULT_ENGLISH_WORD_LIST)
+      ? { name: "english words", status: "ok", detail: DEFAULT_ENGLISH_WORD_LIST }
+      : { name: "english words", status: "warn", detail: `${DEFAULT_ENGLISH_WORD_LIST} missing (Debian package wamerican): English screens without function words get needless accent re-reads (slower)` },
     checkPackages("sqlite", ["better-sqlite3"], "the embedded store is unavailable"),
     checkPostgres(ctx.env),
     checkModels(ctx.dataDir),
