@@ -48,7 +48,7 @@ for (const it of items) {
     const best = Math.max(0, ...it.elements.map((g) => bboxIoU(g.bbox, p.bbox)));
     const k = `${it.source}:${p.type}:${p.detection_method}:${best >= 0.2 ? "near" : "none"}`;
     fpCounts[k] = (fpCounts[k] ?? 0) + 1;
-    rows.push({ id: it.id, fp: true, type: p.type, label: p.label.slice(0, 30), bbox: p.bbox, best: Math.round(best * 100) / 100 });
+    rows.push({ id: it.id, fp: true, type: p.type, method: p.detection_method, label: p.label.slice(0, 30), bbox: p.bbox, best: Math.round(best * 100) / 100 });
   });
   process.stdout.write(".");
 }
