@@ -12,7 +12,7 @@ import { clickPoint, locate, parseInstruction, textSimilarity, textTargets } fro
 import { CachedOcr } from "./ocr-cache.js";
 import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
-import { classifyRegions, padToNeighbours, underlined } from "./element-classifier.js";
+import { classifyRegions, mirrorDifference, padToNeighbours, underlined } from "./element-classifier.js";
 import { toGrey } from "./raster.js";
 import { proposeRegions, proposeShapes } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -256,6 +256,26 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     // A neighbour 10 px to the right takes half of the gap; one 4 px above leaves 2.
     expect(padToNeighbours([100, 100, 140, 116], 16, 12, [[150, 98, 200, 118], [90, 80, 150, 96]], 1)).toEqual([84, 98, 145, 128]);
     expect(padToNeighbours([100, 100, 140, 116], 16, 12, [[141, 100, 160, 116]], 1)).toEqual([84, 88, 141, 128]);
+  });
+
+  it("a radio indicator is its own mirror image, a letter in a disc is not", () => {
+    const W = 40;
+    const disc = (dot: boolean, letter: boolean) => {
+      const g = new Uint8Array(W * W).fill(255);
+      for (let y = 0; y < W; y++)
+        for (let x = 0; x < W; x++) {
+          const d = Math.hypot(x + 0.5 - 20, y + 0.5 - 20);
+          if (d <= 16 && d >= 14) g[y * W + x] = 80;
+          if (dot && d <= 6) g[y * W + x] = 40;
+        }
+      // An "L" drawn inside: one vertical and one horizontal bar.
+      if (letter) for (let y = 12; y < 28; y++) for (let x = 13; x < 16; x++) g[y * W + x] = 0;
+      if (letter) for (let y = 25; y < 28; y++) for (let x = 13; x < 26; x++) g[y * W + x] = 0;
+      return g;
+    };
+    expect(mirrorDifference(disc(false, false), W, [4, 4, 36, 36])).toBeLessThan(1);
+    expect(mirrorDifference(disc(true, false), W, [4, 4, 36, 36])).toBeLessThan(2);
+    expect(mirrorDifference(disc(false, true), W, [4, 4, 36, 36])).toBeGreaterThan(6);
   });
 
   it("an underlined word is told from a word above a rule that runs past it", () => {
