@@ -698,7 +698,11 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       // Captions of a form: their band ends where a field begins on the same row.
       const besideField = (row: BBox) => input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - row[2]) <= 6 * scale && sh.bbox[1] < row[3] && sh.bbox[3] > row[1]);
       const captions = rows.filter((x) => besideField(x.bbox)).length >= rows.length / 2;
-      if (!consistent || crowded || captions) continue;
+      // A side menu is narrow; rows of labels that span the page are a table's or a list's
+      // (an invoice's "Subtotal / Tax / Total", a bulleted list, a column of check box captions).
+      const widths = rows.map((x) => x.bbox[2] - x.bbox[0]).sort((a, b) => a - b);
+      const wide = widths[widths.length >> 1]! > 400 * scale;
+      if (!consistent || crowded || captions || wide) continue;
       out.push(...rows);
     }
   }

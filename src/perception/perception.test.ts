@@ -345,6 +345,18 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const table = classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs: [], lines: [row(100, ["Name", "Role", "City"]), row(130, ["Anna", "Chef", "Lyon"])], scale: 1 });
     expect(table.filter((e) => e.type === "link")).toEqual([]);
   });
+
+  it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
+    const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
+    const column = (x: number) => labels.map((t, k) => line(w(t, [x, 100 + k * 40, x + 70, 114 + k * 40])));
+    const side = canvas(1000, 400, 250);
+    side.rect(0, 0, 240, 400, [52, 58, 64]);
+    const menu = classifyRegions({ img: side.img, grey: toGrey(side.img), shapes: [], glyphs: [], lines: column(20), scale: 1 });
+    expect(menu.filter((e) => e.type === "link").map((e) => e.label)).toEqual(labels);
+    const page = canvas(1000, 400, 250);
+    const list = classifyRegions({ img: page.img, grey: toGrey(page.img), shapes: [], glyphs: [], lines: column(20), scale: 1 });
+    expect(list.filter((e) => e.type === "link" && e.bbox[2] - e.bbox[0] > 400)).toEqual([]);
+  });
 });
 
 describe("missing models and data", () => {
