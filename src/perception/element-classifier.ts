@@ -187,6 +187,10 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const claimed: BBox[] = [];
   // A box with a control inside it (a button in a card's footer) is a panel, not a field.
   const holdsControl = (b: BBox) => claimed.some((c) => c[0] >= b[0] - 1 && c[1] >= b[1] - 1 && c[2] <= b[2] + 1 && c[3] <= b[3] + 1 && c[2] - c[0] >= 24 * input.scale && (c[2] - c[0]) * (c[3] - c[1]) < 0.5 * (b[2] - b[0]) * (b[3] - b[1]));
+  // A table's cell: another box of the same width right above or below it (form fields stand a
+  // caption or a gap apart). Side by side is no sign: a field and its button touch too.
+  const near = (a: number, b: number) => Math.abs(a - b) <= 3 * scale;
+  const gridCell = (b: BBox) => shapes.some((o) => o.bbox !== b && near(o.bbox[0], b[0]) && near(o.bbox[2], b[2]) && (near(o.bbox[1], b[3]) || near(o.bbox[3], b[1])));
   const hasGlyph = (b: BBox) => (input.glyphs ?? []).some((g) => bboxContainsPoint(b, bboxCenter(g.bbox)));
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
@@ -254,7 +258,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     } else if (!textBox && light && contrast > 25 && w >= 1.2 * h && h <= 60 * scale) {
       type = "text_input"; // a short empty field (a day, a year, a postcode)
       confidence = 0.6;
-    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox)) {
+    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox) && !gridCell(s.bbox)) {
       type = hasRightGlyph(input, s.bbox, inside) ? "dropdown" : "text_input";
       confidence = light ? 0.75 : 0.6;
     }

@@ -346,6 +346,20 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(table.filter((e) => e.type === "link")).toEqual([]);
   });
 
+  it("a framed light box is a field; the same boxes stacked edge to edge are a table's cells", () => {
+    // Drawn boxes: a 1 px grey frame around a white face, on a light grey page.
+    const draw = (boxes: [number, number, number, number][]) => {
+      const c = canvas(800, 400, 236);
+      for (const [x1, y1, x2, y2] of boxes) {
+        c.rect(x1, y1, x2, y2, [160, 160, 160]);
+        c.rect(x1 + 1, y1 + 1, x2 - 1, y2 - 1, [255, 255, 255]);
+      }
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [], scale: 1 }).filter((e) => e.type === "text_input");
+    };
+    expect(draw([[100, 100, 400, 134], [100, 180, 400, 214]])).toHaveLength(2);
+    expect(draw([[100, 100, 400, 134], [100, 133, 400, 167], [100, 166, 400, 200]])).toHaveLength(0);
+  });
+
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
     const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
     const column = (x: number) => labels.map((t, k) => line(w(t, [x, 100 + k * 40, x + 70, 114 + k * 40])));
