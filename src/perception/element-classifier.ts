@@ -191,6 +191,16 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   // caption or a gap apart). Side by side is no sign: a field and its button touch too.
   const near = (a: number, b: number) => Math.abs(a - b) <= 3 * scale;
   const gridCell = (b: BBox) => shapes.some((o) => o.bbox !== b && near(o.bbox[0], b[0]) && near(o.bbox[2], b[2]) && (near(o.bbox[1], b[3]) || near(o.bbox[3], b[1])));
+  // Column headers: three or more boxes of one height edge to edge, each wider than an input
+  // group's addon ("@", "$").
+  const wideCell = (b: BBox) => b[2] - b[0] > 60 * scale;
+  const beside = (b: BBox, right: boolean) => shapes.find((o) => o.bbox !== b && wideCell(o.bbox) && near(o.bbox[1], b[1]) && near(o.bbox[3], b[3]) && (right ? near(o.bbox[0], b[2]) : near(o.bbox[2], b[0])));
+  const headerCell = (b: BBox) => {
+    if (!wideCell(b)) return false;
+    const l = beside(b, false);
+    const r = beside(b, true);
+    return Boolean((l && r) || (l && beside(l.bbox, false)) || (r && beside(r.bbox, true)));
+  };
   const hasGlyph = (b: BBox) => (input.glyphs ?? []).some((g) => bboxContainsPoint(b, bboxCenter(g.bbox)));
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
@@ -255,11 +265,11 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox))) {
       type = "button"; // icon button
       confidence = 0.55;
-    } else if (!textBox && light && contrast > 25 && w >= 1.2 * h && h <= 60 * scale) {
+    } else if (!textBox && light && contrast > 25 && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {
       type = "text_input"; // a short empty field (a day, a year, a postcode)
       confidence = 0.6;
     } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox) && !gridCell(s.bbox)) {
-      type = hasRightGlyph(input, s.bbox, inside) ? "dropdown" : "text_input";
+      type = hasRightGlyph(input, s.bbox, inside) ? "dropdown" : headerCell(s.bbox) ? undefined : "text_input";
       confidence = light ? 0.75 : 0.6;
     }
     if (!type) continue;

@@ -358,6 +358,9 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     };
     expect(draw([[100, 100, 400, 134], [100, 180, 400, 214]])).toHaveLength(2);
     expect(draw([[100, 100, 400, 134], [100, 133, 400, 167], [100, 166, 400, 200]])).toHaveLength(0);
+    // Column headers edge to edge; a field with a narrow addon ("@") before it stays a field.
+    expect(draw([[100, 100, 300, 126], [299, 100, 420, 126], [419, 100, 600, 126]])).toHaveLength(0);
+    expect(draw([[100, 100, 140, 134], [139, 100, 440, 134]]).map((e) => e.bbox[0])).toEqual([139]);
   });
 
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
