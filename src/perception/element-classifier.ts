@@ -46,11 +46,30 @@ function wordsIn(box: BBox, words: readonly OcrWord[]): OcrWord[] {
   return words.filter((w) => bboxContainsPoint(box, bboxCenter(w.bbox)));
 }
 
+/**
+ * The OCR read a toggle's indicator as the start of its caption's first word (the two stand
+ * closer than a word space): the word starts where the toggle-sized box does and runs past it.
+ */
+function leadsWord(input: ClassifyInput, box: BBox, w: OcrWord): boolean {
+  const { scale, grey, img } = input;
+  if (box[2] - box[0] < 12 * scale || Math.abs(w.bbox[0] - box[0]) > 2 * scale || w.bbox[2] <= box[2] + 8 * scale || w.bbox[1] >= box[3] || w.bbox[3] <= box[1]) return false;
+  // A gap wider than a letter's spacing follows the indicator (a bold capital has none).
+  const y1 = Math.round(box[1] + (box[3] - box[1]) * 0.2);
+  const y2 = Math.round(box[3] - (box[3] - box[1]) * 0.2);
+  const x0 = Math.max(0, Math.round(box[0]) - 2);
+  for (let y = y1; y < y2; y++) {
+    const bg = grey[y * img.width + x0]!;
+    for (let x = Math.round(box[2]) + 1; x <= Math.round(box[2]) + 3 * scale && x < img.width; x++) if (Math.abs(grey[y * img.width + x]! - bg) > 30) return false;
+  }
+  return true;
+}
+
 /** Words to the right of `box` on the same row, up to the next large gap: the label of a checkbox or radio. */
-function labelRightOf(box: BBox, words: readonly OcrWord[], scale: number): OcrWord[] {
+function labelRightOf(input: ClassifyInput, box: BBox, words: readonly OcrWord[]): OcrWord[] {
+  const { scale } = input;
   const cy = (box[1] + box[3]) / 2;
   const h = box[3] - box[1];
-  const row = words.filter((w) => w.bbox[0] >= box[2] - 2 && Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) < Math.max(h, 12 * scale) * 0.6).sort((a, b) => a.bbox[0] - b.bbox[0]);
+  const row = words.filter((w) => (w.bbox[0] >= box[2] - 2 || leadsWord(input, box, w)) && Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) < Math.max(h, 12 * scale) * 0.6).sort((a, b) => a.bbox[0] - b.bbox[0]);
   const out: OcrWord[] = [];
   let x = box[2];
   for (const w of row) {
@@ -220,9 +239,9 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const contrast = colourDistance(s.fill, s.surround);
     if ((s.kind === "disc" || small) && inside.length > 0) continue; // a badge ("3", "New"), not a control
     // The counter of a letter ("e", "O") is a small closed shape too.
-    if (small && words.some((x) => x.text.length >= 2 && bboxContainsPoint(x.bbox, bboxCenter(s.bbox)))) continue;
+    if (small && words.some((x) => x.text.length >= 2 && bboxContainsPoint(x.bbox, bboxCenter(s.bbox)) && !leadsWord(input, s.bbox, x))) continue;
     if (s.kind === "disc" && toggleSized) {
-      const label = labelRightOf(s.bbox, words, scale);
+      const label = labelRightOf(input, s.bbox, words);
       if (!label.length) continue; // a lone ring is an icon more often than a radio button
       // A radio's indicator, checked or not, is the same mirrored left-right and top-bottom; a
       // round icon, logo or avatar is not (measured: 4 of 48 discs with a caption were radios).
@@ -233,8 +252,8 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       continue;
     }
     if (s.kind !== "rectangle") continue;
-    if (toggleSized && square && inside.length === 0 && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRightOf(s.bbox, words, scale).length > 0))) {
-      const label = labelRightOf(s.bbox, words, scale);
+    if (toggleSized && square && inside.length === 0 && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRightOf(input, s.bbox, words).length > 0))) {
+      const label = labelRightOf(input, s.bbox, words);
       if (label.length === 0) continue;
       label.forEach((x) => usedWords.add(x));
       out.push({ type: "checkbox", bbox: toggleBox(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
@@ -285,7 +304,14 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const caption = fieldCaption(e.bbox, lines, usedWords, scale);
     if (caption) e.label = caption;
   }
-  for (const row of menu) out.push({ type: "link", bbox: row.bbox, label: row.line.text, text: row.line.text, confidence: 0.7, method: "ocr_text", filled: false });
+  for (const t of filledToggles(input, words, usedWords, claimed)) {
+    out.push(t);
+    claimed.push(t.bbox);
+  }
+  for (const row of menu) {
+    if (row.line.words.every((x) => usedWords.has(x))) continue;
+    out.push({ type: "link", bbox: row.bbox, label: row.line.text, text: row.line.text, confidence: 0.7, method: "ocr_text", filled: false });
+  }
   const icons = iconButtons(input, words, claimed);
   for (const b of icons) {
     out.push(b);
@@ -522,6 +548,53 @@ function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     const inside = words.filter((x) => bboxContainsPoint(g.bbox, bboxCenter(x.bbox)));
     const label = inside.map((x) => x.text).join(" ");
     out.push({ type: "button", bbox: box, label, text: label, confidence: 0.5, method: "heuristic_glyph", filled: false });
+  }
+  return out;
+}
+
+/**
+ * Checked check boxes and radio buttons drawn with a gradient (GTK's Adwaita): no flat surface,
+ * so the region proposer sees them as a glyph. A square or round glyph of toggle size, mostly one
+ * saturated colour with a light mark inside (a tick, a dot, a dash), that leads a caption.
+ */
+function filledToggles(input: ClassifyInput, words: readonly OcrWord[], used: Set<OcrWord>, claimed: readonly BBox[]): ElementCandidate[] {
+  const { img, scale } = input;
+  const out: ElementCandidate[] = [];
+  for (const g of input.glyphs ?? []) {
+    const [x1, y1, x2, y2] = g.bbox.map(Math.round) as [number, number, number, number];
+    const w = x2 - x1;
+    const h = y2 - y1;
+    if (Math.max(w, h) < 12 * scale || Math.max(w, h) > 24 * scale || Math.abs(w - h) > Math.max(2, 0.2 * Math.max(w, h))) continue;
+    if (claimed.some((c) => bboxContainsPoint(c, bboxCenter(g.bbox)))) continue;
+    let vivid = 0;
+    let light = 0;
+    let n = 0;
+    for (let y = y1; y < y2; y++) {
+      for (let x = x1; x < x2; x++) {
+        const i = (y * img.width + x) * 3;
+        const c: [number, number, number] = [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
+        n++;
+        if (saturation(c) > 0.35 && luma(c) < 215) vivid++;
+        else if (luma(c) > 200 && saturation(c) < 0.15) light++;
+      }
+    }
+    if (vivid < 0.45 * n || light < 0.03 * n || light > 0.4 * n) continue;
+    const label = labelRightOf(input, g.bbox, words).filter((x) => !used.has(x));
+    if (!label.length || label[0]!.bbox[0] - x2 > 12 * scale) continue;
+    // A disc leaves its box's corners to the background (~15 % of each corner quarter-square is
+    // inside the circle), a rounded square fills them (~90 %).
+    const q = Math.max(2, Math.round(0.25 * w));
+    let inCorners = 0;
+    for (let dy = 0; dy < q; dy++)
+      for (let dx = 0; dx < q; dx++)
+        for (const [x, y] of [[x1 + dx, y1 + dy], [x2 - 1 - dx, y1 + dy], [x1 + dx, y2 - 1 - dy], [x2 - 1 - dx, y2 - 1 - dy]] as const) {
+          const i = (y * img.width + x) * 3;
+          if (saturation([img.data[i]!, img.data[i + 1]!, img.data[i + 2]!]) > 0.35) inCorners++;
+        }
+    const round = inCorners < 0.5 * 4 * q * q;
+    label.forEach((x) => used.add(x));
+    const text = label.map((x) => x.text).join(" ");
+    out.push({ type: round ? "radio_button" : "checkbox", bbox: toggleBox(g.bbox, label), label: text, text, confidence: 0.7, method: round ? "heuristic_disc" : "heuristic_rectangle", filled: true });
   }
   return out;
 }

@@ -346,6 +346,28 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(table.filter((e) => e.type === "link")).toEqual([]);
   });
 
+  it("a checked toggle drawn without a flat face (a gradient) is found from its glyph: square → check box, round → radio", () => {
+    const c = canvas(600, 200, 255);
+    // Two blues in a checkerboard: no flat surface, as a gradient; a white mark in the middle.
+    const indicator = (x0: number, y0: number, round: boolean) => {
+      for (let y = 0; y < 16; y++)
+        for (let x = 0; x < 16; x++) {
+          const inside = round ? Math.hypot(x + 0.5 - 8, y + 0.5 - 8) <= 8 : true;
+          if (inside) c.rect(x0 + x, y0 + y, x0 + x + 1, y0 + y + 1, (x + y) % 2 ? [53, 132, 228] : [30, 100, 200]);
+        }
+      c.rect(x0 + 6, y0 + 6, x0 + 10, y0 + 10, [255, 255, 255]);
+    };
+    indicator(100, 50, false);
+    indicator(100, 120, true);
+    const words = [w("Remember", [122, 51, 190, 65]), w("Express", [122, 121, 180, 135])];
+    const out = classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: words.map((x) => line(x)), scale: 1 });
+    const toggles = out.filter((e) => e.type === "checkbox" || e.type === "radio_button").map((e) => [e.type, e.label, e.bbox[0]]);
+    expect(toggles).toEqual([
+      ["checkbox", "Remember", 100],
+      ["radio_button", "Express", 100],
+    ]);
+  });
+
   it("a framed light box is a field; the same boxes stacked edge to edge are a table's cells", () => {
     // Drawn boxes: a 1 px grey frame around a white face, on a light grey page.
     const draw = (boxes: [number, number, number, number][]) => {
