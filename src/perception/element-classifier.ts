@@ -220,6 +220,9 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const r = beside(b, true);
     return Boolean((l && r) || (l && beside(l.bbox, false)) || (r && beside(r.bbox, true)));
   };
+  // A border drawn around the face (GOV.UK's 2 px frame on a white page: the face stands out
+  // from its frame, not from what lies beyond it).
+  const framed = (sh: ShapeRegion) => colourDistance(sh.fill, edgeColour(input.img, sh.bbox)) >= 40;
   const hasGlyph = (b: BBox) => (input.glyphs ?? []).some((g) => bboxContainsPoint(b, bboxCenter(g.bbox)));
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
@@ -284,7 +287,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox))) {
       type = "button"; // icon button
       confidence = 0.55;
-    } else if (!textBox && light && contrast > 25 && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {
+    } else if (!textBox && light && (contrast > 25 || framed(s)) && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {
       type = "text_input"; // a short empty field (a day, a year, a postcode)
       confidence = 0.6;
     } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox) && !gridCell(s.bbox)) {
