@@ -210,6 +210,9 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   // caption or a gap apart). Side by side is no sign: a field and its button touch too.
   const near = (a: number, b: number) => Math.abs(a - b) <= 3 * scale;
   const gridCell = (b: BBox) => shapes.some((o) => o.bbox !== b && near(o.bbox[0], b[0]) && near(o.bbox[2], b[2]) && (near(o.bbox[1], b[3]) || near(o.bbox[3], b[1])));
+  // A cell of a bordered table has neighbours both ways (a button stacked on a box, "More info"
+  // under a tile, or a stack of toolbar buttons has not).
+  const tableCell = (b: BBox) => gridCell(b) && Boolean(beside(b, false) ?? beside(b, true));
   // Column headers: three or more boxes of one height edge to edge, each wider than an input
   // group's addon ("@", "$").
   const wideCell = (b: BBox) => b[2] - b[0] > 60 * scale;
@@ -281,7 +284,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const centred = textBox ? Math.abs((textBox[0] + textBox[2]) / 2 - (x1 + x2) / 2) < Math.max(6 * scale, w * 0.12) && textBox[0] - x1 > 4 * scale : false;
     let type: UIElementType | undefined;
     let confidence = 0.6;
-    if (centred && w <= 420 * scale) {
+    if (centred && w <= 420 * scale && !tableCell(s.bbox)) {
       type = "button";
       confidence = contrast > 25 ? 0.85 : 0.65;
     } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox))) {
