@@ -385,6 +385,22 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(draw([[100, 100, 140, 134], [139, 100, 440, 134]]).map((e) => e.bbox[0])).toEqual([139]);
   });
 
+  it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
+    const classify = (boxes: [number, number, number, number][]) => {
+      const c = canvas(800, 400, 236);
+      for (const [x1, y1, x2, y2] of boxes) {
+        c.rect(x1, y1, x2, y2, [160, 160, 160]);
+        c.rect(x1 + 1, y1 + 1, x2 - 1, y2 - 1, [255, 255, 255]);
+      }
+      const lines = boxes.map(([x1, y1, x2, y2]) => line(w("42", [(x1 + x2) / 2 - 8, (y1 + y2) / 2 - 7, (x1 + x2) / 2 + 8, (y1 + y2) / 2 + 7])));
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines, scale: 1 }).filter((e) => e.type === "button");
+    };
+    expect(classify([[100, 100, 180, 134]])).toHaveLength(1);
+    // A tile's footer bar under it is still a button; a 2 × 2 grid is a table.
+    expect(classify([[100, 100, 180, 134], [100, 133, 180, 167]])).toHaveLength(2);
+    expect(classify([[100, 100, 180, 134], [179, 100, 260, 134], [100, 133, 180, 167], [179, 133, 260, 167]])).toHaveLength(0);
+  });
+
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
     const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
     const column = (x: number) => labels.map((t, k) => line(w(t, [x, 100 + k * 40, x + 70, 114 + k * 40])));
