@@ -555,7 +555,10 @@ function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     const label = inside.map((x) => x.text).join(" ");
     out.push({ type: "button", bbox: box, label, text: label, confidence: 0.5, method: "heuristic_glyph", filled: false });
   }
-  return out;
+  // A lone icon, no text within 80 px and no other icon on its row, is a decoration more often
+  // than a button (measured: 6 of 38 on the dev corpus; toolbars have rows of them).
+  const dist = (a: BBox, b: BBox) => Math.hypot(bboxCenter(a)[0] - bboxCenter(b)[0], bboxCenter(a)[1] - bboxCenter(b)[1]);
+  return out.filter((b) => words.some((x) => dist(x.bbox, b.bbox) < 80 * scale) || out.some((o) => o !== b && Math.abs(bboxCenter(o.bbox)[1] - bboxCenter(b.bbox)[1]) < 4 * scale));
 }
 
 /**
