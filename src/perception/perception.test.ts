@@ -299,10 +299,15 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     rect(200, 22, 216, 38, [60, 60, 60]);
     rect(202, 24, 214, 36, [250, 250, 250]); // an outlined square
     for (let x = 222; x < 290; x += 6) rect(x, 24, x + 2, 36, [60, 60, 60]);
+    for (let x = 75; x < 115; x += 6) rect(x, 22, x + 2, 32, [60, 60, 60]);
     const { shapes, glyphs } = proposeRegions(img, {});
     const settings = w("Settings", [222, 24, 290, 36]);
-    const out = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: [line(settings)], scale: 1 });
+    // The menu icon of an app bar, its title a little way off ("Inbox").
+    const title = w("Inbox", [75, 20, 115, 34]);
+    const out = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: [line(title), line(settings)], scale: 1 });
     const buttons = out.filter((e) => e.type === "button");
+    // Alone, far from any text and any other icon, the same blob is a decoration.
+    expect(classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: [line(settings)], scale: 1 }).filter((e) => e.type === "button")).toHaveLength(0);
     expect(buttons).toHaveLength(1);
     const [x1, y1, x2, y2] = buttons[0]!.bbox;
     expect(x1).toBeLessThan(20);
