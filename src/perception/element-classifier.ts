@@ -310,7 +310,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const caption = fieldCaption(e.bbox, lines, usedWords, scale);
     if (caption) e.label = caption;
   }
-  for (const t of filledToggles(input, words, usedWords, claimed)) {
+  for (const t of [...filledToggles(input, words, usedWords, claimed), ...ringRadios(input, words, usedWords, claimed)]) {
     out.push(t);
     claimed.push(t.bbox);
   }
@@ -559,6 +559,37 @@ function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   // than a button (measured: 6 of 38 on the dev corpus; toolbars have rows of them).
   const dist = (a: BBox, b: BBox) => Math.hypot(bboxCenter(a)[0] - bboxCenter(b)[0], bboxCenter(a)[1] - bboxCenter(b)[1]);
   return out.filter((b) => words.some((x) => dist(x.bbox, b.bbox) < 80 * scale) || out.some((o) => o !== b && Math.abs(bboxCenter(o.bbox)[1] - bboxCenter(b.bbox)[1]) < 4 * scale));
+}
+
+/**
+ * Large radio buttons drawn as a ring around a hollow centre (accessible web forms: 40 px): no
+ * flat face the proposer can close, so they come as glyphs. A round glyph, 20–48 px, its own
+ * mirror image, its centre and corners the page's colour and its sides the ring's, that leads
+ * a caption.
+ */
+function ringRadios(input: ClassifyInput, words: readonly OcrWord[], used: Set<OcrWord>, claimed: readonly BBox[]): ElementCandidate[] {
+  const { grey, img, scale } = input;
+  const out: ElementCandidate[] = [];
+  const at = (x: number, y: number) => grey[Math.round(y) * img.width + Math.round(x)]!;
+  for (const g of input.glyphs ?? []) {
+    const [x1, y1, x2, y2] = g.bbox;
+    const w = x2 - x1;
+    const h = y2 - y1;
+    if (Math.max(w, h) < 20 * scale || Math.max(w, h) > 48 * scale || Math.abs(w - h) > Math.max(2, 0.1 * w)) continue;
+    if (claimed.some((c) => bboxContainsPoint(c, bboxCenter(g.bbox)))) continue;
+    const [cx, cy] = bboxCenter(g.bbox);
+    const bg = at(cx, cy);
+    const corners = [at(x1 + 1, y1 + 1), at(x2 - 2, y1 + 1), at(x1 + 1, y2 - 2), at(x2 - 2, y2 - 2)];
+    const sides = [at(x1 + 1, cy), at(x2 - 2, cy), at(cx, y1 + 1), at(cx, y2 - 2)];
+    if (corners.some((v) => Math.abs(v - bg) > 30) || sides.some((v) => Math.abs(v - bg) < 80)) continue;
+    if (mirrorDifference(grey, img.width, g.bbox) > 6) continue;
+    const label = labelRightOf(input, g.bbox, words).filter((x) => !used.has(x));
+    if (!label.length || label[0]!.bbox[0] - x2 > 24 * scale) continue;
+    label.forEach((x) => used.add(x));
+    const text = label.map((x) => x.text).join(" ");
+    out.push({ type: "radio_button", bbox: toggleBox(g.bbox, label), label: text, text, confidence: 0.7, method: "heuristic_disc", filled: false });
+  }
+  return out;
 }
 
 /**

@@ -373,6 +373,20 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     ]);
   });
 
+  it("a large radio drawn as a ring around a hollow centre (accessible web forms) leads its caption", () => {
+    const c = canvas(400, 120, 255);
+    for (let y = 0; y < 40; y++)
+      for (let x = 0; x < 40; x++) {
+        const d = Math.hypot(x + 0.5 - 20, y + 0.5 - 20);
+        if (d <= 20 && d >= 17) c.rect(40 + x, 40 + y, 41 + x, 41 + y, [11, 12, 12]);
+      }
+    const caption = w("Yes", [100, 53, 130, 67]);
+    const out = classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [line(caption)], scale: 1 });
+    const radios = out.filter((e) => e.type === "radio_button");
+    expect(radios.map((e) => e.label)).toEqual(["Yes"]);
+    expect(Math.abs(radios[0]!.bbox[0] - 40)).toBeLessThanOrEqual(1);
+  });
+
   it("a framed light box is a field; the same boxes stacked edge to edge are a table's cells", () => {
     // Drawn boxes: a 1 px grey frame around a white face, on a light grey page.
     const draw = (boxes: [number, number, number, number][]) => {
