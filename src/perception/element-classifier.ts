@@ -246,6 +246,10 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     if ((s.kind === "disc" || small) && inside.length > 0) continue; // a badge ("3", "New"), not a control
     // The counter of a letter ("e", "O") is a small closed shape too.
     if (small && words.some((x) => x.text.length >= 2 && bboxContainsPoint(x.bbox, bboxCenter(s.bbox)) && !leadsWord(input, s.bbox, x))) continue;
+    // A heading's first capital ("H" of "Housing") is a dark solid blob at its word's start; an
+    // indicator there is a face (light, coloured, or one dark tone filling it) or a ring.
+    const letterLike = luma(s.fill) < 100 && saturation(s.fill) < 0.35 && s.fillRatio >= 0.5 && s.fillRatio < 0.8;
+    if (letterLike && words.some((x) => leadsWord(input, s.bbox, x))) continue;
     if (s.kind === "disc" && toggleSized) {
       const label = labelRightOf(input, s.bbox, words);
       if (!label.length) continue; // a lone ring is an icon more often than a radio button
