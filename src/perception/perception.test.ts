@@ -387,16 +387,18 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(Math.abs(radios[0]!.bbox[0] - 40)).toBeLessThanOrEqual(1);
   });
 
+  /** Boxes drawn with a 1 px grey frame around a white face on a light grey page, classified with `lines`. */
+  const framedBoxes = (boxes: [number, number, number, number][], lines: ReturnType<typeof line>[] = []) => {
+    const c = canvas(800, 400, 236);
+    for (const [x1, y1, x2, y2] of boxes) {
+      c.rect(x1, y1, x2, y2, [160, 160, 160]);
+      c.rect(x1 + 1, y1 + 1, x2 - 1, y2 - 1, [255, 255, 255]);
+    }
+    return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines, scale: 1 });
+  };
+
   it("a framed light box is a field; the same boxes stacked edge to edge are a table's cells", () => {
-    // Drawn boxes: a 1 px grey frame around a white face, on a light grey page.
-    const draw = (boxes: [number, number, number, number][]) => {
-      const c = canvas(800, 400, 236);
-      for (const [x1, y1, x2, y2] of boxes) {
-        c.rect(x1, y1, x2, y2, [160, 160, 160]);
-        c.rect(x1 + 1, y1 + 1, x2 - 1, y2 - 1, [255, 255, 255]);
-      }
-      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [], scale: 1 }).filter((e) => e.type === "text_input");
-    };
+    const draw = (boxes: [number, number, number, number][]) => framedBoxes(boxes).filter((e) => e.type === "text_input");
     expect(draw([[100, 100, 400, 134], [100, 180, 400, 214]])).toHaveLength(2);
     expect(draw([[100, 100, 400, 134], [100, 133, 400, 167], [100, 166, 400, 200]])).toHaveLength(0);
     // Column headers edge to edge; a field with a narrow addon ("@") before it stays a field.
@@ -406,13 +408,8 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
 
   it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
     const classify = (boxes: [number, number, number, number][]) => {
-      const c = canvas(800, 400, 236);
-      for (const [x1, y1, x2, y2] of boxes) {
-        c.rect(x1, y1, x2, y2, [160, 160, 160]);
-        c.rect(x1 + 1, y1 + 1, x2 - 1, y2 - 1, [255, 255, 255]);
-      }
       const lines = boxes.map(([x1, y1, x2, y2]) => line(w("42", [(x1 + x2) / 2 - 8, (y1 + y2) / 2 - 7, (x1 + x2) / 2 + 8, (y1 + y2) / 2 + 7])));
-      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines, scale: 1 }).filter((e) => e.type === "button");
+      return framedBoxes(boxes, lines).filter((e) => e.type === "button");
     };
     expect(classify([[100, 100, 180, 134]])).toHaveLength(1);
     // A tile's footer bar under it is still a button; a 2 × 2 grid is a table.
