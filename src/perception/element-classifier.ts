@@ -223,9 +223,6 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const r = beside(b, true);
     return Boolean((l && r) || (l && beside(l.bbox, false)) || (r && beside(r.bbox, true)));
   };
-  // A border drawn around the face (GOV.UK's 2 px frame on a white page: the face stands out
-  // from its frame, not from what lies beyond it).
-  const framed = (sh: ShapeRegion) => colourDistance(sh.fill, edgeColour(input.img, sh.bbox)) >= 40;
   const hasGlyph = (b: BBox) => (input.glyphs ?? []).some((g) => bboxContainsPoint(b, bboxCenter(g.bbox)));
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
@@ -294,7 +291,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox))) {
       type = "button"; // icon button
       confidence = 0.55;
-    } else if (!textBox && light && (contrast > 25 || framed(s)) && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {
+    } else if (!textBox && light && (contrast > 25 || framed(input.img, s)) && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {
       type = "text_input"; // a short empty field (a day, a year, a postcode)
       confidence = 0.6;
     } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox) && !gridCell(s.bbox)) {
@@ -349,7 +346,7 @@ function textAreas(input: ClassifyInput, words: readonly OcrWord[], used: Set<Oc
     const h = y2 - y1;
     if (x1 <= 1 || y1 <= 1 || x2 >= img.width - 1 || y2 >= img.height - 1) continue;
     if (h <= 60 * scale || h > 320 * scale || w < 1.5 * h || w > img.width * 0.8) continue;
-    if (luma(s.fill) < 200 || s.fillRatio < 0.85 || colourDistance(s.fill, edgeColour(img, s.bbox)) < 40) continue;
+    if (luma(s.fill) < 200 || s.fillRatio < 0.85 || !framed(img, s)) continue;
     if (shapes.some((o) => o !== s && bboxContainsPoint(s.bbox, bboxCenter(o.bbox)) && (o.bbox[2] - o.bbox[0]) * (o.bbox[3] - o.bbox[1]) < w * h * 0.9)) continue;
     if (claimed.some((c) => bboxContainsPoint(s.bbox, bboxCenter(c)))) continue;
     const inside = wordsIn(s.bbox, words).filter((x) => !used.has(x));
@@ -361,6 +358,14 @@ function textAreas(input: ClassifyInput, words: readonly OcrWord[], used: Set<Oc
     claimed.push(s.bbox);
   }
   return out;
+}
+
+/**
+ * A border is drawn around the shape's face: the face stands out from its frame (GOV.UK's 2 px
+ * frame on a white page stands out from the frame, not from what lies beyond it).
+ */
+function framed(img: RgbImage, s: ShapeRegion): boolean {
+  return colourDistance(s.fill, edgeColour(img, s.bbox)) >= 40;
 }
 
 /** Mean colour of a box's outermost pixels (a frame drawn around a field). */
