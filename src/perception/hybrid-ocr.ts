@@ -27,7 +27,8 @@ export class AccentLexicon {
   private constructor(
     /** Folded spelling → the word list has it only with accents (so an unaccented read is suspect). */
     private readonly accentedOnly: ReadonlySet<string>,
-    private readonly french: ReadonlySet<string>,
+    /** Folded spellings the list has without accents; French = these ∪ `accentedOnly`. */
+    private readonly plain: ReadonlySet<string>,
     private readonly english: ReadonlySet<string>,
   ) {}
 
@@ -39,9 +40,8 @@ export class AccentLexicon {
       if (f === w.toLowerCase()) plain.add(f);
       else accented.add(f);
     }
-    const french = new Set([...plain, ...accented]);
     for (const p of plain) accented.delete(p);
-    return new AccentLexicon(accented, french, new Set(readList(englishPath).map((w) => foldText(w))));
+    return new AccentLexicon(accented, plain, new Set(readList(englishPath).map((w) => foldText(w))));
   }
 
   /** Words that need accents (written with them or not), and optionally the two vocabularies. */
@@ -61,7 +61,7 @@ export class AccentLexicon {
     for (const t of foldText(text).split(/[^\p{L}]+/u)) {
       if (t.length < 3) continue;
       const inEn = this.english.has(t);
-      const inFr = this.french.has(t);
+      const inFr = this.plain.has(t) || this.accentedOnly.has(t);
       if (inEn && !inFr) en++;
       if (inFr && !inEn) fr++;
     }
