@@ -196,6 +196,13 @@ function toggleBox(indicator: BBox, label: readonly OcrWord[]): BBox {
   return label.reduce((b, w) => bboxUnion(b, w.bbox), indicator);
 }
 
+/** A check box or radio button from its indicator and caption words (which it takes from `used`'s pool). */
+function toggle(type: "checkbox" | "radio_button", indicator: BBox, label: readonly OcrWord[], used: Set<OcrWord>, o: { confidence: number; method: string; filled?: boolean }): ElementCandidate {
+  label.forEach((x) => used.add(x));
+  const text = label.map((x) => x.text).join(" ");
+  return { type, bbox: toggleBox(indicator, label), label: text, text, confidence: o.confidence, method: o.method, filled: o.filled ?? false };
+}
+
 /** Types every region; overlapping explanations are resolved (a shape owns the words inside it). */
 export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const { shapes, lines, scale } = input;
@@ -253,8 +260,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       // A radio's indicator, checked or not, is the same mirrored left-right and top-bottom; a
       // round icon, logo or avatar is not (measured: 4 of 48 discs with a caption were radios).
       if (mirrorDifference(input.grey, input.img.width, s.bbox) > 6) continue;
-      label.forEach((x) => usedWords.add(x));
-      out.push({ type: "radio_button", bbox: toggleBox(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: 0.75, method: "heuristic_disc", filled: false });
+      out.push(toggle("radio_button", s.bbox, label, usedWords, { confidence: 0.75, method: "heuristic_disc" }));
       claimed.push(s.bbox);
       continue;
     }
@@ -262,8 +268,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     if (toggleSized && square && inside.length === 0 && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRightOf(input, s.bbox, words).length > 0))) {
       const label = labelRightOf(input, s.bbox, words);
       if (label.length === 0) continue;
-      label.forEach((x) => usedWords.add(x));
-      out.push({ type: "checkbox", bbox: toggleBox(s.bbox, label), label: label.map((x) => x.text).join(" "), text: label.map((x) => x.text).join(" "), confidence: label.length ? 0.75 : 0.5, method: "heuristic_rectangle", filled: false });
+      out.push(toggle("checkbox", s.bbox, label, usedWords, { confidence: 0.75, method: "heuristic_rectangle" }));
       claimed.push(s.bbox);
       continue;
     }
@@ -594,9 +599,7 @@ function ringRadios(input: ClassifyInput, words: readonly OcrWord[], used: Set<O
     if (mirrorDifference(grey, img.width, g.bbox) > 6) continue;
     const label = labelRightOf(input, g.bbox, words).filter((x) => !used.has(x));
     if (!label.length || label[0]!.bbox[0] - x2 > 24 * scale) continue;
-    label.forEach((x) => used.add(x));
-    const text = label.map((x) => x.text).join(" ");
-    out.push({ type: "radio_button", bbox: toggleBox(g.bbox, label), label: text, text, confidence: 0.7, method: "heuristic_disc", filled: false });
+    out.push(toggle("radio_button", g.bbox, label, used, { confidence: 0.7, method: "heuristic_disc" }));
   }
   return out;
 }
@@ -641,9 +644,7 @@ function filledToggles(input: ClassifyInput, words: readonly OcrWord[], used: Se
           if (saturation([img.data[i]!, img.data[i + 1]!, img.data[i + 2]!]) > 0.35) inCorners++;
         }
     const round = inCorners < 0.5 * 4 * q * q;
-    label.forEach((x) => used.add(x));
-    const text = label.map((x) => x.text).join(" ");
-    out.push({ type: round ? "radio_button" : "checkbox", bbox: toggleBox(g.bbox, label), label: text, text, confidence: 0.7, method: round ? "heuristic_disc" : "heuristic_rectangle", filled: true });
+    out.push(toggle(round ? "radio_button" : "checkbox", g.bbox, label, used, { confidence: 0.7, method: round ? "heuristic_disc" : "heuristic_rectangle", filled: true }));
   }
   return out;
 }
