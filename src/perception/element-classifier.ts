@@ -324,6 +324,12 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     if (row.line.words.every((x) => usedWords.has(x))) continue;
     out.push({ type: "link", bbox: row.bbox, label: row.line.text, text: row.line.text, confidence: 0.7, method: "ocr_text", filled: false });
   }
+  for (const b of brandLinks(input, words, usedWords, claimed)) {
+    // The logo left of the name is part of the brand, not a button of its own.
+    for (let k = out.length - 1; k >= 0; k--) if (bboxContainsPoint(b.bbox, bboxCenter(out[k]!.bbox))) out.splice(k, 1);
+    out.push(b);
+    claimed.push(b.bbox);
+  }
   const icons = iconButtons(input, words, claimed);
   for (const b of icons) {
     out.push(b);
@@ -518,6 +524,31 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     out.push({ type: icon ? "button" : "link", bbox: padToNeighbours(b, 1.0 * h, 0.75 * h, obstacles.filter((o) => o !== b && overlap(o, b) < 0.5), 1 * scale), label: icon ? "" : text, text, confidence: 0.55, method: icon ? "heuristic_glyph" : "ocr_text", filled: false });
   });
   return out;
+}
+
+/**
+ * The brand in a page's top-left corner (a logo and the product's name in its own header cell)
+ * links home; what is clicked is the whole cell. The cell is a box at the corner, as tall as a
+ * bar, holding one short run of words and nothing found so far.
+ */
+function brandLinks(input: ClassifyInput, words: readonly OcrWord[], used: Set<OcrWord>, claimed: readonly BBox[]): ElementCandidate[] {
+  const { img, scale, shapes } = input;
+  for (const s of shapes) {
+    const [x1, y1, x2, y2] = s.bbox;
+    const w = x2 - x1;
+    const h = y2 - y1;
+    if (x1 > 2 * scale || y1 > 2 * scale || h < 24 * scale || h > 80 * scale || w < 2 * h || w > 0.3 * img.width) continue;
+    const inside = wordsIn(s.bbox, words);
+    if (inside.length === 0 || inside.length > 4 || inside.some((x) => used.has(x)) || letters(inside.map((x) => x.text).join("")) < 2) continue;
+    const row = itemBox(inside);
+    // Nothing else found inside, bar the logo before the name.
+    const logo = (c: BBox) => c[2] <= row[0] + 2 * scale && c[2] - c[0] <= 64 * scale;
+    if (row[3] - row[1] > 0.6 * h || claimed.some((c) => bboxContainsPoint(s.bbox, bboxCenter(c)) && !logo(c))) continue;
+    inside.forEach((x) => used.add(x));
+    const text = inside.map((x) => x.text).join(" ");
+    return [{ type: "link", bbox: s.bbox, label: text, text, confidence: 0.6, method: "ocr_text", filled: false }];
+  }
+  return [];
 }
 
 const alnum = (t: string): number => t.replace(/[^\p{L}\p{N}]/gu, "").length;

@@ -417,6 +417,22 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(classify([[100, 100, 180, 134], [179, 100, 260, 134], [100, 133, 180, 167], [179, 133, 260, 167]])).toHaveLength(0);
   });
 
+  it("the brand in the top-left header cell (logo and name) is one link, the whole cell", () => {
+    const page = (x0: number) => {
+      const c = canvas(1200, 400, 250);
+      c.rect(x0, 0, x0 + 250, 57, [52, 58, 64]);
+      c.rect(x0 + 21, 10, x0 + 54, 43, [200, 200, 200]); // the logo
+      for (let x = x0 + 62; x < x0 + 176; x += 6) c.rect(x, 21, x + 2, 35, [230, 230, 230]);
+      const name = line(w("AdminLTE", [x0 + 62, 20, x0 + 158, 35]), w("3", [x0 + 166, 21, x0 + 176, 35]));
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [name], scale: 1 });
+    };
+    const brand = page(0).filter((e) => e.type === "link");
+    expect(brand.map((e) => [e.label, e.bbox[0], e.bbox[1]])).toEqual([["AdminLTE 3", 0, 0]]);
+    expect(brand[0]!.bbox[2]).toBeGreaterThanOrEqual(249);
+    // The same dark cell in the middle of a page is a banner; its words are not a home link.
+    expect(page(500).filter((e) => e.type === "link" && e.bbox[2] - e.bbox[0] > 200)).toEqual([]);
+  });
+
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
     const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
     const column = (x: number) => labels.map((t, k) => line(w(t, [x, 100 + k * 40, x + 70, 114 + k * 40])));
