@@ -273,11 +273,13 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       continue;
     }
     if (h < 16 * scale || h > 80 * scale) continue;
-    const tabs = luma(s.fill) > 150 ? tabStrip(inside, s.bbox, scale) : [];
+    // A dark header band on a light page holds its navigation the way a light strip holds tabs.
+    const navBand = luma(s.fill) <= 150 && luma(s.surround) - luma(s.fill) > 100 && h >= 40 * scale;
+    const tabs = luma(s.fill) > 150 || navBand ? tabStrip(inside, s.bbox, scale) : [];
     if (tabs.length) {
       for (const t of tabs) {
         t.words.forEach((x) => usedWords.add(x));
-        out.push({ type: "tab", bbox: t.bbox, label: t.text, text: t.text, confidence: 0.6, method: "heuristic_rectangle", filled: false });
+        out.push({ type: navBand ? "link" : "tab", bbox: t.bbox, label: t.text, text: t.text, confidence: 0.6, method: navBand ? "ocr_text" : "heuristic_rectangle", filled: false });
       }
       claimed.push(s.bbox);
       continue;

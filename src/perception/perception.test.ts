@@ -433,6 +433,19 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(page(500).filter((e) => e.type === "link" && e.bbox[2] - e.bbox[0] > 200)).toEqual([]);
   });
 
+  it("the items of a dark header band on a light page are links; a dark selected row's cells are not", () => {
+    const band = (y1: number, y2: number) => {
+      const c = canvas(1200, 400, 250);
+      c.rect(100, y1, 1100, y2, [11, 12, 12]);
+      const cy = (y1 + y2) / 2;
+      const items = [w("Service", [300, cy - 8, 370, cy + 8]), w("Name", [378, cy - 8, 430, cy + 8]), w("Sign", [700, cy - 8, 740, cy + 8]), w("out", [748, cy - 8, 780, cy + 8])];
+      for (const it of items) for (let x = it.bbox[0]; x < it.bbox[2]; x += 6) c.rect(x, it.bbox[1], x + 2, it.bbox[3], [240, 240, 240]);
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [line(...items)], scale: 1 }).filter((e) => e.type === "link" || e.type === "tab");
+    };
+    expect(band(100, 160).map((e) => [e.type, e.label])).toEqual([["link", "Service Name"], ["link", "Sign out"]]);
+    expect(band(100, 124)).toEqual([]);
+  });
+
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
     const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
     const column = (x: number) => labels.map((t, k) => line(w(t, [x, 100 + k * 40, x + 70, 114 + k * 40])));
