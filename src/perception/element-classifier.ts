@@ -265,6 +265,10 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
       continue;
     }
     if (s.kind !== "rectangle") continue;
+    // A chart legend's swatch is one solid colour apart from its surround; a check box's face is
+    // light or its surround's tone, or holds a tick.
+    const swatch = Math.max(w, h) <= 20 * scale && s.fillRatio >= 0.95 && luma(s.fill) < 200 && contrast > 60;
+    if (swatch && inside.length === 0 && labelRightOf(input, s.bbox, words).length > 0) continue; // a legend's key
     if (toggleSized && square && inside.length === 0 && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRightOf(input, s.bbox, words).length > 0))) {
       const label = labelRightOf(input, s.bbox, words);
       if (label.length === 0) continue;

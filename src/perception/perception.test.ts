@@ -336,6 +336,15 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(clickPoint("button", [0, 0, 100, 20])).toEqual([50, 10]);
   });
 
+  it("a chart legend's solid colour key before its caption is neither a check box nor a button", () => {
+    const { img, rect } = canvas(400, 100, 255);
+    rect(20, 40, 35, 56, [0, 123, 255]); // a 15 px solid blue key
+    const caption = w("This", [44, 42, 74, 54]);
+    const caption2 = w("Week", [80, 42, 120, 54]);
+    const out = classifyRegions({ img, grey: toGrey(img), ...proposeRegions(img, {}), lines: [line(caption, caption2)], scale: 1 });
+    expect(out.filter((e) => e.type === "checkbox" || e.type === "button")).toEqual([]);
+  });
+
   it("a row of short items a clear gap apart is a horizontal menu; a row of a table is not", () => {
     const { img } = canvas(1000, 400);
     const items = ["File", "Edit", "View", "Help"].map((t, k) => w(t, [20 + k * 70, 200, 20 + k * 70 + 36, 214]));
