@@ -345,8 +345,12 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const bar = topBarItems(input, words, [...claimed, ...links.map((l) => l.bbox)]);
   const rows = rowMenus(input, words, [...claimed, ...links.map((l) => l.bbox), ...bar.map((b) => b.bbox)]);
   out.push(...links, ...bar, ...rows);
-  return out;
+  // A percentage or a figure with a separator ("55%", "1,322", "12.50") is a quantity shown, not
+  // a link; page numbers ("1", "10") stay.
+  return out.filter((e) => e.type !== "link" || !quantity(e.text));
 }
+
+const quantity = (t: string): boolean => !/\p{L}/u.test(t) && /\d/.test(t) && (t.includes("%") || /\d[.,]\d/.test(t));
 
 /**
  * Multi-line fields: a framed light box taller than a widget, away from the frame's edges, empty

@@ -345,6 +345,14 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(out.filter((e) => e.type === "checkbox" || e.type === "button")).toEqual([]);
   });
 
+  it("blue text is a link, unless it is a quantity (a percentage, a figure with a separator)", () => {
+    const { img, rect } = canvas(600, 200, 255);
+    const words = [w("Docs", [20, 40, 60, 54]), w("55%", [20, 100, 52, 114]), w("1,322", [200, 100, 246, 114]), w("3", [300, 100, 308, 114])];
+    for (const x of words) for (let k = x.bbox[0]; k < x.bbox[2]; k += 4) rect(k, x.bbox[1], k + 2, x.bbox[3], [0, 100, 220]);
+    const out = classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs: [], lines: words.map((x) => line(x)), scale: 1 });
+    expect(out.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["Docs"]);
+  });
+
   it("a row of short items a clear gap apart is a horizontal menu; a row of a table is not", () => {
     const { img } = canvas(1000, 400);
     const items = ["File", "Edit", "View", "Help"].map((t, k) => w(t, [20 + k * 70, 200, 20 + k * 70 + 36, 214]));
