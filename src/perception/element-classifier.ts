@@ -578,7 +578,10 @@ function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   // Text, unless the OCR read a lone icon as one letter ("Q" for a magnifier).
   const isText = (g: GlyphRegion): boolean =>
     words.some((w) => {
-      if (alnum(w.text) === 0 || overlap(w.bbox, g.bbox) <= 0.3) return false;
+      if (overlap(w.bbox, g.bbox) <= 0.3) return false;
+      // Typographic signs read as such ("#" over a table's first column, "@" of an address).
+      if (/^[#@&%$€£§]$/u.test(w.text)) return true;
+      if (alnum(w.text) === 0) return false;
       if (w.text.length > 1 || /\p{N}/u.test(w.text)) return true;
       const row = (b: BBox) => Math.abs((b[1] + b[3]) / 2 - (w.bbox[1] + w.bbox[3]) / 2) < (w.bbox[3] - w.bbox[1]) * 0.6;
       return words.some((o) => o !== w && row(o.bbox) && Math.min(Math.abs(o.bbox[0] - w.bbox[2]), Math.abs(w.bbox[0] - o.bbox[2])) < 2 * (w.bbox[3] - w.bbox[1]));

@@ -317,6 +317,19 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(buttons[0]!.method).toBe("heuristic_glyph");
   });
 
+  it("a blob the OCR reads as a typographic sign (#, @) is text, not an icon button", () => {
+    const { img, rect } = canvas(600, 120, 250);
+    // Two icon-sized blobs on one row, each a 16 px outlined square.
+    for (const x of [200, 260]) {
+      rect(x, 22, x + 16, 38, [60, 60, 60]);
+      rect(x + 2, 24, x + 14, 36, [250, 250, 250]);
+    }
+    const { shapes, glyphs } = proposeRegions(img, {});
+    const icons = (sign: string) => classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: [line(w(sign, [200, 22, 216, 38]))], scale: 1 }).filter((e) => e.type === "button");
+    expect(icons("Q").map((e) => e.bbox[0] < 216)).toEqual([true, false]);
+    expect(icons("#").map((e) => e.bbox[0] < 216)).toEqual([false]);
+  });
+
   it("a check box is its indicator and its caption, and is clicked on the indicator", () => {
     const { img, rect } = canvas(400, 100, 245);
     rect(20, 40, 36, 56, [90, 90, 90]); // a 16 px box with a border
