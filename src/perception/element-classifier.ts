@@ -336,7 +336,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     out.push(b);
     claimed.push(b.bbox);
   }
-  const icons = iconButtons(input, words, claimed);
+  const icons = [...iconButtons(input, words, claimed), ...smallIconRows(input, words, claimed)];
   for (const b of icons) {
     out.push(b);
     claimed.push(b.bbox);
@@ -559,6 +559,52 @@ function brandLinks(input: ClassifyInput, words: readonly OcrWord[], used: Set<O
     return [{ type: "link", bbox: s.bbox, label: text, text, confidence: 0.6, method: "ocr_text", filled: false }];
   }
   return [];
+}
+
+/**
+ * A row of small icons (6–12 px) at one even pitch with no text around them: a window's title-bar
+ * controls (minimize, maximize, close) or a compact toolbar. Each is a button, the square of
+ * most of the pitch around its icon.
+ */
+function smallIconRows(input: ClassifyInput, words: readonly OcrWord[], claimed: readonly BBox[]): ElementCandidate[] {
+  const { scale } = input;
+  const small = (input.glyphs ?? []).filter((g) => {
+    const size = Math.max(g.bbox[2] - g.bbox[0], g.bbox[3] - g.bbox[1]);
+    return size >= 6 * scale && size <= 12 * scale && g.surroundFlat >= 0.995 && !claimed.some((c) => bboxContainsPoint(c, bboxCenter(g.bbox)));
+  });
+  const cx = (g: GlyphRegion) => bboxCenter(g.bbox)[0];
+  const cy = (g: GlyphRegion) => bboxCenter(g.bbox)[1];
+  const out: ElementCandidate[] = [];
+  const taken = new Set<GlyphRegion>();
+  for (const g of [...small].sort((a, b) => cx(a) - cx(b))) {
+    if (taken.has(g)) continue;
+    const row = [g];
+    for (const o of [...small].sort((a, b) => cx(a) - cx(b))) {
+      if (o === g || cx(o) <= cx(row.at(-1)!) || Math.abs(cy(o) - cy(g)) > 5 * scale) continue;
+      const pitch = row.length > 1 ? cx(row[1]!) - cx(row[0]!) : cx(o) - cx(g);
+      const step = cx(o) - cx(row.at(-1)!);
+      if (step < 24 * scale || step > 60 * scale || Math.abs(step - pitch) > 3 * scale) break;
+      row.push(o);
+    }
+    if (row.length < 2 || row.length > 6) continue;
+    row.forEach((r) => taken.add(r));
+    const pitch = (cx(row.at(-1)!) - cx(row[0]!)) / (row.length - 1);
+    // Text within a pitch means labelled items (a legend, a list), not a row of controls.
+    const span: BBox = [row[0]!.bbox[0] - pitch, Math.min(...row.map((r) => r.bbox[1])) - pitch / 2, row.at(-1)!.bbox[2] + pitch, Math.max(...row.map((r) => r.bbox[3])) + pitch / 2];
+    if (words.some((w) => alnum(w.text) >= 2 && overlap(w.bbox, span) > 0)) continue;
+    const half = 0.425 * pitch;
+    // Each icon in its own box, the boxes side by side: a pager ("«", "1", "2", "»") when there
+    // are four or more, a button group when fewer. Bare icons are the bar's controls.
+    const boxOf = (r: GlyphRegion) => input.shapes.find((sh) => bboxContainsPoint(sh.bbox, bboxCenter(r.bbox)) && sh.bbox[2] - sh.bbox[0] <= 1.5 * pitch && sh.bbox[3] - sh.bbox[1] <= 1.5 * pitch);
+    const boxes = row.map(boxOf);
+    const pager = row.length >= 4 && boxes.every(Boolean);
+    for (const [k, r] of row.entries()) {
+      const [x, y] = bboxCenter(r.bbox);
+      const bbox: BBox = boxes[k]?.bbox ?? [x - half, y - half, x + half, y + half];
+      out.push({ type: pager ? "link" : "button", bbox, label: "", text: "", confidence: 0.45, method: "heuristic_glyph", filled: false });
+    }
+  }
+  return out;
 }
 
 const alnum = (t: string): number => t.replace(/[^\p{L}\p{N}]/gu, "").length;

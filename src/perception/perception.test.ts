@@ -5,6 +5,7 @@ import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ProviderUnavailableError } from "../core/errors.js";
 import { makeFrame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
 import type { OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
 import { rpav } from "../../test/support/cli.js";
 import { AccentLexicon, HybridOcr, languageOf, mergeWords } from "./hybrid-ocr.js";
@@ -328,6 +329,31 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const icons = (sign: string) => classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: [line(w(sign, [200, 22, 216, 38]))], scale: 1 }).filter((e) => e.type === "button");
     expect(icons("Q").map((e) => e.bbox[0] < 216)).toEqual([true, false]);
     expect(icons("#").map((e) => e.bbox[0] < 216)).toEqual([false]);
+  });
+
+  it("small icons at one even pitch are buttons (title-bar controls); boxed, four or more, a pager's links", () => {
+    const draw = (n: number, boxed: boolean, caption?: OcrWord) => {
+      const { img, rect } = canvas(800, 200, 255);
+      const glyphs = [];
+      const shapes = [];
+      for (let k = 0; k < n; k++) {
+        const x = 400 + k * 30;
+        rect(x - 3, 94, x + 3, 102, [40, 40, 40]); // a 6 × 8 px icon or digit
+        glyphs.push({ bbox: [x - 3, 94, x + 3, 102] as BBox, surroundFlat: 1 });
+        // A pager's boxes, edge to edge, faces as light as the page.
+        if (boxed) shapes.push({ kind: "rectangle" as const, bbox: [x - 15, 83, x + 15, 113] as BBox, fill: [250, 250, 250] as const, surround: [255, 255, 255] as const, fillRatio: 0.96, container: false });
+      }
+      return classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: caption ? [line(caption)] : [], scale: 1 }).filter((e) => e.type === "button" || e.type === "link");
+    };
+    const controls = draw(3, false);
+    expect(controls.map((e) => e.type)).toEqual(["button", "button", "button"]);
+    expect(controls.map((e) => Math.round((e.bbox[0] + e.bbox[2]) / 2))).toEqual([400, 430, 460]);
+    expect(Math.round(controls[0]!.bbox[2] - controls[0]!.bbox[0])).toBe(26);
+    // Labelled (a legend, a list), the same icons are not controls.
+    expect(draw(3, false, w("Red", [350, 90, 380, 106]))).toEqual([]);
+    const pager = draw(5, true);
+    expect(pager.map((e) => e.type)).toEqual(["link", "link", "link", "link", "link"]);
+    expect(pager[0]!.bbox).toEqual([385, 83, 415, 113]);
   });
 
   it("a check box is its indicator and its caption, and is clicked on the indicator", () => {
