@@ -7,6 +7,7 @@ import type { BBox } from "../core/geometry.js";
 import { bboxArea, bboxCenter, bboxContainsPoint, bboxIntersection, bboxUnion } from "../core/geometry.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
+import { nameIcon } from "./icon-names.js";
 import type { RgbImage } from "./raster.js";
 import type { GlyphRegion, ShapeRegion } from "./region-proposer.js";
 
@@ -311,7 +312,10 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     }
     if (!type) continue;
     inside.forEach((x) => usedWords.add(x));
-    out.push({ type, bbox: s.bbox, label: text, text, confidence, method: "heuristic_rectangle", filled });
+    // An icon the OCR read as a letter or nothing ("n" for ≡) is named by its figure.
+    const icon = type === "button" && text.length <= 2 && !/\p{N}/u.test(text) ? (input.glyphs ?? []).find((g) => bboxContainsPoint(s.bbox, bboxCenter(g.bbox))) : undefined;
+    const label = (icon && nameIcon(input.grey, input.img.width, icon.bbox)) || text;
+    out.push({ type, bbox: s.bbox, label, text, confidence, method: "heuristic_rectangle", filled });
     claimed.push(s.bbox);
   }
   out.push(...textAreas(input, words, usedWords, claimed));
@@ -601,7 +605,8 @@ function smallIconRows(input: ClassifyInput, words: readonly OcrWord[], claimed:
     for (const [k, r] of row.entries()) {
       const [x, y] = bboxCenter(r.bbox);
       const bbox: BBox = boxes[k]?.bbox ?? [x - half, y - half, x + half, y + half];
-      out.push({ type: pager ? "link" : "button", bbox, label: "", text: "", confidence: 0.45, method: "heuristic_glyph", filled: false });
+      const label = pager ? "" : (nameIcon(input.grey, input.img.width, r.bbox) ?? "");
+      out.push({ type: pager ? "link" : "button", bbox, label, text: "", confidence: 0.45, method: "heuristic_glyph", filled: false });
     }
   }
   return out;
@@ -656,8 +661,8 @@ function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     const pad = Math.max(6 * scale, 0.6 * size);
     const box = padToNeighbours(g.bbox, pad, pad, others, 2 * scale);
     const inside = words.filter((x) => bboxContainsPoint(g.bbox, bboxCenter(x.bbox)));
-    const label = inside.map((x) => x.text).join(" ");
-    out.push({ type: "button", bbox: box, label, text: label, confidence: 0.5, method: "heuristic_glyph", filled: false });
+    const read = inside.map((x) => x.text).join(" ");
+    out.push({ type: "button", bbox: box, label: nameIcon(input.grey, input.img.width, g.bbox) ?? read, text: read, confidence: 0.5, method: "heuristic_glyph", filled: false });
   }
   // A lone icon, no text within 80 px and no other icon on its row, is a decoration more often
   // than a button (measured: 6 of 38 on the dev corpus; toolbars have rows of them).

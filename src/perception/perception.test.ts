@@ -338,8 +338,14 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
       const shapes = [];
       for (let k = 0; k < n; k++) {
         const x = 400 + k * 30;
-        rect(x - 3, 94, x + 3, 102, [40, 40, 40]); // a 6 × 8 px icon or digit
-        glyphs.push({ bbox: [x - 3, 94, x + 3, 102] as BBox, surroundFlat: 1 });
+        // Minimize, maximize, close (8 px figures), then digits.
+        if (k === 0) rect(x - 4, 100, x + 4, 102, [40, 40, 40]);
+        else if (k === 1) {
+          rect(x - 4, 94, x + 4, 102, [40, 40, 40]);
+          rect(x - 2, 96, x + 2, 100, [255, 255, 255]);
+        } else if (k === 2) for (let d = 0; d < 8; d++) rect(x - 4 + d, 94 + d, x - 3 + d, 95 + d, [40, 40, 40]), rect(x + 3 - d, 94 + d, x + 4 - d, 95 + d, [40, 40, 40]);
+        else rect(x - 1, 94, x + 1, 102, [40, 40, 40]);
+        glyphs.push({ bbox: (k === 0 ? [x - 4, 100, x + 4, 102] : [x - 4, 94, x + 4, 102]) as BBox, surroundFlat: 1 });
         // A pager's boxes, edge to edge, faces as light as the page.
         if (boxed) shapes.push({ kind: "rectangle" as const, bbox: [x - 15, 83, x + 15, 113] as BBox, fill: [250, 250, 250] as const, surround: [255, 255, 255] as const, fillRatio: 0.96, container: false });
       }
@@ -348,6 +354,8 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const controls = draw(3, false);
     expect(controls.map((e) => e.type)).toEqual(["button", "button", "button"]);
     expect(controls.map((e) => Math.round((e.bbox[0] + e.bbox[2]) / 2))).toEqual([400, 430, 460]);
+    // Each named by its figure, so "click Close" finds it.
+    expect(controls.map((e) => e.label)).toEqual(["Minimize", "Maximize", "Close"]);
     expect(Math.round(controls[0]!.bbox[2] - controls[0]!.bbox[0])).toBe(26);
     // Labelled (a legend, a list), the same icons are not controls.
     expect(draw(3, false, w("Red", [350, 90, 380, 106]))).toEqual([]);
