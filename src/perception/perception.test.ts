@@ -343,7 +343,11 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
         else if (k === 1) {
           rect(x - 4, 94, x + 4, 102, [40, 40, 40]);
           rect(x - 2, 96, x + 2, 100, [255, 255, 255]);
-        } else if (k === 2) for (let d = 0; d < 8; d++) rect(x - 4 + d, 94 + d, x - 3 + d, 95 + d, [40, 40, 40]), rect(x + 3 - d, 94 + d, x + 4 - d, 95 + d, [40, 40, 40]);
+        } else if (k === 2)
+          for (let d = 0; d < 8; d++) {
+            rect(x - 4 + d, 94 + d, x - 3 + d, 95 + d, [40, 40, 40]);
+            rect(x + 3 - d, 94 + d, x + 4 - d, 95 + d, [40, 40, 40]);
+          }
         else rect(x - 1, 94, x + 1, 102, [40, 40, 40]);
         glyphs.push({ bbox: (k === 0 ? [x - 4, 100, x + 4, 102] : [x - 4, 94, x + 4, 102]) as BBox, surroundFlat: 1 });
         // A pager's boxes, edge to edge, faces as light as the page.
