@@ -256,6 +256,12 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const letterLike = luma(s.fill) < 100 && saturation(s.fill) < 0.35 && s.fillRatio >= 0.5 && s.fillRatio < 0.8;
     if (letterLike && words.some((x) => leadsWord(input, s.bbox, x))) continue;
     if (s.kind === "disc" && toggleSized) {
+      const slider = sliderOf(input, s.bbox);
+      if (slider) {
+        out.push({ type: "generic_interactive", bbox: slider, label: "", text: "", confidence: 0.6, method: "heuristic_disc", filled: false });
+        claimed.push(slider);
+        continue;
+      }
       const label = labelRightOf(input, s.bbox, words);
       if (!label.length) continue; // a lone ring is an icon more often than a radio button
       // A radio's indicator, checked or not, is the same mirrored left-right and top-bottom; a
@@ -538,6 +544,48 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     out.push({ type: icon ? "button" : "link", bbox: padToNeighbours(b, 1.0 * h, 0.75 * h, obstacles.filter((o) => o !== b && overlap(o, b) < 0.5), 1 * scale), label: icon ? "" : text, text, confidence: 0.55, method: icon ? "heuristic_glyph" : "ocr_text", filled: false });
   });
   return out;
+}
+
+/**
+ * A slider: a round knob on a thin straight track that runs on past it (one side at least 60 px,
+ * both sides together 100 px or more), horizontal or vertical. Its box is the track's length
+ * and the knob's breadth, with the knob's radius of margin all round (where it can be dragged).
+ */
+export function sliderOf(input: ClassifyInput, knob: BBox): BBox | undefined {
+  const { grey, img, scale } = input;
+  const W = img.width;
+  const H = img.height;
+  const [kx1, ky1, kx2, ky2] = knob.map(Math.round) as [number, number, number, number];
+  const r = Math.max(kx2 - kx1, ky2 - ky1) / 2;
+  const px = (x: number, y: number) => grey[Math.min(H - 1, Math.max(0, y)) * W + Math.min(W - 1, Math.max(0, x))]!;
+  // Walk from the knob's edge along the line through its centre while the pixel stands out from
+  // the background on both sides of the line (a track is thin).
+  const run = (horizontal: boolean, dir: 1 | -1): number => {
+    const c = Math.round(horizontal ? (ky1 + ky2) / 2 : (kx1 + kx2) / 2);
+    const start = horizontal ? (dir > 0 ? kx2 + 1 : kx1 - 1) : dir > 0 ? ky2 + 1 : ky1 - 1;
+    const off = Math.round(6 * scale);
+    let n = 0;
+    let miss = 0;
+    for (let t = start; t >= 0 && t < (horizontal ? W : H) && miss <= 2 * scale; t += dir) {
+      const at = (d: number) => (horizontal ? px(t, c + d) : px(c + d, t));
+      const bg = (at(-off) + at(off)) / 2;
+      // Filled or drawn as an outline, the track is within 2 px of the knob's centre line.
+      const line = Math.max(...[-2, -1, 0, 1, 2].map((d) => Math.abs(at(Math.round(d * scale)) - bg))) > 20 && Math.abs(at(-off) - at(off)) < 12;
+      if (line) {
+        n += 1 + miss;
+        miss = 0;
+      } else miss++;
+    }
+    return n;
+  };
+  for (const horizontal of [true, false]) {
+    const a = run(horizontal, -1);
+    const b = run(horizontal, 1);
+    if (Math.max(a, b) < 60 * scale || a + b < 100 * scale) continue;
+    const m = r * 0.7;
+    return horizontal ? [kx1 - a - m, ky1 - m, kx2 + b + m, ky2 + m] : [kx1 - m, ky1 - a - m, kx2 + m, ky2 + b + m];
+  }
+  return undefined;
 }
 
 /**

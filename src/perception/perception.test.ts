@@ -13,7 +13,7 @@ import { clickPoint, locate, parseInstruction, textSimilarity, textTargets } fro
 import { CachedOcr } from "./ocr-cache.js";
 import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
-import { classifyRegions, mirrorDifference, padToNeighbours, underlined } from "./element-classifier.js";
+import { classifyRegions, mirrorDifference, padToNeighbours, sliderOf, underlined } from "./element-classifier.js";
 import { toGrey } from "./raster.js";
 import { proposeRegions, proposeShapes } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -366,6 +366,23 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const pager = draw(5, true);
     expect(pager.map((e) => e.type)).toEqual(["link", "link", "link", "link", "link"]);
     expect(pager[0]!.bbox).toEqual([385, 83, 415, 113]);
+  });
+
+  it("a knob on a thin track is a slider spanning the track, horizontal or vertical; a lone disc is not", () => {
+    const { img, rect } = canvas(600, 400, 245);
+    rect(100, 53, 400, 54, [200, 200, 200]); // a track drawn as an outline, 4 px high
+    rect(100, 56, 400, 57, [200, 200, 200]);
+    rect(200, 45, 220, 65, [250, 250, 250]); // the knob
+    rect(500, 100, 504, 350, [53, 132, 228]); // a vertical filled track
+    const input = { img, grey: toGrey(img), shapes: [], lines: [], scale: 1 };
+    const h = sliderOf(input, [200, 45, 220, 65])!;
+    expect(h[0]).toBeLessThan(100);
+    expect(h[2]).toBeGreaterThan(400);
+    expect(h[3] - h[1]).toBeGreaterThan(20);
+    const v = sliderOf(input, [492, 200, 512, 220])!;
+    expect(v[1]).toBeLessThan(100);
+    expect(v[3]).toBeGreaterThan(350);
+    expect(sliderOf(input, [300, 200, 320, 220])).toBeUndefined();
   });
 
   it("a check box is its indicator and its caption, and is clicked on the indicator", () => {
