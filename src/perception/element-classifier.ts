@@ -942,6 +942,7 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
     else groups.push([l]);
   }
   const out: MenuRow[] = [];
+  const menus: { x1: number; x2: number; top: number; pitch: number }[] = [];
   for (const group of groups) {
     if (group.length < 4) continue;
     group.sort((a, b) => a.bbox[1] - b.bbox[1]);
@@ -984,8 +985,22 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       const wide = widths[widths.length >> 1]! > 400 * scale;
       if (!consistent || crowded || captions || wide) continue;
       out.push(...rows);
+      menus.push({ x1: Math.min(...rows.map((x) => x.bbox[0])), x2: Math.max(...rows.map((x) => x.bbox[2])), top: rows[0]!.bbox[1], pitch });
     }
   }
+  // A side panel holds navigation only: a short line alone in a menu's column a little above it
+  // (the signed-in user's name over the menu) is a link too. Not a section heading in capitals,
+  // not a field's placeholder.
+  for (const m of menus)
+    for (const l of short) {
+      const cy = (l.bbox[1] + l.bbox[3]) / 2;
+      if (l.words.length > 3 || l.bbox[0] < m.x1 || l.bbox[2] > m.x2 || l.text === l.text.toUpperCase()) continue;
+      if (cy > m.top - 1.5 * m.pitch || cy < m.top - 3.5 * m.pitch) continue;
+      if (out.some((x) => x.line === l || Math.abs((x.bbox[1] + x.bbox[3]) / 2 - cy) < 1.2 * m.pitch)) continue;
+      if (input.shapes.some((sh) => !sh.container && bboxContainsPoint(sh.bbox, bboxCenter(l.bbox)))) continue;
+      const h = l.bbox[3] - l.bbox[1];
+      out.push({ line: l, bbox: [l.bbox[0] - 0.15 * h, l.bbox[1] - 0.15 * h, l.bbox[2] + 0.15 * h, l.bbox[3] + 0.15 * h] });
+    }
   return out;
 }
 

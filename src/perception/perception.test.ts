@@ -531,6 +531,21 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(band(100, 124)).toEqual([]);
   });
 
+  it("a short line alone just above a side menu (the user's name) is a link; a heading in capitals is not", () => {
+    const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
+    const column = labels.map((t, k) => line(w(t, [60, 200 + k * 40, 130, 214 + k * 40])));
+    const side = canvas(1000, 500, 250);
+    side.rect(0, 0, 240, 500, [52, 58, 64]);
+    const user = line(w("Alexander", [60, 100, 130, 114]), w("Pierce", [136, 100, 180, 114]));
+    const heading = line(w("MAIN", [20, 100, 60, 112]), w("NAVIGATION", [66, 100, 150, 112]));
+    const links = (extra: ReturnType<typeof line>) =>
+      classifyRegions({ img: side.img, grey: toGrey(side.img), shapes: [], glyphs: [], lines: [extra, ...column], scale: 1 })
+        .filter((e) => e.type === "link")
+        .map((e) => e.label);
+    expect(links(user)).toEqual([...labels, "Alexander Pierce"]);
+    expect(links(heading)).toEqual(labels);
+  });
+
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
     const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
     const column = (x: number) => labels.map((t, k) => line(w(t, [x, 100 + k * 40, x + 70, 114 + k * 40])));
