@@ -537,13 +537,36 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   items.forEach((it, k) => {
     const text = it.map((w) => w.text).join(" ");
     if (it.length > 4) return;
-    const b = boxes[k]!;
-    const h = b[3] - b[1];
+    const words = boxes[k]!;
+    const h = words[3] - words[1];
+    // An avatar or icon just before the words is part of the item ("[photo] Alexander Pierce").
+    const lead = (input.glyphs ?? []).find((g) => g.bbox[2] <= words[0] + 1 && words[0] - g.bbox[2] < 0.8 * h && Math.abs(bboxCenter(g.bbox)[1] - bboxCenter(words)[1]) < 0.5 * h);
+    const b = lead ? bboxUnion(words, lead.bbox) : words;
     // One letter or sign alone is an icon the OCR tried to read (a magnifier as "Q"): a button.
     const icon = it.length === 1 && text.length <= 2 && !/\p{N}/u.test(text) && letters(text) <= 1;
-    out.push({ type: icon ? "button" : "link", bbox: padToNeighbours(b, 1.0 * h, 0.75 * h, obstacles.filter((o) => o !== b && overlap(o, b) < 0.5), 1 * scale), label: icon ? "" : text, text, confidence: 0.55, method: icon ? "heuristic_glyph" : "ocr_text", filled: false });
+    const padded = padToNeighbours(b, 1.0 * h, 0.75 * h, obstacles.filter((o) => o !== words && o !== lead?.bbox && overlap(o, b) < 0.5), 1 * scale);
+    // Where the bar is one plain band from the top of the screen, an item is as tall as the bar.
+    const [top, bottom] = columnExtent(input, Math.round(padded[0]), Math.round(bboxCenter(words)[1]));
+    const bbox: BBox = top <= 1 && bottom <= 80 * scale && bottom >= padded[3] ? [padded[0], top, padded[2], bottom] : padded;
+    out.push({ type: icon ? "button" : "link", bbox, label: icon ? "" : text, text, confidence: 0.55, method: icon ? "heuristic_glyph" : "ocr_text", filled: false });
   });
   return out;
+}
+
+/** Vertical extent [top, bottom) of the run of pixels in column x with the colour found at (x, y). */
+function columnExtent(input: ClassifyInput, x: number, y: number): [number, number] {
+  const { img } = input;
+  const W = img.width;
+  const d = img.data;
+  const cx = Math.min(W - 1, Math.max(0, x));
+  const at = (yy: number) => (yy * W + cx) * 3;
+  const ref = at(Math.min(img.height - 1, Math.max(0, y)));
+  const same = (yy: number) => Math.abs(d[at(yy)]! - d[ref]!) <= 12 && Math.abs(d[at(yy) + 1]! - d[ref + 1]!) <= 12 && Math.abs(d[at(yy) + 2]! - d[ref + 2]!) <= 12;
+  let top = y;
+  while (top > 0 && same(top - 1)) top--;
+  let bottom = y;
+  while (bottom < img.height - 1 && same(bottom + 1)) bottom++;
+  return [top, bottom + 1];
 }
 
 /**

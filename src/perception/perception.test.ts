@@ -421,6 +421,21 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(out.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["Docs"]);
   });
 
+  it("a top bar's items are as tall as the bar, an avatar before the words included", () => {
+    const { img, rect } = canvas(1000, 800, 236);
+    rect(0, 0, 1000, 50, [60, 141, 188]); // the bar
+    rect(700, 12, 726, 38, [200, 170, 150]); // an avatar
+    const items = [w("Home", [300, 18, 350, 32]), w("Alexander", [732, 18, 810, 32]), w("Pierce", [816, 18, 866, 32])];
+    for (const x of items) for (let k = x.bbox[0]; k < x.bbox[2]; k += 5) rect(k, x.bbox[1], k + 2, x.bbox[3], [255, 255, 255]);
+    const glyphs = [{ bbox: [700, 12, 726, 38] as BBox, surroundFlat: 0.9 }];
+    const out = classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs, lines: [line(items[0]!), line(items[1]!, items[2]!)], scale: 1 }).filter((e) => e.type === "link");
+    expect(out.map((e) => [e.label, e.bbox[1], e.bbox[3]])).toEqual([
+      ["Home", 0, 50],
+      ["Alexander Pierce", 0, 50],
+    ]);
+    expect(out[1]!.bbox[0]).toBeLessThanOrEqual(700);
+  });
+
   it("a row of short items a clear gap apart is a horizontal menu; a row of a table is not", () => {
     const { img } = canvas(1000, 400);
     const items = ["File", "Edit", "View", "Help"].map((t, k) => w(t, [20 + k * 70, 200, 20 + k * 70 + 36, 214]));
