@@ -241,7 +241,15 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const w = x2 - x1;
     const h = y2 - y1;
     if (claimed.some((c) => bboxContainsPoint(c, bboxCenter(s.bbox)) && c[2] - c[0] < w * 1.3 && c[3] - c[1] < h * 1.3)) continue;
-    const inside = wordsIn(s.bbox, words).filter((x) => !usedWords.has(x));
+    let inside = wordsIn(s.bbox, words).filter((x) => !usedWords.has(x));
+    // A ring the OCR read as a round letter ("O", "o", "0") is a radio's indicator, not a badge.
+    // Its caption follows closely (an icon before a menu label stands a word space or more off).
+    const ringRead = s.kind === "disc" && inside.length === 1 && /^[oO0Q°○◯●]$/u.test(inside[0]!.text) && overlap(inside[0]!.bbox, s.bbox) > 0.6;
+    const caption = ringRead ? labelRightOf(input, s.bbox, words)[0] : undefined;
+    if (ringRead && caption && caption.bbox[0] - x2 <= 0.5 * w) {
+      usedWords.add(inside[0]!);
+      inside = [];
+    }
     const text = inside.map((x) => x.text).join(" ");
     const small = Math.max(w, h) <= 28 * scale;
     // Large square toggles (accessible web forms draw 40 px boxes) still lead their label.

@@ -385,6 +385,22 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(sliderOf(input, [300, 200, 320, 220])).toBeUndefined();
   });
 
+  it("a ring the OCR read as 'O' is a radio when its caption follows closely, a menu icon when it stands off", () => {
+    const classify = (gap: number) => {
+      const { img } = canvas(400, 100, 53);
+      for (let y = 0; y < 100; y++)
+        for (let x = 0; x < 400; x++) {
+          const d = Math.hypot(x + 0.5 - 30, y + 0.5 - 50);
+          if (d <= 8 && d >= 6.5) img.data.set([200, 200, 200], (y * 400 + x) * 3);
+        }
+      const disc = { kind: "disc" as const, bbox: [22, 42, 38, 58] as BBox, fill: [60, 60, 60] as const, surround: [53, 53, 53] as const, fillRatio: 0.72, container: false };
+      const lines = [line(w("O", [22, 42, 38, 58]), w("radiobutton", [38 + gap, 42, 110 + gap, 58]))];
+      return classifyRegions({ img, grey: toGrey(img), shapes: [disc], glyphs: [], lines, scale: 1 }).filter((e) => e.type === "radio_button");
+    };
+    expect(classify(5).map((e) => e.label)).toEqual(["radiobutton"]);
+    expect(classify(16)).toEqual([]);
+  });
+
   it("a check box is its indicator and its caption, and is clicked on the indicator", () => {
     const { img, rect } = canvas(400, 100, 245);
     rect(20, 40, 36, 56, [90, 90, 90]); // a 16 px box with a border
