@@ -311,7 +311,9 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     const centred = textBox ? Math.abs((textBox[0] + textBox[2]) / 2 - (x1 + x2) / 2) < Math.max(6 * scale, w * 0.12) && textBox[0] - x1 > 4 * scale : false;
     let type: UIElementType | undefined;
     let confidence = 0.6;
-    if (centred && w <= 420 * scale && !tableCell(s.bbox)) {
+    // A wide one (a block button, a tile's footer) is filled and holds one short label.
+    const blockButton = filled && contrast > 25 && h <= 50 * scale && textBox !== undefined && textBox[2] - textBox[0] <= 0.5 * w;
+    if (centred && (w <= 420 * scale || blockButton) && !tableCell(s.bbox)) {
       type = "button";
       confidence = contrast > 25 ? 0.85 : 0.65;
     } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox))) {

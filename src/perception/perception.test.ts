@@ -401,6 +401,15 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(classify(16)).toEqual([]);
   });
 
+  it("a wide filled box holding one short centred label is a block button; a selected row of columns is not", () => {
+    const { img, rect } = canvas(1200, 300, 255);
+    rect(100, 100, 900, 134, [0, 123, 255]);
+    const bar = { kind: "rectangle" as const, bbox: [100, 100, 900, 134] as BBox, fill: [0, 123, 255] as const, surround: [255, 255, 255] as const, fillRatio: 0.9, container: false };
+    const buttons = (...words: OcrWord[]) => classifyRegions({ img, grey: toGrey(img), shapes: [bar], glyphs: [], lines: [line(...words)], scale: 1 }).filter((e) => e.type === "button");
+    expect(buttons(w("Sign", [460, 110, 495, 124]), w("in", [500, 110, 515, 124])).map((e) => e.bbox)).toEqual([bar.bbox]);
+    expect(buttons(w("report.txt", [120, 110, 200, 124]), w("82", [480, 110, 500, 124]), w("bytes", [505, 110, 540, 124]), w("10:25", [830, 110, 880, 124]))).toEqual([]);
+  });
+
   it("a check box is its indicator and its caption, and is clicked on the indicator", () => {
     const { img, rect } = canvas(400, 100, 245);
     rect(20, 40, 36, 56, [90, 90, 90]); // a 16 px box with a border
