@@ -330,7 +330,7 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     inside.forEach((x) => usedWords.add(x));
     // An icon the OCR read as a letter or nothing ("n" for ≡) is named by its figure.
     const icon = type === "button" && text.length <= 2 && !/\p{N}/u.test(text) ? (input.glyphs ?? []).find((g) => bboxContainsPoint(s.bbox, bboxCenter(g.bbox))) : undefined;
-    const label = (icon && nameIcon(input.grey, input.img.width, icon.bbox)) || text;
+    const label = (icon && freeIconName(input, icon.bbox)) || text;
     out.push({ type, bbox: s.bbox, label, text, confidence, method: "heuristic_rectangle", filled });
     claimed.push(s.bbox);
   }
@@ -647,6 +647,15 @@ function brandLinks(input: ClassifyInput, words: readonly OcrWord[], used: Set<O
 }
 
 /**
+ * An icon's name away from a window's title bar: a bar or a square there is a spin button's minus
+ * or a "new window" icon, not Minimize or Maximize; a cross and three bars keep their names.
+ */
+function freeIconName(input: ClassifyInput, box: BBox): string | undefined {
+  const name = nameIcon(input.grey, input.img.width, box);
+  return name === "Close" || name === "Menu" ? name : undefined;
+}
+
+/**
  * A row of small icons (6–12 px) at one even pitch with no text around them: a window's title-bar
  * controls (minimize, maximize, close) or a compact toolbar. Each is a button, the square of
  * most of the pitch around its icon.
@@ -743,7 +752,7 @@ function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     const box = padToNeighbours(g.bbox, pad, pad, others, 2 * scale);
     const inside = words.filter((x) => bboxContainsPoint(g.bbox, bboxCenter(x.bbox)));
     const read = inside.map((x) => x.text).join(" ");
-    out.push({ type: "button", bbox: box, label: nameIcon(input.grey, input.img.width, g.bbox) ?? read, text: read, confidence: 0.5, method: "heuristic_glyph", filled: false });
+    out.push({ type: "button", bbox: box, label: freeIconName(input, g.bbox) ?? read, text: read, confidence: 0.5, method: "heuristic_glyph", filled: false });
   }
   // A lone icon, no text within 80 px and no other icon on its row, is a decoration more often
   // than a button (measured: 6 of 38 on the dev corpus; toolbars have rows of them).

@@ -410,6 +410,24 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(buttons(w("report.txt", [120, 110, 200, 124]), w("82", [480, 110, 500, 124]), w("bytes", [505, 110, 540, 124]), w("10:25", [830, 110, 880, 124]))).toEqual([]);
   });
 
+  it("away from a title bar, a boxed cross is Close but a boxed bar is no Minimize (a spin button's minus)", () => {
+    const label = (cross: boolean) => {
+      const { img, rect } = canvas(300, 100, 250);
+      rect(100, 30, 134, 64, [200, 200, 200]);
+      if (cross)
+        for (let d = 0; d < 10; d++) {
+          rect(112 + d, 42 + d, 113 + d, 43 + d, [40, 40, 40]);
+          rect(121 - d, 42 + d, 122 - d, 43 + d, [40, 40, 40]);
+        }
+      else rect(112, 46, 122, 48, [40, 40, 40]);
+      const box = { kind: "rectangle" as const, bbox: [100, 30, 134, 64] as BBox, fill: [200, 200, 200] as const, surround: [250, 250, 250] as const, fillRatio: 0.9, container: false };
+      const glyph = { bbox: (cross ? [112, 42, 122, 52] : [112, 46, 122, 48]) as BBox, surroundFlat: 1 };
+      return classifyRegions({ img, grey: toGrey(img), shapes: [box], glyphs: [glyph], lines: [], scale: 1 }).find((e) => e.type === "button")?.label;
+    };
+    expect(label(true)).toBe("Close");
+    expect(label(false)).toBe("");
+  });
+
   it("a check box is its indicator and its caption, and is clicked on the indicator", () => {
     const { img, rect } = canvas(400, 100, 245);
     rect(20, 40, 36, 56, [90, 90, 90]); // a 16 px box with a border
