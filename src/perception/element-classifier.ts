@@ -224,8 +224,18 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   // Column headers: three or more boxes of one height edge to edge, each wider than an input
   // group's addon ("@", "$").
   const wideCell = (b: BBox) => b[2] - b[0] > 60 * scale;
-  const beside = (b: BBox, right: boolean) => shapes.find((o) => o.bbox !== b && wideCell(o.bbox) && near(o.bbox[1], b[1]) && near(o.bbox[3], b[3]) && (right ? near(o.bbox[0], b[2]) : near(o.bbox[2], b[0])));
+  const adjacent = (o: BBox, b: BBox, right: boolean) => o !== b && near(o[1], b[1]) && near(o[3], b[3]) && (right ? near(o[0], b[2]) : near(o[2], b[0]));
+  const beside = (b: BBox, right: boolean) => shapes.find((o) => wideCell(o.bbox) && adjacent(o.bbox, b, right));
+  // Four or more boxes of one height edge to edge, whatever their widths, are a header row (an
+  // input group has three at most: addon, field, button).
+  const nextTo = (b: BBox, right: boolean) => shapes.find((o) => adjacent(o.bbox, b, right));
+  const chain = (b: BBox) => {
+    let n = 1;
+    for (const right of [false, true]) for (let o = nextTo(b, right); o && n < 8; o = nextTo(o.bbox, right)) n++;
+    return n;
+  };
   const headerCell = (b: BBox) => {
+    if (chain(b) >= 4) return true;
     if (!wideCell(b)) return false;
     const l = beside(b, false);
     const r = beside(b, true);

@@ -547,6 +547,8 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     // Column headers edge to edge; a field with a narrow addon ("@") before it stays a field.
     expect(draw([[100, 100, 300, 126], [299, 100, 420, 126], [419, 100, 600, 126]])).toHaveLength(0);
     expect(draw([[100, 100, 140, 134], [139, 100, 440, 134]]).map((e) => e.bbox[0])).toEqual([139]);
+    // Four or more edge to edge, narrow ones among them, are a list's column headers.
+    expect(draw([[100, 100, 400, 126], [399, 100, 450, 126], [449, 100, 500, 126], [499, 100, 600, 126]])).toHaveLength(0);
   });
 
   it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
