@@ -566,28 +566,13 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     const icon = it.length === 1 && text.length <= 2 && !/\p{N}/u.test(text) && letters(text) <= 1;
     const padded = padToNeighbours(b, 1.0 * h, 0.75 * h, obstacles.filter((o) => o !== words && o !== lead?.bbox && overlap(o, b) < 0.5), 1 * scale);
     // Where the bar is one plain band from the top of the screen, an item is as tall as the bar.
-    const [top, bottom] = columnExtent(input, Math.round(padded[0]), Math.round(bboxCenter(words)[1]));
+    const [top, bottom] = colourRun(input.img, Math.round(padded[0]), Math.round(bboxCenter(words)[1]), false);
     const bbox: BBox = top <= 1 && bottom <= 80 * scale && bottom >= padded[3] ? [padded[0], top, padded[2], bottom] : padded;
     out.push({ type: icon ? "button" : "link", bbox, label: icon ? "" : text, text, confidence: 0.55, method: icon ? "heuristic_glyph" : "ocr_text", filled: false });
   });
   return out;
 }
 
-/** Vertical extent [top, bottom) of the run of pixels in column x with the colour found at (x, y). */
-function columnExtent(input: ClassifyInput, x: number, y: number): [number, number] {
-  const { img } = input;
-  const W = img.width;
-  const d = img.data;
-  const cx = Math.min(W - 1, Math.max(0, x));
-  const at = (yy: number) => (yy * W + cx) * 3;
-  const ref = at(Math.min(img.height - 1, Math.max(0, y)));
-  const same = (yy: number) => Math.abs(d[at(yy)]! - d[ref]!) <= 12 && Math.abs(d[at(yy) + 1]! - d[ref + 1]!) <= 12 && Math.abs(d[at(yy) + 2]! - d[ref + 2]!) <= 12;
-  let top = y;
-  while (top > 0 && same(top - 1)) top--;
-  let bottom = y;
-  while (bottom < img.height - 1 && same(bottom + 1)) bottom++;
-  return [top, bottom + 1];
-}
 
 /**
  * A slider: a round knob on a thin straight track that runs on past it (one side at least 60 px,
@@ -1058,21 +1043,31 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
 
 /** Horizontal extent of the background run that contains the area just left of `box`, on row `y`. */
 function bandExtent(input: ClassifyInput, box: BBox, y: number): [number, number] {
-  const { img } = input;
+  const [l, r] = colourRun(input.img, Math.round(box[0]) - 2, y, true);
+  // Never narrower than the text itself.
+  return [Math.min(l, box[0]), Math.max(r, box[2])];
+}
+
+/**
+ * The run [start, end) of pixels through (x, y), along the row or the column, whose colour stays
+ * that of (x, y); a single stray pixel (anti-aliasing, a dotted rule) does not end it.
+ */
+function colourRun(img: RgbImage, x: number, y: number, horizontal: boolean): [number, number] {
   const W = img.width;
-  const yy = Math.min(img.height - 1, Math.max(0, y));
-  const at = (x: number): [number, number, number] => {
-    const i = (yy * W + x) * 3;
+  const H = img.height;
+  const cx = Math.max(0, Math.min(W - 1, x));
+  const cy = Math.max(0, Math.min(H - 1, y));
+  const n = horizontal ? W : H;
+  const at = (t: number): [number, number, number] => {
+    const i = (horizontal ? cy * W + t : t * W + cx) * 3;
     return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
   };
-  const start = Math.max(0, Math.min(W - 1, Math.round(box[0]) - 2));
-  const bg = at(start);
-  const differs = (x: number) => colourDistance(at(x), bg) > 14;
-  let l = start;
-  while (l > 0 && !(differs(l - 1) && (l < 2 || differs(l - 2)))) l--;
-  let r = start;
-  const limit = W - 1;
-  while (r < limit && !(differs(r + 1) && (r + 2 > limit || differs(r + 2)))) r++;
-  // Never narrower than the text itself.
-  return [Math.min(l, box[0]), Math.max(r + 1, box[2])];
+  const start = horizontal ? cx : cy;
+  const ref = at(start);
+  const differs = (t: number) => colourDistance(at(t), ref) > 14;
+  let a = start;
+  while (a > 0 && !(differs(a - 1) && (a < 2 || differs(a - 2)))) a--;
+  let b = start;
+  while (b < n - 1 && !(differs(b + 1) && (b + 2 > n - 1 || differs(b + 2)))) b++;
+  return [a, b + 1];
 }
