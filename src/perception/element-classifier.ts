@@ -366,6 +366,10 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     out.push(b);
     claimed.push(b.bbox);
   }
+  for (const t of sideTabs(input, lines, usedWords, claimed)) {
+    out.push(t);
+    claimed.push(t.bbox);
+  }
   const icons = [...iconButtons(input, words, claimed), ...smallIconRows(input, words, claimed)];
   for (const b of icons) {
     out.push(b);
@@ -573,6 +577,51 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   return out;
 }
 
+
+/**
+ * Side tabs (a notebook's tabs stacked along its left or right edge): two to six short labels,
+ * one above the other at one even pitch, each alone in a narrow strip of one colour (at most
+ * 2.5× the label's width, the same for all) that no field starts at. Each is a tab, its label
+ * with the strip's padding above and below.
+ */
+function sideTabs(input: ClassifyInput, lines: readonly OcrLine[], used: Set<OcrWord>, claimed: readonly BBox[]): ElementCandidate[] {
+  const { img, scale, shapes } = input;
+  const free = lines.filter((l) => l.words.length <= 3 && letters(l.text) >= 2 && l.bbox[3] - l.bbox[1] < 30 * scale && !l.words.some((w) => used.has(w)) && !claimed.some((c) => bboxContainsPoint(c, bboxCenter(l.bbox))));
+  const strip = (l: OcrLine): [number, number] => {
+    const cy = Math.round((l.bbox[1] + l.bbox[3]) / 2);
+    return [colourRun(img, Math.round(l.bbox[0]) - 2, cy, true)[0], colourRun(img, Math.round(l.bbox[2]) + 2, cy, true)[1]];
+  };
+  const out: ElementCandidate[] = [];
+  const taken = new Set<OcrLine>();
+  for (const l of [...free].sort((a, b) => a.bbox[1] - b.bbox[1])) {
+    if (taken.has(l)) continue;
+    const h = l.bbox[3] - l.bbox[1];
+    const col = [l];
+    for (const o of [...free].sort((a, b) => a.bbox[1] - b.bbox[1])) {
+      if (o.bbox[1] <= col.at(-1)!.bbox[1] || Math.abs(o.bbox[0] - l.bbox[0]) > 4 * scale) continue;
+      const step = o.bbox[1] - col.at(-1)!.bbox[1];
+      const pitch = col.length > 1 ? col[1]!.bbox[1] - col[0]!.bbox[1] : step;
+      if (step < 1.8 * h || step > 4 * h || Math.abs(step - pitch) > 3 * scale) break;
+      col.push(o);
+    }
+    if (col.length < 2 || col.length > 6) continue;
+    col.forEach((c) => taken.add(c));
+    const strips = col.map(strip);
+    const ok = strips.every(([a, b], k) => {
+      const line = col[k]!;
+      const width = line.bbox[2] - line.bbox[0];
+      const field = shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - b) <= 6 * scale && sh.bbox[1] < line.bbox[3] && sh.bbox[3] > line.bbox[1]);
+      return a > 0 && b < img.width && b - a <= 2.5 * width && b - a >= width + 4 * scale && Math.abs(a - strips[0]![0]) <= 4 * scale && Math.abs(b - strips[0]![1]) <= 4 * scale && !field;
+    });
+    if (!ok) continue;
+    for (const c of col) {
+      c.words.forEach((w) => used.add(w));
+      const ch = c.bbox[3] - c.bbox[1];
+      out.push({ type: "tab", bbox: [c.bbox[0], c.bbox[1] - 0.25 * ch, c.bbox[2], c.bbox[3] + 0.25 * ch], label: c.text, text: c.text, confidence: 0.5, method: "ocr_text", filled: false });
+    }
+  }
+  return out;
+}
 
 /**
  * A slider: a round knob on a thin straight track that runs on past it (one side at least 60 px,

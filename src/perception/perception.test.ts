@@ -606,6 +606,22 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(links(heading)).toEqual(labels);
   });
 
+  it("short labels stacked at one pitch, each alone in a narrow strip, are side tabs; on a wide band they are not", () => {
+    const labels = (c: ReturnType<typeof canvas>) => {
+      const col = [0, 1, 2].map((k) => w(`page ${k + 1}`, [900, 775 + k * 44, 947, 791 + k * 44]));
+      for (const x of col) for (let k = x.bbox[0]; k < x.bbox[2]; k += 4) c.rect(k, x.bbox[1], k + 2, x.bbox[3], [40, 40, 40]);
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: [], glyphs: [], lines: col.map((x) => line(x)), scale: 1 }).filter((e) => e.type === "tab");
+    };
+    const notebook = canvas(1400, 1000, 255);
+    notebook.rect(887, 740, 891, 900, [119, 119, 119]);
+    notebook.rect(891, 740, 955, 900, [222, 222, 222]);
+    notebook.rect(955, 740, 957, 900, [200, 200, 200]);
+    const tabs = labels(notebook);
+    expect(tabs.map((e) => e.label)).toEqual(["page 1", "page 2", "page 3"]);
+    expect(tabs[0]!.bbox[3] - tabs[0]!.bbox[1]).toBeGreaterThan(20);
+    expect(labels(canvas(1400, 1000, 255))).toEqual([]);
+  });
+
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
     const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
     const column = (x: number) => labels.map((t, k) => line(w(t, [x, 100 + k * 40, x + 70, 114 + k * 40])));
