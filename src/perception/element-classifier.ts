@@ -577,7 +577,6 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   return out;
 }
 
-
 /**
  * Side tabs (a notebook's tabs stacked along its left or right edge): two to six short labels,
  * one above the other at one even pitch, each alone in a narrow strip of one colour (at most
@@ -585,7 +584,7 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
  * with the strip's padding above and below.
  */
 function sideTabs(input: ClassifyInput, lines: readonly OcrLine[], used: Set<OcrWord>, claimed: readonly BBox[]): ElementCandidate[] {
-  const { img, scale, shapes } = input;
+  const { img, scale } = input;
   const free = lines.filter((l) => l.words.length <= 3 && letters(l.text) >= 2 && l.bbox[3] - l.bbox[1] < 30 * scale && !l.words.some((w) => used.has(w)) && !claimed.some((c) => bboxContainsPoint(c, bboxCenter(l.bbox))));
   const strip = (l: OcrLine): [number, number] => {
     const cy = Math.round((l.bbox[1] + l.bbox[3]) / 2);
@@ -593,11 +592,12 @@ function sideTabs(input: ClassifyInput, lines: readonly OcrLine[], used: Set<Ocr
   };
   const out: ElementCandidate[] = [];
   const taken = new Set<OcrLine>();
-  for (const l of [...free].sort((a, b) => a.bbox[1] - b.bbox[1])) {
+  const byTop = [...free].sort((a, b) => a.bbox[1] - b.bbox[1]);
+  for (const l of byTop) {
     if (taken.has(l)) continue;
     const h = l.bbox[3] - l.bbox[1];
     const col = [l];
-    for (const o of [...free].sort((a, b) => a.bbox[1] - b.bbox[1])) {
+    for (const o of byTop) {
       if (o.bbox[1] <= col.at(-1)!.bbox[1] || Math.abs(o.bbox[0] - l.bbox[0]) > 4 * scale) continue;
       const step = o.bbox[1] - col.at(-1)!.bbox[1];
       const pitch = col.length > 1 ? col[1]!.bbox[1] - col[0]!.bbox[1] : step;
@@ -610,8 +610,7 @@ function sideTabs(input: ClassifyInput, lines: readonly OcrLine[], used: Set<Ocr
     const ok = strips.every(([a, b], k) => {
       const line = col[k]!;
       const width = line.bbox[2] - line.bbox[0];
-      const field = shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - b) <= 6 * scale && sh.bbox[1] < line.bbox[3] && sh.bbox[3] > line.bbox[1]);
-      return a > 0 && b < img.width && b - a <= 2.5 * width && b - a >= width + 4 * scale && Math.abs(a - strips[0]![0]) <= 4 * scale && Math.abs(b - strips[0]![1]) <= 4 * scale && !field;
+      return a > 0 && b < img.width && b - a <= 2.5 * width && b - a >= width + 4 * scale && Math.abs(a - strips[0]![0]) <= 4 * scale && Math.abs(b - strips[0]![1]) <= 4 * scale && !fieldStartsAt(input, b, line.bbox);
     });
     if (!ok) continue;
     for (const c of col) {
@@ -714,10 +713,11 @@ function smallIconRows(input: ClassifyInput, words: readonly OcrWord[], claimed:
   const cy = (g: GlyphRegion) => bboxCenter(g.bbox)[1];
   const out: ElementCandidate[] = [];
   const taken = new Set<GlyphRegion>();
-  for (const g of [...small].sort((a, b) => cx(a) - cx(b))) {
+  const byX = [...small].sort((a, b) => cx(a) - cx(b));
+  for (const g of byX) {
     if (taken.has(g)) continue;
     const row = [g];
-    for (const o of [...small].sort((a, b) => cx(a) - cx(b))) {
+    for (const o of byX) {
       if (o === g || cx(o) <= cx(row.at(-1)!) || Math.abs(cy(o) - cy(g)) > 5 * scale) continue;
       const pitch = row.length > 1 ? cx(row[1]!) - cx(row[0]!) : cx(o) - cx(g);
       const step = cx(o) - cx(row.at(-1)!);
@@ -1063,8 +1063,7 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       const consistent = rows.filter((x) => Math.abs(x.bbox[2] - medRight) <= 12 * scale).length >= rows.length * 0.75;
       const crowded = rows.some((x) => lines.some((o) => o !== x.line && /\p{L}{4}/u.test(o.text) && bboxContainsPoint(x.bbox, bboxCenter(o.bbox))));
       // Captions of a form: their band ends where a field begins on the same row.
-      const besideField = (row: BBox) => input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - row[2]) <= 6 * scale && sh.bbox[1] < row[3] && sh.bbox[3] > row[1]);
-      const captions = rows.filter((x) => besideField(x.bbox)).length >= rows.length / 2;
+      const captions = rows.filter((x) => fieldStartsAt(input, x.bbox[2], x.bbox)).length >= rows.length / 2;
       // A side menu is narrow; rows of labels that span the page are a table's or a list's
       // (an invoice's "Subtotal / Tax / Total", a bulleted list, a column of check box captions).
       const widths = rows.map((x) => x.bbox[2] - x.bbox[0]).sort((a, b) => a - b);
@@ -1088,6 +1087,11 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       out.push({ line: l, bbox: [l.bbox[0] - 0.15 * h, l.bbox[1] - 0.15 * h, l.bbox[2] + 0.15 * h, l.bbox[3] + 0.15 * h] });
     }
   return out;
+}
+
+/** A widget (not a panel) starts at x on the row of `row`: the field a caption stands before. */
+function fieldStartsAt(input: ClassifyInput, x: number, row: BBox): boolean {
+  return input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - x) <= 6 * input.scale && sh.bbox[1] < row[3] && sh.bbox[3] > row[1]);
 }
 
 /** Horizontal extent of the background run that contains the area just left of `box`, on row `y`. */
