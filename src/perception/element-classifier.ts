@@ -8,7 +8,7 @@ import { bboxArea, bboxCenter, bboxContainsPoint, bboxIntersection, bboxUnion } 
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { nameIcon } from "./icon-names.js";
-import type { RgbImage } from "./raster.js";
+import { connectedComponents, type RgbImage } from "./raster.js";
 import type { GlyphRegion, ShapeRegion } from "./region-proposer.js";
 
 export interface ElementCandidate {
@@ -294,7 +294,12 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
     // light or its surround's tone, or holds a tick.
     const swatch = Math.max(w, h) <= 20 * scale && s.fillRatio >= 0.95 && luma(s.fill) < 200 && contrast > 60;
     if (swatch && inside.length === 0 && labelRightOf(input, s.bbox, words).length > 0) continue; // a legend's key
-    if (toggleSized && square && inside.length === 0 && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRightOf(input, s.bbox, words).length > 0))) {
+    // A check box's face is blank or holds one tick or dash; an icon's (a table, a board, a page)
+    // holds several separate marks: before a caption it only decorates it, and a small one alone
+    // is a picture, as a blank small square is.
+    const marked = toggleSized && square && inside.length === 0 && faceMarks(input.grey, input.img.width, s.bbox) >= 2;
+    if (marked && (small || labelRightOf(input, s.bbox, words).length > 0)) continue;
+    if (toggleSized && square && inside.length === 0 && !marked && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRightOf(input, s.bbox, words).length > 0))) {
       const label = labelRightOf(input, s.bbox, words);
       if (label.length === 0) continue;
       out.push(toggle("checkbox", s.bbox, label, usedWords, { confidence: 0.75, method: "heuristic_rectangle" }));
@@ -903,6 +908,37 @@ export function mirrorDifference(grey: Uint8Array, width: number, box: BBox): nu
 }
 
 /**
+ * Separate marks on the face of a small box: connected runs of pixels far from the face's median
+ * grey, inside the box less a margin of 15 % of its side (its border), 2 pixels or more each.
+ * 0 for an empty check box, 1 for a tick or a dash, one per cell or bar for an icon.
+ */
+export function faceMarks(grey: Uint8Array, width: number, box: BBox): number {
+  const m = Math.max(2, Math.round(0.15 * Math.min(box[2] - box[0], box[3] - box[1])));
+  const x1 = Math.max(0, Math.round(box[0]) + m);
+  const y1 = Math.max(0, Math.round(box[1]) + m);
+  const x2 = Math.min(width, Math.round(box[2]) - m);
+  const y2 = Math.min(grey.length / width, Math.round(box[3]) - m);
+  const w = x2 - x1;
+  const h = y2 - y1;
+  if (w < 3 || h < 3) return 0;
+  const values: number[] = [];
+  let lo = 255;
+  let hi = 0;
+  for (let y = y1; y < y2; y++)
+    for (let x = x1; x < x2; x++) {
+      const v = grey[y * width + x]!;
+      values.push(v);
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  const face = values.sort((a, b) => a - b)[values.length >> 1]!;
+  const thr = Math.max(30, 0.35 * (hi - lo));
+  const mask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) mask[y * w + x] = Math.abs(grey[(y1 + y) * width + x1 + x]! - face) > thr ? 1 : 0;
+  return connectedComponents(mask, w, h).filter((c) => c.pixels >= 2).length;
+}
+
+/**
  * `box` grown by up to `padX` / `padY` a side, never past half the way to the nearest of
  * `others` that faces it (so two neighbours split the space between them), and at least `min`.
  */
@@ -1056,11 +1092,13 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
         const [x1, x2] = bandExtent(input, l.bbox, Math.round(cy - half + 2 * scale));
         return { line: l, bbox: [x1, cy - half, x2, cy + half] as BBox };
       });
-      // A menu's rows share their extent, and no other label sits in a row (a table row or a
-      // form line would have several).
+      // A menu's rows share their extent (a row whose background runs on into the page, dark
+      // theme on dark page, takes the others'), and no other label sits in a row (a table row or
+      // a form line would have several).
       const rights = rows.map((x) => x.bbox[2]).sort((a, b) => a - b);
       const medRight = rights[rights.length >> 1]!;
       const consistent = rows.filter((x) => Math.abs(x.bbox[2] - medRight) <= 12 * scale).length >= rows.length * 0.75;
+      if (consistent) for (const x of rows) if (x.bbox[2] > medRight + 12 * scale) x.bbox = [x.bbox[0], x.bbox[1], medRight, x.bbox[3]];
       const crowded = rows.some((x) => lines.some((o) => o !== x.line && /\p{L}{4}/u.test(o.text) && bboxContainsPoint(x.bbox, bboxCenter(o.bbox))));
       // Captions of a form: their band ends where a field begins on the same row.
       const captions = rows.filter((x) => fieldStartsAt(input, x.bbox[2], x.bbox)).length >= rows.length / 2;
@@ -1096,7 +1134,7 @@ function fieldStartsAt(input: ClassifyInput, x: number, row: BBox): boolean {
 
 /** Horizontal extent of the background run that contains the area just left of `box`, on row `y`. */
 function bandExtent(input: ClassifyInput, box: BBox, y: number): [number, number] {
-  const [l, r] = colourRun(input.img, Math.round(box[0]) - 2, y, true);
+  const [l, r] = colourRun(input.img, Math.round(box[0]) - 2, y, true, 8);
   // Never narrower than the text itself.
   return [Math.min(l, box[0]), Math.max(r, box[2])];
 }
@@ -1105,7 +1143,7 @@ function bandExtent(input: ClassifyInput, box: BBox, y: number): [number, number
  * The run [start, end) of pixels through (x, y), along the row or the column, whose colour stays
  * that of (x, y); a single stray pixel (anti-aliasing, a dotted rule) does not end it.
  */
-function colourRun(img: RgbImage, x: number, y: number, horizontal: boolean): [number, number] {
+function colourRun(img: RgbImage, x: number, y: number, horizontal: boolean, tolerance = 14): [number, number] {
   const W = img.width;
   const H = img.height;
   const cx = Math.max(0, Math.min(W - 1, x));
@@ -1117,7 +1155,7 @@ function colourRun(img: RgbImage, x: number, y: number, horizontal: boolean): [n
   };
   const start = horizontal ? cx : cy;
   const ref = at(start);
-  const differs = (t: number) => colourDistance(at(t), ref) > 14;
+  const differs = (t: number) => colourDistance(at(t), ref) > tolerance;
   let a = start;
   while (a > 0 && !(differs(a - 1) && (a < 2 || differs(a - 2)))) a--;
   let b = start;

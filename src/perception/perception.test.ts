@@ -13,7 +13,7 @@ import { clickPoint, locate, parseInstruction, textSimilarity, textTargets } fro
 import { CachedOcr } from "./ocr-cache.js";
 import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
-import { classifyRegions, mirrorDifference, padToNeighbours, sliderOf, underlined } from "./element-classifier.js";
+import { classifyRegions, faceMarks, mirrorDifference, padToNeighbours, sliderOf, underlined } from "./element-classifier.js";
 import { toGrey } from "./raster.js";
 import { proposeRegions, proposeShapes } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -447,6 +447,25 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(clickPoint("button", [0, 0, 100, 20])).toEqual([50, 10]);
   });
 
+  it("a small box with several marks on its face (a table icon) before a caption is not a check box; one tick is", () => {
+    const shows = (marks: (c: ReturnType<typeof canvas>) => void) => {
+      const c = canvas(400, 100, 52);
+      c.rect(20, 40, 37, 57, [250, 250, 250]); // a light 17 px face on a dark panel
+      marks(c);
+      const caption = w("Tables", [46, 42, 100, 54]);
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [line(caption)], scale: 1 }).filter((e) => e.type === "checkbox");
+    };
+    const grid = (c: ReturnType<typeof canvas>) => {
+      for (const [x, y] of [[24, 44], [30, 44], [24, 50], [30, 50]] as const) c.rect(x, y, x + 4, y + 4, [52, 52, 52]);
+    };
+    const tick = (c: ReturnType<typeof canvas>) => {
+      for (let k = 0; k < 8; k++) c.rect(24 + k, 52 - Math.abs(k - 3), 26 + k, 54 - Math.abs(k - 3), [52, 52, 52]);
+    };
+    expect(faceMarks(toGrey(canvas(1, 1).img), 1, [0, 0, 1, 1])).toBe(0);
+    expect(shows(grid)).toEqual([]);
+    expect(shows(tick).map((e) => e.label)).toEqual(["Tables"]);
+  });
+
   it("a chart legend's solid colour key before its caption is neither a check box nor a button", () => {
     const { img, rect } = canvas(400, 100, 255);
     rect(20, 40, 35, 56, [0, 123, 255]); // a 15 px solid blue key
@@ -620,6 +639,19 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(tabs.map((e) => e.label)).toEqual(["page 1", "page 2", "page 3"]);
     expect(tabs[0]!.bbox[3] - tabs[0]!.bbox[1]).toBeGreaterThan(20);
     expect(labels(canvas(1400, 1000, 255))).toEqual([]);
+  });
+
+  it("a side menu's rows stop at the panel's soft shadow, and a row whose background runs on into the page takes the others' extent", () => {
+    const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
+    const column = labels.map((t, k) => line(w(t, [60, 100 + k * 40, 130, 114 + k * 40])));
+    const dark = canvas(1000, 400, 56); // a dark page the colour of the panel
+    [58, 60, 62, 64, 64, 61, 51, 52].forEach((v, k) => dark.rect(250 + k, 0, 251 + k, 400, [v, v, v]));
+    dark.rect(258, 0, 1000, 400, [55, 55, 55]);
+    dark.rect(250, 166, 258, 176, [56, 56, 56]); // the shadow broken on the third row's scan line
+    const page = [line(w("Project", [300, 180, 360, 194]), w("Name", [366, 180, 410, 194]))];
+    const menu = classifyRegions({ img: dark.img, grey: toGrey(dark.img), shapes: [], glyphs: [], lines: [...column, ...page], scale: 1 }).filter((e) => labels.includes(e.label));
+    expect(menu.map((e) => e.label)).toEqual(labels);
+    for (const e of menu) expect(e.bbox[2]).toBeLessThanOrEqual(260);
   });
 
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
