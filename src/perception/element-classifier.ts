@@ -522,8 +522,10 @@ function rowMenus(input: ClassifyInput, words: readonly OcrWord[], claimed: read
     const h = first.bbox[3] - first.bbox[1];
     return words.some((o) => o.bbox[1] > first.bbox[3] - 1 && o.bbox[1] - first.bbox[3] < 1.2 * h && Math.abs(o.bbox[0] - first.bbox[0]) <= 4 * scale);
   };
+  // Captions over a row of fields (a date's Day / Month / Year) each start where a field below starts.
+  const captions = (run: OcrWord[][]): boolean => run.filter((it) => fieldBelow(input, itemBox(it))).length >= run.length / 2;
   for (const run of candidates) {
-    if (tabular(run) || wraps(run)) continue;
+    if (tabular(run) || wraps(run) || captions(run)) continue;
     run.map(itemBox).forEach((b, k) => {
       const text = texts(run)[k]!;
       obstacles.push(b);
@@ -1130,6 +1132,12 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
 /** A widget (not a panel) starts at x on the row of `row`: the field a caption stands before. */
 function fieldStartsAt(input: ClassifyInput, x: number, row: BBox): boolean {
   return input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - x) <= 6 * input.scale && sh.bbox[1] < row[3] && sh.bbox[3] > row[1]);
+}
+
+/** A widget (not a panel) starts just below `caption` (within 1.5 text heights), at its left edge. */
+function fieldBelow(input: ClassifyInput, caption: BBox): boolean {
+  const h = caption[3] - caption[1];
+  return input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - caption[0]) <= 6 * input.scale && sh.bbox[1] >= caption[3] - 2 * input.scale && sh.bbox[1] - caption[3] <= 1.5 * h);
 }
 
 /** Horizontal extent of the background run that contains the area just left of `box`, on row `y`. */

@@ -511,6 +511,16 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const row = (y: number, texts: string[]) => line(...texts.map((t, k) => w(t, [20 + k * 70, y, 20 + k * 70 + 40, y + 14])));
     const table = classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs: [], lines: [row(100, ["Name", "Role", "City"]), row(130, ["Anna", "Chef", "Lyon"])], scale: 1 });
     expect(table.filter((e) => e.type === "link")).toEqual([]);
+    // Captions over a row of fields (a date's Day / Month / Year) are not a menu either.
+    const date = canvas(1000, 400);
+    const fields = [0, 1, 2].map((k) => {
+      date.rect(20 + k * 70, 222, 20 + k * 70 + 50, 252, [80, 80, 80]);
+      date.rect(22 + k * 70, 224, 20 + k * 70 + 48, 250, [255, 255, 255]);
+      return w(["Day", "Month", "Year"][k]!, [20 + k * 70, 200, 20 + k * 70 + 40, 214]);
+    });
+    const form = classifyRegions({ img: date.img, grey: toGrey(date.img), ...proposeRegions(date.img, {}), lines: [line(...fields)], scale: 1 });
+    expect(form.filter((e) => e.type === "text_input")).toHaveLength(3);
+    expect(form.filter((e) => e.type === "link")).toEqual([]);
   });
 
   it("a checked toggle drawn without a flat face (a gradient) is found from its glyph: square → check box, round → radio", () => {
