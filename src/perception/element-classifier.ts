@@ -995,7 +995,7 @@ function linkCandidates(input: ClassifyInput, lines: readonly OcrLine[], claimed
       const ink = inkColour(img, grey, w.bbox);
       const hue = rgbHue(ink[0], ink[1], ink[2]);
       const coloured = saturation(ink) > 0.4 && hue >= 180 && hue <= 260 && luma(ink) < 200;
-      if (coloured || underlined(grey, img.width, img.height, w.bbox)) run.push(w);
+      if (coloured || underlined(grey, img.width, img.height, w.bbox, l.bbox)) run.push(w);
       else flush();
     }
     flush();
@@ -1007,7 +1007,7 @@ function linkCandidates(input: ClassifyInput, lines: readonly OcrLine[], claimed
  * A line drawn under a word: a pixel row at the word's foot (its last fifth or up to a quarter
  * of its height below) whose pixels nearly all differ from the background around the word.
  */
-export function underlined(grey: Uint8Array, W: number, H: number, box: BBox): boolean {
+export function underlined(grey: Uint8Array, W: number, H: number, box: BBox, line: BBox = box): boolean {
   const x1 = Math.max(0, Math.round(box[0]) + 1);
   const x2 = Math.min(W, Math.round(box[2]) - 1);
   const h = box[3] - box[1];
@@ -1024,9 +1024,17 @@ export function underlined(grey: Uint8Array, W: number, H: number, box: BBox): b
   for (let y = Math.round(box[3] - h * 0.2); y <= Math.round(box[3] + h * 0.25); y++) {
     if (y < 0 || y >= H) continue;
     if (inkShare(y, x1, x2) < 0.92) continue;
-    // A rule or a border runs on past the word on both sides; an underline does not.
+    // A rule or a border runs on past the word on both sides; an underline does not, or, under
+    // a link of several words, ends where the line's words end.
     const span = Math.round(3 * h);
-    if (inkShare(y, x1 - span, x1 - 2) > 0.9 && inkShare(y, x2 + 2, x2 + span) > 0.9) continue;
+    if (inkShare(y, x1 - span, x1 - 2) > 0.9 && inkShare(y, x2 + 2, x2 + span) > 0.9) {
+      const ink = (x: number) => Math.abs(grey[y * W + x]! - bg) > 50;
+      let a = x1;
+      while (a > 0 && ink(a - 1)) a--;
+      let b = x2;
+      while (b < W && ink(b)) b++;
+      if (a < line[0] - 0.5 * h || b > line[2] + 0.5 * h) continue;
+    }
     return true;
   }
   return false;

@@ -289,6 +289,13 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const grey = toGrey(img);
     expect(underlined(grey, 400, 60, [50, 10, 110, 26])).toBe(true);
     expect(underlined(grey, 400, 60, [200, 10, 260, 26])).toBe(false);
+    // A link of several words: one underline from the first word's start to the last word's end.
+    const link = canvas(600, 60);
+    for (const x0 of [50, 120, 190]) for (let x = x0; x < x0 + 60; x += 6) link.rect(x, 10, x + 2, 24, [40, 40, 40]);
+    link.rect(50, 25, 250, 27, [40, 40, 40]);
+    const g2 = toGrey(link.img);
+    expect(underlined(g2, 600, 60, [120, 10, 180, 26], [50, 10, 250, 26])).toBe(true);
+    expect(underlined(g2, 600, 60, [120, 10, 180, 26], [120, 10, 180, 26])).toBe(false);
   });
 
   it("a lone icon on a plain bar is a borderless button with padding; an icon before its label is not", () => {
