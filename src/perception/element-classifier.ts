@@ -385,8 +385,19 @@ export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
   const rows = rowMenus(input, words, [...claimed, ...links.map((l) => l.bbox), ...bar.map((b) => b.bbox)]);
   out.push(...links, ...bar, ...rows);
   // A percentage or a figure with a separator ("55%", "1,322", "12.50") is a quantity shown, not
-  // a link; page numbers ("1", "10") stay.
-  return out.filter((e) => e.type !== "link" || !quantity(e.text));
+  // a link; page numbers ("1", "10") stay. A tall framed box with tabs along its edges is a
+  // notebook's page, not a multi-line field.
+  const tabs = out.filter((e) => e.type === "tab").map((e) => e.bbox);
+  return out.filter((e) => (e.type !== "link" || !quantity(e.text)) && !(e.type === "text_input" && e.bbox[3] - e.bbox[1] > 60 * scale && tabs.filter((t) => alongEdge(e.bbox, t, 12 * scale)).length >= 2));
+}
+
+/** `b` lies just outside `box` (within `gap`), along one of its edges. */
+function alongEdge(box: BBox, b: BBox, gap: number): boolean {
+  const c = bboxCenter(b);
+  if (bboxContainsPoint(box, c)) return false;
+  const overlapsX = b[0] < box[2] && b[2] > box[0];
+  const overlapsY = b[1] < box[3] && b[3] > box[1];
+  return (overlapsX && (Math.abs(b[3] - box[1]) <= gap || Math.abs(b[1] - box[3]) <= gap)) || (overlapsY && (Math.abs(b[2] - box[0]) <= gap || Math.abs(b[0] - box[2]) <= gap));
 }
 
 const quantity = (t: string): boolean => !/\p{L}/u.test(t) && /\d/.test(t) && (t.includes("%") || /\d[.,]\d/.test(t));

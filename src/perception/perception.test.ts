@@ -587,6 +587,15 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(draw([[100, 100, 400, 126], [399, 100, 450, 126], [449, 100, 500, 126], [499, 100, 600, 126]])).toHaveLength(0);
   });
 
+  it("a tall framed box is a multi-line field, unless tabs run along its edge (a notebook's page)", () => {
+    const page: [number, number, number, number] = [100, 130, 500, 300];
+    expect(framedBoxes([page]).filter((e) => e.type === "text_input").map((e) => e.bbox[1])).toEqual([130]);
+    const labels = [0, 1, 2].map((k) => line(w("page", [112 + k * 90, 105, 146 + k * 90, 119]), w(`${k + 1}`, [150 + k * 90, 105, 158 + k * 90, 119])));
+    const notebook = framedBoxes([[100, 96, 500, 128], page], labels);
+    expect(notebook.filter((e) => e.type === "tab").map((e) => e.label)).toEqual(["page 1", "page 2", "page 3"]);
+    expect(notebook.filter((e) => e.type === "text_input")).toEqual([]);
+  });
+
   it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
     const classify = (boxes: [number, number, number, number][]) => {
       const lines = boxes.map(([x1, y1, x2, y2]) => line(w("42", [(x1 + x2) / 2 - 8, (y1 + y2) / 2 - 7, (x1 + x2) / 2 + 8, (y1 + y2) / 2 + 7])));
