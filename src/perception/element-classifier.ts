@@ -205,7 +205,8 @@ function toggle(type: "checkbox" | "radio_button", indicator: BBox, label: reado
 }
 
 /** Types every region; overlapping explanations are resolved (a shape owns the words inside it). */
-export function classifyRegions(input: ClassifyInput): ElementCandidate[] {
+export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
+  const input: ClassifyInput = { ...raw, lines: withoutIconRuns(raw) };
   const { shapes, lines, scale } = input;
   const words = lines.flatMap((l) => l.words);
   const out: ElementCandidate[] = [];
@@ -398,6 +399,26 @@ function alongEdge(box: BBox, b: BBox, gap: number): boolean {
   const overlapsX = b[0] < box[2] && b[2] > box[0];
   const overlapsY = b[1] < box[3] && b[3] > box[1];
   return (overlapsX && (Math.abs(b[3] - box[1]) <= gap || Math.abs(b[1] - box[3]) <= gap)) || (overlapsY && (Math.abs(b[2] - box[0]) <= gap || Math.abs(b[0] - box[2]) <= gap));
+}
+
+/**
+ * The OCR reads a row of small boxed icons (a window's minimize / maximize / close) as a short
+ * word ("cod", "da"): a word of three characters or less over two or more small squares that
+ * span most of it is not text.
+ */
+function withoutIconRuns(input: ClassifyInput): OcrLine[] {
+  const squares = input.shapes.filter((s) => !s.container && Math.abs(s.bbox[2] - s.bbox[0] - (s.bbox[3] - s.bbox[1])) <= 2 * input.scale);
+  const icons = (w: OcrWord): boolean => {
+    if (alnum(w.text) > 3) return false;
+    const h = w.bbox[3] - w.bbox[1];
+    const inside = squares.filter((s) => bboxContainsPoint(w.bbox, bboxCenter(s.bbox)) && s.bbox[3] - s.bbox[1] >= 0.5 * h && s.bbox[3] - s.bbox[1] <= 1.2 * h);
+    return inside.length >= 2 && inside.reduce((a, s) => a + s.bbox[2] - s.bbox[0], 0) >= 0.6 * (w.bbox[2] - w.bbox[0]);
+  };
+  return input.lines.flatMap((l) => {
+    if (!l.words.some(icons)) return [l];
+    const words = l.words.filter((w) => !icons(w));
+    return words.length ? [{ ...l, words, text: words.map((w) => w.text).join(" ") }] : [];
+  });
 }
 
 const quantity = (t: string): boolean => !/\p{L}/u.test(t) && /\d/.test(t) && (t.includes("%") || /\d[.,]\d/.test(t));

@@ -473,6 +473,18 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(shows(tick).map((e) => e.label)).toEqual(["Tables"]);
   });
 
+  it("a short word the OCR read over a row of small boxed icons (a window's controls) is not text", () => {
+    const c = canvas(400, 100, 245);
+    for (const x of [261, 277, 293]) {
+      c.rect(x - 200, 45, x - 186, 59, [73, 103, 139]); // three 14 px boxed icons
+      c.rect(x - 198, 47, x - 188, 57, [245, 245, 245]);
+    }
+    for (let x = 250; x < 290; x += 5) c.rect(x, 46, x + 2, 58, [30, 90, 200]); // blue letters
+    const lines = [line(w("cod", [57, 43, 112, 64])), line(w("Go", [250, 44, 290, 60]))];
+    const out = classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines, scale: 1 });
+    expect(out.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["Go"]);
+  });
+
   it("a chart legend's solid colour key before its caption is neither a check box nor a button", () => {
     const { img, rect } = canvas(400, 100, 255);
     rect(20, 40, 35, 56, [0, 123, 255]); // a 15 px solid blue key
