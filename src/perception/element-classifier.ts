@@ -243,6 +243,21 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     return Boolean((l && r) || (l && beside(l.bbox, false)) || (r && beside(r.bbox, true)));
   };
   const hasGlyph = (b: BBox) => (input.glyphs ?? []).some((g) => bboxContainsPoint(b, bboxCenter(g.bbox)));
+  // A bar of a chart: an empty solid box beside another of the same width standing on the same
+  // baseline, but of another height (a toolbar's buttons share theirs).
+  const empty = (b: BBox) => wordsIn(b, words).length === 0 && !(input.glyphs ?? []).some((g) => bboxContainsPoint(b, bboxCenter(g.bbox)) && bboxArea(g.bbox) < 0.8 * bboxArea(b));
+  const chartBar = (s: ShapeRegion) => {
+    const [x1, , x2, y2] = s.bbox;
+    const w = x2 - x1;
+    return (
+      empty(s.bbox) &&
+      widgets.some((o) => {
+        const [ox1, oy1, ox2, oy2] = o.bbox;
+        const gap = Math.max(ox1 - x2, x1 - ox2);
+        return o !== s && Math.abs(ox2 - ox1 - w) <= 2 * scale && Math.abs(oy2 - y2) <= 2 * scale && gap >= -1 && gap <= w && Math.abs(oy2 - oy1 - (y2 - s.bbox[1])) > 3 * scale && empty(o.bbox);
+      })
+    );
+  };
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
   const inMenuRow = (b: BBox) => menu.some((r) => bboxContainsPoint(r.bbox, bboxCenter(b)));
@@ -332,7 +347,7 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     if (centred && (w <= 420 * scale || blockButton) && !tableCell(s.bbox)) {
       type = "button";
       confidence = contrast > 25 ? 0.85 : 0.65;
-    } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox))) {
+    } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox)) && !chartBar(s)) {
       type = "button"; // icon button
       confidence = 0.55;
     } else if (!textBox && light && (contrast > 25 || framed(input.img, s)) && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {

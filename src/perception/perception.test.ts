@@ -485,6 +485,16 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(out.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["Go"]);
   });
 
+  it("empty solid boxes of one width on one baseline but of other heights are a chart's bars, not buttons; a toolbar's are buttons", () => {
+    const buttons = (heights: number[]) => {
+      const c = canvas(400, 200, 255);
+      heights.forEach((h, k) => c.rect(100 + k * 42, 150 - h, 138 + k * 42, 150, [0, 123, 255]));
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [], scale: 1 }).filter((e) => e.type === "button");
+    };
+    expect(buttons([55, 39, 47])).toEqual([]);
+    expect(buttons([38, 38, 38])).toHaveLength(3);
+  });
+
   it("a chart legend's solid colour key before its caption is neither a check box nor a button", () => {
     const { img, rect } = canvas(400, 100, 255);
     rect(20, 40, 35, 56, [0, 123, 255]); // a 15 px solid blue key
