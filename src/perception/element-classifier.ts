@@ -322,10 +322,11 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
       claimed.push(s.bbox);
       continue;
     }
-    if (h < 16 * scale || h > 80 * scale) continue;
-    // A dark header band on a light page holds its navigation the way a light strip holds tabs.
-    const navBand = luma(s.fill) <= 150 && luma(s.surround) - luma(s.fill) > 100 && h >= 40 * scale;
-    const tabs = luma(s.fill) > 150 || navBand ? tabStrip(inside, s.bbox, scale) : [];
+    // A dark header band on a light page holds its navigation the way a light strip holds tabs;
+    // it may wrap it onto a second row (each row is then a strip of its own).
+    const navBand = luma(s.fill) <= 150 && luma(s.surround) - luma(s.fill) > 100 && h >= 40 * scale && h <= 110 * scale;
+    if (h < 16 * scale || (h > 80 * scale && !navBand)) continue;
+    const tabs = luma(s.fill) > 150 ? tabStrip(inside, s.bbox, scale) : navBand ? rowItems(inside, Infinity).flatMap((row) => tabStrip(row.flat(), s.bbox, scale)) : [];
     if (tabs.length) {
       for (const t of tabs) {
         t.words.forEach((x) => usedWords.add(x));

@@ -656,6 +656,14 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     };
     expect(band(100, 160).map((e) => [e.type, e.label])).toEqual([["link", "Service Name"], ["link", "Sign out"]]);
     expect(band(100, 124)).toEqual([]);
+    // A band 90 px high whose navigation wraps onto a second row: the first row's items are links.
+    const c = canvas(1200, 400, 250);
+    c.rect(100, 100, 1100, 190, [11, 12, 12]);
+    const row1 = ["Item one", "Item two", "Item three"].map((t, k) => w(t, [400 + k * 180, 112, 540 + k * 180, 128]));
+    const row2 = [w("Item four", [400, 150, 540, 166])];
+    for (const it of [...row1, ...row2]) for (let x = it.bbox[0]; x < it.bbox[2]; x += 6) c.rect(x, it.bbox[1], x + 2, it.bbox[3], [240, 240, 240]);
+    const wrapped = classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [line(...row1), line(...row2)], scale: 1 });
+    expect(wrapped.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["Item one", "Item two", "Item three"]);
   });
 
   it("a short line alone just above a side menu (the user's name) is a link; a heading in capitals is not", () => {
