@@ -660,7 +660,7 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const c = canvas(1200, 400, 250);
     c.rect(100, 100, 1100, 190, [11, 12, 12]);
     const row1 = ["Item one", "Item two", "Item three"].map((t, k) => w(t, [400 + k * 180, 112, 540 + k * 180, 128]));
-    const row2 = [w("Item four", [400, 150, 540, 166])];
+    const row2 = [w("Item four", [400, 136, 540, 152])]; // under the first: not a menu row of its own
     for (const it of [...row1, ...row2]) for (let x = it.bbox[0]; x < it.bbox[2]; x += 6) c.rect(x, it.bbox[1], x + 2, it.bbox[3], [240, 240, 240]);
     const wrapped = classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [line(...row1), line(...row2)], scale: 1 });
     expect(wrapped.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["Item one", "Item two", "Item three"]);
