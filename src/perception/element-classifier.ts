@@ -538,12 +538,15 @@ function rowMenus(input: ClassifyInput, words: readonly OcrWord[], claimed: read
   const out: ElementCandidate[] = [];
   const obstacles: BBox[] = [...claimed, ...(input.glyphs ?? []).map((g) => g.bbox)];
   const runs: OcrWord[][][] = [];
+  // Breadcrumbs: a separator between two items (">", "/", "»") allows a wider gap.
+  const separators = words.filter((w) => /^[>/»›|]$/u.test(w.text));
+  const separated = (a: BBox, b: BBox) => separators.some((s) => s.bbox[0] >= a[2] && s.bbox[2] <= b[0] && Math.abs((s.bbox[1] + s.bbox[3]) / 2 - (a[1] + a[3]) / 2) < a[3] - a[1]);
   for (const items of rowItems(free, 0.9)) {
     let run: OcrWord[][] = [];
     for (const it of items) {
       const prev = run.at(-1);
       const h = it[0]!.bbox[3] - it[0]!.bbox[1];
-      if (prev && it[0]!.bbox[0] - prev.at(-1)!.bbox[2] > 3 * h) {
+      if (prev && it[0]!.bbox[0] - prev.at(-1)!.bbox[2] > (separated(prev.at(-1)!.bbox, it[0]!.bbox) ? 5 : 3) * h) {
         runs.push(run);
         run = [];
       }
@@ -572,8 +575,16 @@ function rowMenus(input: ClassifyInput, words: readonly OcrWord[], claimed: read
   };
   // Captions over a row of fields (a date's Day / Month / Year) each start where a field below starts.
   const captions = (run: OcrWord[][]): boolean => run.filter((it) => fieldBelow(input, itemBox(it))).length >= run.length / 2;
+  // The last crumb of a breadcrumb, in another colour than the others, is the page itself.
+  const ink = (b: BBox) => inkColour(input.img, input.grey, b);
+  const currentCrumb = (run: OcrWord[][]): boolean => {
+    const boxes = run.map(itemBox);
+    const k = boxes.length - 1;
+    return k >= 2 && separated(boxes[k - 1]!, boxes[k]!) && colourDistance(ink(boxes[k]!), ink(boxes[k - 1]!)) > 40 && colourDistance(ink(boxes[k - 1]!), ink(boxes[k - 2]!)) <= 40;
+  };
   for (const run of candidates) {
     if (tabular(run) || wraps(run) || captions(run)) continue;
+    if (currentCrumb(run)) run.pop();
     run.map(itemBox).forEach((b, k) => {
       const text = texts(run)[k]!;
       obstacles.push(b);

@@ -540,6 +540,15 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const row = (y: number, texts: string[]) => line(...texts.map((t, k) => w(t, [20 + k * 70, y, 20 + k * 70 + 40, y + 14])));
     const table = classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs: [], lines: [row(100, ["Name", "Role", "City"]), row(130, ["Anna", "Chef", "Lyon"])], scale: 1 });
     expect(table.filter((e) => e.type === "link")).toEqual([]);
+    // A breadcrumb: separators allow wider gaps; its last crumb, greyed, is the page itself.
+    const crumbs = canvas(1000, 400);
+    const crumb = (t: string, x1: number, x2: number, c: number) => {
+      for (let x = x1; x < x2; x += 5) crumbs.rect(x, 75, x + 2, 85, [c, c, c]);
+      return w(t, [x1, 75, x2, 85]);
+    };
+    const trail = [crumb("Home", 671, 706, 60), w(">", [716, 77, 724, 83]), crumb("Forms", 740, 770, 60), w(">", [780, 75, 788, 84]), crumb("General", 798, 845, 150), crumb("Elements", 850, 905, 150)];
+    const bread = classifyRegions({ img: crumbs.img, grey: toGrey(crumbs.img), shapes: [], glyphs: [], lines: [line(...trail)], scale: 1 });
+    expect(bread.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["Home", "Forms"]);
     // Captions over a row of fields (a date's Day / Month / Year) are not a menu either.
     const date = canvas(1000, 400);
     const fields = [0, 1, 2].map((k) => {
