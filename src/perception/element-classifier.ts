@@ -258,6 +258,8 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
       })
     );
   };
+  // A panel's header: a close cross at its right end (a field's end holds a caret or nothing).
+  const panelHeader = (b: BBox) => (input.glyphs ?? []).some((g) => g.bbox[2] > b[2] - (b[3] - b[1]) * 1.5 && bboxContainsPoint(b, bboxCenter(g.bbox)) && nameIcon(input.grey, input.img.width, g.bbox) === "Close");
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
   const inMenuRow = (b: BBox) => menu.some((r) => bboxContainsPoint(r.bbox, bboxCenter(b)));
@@ -354,7 +356,7 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     } else if (!textBox && light && (contrast > 25 || framed(input.img, s)) && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {
       type = "text_input"; // a short empty field (a day, a year, a postcode)
       confidence = 0.6;
-    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox) && !gridCell(s.bbox)) {
+    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox) && !gridCell(s.bbox) && !panelHeader(s.bbox)) {
       type = hasRightGlyph(input, s.bbox, inside) ? "dropdown" : headerCell(s.bbox) ? undefined : "text_input";
       confidence = light ? 0.75 : 0.6;
     }
@@ -867,7 +869,8 @@ function iconButtons(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   // A lone icon, no text within 80 px and no other icon on its row, is a decoration more often
   // than a button (measured: 6 of 38 on the dev corpus; toolbars have rows of them).
   const dist = (a: BBox, b: BBox) => Math.hypot(bboxCenter(a)[0] - bboxCenter(b)[0], bboxCenter(a)[1] - bboxCenter(b)[1]);
-  return out.filter((b) => words.some((x) => dist(x.bbox, b.bbox) < 80 * scale) || out.some((o) => o !== b && Math.abs(bboxCenter(o.bbox)[1] - bboxCenter(b.bbox)[1]) < 4 * scale));
+  // A close cross is a button wherever it stands.
+  return out.filter((b) => b.label === "Close" || words.some((x) => dist(x.bbox, b.bbox) < 80 * scale) || out.some((o) => o !== b && Math.abs(bboxCenter(o.bbox)[1] - bboxCenter(b.bbox)[1]) < 4 * scale));
 }
 
 /**

@@ -627,6 +627,21 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(notebook.filter((e) => e.type === "text_input")).toEqual([]);
   });
 
+  it("a wide box with a close cross at its right end is a panel's header, not a dropdown; the cross is a Close button", () => {
+    const c = canvas(800, 300, 236);
+    c.rect(100, 100, 700, 150, [200, 200, 200]);
+    c.rect(101, 101, 699, 149, [255, 255, 255]);
+    for (let k = 0; k < 11; k++) {
+      c.rect(665 + k, 119 + k, 667 + k, 121 + k, [120, 120, 120]);
+      c.rect(675 - k, 119 + k, 677 - k, 121 + k, [120, 120, 120]);
+    }
+    const title = w("Extras", [116, 118, 170, 132]);
+    for (let x = 116; x < 170; x += 5) c.rect(x, 118, x + 2, 132, [40, 40, 40]);
+    const out = classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [line(title)], scale: 1 });
+    expect(out.filter((e) => e.type === "dropdown" || e.type === "text_input")).toEqual([]);
+    expect(out.filter((e) => e.type === "button").map((e) => e.label)).toEqual(["Close"]);
+  });
+
   it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
     const classify = (boxes: [number, number, number, number][]) => {
       const lines = boxes.map(([x1, y1, x2, y2]) => line(w("42", [(x1 + x2) / 2 - 8, (y1 + y2) / 2 - 7, (x1 + x2) / 2 + 8, (y1 + y2) / 2 + 7])));
