@@ -258,6 +258,14 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
       })
     );
   };
+  // A toolbar's button: a small framed box holding an icon, in a row of two or more others of
+  // its height and top, each at most its width apart (a lone framed box is an input's addon).
+  const toolbarButton = (s: ShapeRegion) => {
+    const [x1, y1, x2, y2] = s.bbox;
+    if (!hasGlyph(s.bbox) || !framed(input.img, s)) return false;
+    const mates = widgets.filter((o) => o !== s && near(o.bbox[1], y1) && near(o.bbox[3], y2) && o.bbox[2] - o.bbox[0] <= 64 * scale && Math.max(o.bbox[0] - x2, x1 - o.bbox[2]) <= 3 * (x2 - x1));
+    return mates.length >= 2;
+  };
   // A panel's header: a close cross at its right end (a field's end holds a caret or nothing).
   const panelHeader = (b: BBox) => (input.glyphs ?? []).some((g) => g.bbox[2] > b[2] - (b[3] - b[1]) * 1.5 && bboxContainsPoint(b, bboxCenter(g.bbox)) && nameIcon(input.grey, input.img.width, g.bbox) === "Close");
   const menu = menuRows(input, lines);
@@ -350,7 +358,7 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     if (centred && (w <= 420 * scale || blockButton) && !tableCell(s.bbox)) {
       type = "button";
       confidence = contrast > 25 ? 0.85 : 0.65;
-    } else if (!textBox && w <= 64 * scale && contrast > 25 && (!light || w < 1.2 * h || hasGlyph(s.bbox)) && !chartBar(s)) {
+    } else if (!textBox && w <= 64 * scale && (contrast > 25 || toolbarButton(s)) && (!light || w < 1.2 * h || hasGlyph(s.bbox)) && !chartBar(s)) {
       type = "button"; // icon button
       confidence = 0.55;
     } else if (!textBox && light && (contrast > 25 || framed(input.img, s)) && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {

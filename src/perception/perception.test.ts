@@ -15,7 +15,7 @@ import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
 import { classifyRegions, faceMarks, mirrorDifference, padToNeighbours, sliderOf, underlined } from "./element-classifier.js";
 import { toGrey } from "./raster.js";
-import { proposeRegions, proposeShapes } from "./region-proposer.js";
+import { proposeRegions, proposeShapes, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
 import { TesseractOcr } from "./tesseract-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
@@ -640,6 +640,26 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const out = classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [line(title)], scale: 1 });
     expect(out.filter((e) => e.type === "dropdown" || e.type === "text_input")).toEqual([]);
     expect(out.filter((e) => e.type === "button").map((e) => e.label)).toEqual(["Close"]);
+  });
+
+  it("small framed light boxes holding icons, three in a row, are a toolbar's buttons; one alone (an input's addon) is not", () => {
+    const buttons = (n: number) => {
+      const c = canvas(800, 200, 255);
+      const shapes: ShapeRegion[] = [];
+      const glyphs: GlyphRegion[] = [];
+      for (let k = 0; k < n; k++) {
+        const x = 100 + k * 36;
+        c.rect(x, 80, x + 36, 111, [200, 200, 200]); // a thin border, a face as light as the bar
+        c.rect(x + 1, 81, x + 35, 110, [248, 249, 250]);
+        c.rect(x + 12, 89, x + 24, 102, [60, 60, 60]); // the icon
+        shapes.push({ kind: "rectangle", bbox: [x, 80, x + 36, 111], fill: [248, 249, 250], fillRatio: 0.9, surround: [255, 255, 255], container: false });
+        glyphs.push({ bbox: [x + 12, 89, x + 24, 102], surroundFlat: 1 });
+      }
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), shapes, glyphs, lines: [], scale: 1 }).filter((e) => e.type === "button");
+    };
+    // The whole frame is the button, not the padded icon.
+    expect(buttons(3).map((e) => e.bbox)).toEqual([0, 1, 2].map((k) => [100 + k * 36, 80, 136 + k * 36, 111]));
+    expect(buttons(1)).toEqual([]);
   });
 
   it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
