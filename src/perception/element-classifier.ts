@@ -71,10 +71,12 @@ function labelRightOf(input: ClassifyInput, box: BBox, words: readonly OcrWord[]
   const cy = (box[1] + box[3]) / 2;
   const h = box[3] - box[1];
   const row = words.filter((w) => (w.bbox[0] >= box[2] - 2 || leadsWord(input, box, w)) && Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) < Math.max(h, 12 * scale) * 0.6).sort((a, b) => a.bbox[0] - b.bbox[0]);
+  // A caption stands on the surface, not inside the next small box (a pager's "1" after "«").
+  const boxed = (w: OcrWord) => input.shapes.some((s) => !s.container && s.bbox[0] >= box[2] - 2 && s.bbox[2] - s.bbox[0] <= 64 * scale && s.bbox[3] - s.bbox[1] <= 48 * scale && bboxContainsPoint(s.bbox, bboxCenter(w.bbox)));
   const out: OcrWord[] = [];
   let x = box[2];
   for (const w of row) {
-    if (w.bbox[0] - x > 24 * scale) break;
+    if (w.bbox[0] - x > 24 * scale || boxed(w)) break;
     out.push(w);
     x = w.bbox[2];
   }
@@ -266,6 +268,13 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     const mates = widgets.filter((o) => o !== s && near(o.bbox[1], y1) && near(o.bbox[3], y2) && o.bbox[2] - o.bbox[0] <= 64 * scale && Math.max(o.bbox[0] - x2, x1 - o.bbox[2]) <= 3 * (x2 - x1));
     return mates.length >= 2;
   };
+  // A pager: four or more small boxes edge to edge, some holding a page number.
+  const pagerBox = (s: ShapeRegion) => {
+    const [x1, y1, x2, y2] = s.bbox;
+    if (x2 - x1 > 64 * scale || chain(s.bbox) < 4) return false;
+    const row = widgets.filter((o) => near(o.bbox[1], y1) && near(o.bbox[3], y2) && Math.abs(o.bbox[0] - x1) < 8 * (x2 - x1));
+    return row.some((o) => wordsIn(o.bbox, words).some((x) => /^\d{1,3}$/u.test(x.text)));
+  };
   // A panel's header: a close cross at its right end (a field's end holds a caret or nothing).
   const panelHeader = (b: BBox) => (input.glyphs ?? []).some((g) => g.bbox[2] > b[2] - (b[3] - b[1]) * 1.5 && bboxContainsPoint(b, bboxCenter(g.bbox)) && nameIcon(input.grey, input.img.width, g.bbox) === "Close");
   const menu = menuRows(input, lines);
@@ -369,6 +378,7 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
       confidence = light ? 0.75 : 0.6;
     }
     if (!type) continue;
+    if (type === "button" && pagerBox(s)) type = "link";
     inside.forEach((x) => usedWords.add(x));
     // An icon the OCR read as a letter or nothing ("n" for ≡) is named by its figure.
     const icon = type === "button" && text.length <= 2 && !/\p{N}/u.test(text) ? (input.glyphs ?? []).find((g) => bboxContainsPoint(s.bbox, bboxCenter(g.bbox))) : undefined;

@@ -164,6 +164,11 @@ export class HybridOcr implements OcrProvider {
     return [x1, line.bbox[1], x2, line.bbox[3]];
   }
 
+  /** Boxes are read by PP-OCR only (a few characters each: no accents to restore). */
+  readBoxes(frame: Frame, boxes: readonly BBox[], signal?: AbortSignal): Promise<OcrLine[]> {
+    return this.ppocr.readBoxes(frame, boxes, signal);
+  }
+
   async recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult> {
     const base = await this.ppocr.recognize(frame, signal);
     if (!this.tesseract) return base;

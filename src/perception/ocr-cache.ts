@@ -5,7 +5,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "../core/frame.js";
-import type { OcrProvider, OcrResult } from "../core/providers/ocr.js";
+import type { BBox } from "../core/geometry.js";
+import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
 
 export function frameHash(frame: Frame): string {
   return createHash("sha256").update(`${frame.width}x${frame.height}x${frame.channels}\n`).update(frame.data).digest("hex");
@@ -31,14 +32,33 @@ export class CachedOcr implements OcrProvider {
 
   async recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult> {
     const key = createHash("sha256").update(this.inner.name).update("\0").update(frameHash(frame)).digest("hex");
+    const hit = this.lookup(key);
+    if (hit) return { ...hit, timings: { ...hit.timings, cache_hit: 1 } };
+    return this.store(key, await this.inner.recognize(frame, signal));
+  }
+
+  /** Cached like `recognize`, keyed by the frame and the boxes; no lines when the inner provider cannot read boxes. */
+  async readBoxes(frame: Frame, boxes: readonly BBox[], signal?: AbortSignal): Promise<OcrLine[]> {
+    if (!this.inner.readBoxes) return [];
+    const key = createHash("sha256").update(this.inner.name).update("\0boxes\0").update(frameHash(frame)).update(JSON.stringify(boxes)).digest("hex");
+    const hit = this.lookup(key);
+    if (hit) return [...hit.lines];
+    const lines = await this.inner.readBoxes(frame, boxes, signal);
+    return [...this.store(key, { provider: this.inner.name, lines, timings: {} }).lines];
+  }
+
+  private lookup(key: string): OcrResult | undefined {
     const hit = this.memory.get(key) ?? this.fromDisk(key);
-    if (hit) {
-      this.stats.hits++;
-      this.remember(key, hit);
-      return { ...hit, timings: { ...hit.timings, cache_hit: 1 } };
+    if (!hit) {
+      this.stats.misses++;
+      return undefined;
     }
-    this.stats.misses++;
-    const result = await this.inner.recognize(frame, signal);
+    this.stats.hits++;
+    this.remember(key, hit);
+    return hit;
+  }
+
+  private store(key: string, result: OcrResult): OcrResult {
     this.remember(key, result);
     if (this.options.dir) {
       const file = join(this.options.dir, `${key}.json`);

@@ -18,7 +18,7 @@ import { toGrey } from "./raster.js";
 import { proposeRegions, proposeShapes, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
 import { TesseractOcr } from "./tesseract-ocr.js";
-import { UIElementDetector } from "./ui-element-detector.js";
+import { UIElementDetector, unreadBoxes } from "./ui-element-detector.js";
 
 const word = (text: string, x: number, confidence = 0.95): OcrWord => ({ text, bbox: [x, 0, x + 40, 20], confidence });
 
@@ -194,6 +194,54 @@ describe("OCR cache (property 30)", () => {
     const again = new CachedOcr(inner, { dir });
     await again.recognize(a);
     expect(calls).toBe(2);
+  });
+
+  it("reading boxes one by one is cached by frame and boxes; a provider that cannot read boxes gives no lines", async () => {
+    let calls = 0;
+    const line = { text: "2", bbox: [1, 1, 3, 3] as BBox, confidence: 0.9, words: [{ text: "2", bbox: [1, 1, 3, 3] as BBox, confidence: 0.9 }] };
+    const inner: OcrProvider = {
+      name: "boxes",
+      recognize: async (): Promise<OcrResult> => ({ provider: "boxes", lines: [], timings: {} }),
+      readBoxes: async (_f, boxes) => {
+        calls++;
+        return boxes.map(() => line);
+      },
+    };
+    const cache = new CachedOcr(inner, { dir: mkdtempSync(join(tmpdir(), "rpav-ocr-cache-")) });
+    const a = makeFrame({ data: new Uint8Array(4 * 4 * 4).fill(7), width: 4, height: 4, channels: 4 });
+    expect(await cache.readBoxes(a, [[0, 0, 4, 4]])).toEqual([line]);
+    expect(await cache.readBoxes(a, [[0, 0, 4, 4]])).toEqual([line]);
+    await cache.readBoxes(a, [[0, 0, 2, 2]]);
+    expect(calls).toBe(2);
+    const plain = new CachedOcr({ name: "plain", recognize: inner.recognize });
+    expect(await plain.readBoxes(a, [[0, 0, 4, 4]])).toEqual([]);
+  });
+});
+
+describe("characters the text detector passes over", () => {
+  const rect = (bbox: BBox): ShapeRegion => ({ kind: "rectangle", bbox, fill: [255, 255, 255], fillRatio: 0.9, surround: [240, 240, 240], container: false });
+  it("small boxes holding a glyph and no word are read one by one; boxes with a word, wide or thin ones are not", () => {
+    const shapes = [rect([100, 100, 130, 130]), rect([130, 100, 160, 130]), rect([200, 100, 400, 130]), rect([500, 100, 510, 130])];
+    const glyphs: GlyphRegion[] = [[110, 108, 118, 122], [140, 108, 148, 122], [290, 108, 298, 122], [502, 108, 508, 122]].map((b) => ({ bbox: b as BBox, surroundFlat: 1 }));
+    const lines = [{ text: "2", bbox: [140, 108, 148, 122] as BBox, confidence: 0.9, words: [{ text: "2", bbox: [140, 108, 148, 122] as BBox, confidence: 0.9 }] }];
+    expect(unreadBoxes(shapes, glyphs, lines, 1)).toEqual([[101, 101, 129, 129]]);
+  });
+
+  it("a page number read in a box is no check box's caption, and a row of four or more such boxes is a pager of links", () => {
+    const data = new Uint8Array(800 * 200 * 3).fill(255);
+    const c = { img: { data, width: 800, height: 200 }, rect: (x1: number, y1: number, x2: number, y2: number, col: readonly number[]) => { for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.set(col, (y * 800 + x) * 3); } };
+    const shapes: ShapeRegion[] = [];
+    const words: OcrWord[] = [];
+    ["«", "1", "2", "3", "»"].forEach((t, k) => {
+      const x = 100 + k * 29;
+      c.rect(x, 80, x + 30, 110, [221, 221, 221]);
+      c.rect(x + 1, 81, x + 29, 109, [255, 255, 255]);
+      shapes.push({ kind: "rectangle", bbox: [x, 80, x + 30, 110], fill: [255, 255, 255], fillRatio: 0.95, surround: [255, 255, 255], container: false });
+      if (k > 0 && k < 4) words.push({ text: t, bbox: [x + 11, 88, x + 19, 102], confidence: 0.95 });
+    });
+    const out = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes, glyphs: [], lines: words.map((x) => ({ text: x.text, bbox: x.bbox, confidence: 0.95, words: [x] })), scale: 1 });
+    expect(out.filter((e) => e.type === "checkbox")).toEqual([]);
+    expect(out.filter((e) => e.type === "link").map((e) => e.label)).toEqual(["1", "2", "3"]);
   });
 });
 

@@ -105,6 +105,10 @@ export class PpOcr implements OcrProvider {
     return { provider: this.name, lines: lines.filter((l) => l.text.trim().length > 0), timings: { detect_ms: t1 - t0, recognize_ms: t2 - t1 } };
   }
 
+  async readBoxes(frame: Frame, boxes: readonly BBox[], signal?: AbortSignal): Promise<OcrLine[]> {
+    return this.readLines(toRgb(frame), boxes, signal);
+  }
+
   /** Text line boxes in image pixels. */
   async detect(img: RgbImage, signal?: AbortSignal): Promise<TextLineBox[]> {
     throwIfAborted(signal, "text detection");

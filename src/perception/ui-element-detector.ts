@@ -19,7 +19,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { toGrey, toRgb } from "./raster.js";
-import { proposeRegions } from "./region-proposer.js";
+import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
 
 export interface DetectorDeps {
@@ -100,6 +100,28 @@ export function perceptionFromOcr(lines: readonly OcrLine[]): { detected_text: s
   return { detected_text: sorted.map((l) => l.text), text_boxes };
 }
 
+/** At most this many boxes are read one by one per screen (each costs a recognizer call). */
+const MAX_BOX_READS = 48;
+
+/**
+ * Small boxes (14–48 px high, at most 64 wide, not thin) that hold a glyph but no word the OCR
+ * read: a pager's page number, a key's letter. Each box less a 1 px border.
+ */
+export function unreadBoxes(shapes: readonly ShapeRegion[], glyphs: readonly GlyphRegion[], lines: readonly OcrLine[], scale: number): BBox[] {
+  const words = lines.flatMap((l) => l.words);
+  const inside = (b: BBox, p: readonly [number, number]) => p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
+  const centre = (b: BBox): [number, number] => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+  return shapes
+    .filter((s) => {
+      const w = s.bbox[2] - s.bbox[0];
+      const h = s.bbox[3] - s.bbox[1];
+      if (s.container || s.kind !== "rectangle" || h < 14 * scale || h > 48 * scale || w > 64 * scale || w < 0.6 * h) return false;
+      return glyphs.some((g) => inside(s.bbox, centre(g.bbox)) && g.bbox[3] - g.bbox[1] < 0.8 * h) && !words.some((x) => inside(s.bbox, centre(x.bbox)));
+    })
+    .slice(0, MAX_BOX_READS)
+    .map((s) => [s.bbox[0] + 1, s.bbox[1] + 1, s.bbox[2] - 1, s.bbox[3] - 1] as BBox);
+}
+
 export class UIElementDetector {
   constructor(private readonly deps: DetectorDeps) {}
 
@@ -124,6 +146,17 @@ export class UIElementDetector {
       if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
       const { shapes, glyphs } = proposeRegions(img, { scale });
       timings.proposals_ms = performance.now() - t1;
+      // Characters the text detector passes over (a pager's lone digits, too small at its
+      // reading size) are read box by box, inside small boxes holding a glyph and no word.
+      if (this.deps.ocr.readBoxes) {
+        const tb = performance.now();
+        const boxes = unreadBoxes(shapes, glyphs, ocr.lines, scale);
+        const read = boxes.length ? await this.deps.ocr.readBoxes(frame, boxes, signal) : [];
+        const found = read.flatMap((l) => l.words.filter((w) => /^[\p{L}\p{N}«»‹›]{1,3}$/u.test(w.text) && w.confidence >= 0.8).map((w) => ({ text: w.text, bbox: w.bbox, confidence: w.confidence, words: [w] })));
+        if (found.length) ocr = { ...ocr, lines: [...ocr.lines, ...found] };
+        timings.box_reads = boxes.length;
+        timings.box_read_ms = performance.now() - tb;
+      }
       const t2 = performance.now();
       candidates = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
       timings.classify_ms = performance.now() - t2;

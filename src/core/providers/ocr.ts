@@ -30,4 +30,9 @@ export interface OcrResult {
 export interface OcrProvider {
   readonly name: string;
   recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult>;
+  /**
+   * Optional: reads each box of `frame` as one line, in the same order (text the detector passed
+   * over, such as a lone digit in a pager's box). Lines may be empty.
+   */
+  readBoxes?(frame: Frame, boxes: readonly BBox[], signal?: AbortSignal): Promise<OcrLine[]>;
 }
