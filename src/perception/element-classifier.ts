@@ -448,7 +448,9 @@ function withoutIconRuns(input: ClassifyInput): OcrLine[] {
     if (alnum(w.text) > 3) return false;
     const h = w.bbox[3] - w.bbox[1];
     const inside = squares.filter((s) => bboxContainsPoint(w.bbox, bboxCenter(s.bbox)) && s.bbox[3] - s.bbox[1] >= 0.5 * h && s.bbox[3] - s.bbox[1] <= 1.2 * h);
-    return inside.length >= 2 && inside.reduce((a, s) => a + s.bbox[2] - s.bbox[0], 0) >= 0.6 * (w.bbox[2] - w.bbox[0]);
+    // Side by side, not nested (an outlined square's frame and face share a centre).
+    const row = inside.filter((s, k) => !inside.slice(0, k).some((o) => Math.abs(bboxCenter(o.bbox)[0] - bboxCenter(s.bbox)[0]) < 0.5 * (s.bbox[2] - s.bbox[0])));
+    return row.length >= 2 && row.reduce((a, s) => a + s.bbox[2] - s.bbox[0], 0) >= 0.6 * (w.bbox[2] - w.bbox[0]);
   };
   return input.lines.flatMap((l) => {
     if (!l.words.some(icons)) return [l];
