@@ -222,7 +222,8 @@ describe("characters the text detector passes over", () => {
   const rect = (bbox: BBox): ShapeRegion => ({ kind: "rectangle", bbox, fill: [255, 255, 255], fillRatio: 0.9, surround: [240, 240, 240], container: false });
   it("small boxes holding a glyph and no word are read one by one; boxes with a word, wide or thin ones are not", () => {
     const shapes = [rect([100, 100, 130, 130]), rect([130, 100, 160, 130]), rect([200, 100, 400, 130]), rect([500, 100, 510, 130])];
-    const glyphs: GlyphRegion[] = [[110, 108, 118, 122], [140, 108, 148, 122], [290, 108, 298, 122], [502, 108, 508, 122]].map((b) => ({ bbox: b as BBox, surroundFlat: 1 }));
+    const glyphBoxes: BBox[] = [[110, 108, 118, 122], [140, 108, 148, 122], [290, 108, 298, 122], [502, 108, 508, 122]];
+    const glyphs: GlyphRegion[] = glyphBoxes.map((bbox) => ({ bbox, surroundFlat: 1 }));
     const lines = [{ text: "2", bbox: [140, 108, 148, 122] as BBox, confidence: 0.9, words: [{ text: "2", bbox: [140, 108, 148, 122] as BBox, confidence: 0.9 }] }];
     expect(unreadBoxes(shapes, glyphs, lines, 1)).toEqual([[101, 101, 129, 129]]);
   });
