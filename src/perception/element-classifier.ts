@@ -424,8 +424,33 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   // A percentage or a figure with a separator ("55%", "1,322", "12.50") is a quantity shown, not
   // a link; page numbers ("1", "10") stay. A tall framed box with tabs along its edges is a
   // notebook's page, not a multi-line field.
+  for (const spin of spinFields(input, widgets, words, near)) {
+    for (let k = out.length - 1; k >= 0; k--) if (bboxContainsPoint(spin.bbox, bboxCenter(out[k]!.bbox))) out.splice(k, 1);
+    out.push(spin);
+  }
   const tabs = out.filter((e) => e.type === "tab").map((e) => e.bbox);
   return out.filter((e) => (e.type !== "link" || !quantity(e.text)) && !(e.type === "text_input" && e.bbox[3] - e.bbox[1] > 60 * scale && tabs.filter((t) => alongEdge(e.bbox, t, 12 * scale)).length >= 2));
+}
+
+/**
+ * A spin button: an entry box followed, edge to edge, by two square boxes of its height, the last
+ * holding "+" — one field, as toolkits report it (the − and + are its steppers).
+ */
+function spinFields(input: ClassifyInput, widgets: readonly ShapeRegion[], words: readonly OcrWord[], near: (a: number, b: number) => boolean): ElementCandidate[] {
+  const { scale } = input;
+  const out: ElementCandidate[] = [];
+  const square = (b: BBox) => Math.abs(b[2] - b[0] - (b[3] - b[1])) <= 0.25 * (b[3] - b[1]) && b[3] - b[1] <= 48 * scale;
+  const after = (b: BBox) => widgets.find((o) => o.bbox !== b && near(o.bbox[0], b[2]) && near(o.bbox[1], b[1]) && near(o.bbox[3], b[3]));
+  for (const plus of widgets) {
+    if (!square(plus.bbox) || !wordsIn(plus.bbox, words).some((w) => w.text === "+")) continue;
+    const minus = widgets.find((o) => o !== plus && square(o.bbox) && after(o.bbox) === plus);
+    const entry = minus && widgets.find((o) => o !== minus && after(o.bbox) === minus && o.bbox[2] - o.bbox[0] >= 1.2 * (o.bbox[3] - o.bbox[1]));
+    if (!entry) continue;
+    const bbox: BBox = [entry.bbox[0], entry.bbox[1], plus.bbox[2], plus.bbox[3]];
+    const text = wordsIn(entry.bbox, words).map((w) => w.text).join(" ");
+    out.push({ type: "text_input", bbox, label: fieldCaption(bbox, input.lines, new Set(), scale) ?? text, text, confidence: 0.7, method: "heuristic_rectangle", filled: false });
+  }
+  return out;
 }
 
 /** `b` lies just outside `box` (within `gap`), along one of its edges. */

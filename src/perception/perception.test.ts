@@ -711,6 +711,19 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(buttons(1)).toEqual([]);
   });
 
+  it("an entry followed edge to edge by two square steppers, the last holding '+', is one spin field", () => {
+    const c = canvas(800, 200, 246);
+    const boxes: BBox[] = [[396, 94, 442, 128], [441, 94, 477, 128], [476, 94, 512, 128]];
+    for (const [x1, y1, x2, y2] of boxes) {
+      c.rect(x1, y1, x2, y2, [190, 190, 190]);
+      c.rect(x1 + 1, y1 + 1, x2 - 1, y2 - 1, [255, 255, 255]);
+    }
+    const shapes: ShapeRegion[] = boxes.map((bbox) => ({ kind: "rectangle", bbox, fill: [255, 255, 255], fillRatio: 0.95, surround: [246, 246, 246], container: false }));
+    const words = [w("50", [406, 106, 421, 115]), w("+", [487, 104, 501, 118])];
+    const out = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes, glyphs: [], lines: words.map((x) => line(x)), scale: 1 });
+    expect(out.map((e) => [e.type, e.bbox])).toEqual([["text_input", [396, 94, 512, 128]]]);
+  });
+
   it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
     const classify = (boxes: [number, number, number, number][]) => {
       const lines = boxes.map(([x1, y1, x2, y2]) => line(w("42", [(x1 + x2) / 2 - 8, (y1 + y2) / 2 - 7, (x1 + x2) / 2 + 8, (y1 + y2) / 2 + 7])));
