@@ -450,6 +450,13 @@ function spinFields(input: ClassifyInput, widgets: readonly ShapeRegion[], words
     const text = wordsIn(entry.bbox, words).map((w) => w.text).join(" ");
     out.push({ type: "text_input", bbox, label: fieldCaption(bbox, input.lines, new Set(), scale) ?? text, text, confidence: 0.7, method: "heuristic_rectangle", filled: false });
   }
+  // Drawn as one box (a dark theme): a number at its left, "+" at its right end.
+  for (const box of widgets) {
+    const [x1, y1, x2, y2] = box.bbox;
+    const inside = wordsIn(box.bbox, words).sort((a, b) => a.bbox[0] - b.bbox[0]);
+    if (y2 - y1 > 48 * scale || x2 - x1 < 2.5 * (y2 - y1) || inside.length !== 2 || !/^-?\d+([.,]\d+)?$/u.test(inside[0]!.text) || inside[1]!.text !== "+" || x2 - inside[1]!.bbox[2] > y2 - y1) continue;
+    out.push({ type: "text_input", bbox: box.bbox, label: fieldCaption(box.bbox, input.lines, new Set(), scale) ?? inside[0]!.text, text: inside[0]!.text, confidence: 0.65, method: "heuristic_rectangle", filled: false });
+  }
   return out;
 }
 

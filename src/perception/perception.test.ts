@@ -722,6 +722,10 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const words = [w("50", [406, 106, 421, 115]), w("+", [487, 104, 501, 118])];
     const out = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes, glyphs: [], lines: words.map((x) => line(x)), scale: 1 });
     expect(out.map((e) => [e.type, e.bbox])).toEqual([["text_input", [396, 94, 512, 128]]]);
+    // Drawn as one box (a dark theme): the number at its left, "+" at its right end.
+    const one: ShapeRegion[] = [{ kind: "rectangle", bbox: [396, 94, 512, 128], fill: [255, 255, 255], fillRatio: 0.95, surround: [246, 246, 246], container: false }];
+    const single = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: one, glyphs: [], lines: words.map((x) => line(x)), scale: 1 });
+    expect(single.map((e) => [e.type, e.bbox])).toEqual([["text_input", [396, 94, 512, 128]]]);
   });
 
   it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
