@@ -850,6 +850,28 @@ describe("missing models and data", () => {
     expect(det.metadata.failed).toEqual({ code: "provider_unavailable", message: "OCR data missing" });
     expect(det.perception).toEqual({ detected_text: [], text_boxes: [] });
   });
+
+  it("boxes read one by one add their characters; when that reading fails, the screen's elements stay and the boxes are reported", async () => {
+    const W = 300;
+    const H = 120;
+    const data = new Uint8Array(W * H * 3).fill(246);
+    const rect = (x1: number, y1: number, x2: number, y2: number, c: number) => {
+      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.fill(c, (y * W + x) * 3, (y * W + x) * 3 + 3);
+    };
+    for (const x of [40, 69, 98, 127]) {
+      rect(x, 40, x + 30, 70, 200);
+      rect(x + 1, 41, x + 29, 69, 255);
+      rect(x + 12, 48, x + 18, 62, 40); // a digit-sized glyph
+    }
+    const frame = makeFrame({ data, width: W, height: H, channels: 3 });
+    const ocr = (readBoxes: OcrProvider["readBoxes"]): OcrProvider => ({ name: "boxes", recognize: async () => ({ provider: "boxes", lines: [], timings: {} }), readBoxes });
+    const digits = await new UIElementDetector({ ocr: ocr(async (_f, boxes) => boxes.map((b, k) => ({ text: `${k + 1}`, bbox: b, confidence: 0.95, words: [{ text: `${k + 1}`, bbox: [b[0] + 11, b[1] + 7, b[0] + 17, b[1] + 21] as BBox, confidence: 0.95 }] }))) }).detect(frame);
+    expect(digits.metadata.timings.box_reads).toBe(4);
+    expect(digits.perception.detected_text).toEqual(["1", "2", "3", "4"]);
+    const failing = await new UIElementDetector({ ocr: ocr(async () => { throw new ProviderUnavailableError("recognizer gone"); }) }).detect(frame);
+    expect(failing.metadata.failed).toBeUndefined();
+    expect(failing.metadata.region_errors.map((e) => e.stage)).toEqual(["read_box", "read_box", "read_box", "read_box"]);
+  });
 });
 
 describe("rpav detect: bad images", () => {

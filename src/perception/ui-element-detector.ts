@@ -8,7 +8,7 @@
 import { AbortedError, RpaError, throwIfAborted } from "../core/errors.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { bboxIoU, clampBBox, roundBBoxOut } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxIoU, clampBBox, roundBBoxOut } from "../core/geometry.js";
 import { elementId } from "../core/ids.js";
 import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js";
 import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
@@ -109,14 +109,13 @@ const MAX_BOX_READS = 48;
  */
 export function unreadBoxes(shapes: readonly ShapeRegion[], glyphs: readonly GlyphRegion[], lines: readonly OcrLine[], scale: number): BBox[] {
   const words = lines.flatMap((l) => l.words);
-  const inside = (b: BBox, p: readonly [number, number]) => p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
-  const centre = (b: BBox): [number, number] => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+  const inside = (b: BBox, o: BBox) => bboxContainsPoint(b, bboxCenter(o));
   return shapes
     .filter((s) => {
       const w = s.bbox[2] - s.bbox[0];
       const h = s.bbox[3] - s.bbox[1];
       if (s.container || s.kind !== "rectangle" || h < 14 * scale || h > 48 * scale || w > 64 * scale || w < 0.6 * h) return false;
-      return glyphs.some((g) => inside(s.bbox, centre(g.bbox)) && g.bbox[3] - g.bbox[1] < 0.8 * h) && !words.some((x) => inside(s.bbox, centre(x.bbox)));
+      return glyphs.some((g) => inside(s.bbox, g.bbox) && g.bbox[3] - g.bbox[1] < 0.8 * h) && !words.some((x) => inside(s.bbox, x.bbox));
     })
     .slice(0, MAX_BOX_READS)
     .map((s) => [s.bbox[0] + 1, s.bbox[1] + 1, s.bbox[2] - 1, s.bbox[3] - 1] as BBox);
@@ -148,12 +147,18 @@ export class UIElementDetector {
       timings.proposals_ms = performance.now() - t1;
       // Characters the text detector passes over (a pager's lone digits, too small at its
       // reading size) are read box by box, inside small boxes holding a glyph and no word.
+      // A failure there loses those characters only (property 39), not the screen.
       if (this.deps.ocr.readBoxes) {
         const tb = performance.now();
         const boxes = unreadBoxes(shapes, glyphs, ocr.lines, scale);
-        const read = boxes.length ? await this.deps.ocr.readBoxes(frame, boxes, signal) : [];
-        const found = read.flatMap((l) => l.words.filter((w) => /^[\p{L}\p{N}«»‹›]{1,3}$/u.test(w.text) && w.confidence >= 0.8).map((w) => ({ text: w.text, bbox: w.bbox, confidence: w.confidence, words: [w] })));
-        if (found.length) ocr = { ...ocr, lines: [...ocr.lines, ...found] };
+        try {
+          const read = boxes.length ? await this.deps.ocr.readBoxes(frame, boxes, signal) : [];
+          const found = read.flatMap((l) => l.words.filter((w) => /^[\p{L}\p{N}«»‹›]{1,3}$/u.test(w.text) && w.confidence >= 0.8).map((w) => ({ text: w.text, bbox: w.bbox, confidence: w.confidence, words: [w] })));
+          if (found.length) ocr = { ...ocr, lines: [...ocr.lines, ...found] };
+        } catch (e) {
+          if (e instanceof AbortedError) throw e;
+          for (const bbox of boxes) regionErrors.push({ bbox, stage: "read_box", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
+        }
         timings.box_reads = boxes.length;
         timings.box_read_ms = performance.now() - tb;
       }
