@@ -730,7 +730,7 @@ function sideTabs(input: ClassifyInput, lines: readonly OcrLine[], used: Set<Ocr
     const ok = strips.every(([a, b], k) => {
       const line = col[k]!;
       const width = line.bbox[2] - line.bbox[0];
-      return a > 0 && b < img.width && b - a <= 2.5 * width && b - a >= width + 4 * scale && Math.abs(a - strips[0]![0]) <= 4 * scale && Math.abs(b - strips[0]![1]) <= 4 * scale && !fieldStartsAt(input, b, line.bbox);
+      return a > 0 && b < img.width && b - a <= 2.5 * width && b - a >= width + 4 * scale && Math.abs(a - strips[0]![0]) <= 4 * scale && Math.abs(b - strips[0]![1]) <= 4 * scale && !fieldStartsAt(input, b, line.bbox[1], line.bbox[3]);
     });
     if (!ok) continue;
     for (const c of col) {
@@ -1225,7 +1225,7 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       if (consistent) for (const x of rows) if (x.bbox[2] > medRight + 12 * scale) x.bbox = [x.bbox[0], x.bbox[1], medRight, x.bbox[3]];
       const crowded = rows.some((x) => lines.some((o) => o !== x.line && /\p{L}{4}/u.test(o.text) && bboxContainsPoint(x.bbox, bboxCenter(o.bbox))));
       // Captions of a form: their band ends where a field begins on the same row.
-      const captions = rows.filter((x) => fieldStartsAt(input, x.bbox[2], x.bbox)).length >= rows.length / 2;
+      const captions = rows.filter((x) => fieldStartsAt(input, x.bbox[2], x.bbox[1], x.bbox[3])).length >= rows.length / 2;
       // A side menu is narrow; rows of labels that span the page are a table's or a list's
       // (an invoice's "Subtotal / Tax / Total", a bulleted list, a column of check box captions).
       const widths = rows.map((x) => x.bbox[2] - x.bbox[0]).sort((a, b) => a - b);
@@ -1251,16 +1251,16 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
   return out;
 }
 
-/** A widget (not a panel) starts at x on the row of `row`: the field a caption stands before. */
-function fieldStartsAt(input: ClassifyInput, x: number, row: BBox): boolean {
-  return input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - x) <= 6 * input.scale && sh.bbox[1] < row[3] && sh.bbox[3] > row[1]);
+/** A widget (not a panel) starts at x and meets the rows y1..y2: the field a caption stands before or over. */
+function fieldStartsAt(input: ClassifyInput, x: number, y1: number, y2: number): boolean {
+  return input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - x) <= 6 * input.scale && sh.bbox[1] < y2 && sh.bbox[3] > y1);
 }
 
 /** A widget (not a panel) starts just below `caption` (within 1.5 text heights), at its left edge. */
 function fieldBelow(input: ClassifyInput, caption: BBox): boolean {
-  const h = caption[3] - caption[1];
-  return input.shapes.some((sh) => !sh.container && Math.abs(sh.bbox[0] - caption[0]) <= 6 * input.scale && sh.bbox[1] >= caption[3] - 2 * input.scale && sh.bbox[1] - caption[3] <= 1.5 * h);
+  return fieldStartsAt(input, caption[0], caption[3] - 2 * input.scale, caption[3] + 1.5 * (caption[3] - caption[1]));
 }
+
 
 /** Horizontal extent of the background run that contains the area just left of `box`, on row `y`. */
 function bandExtent(input: ClassifyInput, box: BBox, y: number): [number, number] {
