@@ -290,7 +290,10 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     // A ring the OCR read as a round letter ("O", "o", "0") is a radio's indicator, not a badge.
     // Its caption follows closely (an icon before a menu label stands a word space or more off).
     const ringRead = s.kind === "disc" && inside.length === 1 && /^[oO0Q°○◯●]$/u.test(inside[0]!.text) && overlap(inside[0]!.bbox, s.bbox) > 0.6;
-    const caption = ringRead ? labelRightOf(input, s.bbox, words)[0] : undefined;
+    // The words right of the shape (a toggle's caption), found once and only when a rule asks.
+    let rightWords: OcrWord[] | undefined;
+    const labelRight = (): OcrWord[] => (rightWords ??= labelRightOf(input, s.bbox, words));
+    const caption = ringRead ? labelRight()[0] : undefined;
     if (ringRead && caption && caption.bbox[0] - x2 <= 0.5 * w) {
       usedWords.add(inside[0]!);
       inside = [];
@@ -315,7 +318,7 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
         claimed.push(slider);
         continue;
       }
-      const label = labelRightOf(input, s.bbox, words);
+      const label = labelRight();
       if (!label.length) continue; // a lone ring is an icon more often than a radio button
       // A radio's indicator, checked or not, is the same mirrored left-right and top-bottom; a
       // round icon, logo or avatar is not (measured: 4 of 48 discs with a caption were radios).
@@ -328,14 +331,14 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     // A chart legend's swatch is one solid colour apart from its surround; a check box's face is
     // light or its surround's tone, or holds a tick.
     const swatch = Math.max(w, h) <= 20 * scale && s.fillRatio >= 0.95 && luma(s.fill) < 200 && contrast > 60;
-    if (swatch && inside.length === 0 && labelRightOf(input, s.bbox, words).length > 0) continue; // a legend's key
+    if (swatch && inside.length === 0 && labelRight().length > 0) continue; // a legend's key
     // A check box's face is blank or holds one tick or dash; an icon's (a table, a board, a page)
     // holds several separate marks: before a caption it only decorates it, and a small one alone
     // is a picture, as a blank small square is.
     const marked = toggleSized && square && inside.length === 0 && faceMarks(input.grey, input.img.width, s.bbox) >= 2;
-    if (marked && (small || labelRightOf(input, s.bbox, words).length > 0)) continue;
-    if (toggleSized && square && inside.length === 0 && !marked && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRightOf(input, s.bbox, words).length > 0))) {
-      const label = labelRightOf(input, s.bbox, words);
+    if (marked && (small || labelRight().length > 0)) continue;
+    if (toggleSized && square && inside.length === 0 && !marked && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRight().length > 0))) {
+      const label = labelRight();
       if (label.length === 0) continue;
       out.push(toggle("checkbox", s.bbox, label, usedWords, { confidence: 0.75, method: "heuristic_rectangle" }));
       claimed.push(s.bbox);
