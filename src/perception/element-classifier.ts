@@ -277,6 +277,33 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   };
   // A panel's header: a close cross at its right end (a field's end holds a caret or nothing).
   const panelHeader = (b: BBox) => (input.glyphs ?? []).some((g) => g.bbox[2] > b[2] - (b[3] - b[1]) * 1.5 && bboxContainsPoint(b, bboxCenter(g.bbox)) && nameIcon(input.grey, input.img.width, g.bbox) === "Close");
+  // A list group's item: a wide light row in a stack of three or more of its size, edge to edge,
+  // with nothing beside it (a table's cells have neighbours), holding one short label at its
+  // start and at most a badge at its end (a table's row holds words across its width).
+  const stacked = (o: BBox, b: BBox, down: boolean) =>
+    o !== b && near(o[0], b[0]) && near(o[2], b[2]) && near(o[3] - o[1], b[3] - b[1]) && (down ? near(o[1], b[3]) : near(o[3], b[1]));
+  const stack = (b: BBox) => {
+    let n = 1;
+    for (const down of [false, true]) for (let o = shapes.find((x) => stacked(x.bbox, b, down)); o && n < 4; o = shapes.find((x) => stacked(x.bbox, o!.bbox, down))) n++;
+    return n;
+  };
+  // Its words: one short label at its start, and at most a badge (a count) at its end.
+  const labelOnly = (b: BBox) => {
+    const [x1, y1, x2, y2] = b;
+    const h = y2 - y1;
+    const inside = wordsIn(b, words).sort((p, q) => p.bbox[0] - q.bbox[0]);
+    const badge = (x: OcrWord) => x.bbox[0] > x2 - 3 * h && (/^\d{1,4}$/u.test(x.text) || widgets.some((o) => o.bbox !== b && bboxContainsPoint(o.bbox, bboxCenter(x.bbox)) && o.bbox[2] - o.bbox[0] < 2 * h));
+    const label = inside.filter((x) => !badge(x));
+    if (!label.length || label[0]!.bbox[0] - x1 > 2 * h) return false;
+    return label.every((x, i) => i === 0 || x.bbox[0] - label[i - 1]!.bbox[2] <= 1.2 * (x.bbox[3] - x.bbox[1]));
+  };
+  const listItem = (s: ShapeRegion) => {
+    const [x1, y1, x2, y2] = s.bbox;
+    const h = y2 - y1;
+    if (x2 - x1 < 5 * h || h > 60 * scale || nextTo(s.bbox, false) || nextTo(s.bbox, true) || stack(s.bbox) < 3 || !labelOnly(s.bbox)) return false;
+    // A panel's title over a table's rows is no item: an item's neighbour is one too.
+    return [false, true].some((down) => shapes.some((o) => stacked(o.bbox, s.bbox, down) && labelOnly(o.bbox)));
+  };
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
   const inMenuRow = (b: BBox) => menu.some((r) => bboxContainsPoint(r.bbox, bboxCenter(b)));
@@ -348,6 +375,13 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     // it may wrap it onto a second row (each row is then a strip of its own).
     const navBand = luma(s.fill) <= 150 && luma(s.surround) - luma(s.fill) > 100 && h >= 40 * scale && h <= 110 * scale;
     if (h < 16 * scale || (h > 80 * scale && !navBand)) continue;
+    if (listItem(s)) {
+      inside.forEach((x) => usedWords.add(x));
+      const label = inside.map((x) => x.text).join(" ");
+      out.push({ type: "link", bbox: s.bbox, label, text: label, confidence: 0.6, method: "heuristic_rectangle", filled: false });
+      claimed.push(s.bbox);
+      continue;
+    }
     const tabs = luma(s.fill) > 150 ? tabStrip(inside, s.bbox, scale) : navBand ? rowItems(inside, Infinity).flatMap((row) => tabStrip(row.flat(), s.bbox, scale)) : [];
     if (tabs.length) {
       for (const t of tabs) {
@@ -1192,6 +1226,33 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
   }
   const out: MenuRow[] = [];
   const menus: { x1: number; x2: number; top: number; pitch: number }[] = [];
+  /** The rows of a run of labels, or undefined when they are no menu. */
+  const menuOf = (r: readonly OcrLine[]): { rows: MenuRow[]; pitch: number } | undefined => {
+    const centres = r.map((l) => (l.bbox[1] + l.bbox[3]) / 2);
+    const pitches = centres.slice(1).map((c, i) => c - centres[i]!).sort((a, b) => a - b);
+    const pitch = pitches[pitches.length >> 1]!;
+    const rows = r.map((l) => {
+      const cy = (l.bbox[1] + l.bbox[3]) / 2;
+      const half = Math.max((l.bbox[3] - l.bbox[1]) / 2, pitch * 0.46);
+      const [x1, x2] = bandExtent(input, l.bbox, Math.round(cy - half + 2 * scale));
+      return { line: l, bbox: [x1, cy - half, x2, cy + half] as BBox };
+    });
+    // A menu's rows share their extent (a row whose background runs on into the page, dark
+    // theme on dark page, takes the others'), and no other label sits in a row (a table row or
+    // a form line would have several).
+    const rights = rows.map((x) => x.bbox[2]).sort((a, b) => a - b);
+    const medRight = rights[rights.length >> 1]!;
+    const consistent = rows.filter((x) => Math.abs(x.bbox[2] - medRight) <= 12 * scale).length >= rows.length * 0.75;
+    if (consistent) for (const x of rows) if (x.bbox[2] > medRight + 12 * scale) x.bbox = [x.bbox[0], x.bbox[1], medRight, x.bbox[3]];
+    const crowded = rows.some((x) => lines.some((o) => o !== x.line && /\p{L}{4}/u.test(o.text) && bboxContainsPoint(x.bbox, bboxCenter(o.bbox))));
+    // Captions of a form: their band ends where a field begins on the same row.
+    const captions = rows.filter((x) => fieldStartsAt(input, x.bbox[2], x.bbox[1], x.bbox[3])).length >= rows.length / 2;
+    // A side menu is narrow; rows of labels that span the page are a table's or a list's
+    // (an invoice's "Subtotal / Tax / Total", a bulleted list, a column of check box captions).
+    const widths = rows.map((x) => x.bbox[2] - x.bbox[0]).sort((a, b) => a - b);
+    const wide = widths[widths.length >> 1]! > 400 * scale;
+    return !consistent || crowded || captions || wide ? undefined : { rows, pitch };
+  };
   for (const group of groups) {
     if (group.length < 4) continue;
     group.sort((a, b) => a.bbox[1] - b.bbox[1]);
@@ -1208,35 +1269,24 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       run.push(l);
     });
     runs.push(run);
-    for (const r of runs) {
-      if (r.length < 4) continue;
-      const centres = r.map((l) => (l.bbox[1] + l.bbox[3]) / 2);
-      const pitches = centres.slice(1).map((c, i) => c - centres[i]!).sort((a, b) => a - b);
-      const pitch = pitches[pitches.length >> 1]!;
-      const rows = r.map((l) => {
-        const cy = (l.bbox[1] + l.bbox[3]) / 2;
-        const half = Math.max((l.bbox[3] - l.bbox[1]) / 2, pitch * 0.46);
-        const [x1, x2] = bandExtent(input, l.bbox, Math.round(cy - half + 2 * scale));
-        return { line: l, bbox: [x1, cy - half, x2, cy + half] as BBox };
-      });
-      // A menu's rows share their extent (a row whose background runs on into the page, dark
-      // theme on dark page, takes the others'), and no other label sits in a row (a table row or
-      // a form line would have several).
-      const rights = rows.map((x) => x.bbox[2]).sort((a, b) => a - b);
-      const medRight = rights[rights.length >> 1]!;
-      const consistent = rows.filter((x) => Math.abs(x.bbox[2] - medRight) <= 12 * scale).length >= rows.length * 0.75;
-      if (consistent) for (const x of rows) if (x.bbox[2] > medRight + 12 * scale) x.bbox = [x.bbox[0], x.bbox[1], medRight, x.bbox[3]];
-      const crowded = rows.some((x) => lines.some((o) => o !== x.line && /\p{L}{4}/u.test(o.text) && bboxContainsPoint(x.bbox, bboxCenter(o.bbox))));
-      // Captions of a form: their band ends where a field begins on the same row.
-      const captions = rows.filter((x) => fieldStartsAt(input, x.bbox[2], x.bbox[1], x.bbox[3])).length >= rows.length / 2;
-      // A side menu is narrow; rows of labels that span the page are a table's or a list's
-      // (an invoice's "Subtotal / Tax / Total", a bulleted list, a column of check box captions).
-      const widths = rows.map((x) => x.bbox[2] - x.bbox[0]).sort((a, b) => a - b);
-      const wide = widths[widths.length >> 1]! > 400 * scale;
-      if (!consistent || crowded || captions || wide) continue;
-      out.push(...rows);
-      menus.push({ x1: Math.min(...rows.map((x) => x.bbox[0])), x2: Math.max(...rows.map((x) => x.bbox[2])), top: rows[0]!.bbox[1], pitch });
-    }
+    // A section heading (set at another left edge) breaks a menu's pitch once: the few items
+    // under it, up to two pitches on, still belong to the menu when the menu holds with them
+    // (a line as far above a menu is the user's name, taken below).
+    const centre = (l: OcrLine) => (l.bbox[1] + l.bbox[3]) / 2;
+    const medianPitch = (r: readonly OcrLine[]) => r.slice(1).map((l, i) => centre(l) - centre(r[i]!)).sort((a, b) => a - b)[(r.length - 1) >> 1]!;
+    const joins = (a: readonly OcrLine[], b: readonly OcrLine[], pitch: number) => {
+      const gap = centre(b[0]!) - centre(a.at(-1)!);
+      return gap >= 1.5 * pitch && gap <= 2.6 * pitch && [a, b].every((r) => r.length >= 4 || r.length === 1 || medianPitch(r) <= 1.6 * pitch);
+    };
+    runs.forEach((r, k) => {
+      if (r.length < 4) return;
+      const after = runs[k + 1];
+      const joined = after && after.length < 4 && joins(r, after, medianPitch(r)) ? menuOf([...r, ...after]) : undefined;
+      const menu = joined ?? menuOf(r);
+      if (!menu) return;
+      out.push(...menu.rows);
+      menus.push({ x1: Math.min(...menu.rows.map((x) => x.bbox[0])), x2: Math.max(...menu.rows.map((x) => x.bbox[2])), top: menu.rows[0]!.bbox[1], pitch: menu.pitch });
+    });
   }
   // A side panel holds navigation only: a short line alone in a menu's column a little above it
   // (the signed-in user's name over the menu) is a link too. Not a section heading in capitals,

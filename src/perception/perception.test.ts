@@ -820,6 +820,38 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     for (const e of menu) expect(e.bbox[2]).toBeLessThanOrEqual(260);
   });
 
+  it("a side menu's items under a section heading still belong to it; a lone label further down does not", () => {
+    const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
+    const column = labels.map((t, k) => line(w(t, [60, 100 + k * 40, 130, 114 + k * 40])));
+    const heading = line(w("MISCELLANEOUS", [20, 304, 130, 316]));
+    const side = canvas(1000, 600, 250);
+    side.rect(0, 0, 240, 600, [52, 58, 64]);
+    // Menu rows: as wide as the panel, one pitch high.
+    const rows = (...after: ReturnType<typeof line>[]) =>
+      classifyRegions({ img: side.img, grey: toGrey(side.img), shapes: [], glyphs: [], lines: [...column, heading, ...after], scale: 1 })
+        .filter((e) => e.type === "link" && e.bbox[0] <= 1 && e.bbox[2] >= 239 && e.bbox[3] - e.bbox[1] >= 36)
+        .map((e) => e.label);
+    // Two pitches after "Forms", past the heading: menu items.
+    expect(rows(line(w("Plugins", [60, 340, 120, 354])), line(w("Documentation", [60, 380, 160, 394])))).toEqual([...labels, "Plugins", "Documentation"]);
+    // Four pitches on: a caption of something else.
+    expect(rows(line(w("Plugins", [60, 420, 120, 434])))).toEqual(labels);
+  });
+
+  it("rows stacked edge to edge in a panel, each one label at its start (and a count at its end), are a list's items; a table's rows are not", () => {
+    const box = (bbox: [number, number, number, number]): ShapeRegion => ({ kind: "rectangle", bbox, fill: [255, 255, 255], fillRatio: 0.96, surround: [244, 246, 249], container: false });
+    const c = canvas(1000, 500, 244);
+    const rows = [0, 1, 2, 3].map((k) => box([265, 100 + k * 41, 665, 141 + k * 41]));
+    const names = ["Inbox", "Sent", "Drafts", "Trash"];
+    const items = names.map((t, k) => line(w(t, [300, 112 + k * 41, 300 + 12 * t.length, 128 + k * 41])));
+    const count = line(w("12", [626, 113, 646, 127]));
+    const list = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: rows, glyphs: [], lines: [...items, count], scale: 1 });
+    expect(list.filter((e) => e.type === "link").map((e) => [e.label, e.bbox])).toEqual(names.map((t, k) => [k === 0 ? "Inbox 12" : t, rows[k]!.bbox]));
+    // The same rows holding a table's cells across their width.
+    const cells = names.map((t, k) => line(w(t, [300, 112 + k * 41, 360, 128 + k * 41]), w("Pending", [450, 112 + k * 41, 510, 128 + k * 41])));
+    const table = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: rows, glyphs: [], lines: cells, scale: 1 });
+    expect(table.filter((e) => e.bbox[2] - e.bbox[0] > 300)).toEqual([]);
+  });
+
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {
     const labels = ["Dashboard", "Widgets", "Charts", "Tables", "Forms"];
     const column = (x: number) => labels.map((t, k) => line(w(t, [x, 100 + k * 40, x + 70, 114 + k * 40])));
