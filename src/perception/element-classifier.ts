@@ -277,20 +277,22 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   };
   // A panel's header: a close cross at its right end (a field's end holds a caret or nothing).
   const panelHeader = (b: BBox) => (input.glyphs ?? []).some((g) => g.bbox[2] > b[2] - (b[3] - b[1]) * 1.5 && bboxContainsPoint(b, bboxCenter(g.bbox)) && nameIcon(input.grey, input.img.width, g.bbox) === "Close");
-  // A list group's item: a wide light row in a stack of three or more of its size, edge to edge,
+  // A list group's item: a wide row in a stack of three or more of its size, edge to edge,
   // with nothing beside it (a table's cells have neighbours), holding one short label at its
   // start and at most a badge at its end (a table's row holds words across its width).
   const stacked = (o: BBox, b: BBox, down: boolean) =>
     o !== b && near(o[0], b[0]) && near(o[2], b[2]) && near(o[3] - o[1], b[3] - b[1]) && (down ? near(o[1], b[3]) : near(o[3], b[1]));
   const stack = (b: BBox) => {
-    let n = 1;
-    for (const down of [false, true]) for (let o = shapes.find((x) => stacked(x.bbox, b, down)); o && n < 4; o = shapes.find((x) => stacked(x.bbox, o!.bbox, down))) n++;
-    return n;
+    const rows = [b];
+    for (const down of [false, true]) for (let o = shapes.find((x) => stacked(x.bbox, b, down)); o && rows.length < 24; o = shapes.find((x) => stacked(x.bbox, o!.bbox, down))) rows.push(o.bbox);
+    return rows;
   };
   // Its words: one short label at its start, and at most a badge (a count) at its end.
   const labelOnly = (b: BBox) => {
     const [x1, y1, x2, y2] = b;
     const h = y2 - y1;
+    // Nothing wider than a badge inside it (a table's row holds a progress bar, a field).
+    if (widgets.some((o) => o.bbox !== b && bboxContainsPoint(b, bboxCenter(o.bbox)) && o.bbox[2] - o.bbox[0] >= 2 * h)) return false;
     const inside = wordsIn(b, words).sort((p, q) => p.bbox[0] - q.bbox[0]);
     const badge = (x: OcrWord) => x.bbox[0] > x2 - 3 * h && (/^\d{1,4}$/u.test(x.text) || widgets.some((o) => o.bbox !== b && bboxContainsPoint(o.bbox, bboxCenter(x.bbox)) && o.bbox[2] - o.bbox[0] < 2 * h));
     const label = inside.filter((x) => !badge(x));
@@ -300,15 +302,25 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   const listItem = (s: ShapeRegion) => {
     const [x1, y1, x2, y2] = s.bbox;
     const h = y2 - y1;
-    if (x2 - x1 < 5 * h || h > 60 * scale || nextTo(s.bbox, false) || nextTo(s.bbox, true) || stack(s.bbox) < 3 || !labelOnly(s.bbox)) return false;
-    // A panel's title over a table's rows is no item: an item's neighbour is one too.
-    return [false, true].some((down) => shapes.some((o) => stacked(o.bbox, s.bbox, down) && labelOnly(o.bbox)));
+    if (x2 - x1 < 5 * h || h < 16 * scale || h > 60 * scale || nextTo(s.bbox, false) || nextTo(s.bbox, true)) return false;
+    // Every row of the stack is one (a table's header row, with words across it, is not).
+    const rows = stack(s.bbox);
+    return rows.length >= 3 && rows.every(labelOnly);
   };
   const menu = menuRows(input, lines);
   for (const row of menu) claimed.push(row.bbox);
   const inMenuRow = (b: BBox) => menu.some((r) => bboxContainsPoint(r.bbox, bboxCenter(b)));
+  // List items claim their rows first: the icon before the label and the count after it are theirs.
+  const items = widgets.filter((s) => !inMenuRow(s.bbox) && listItem(s));
+  for (const s of items) {
+    const inside = wordsIn(s.bbox, words);
+    inside.forEach((x) => usedWords.add(x));
+    const label = inside.map((x) => x.text).join(" ");
+    out.push({ type: "link", bbox: s.bbox, label, text: label, confidence: 0.6, method: "heuristic_rectangle", filled: false });
+    claimed.push(s.bbox);
+  }
   for (const s of widgets) {
-    if (inMenuRow(s.bbox)) continue;
+    if (inMenuRow(s.bbox) || items.some((it) => bboxContainsPoint(it.bbox, bboxCenter(s.bbox)))) continue;
     const [x1, y1, x2, y2] = s.bbox;
     const w = x2 - x1;
     const h = y2 - y1;
@@ -367,6 +379,11 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     if (toggleSized && square && inside.length === 0 && !marked && (small || ((s.fillRatio < 0.5 || luma(s.fill) > 200) && labelRight().length > 0))) {
       const label = labelRight();
       if (label.length === 0) continue;
+      // A badge pinned to an icon's corner (a count on a bell) is inked with the icon, which runs
+      // on past it; a round icon on a coloured button, before the button's own caption, is the
+      // button's.
+      if ((input.glyphs ?? []).some((g) => bboxContainsPoint(g.bbox, bboxCenter(s.bbox)) && (x1 - g.bbox[0] >= 0.5 * w || g.bbox[2] - x2 >= 0.5 * w))) continue;
+      if (widgets.some((o) => o !== s && saturation(o.fill) > 0.35 && luma(o.fill) < 215 && bboxContainsPoint(o.bbox, bboxCenter(s.bbox)) && bboxContainsPoint(o.bbox, bboxCenter(label.at(-1)!.bbox)) && bboxArea(o.bbox) > 4 * bboxArea(s.bbox))) continue;
       out.push(toggle("checkbox", s.bbox, label, usedWords, { confidence: 0.75, method: "heuristic_rectangle" }));
       claimed.push(s.bbox);
       continue;
@@ -375,13 +392,6 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     // it may wrap it onto a second row (each row is then a strip of its own).
     const navBand = luma(s.fill) <= 150 && luma(s.surround) - luma(s.fill) > 100 && h >= 40 * scale && h <= 110 * scale;
     if (h < 16 * scale || (h > 80 * scale && !navBand)) continue;
-    if (listItem(s)) {
-      inside.forEach((x) => usedWords.add(x));
-      const label = inside.map((x) => x.text).join(" ");
-      out.push({ type: "link", bbox: s.bbox, label, text: label, confidence: 0.6, method: "heuristic_rectangle", filled: false });
-      claimed.push(s.bbox);
-      continue;
-    }
     const tabs = luma(s.fill) > 150 ? tabStrip(inside, s.bbox, scale) : navBand ? rowItems(inside, Infinity).flatMap((row) => tabStrip(row.flat(), s.bbox, scale)) : [];
     if (tabs.length) {
       for (const t of tabs) {
@@ -401,7 +411,11 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     let confidence = 0.6;
     // A wide one (a block button, a tile's footer) is filled and holds one short label.
     const blockButton = filled && contrast > 25 && h <= 50 * scale && textBox !== undefined && textBox[2] - textBox[0] <= 0.5 * w;
-    if (centred && (w <= 420 * scale || blockButton) && !tableCell(s.bbox)) {
+    // A count's pill ("70%") is a badge; a day marked in a calendar's grid of bare numbers is
+    // the calendar's (the calendar is the control).
+    const badge = quantity(text) && h <= 24 * scale;
+    const day = /^\d{1,2}$/u.test(text) && words.filter((x) => /^\d{1,2}$/u.test(x.text) && !inside.includes(x) && Math.abs(bboxCenter(x.bbox)[1] - (y1 + y2) / 2) < h / 2 && Math.abs(bboxCenter(x.bbox)[0] - (x1 + x2) / 2) < 4 * w).length >= 3;
+    if (centred && (w <= 420 * scale || blockButton) && !tableCell(s.bbox) && !badge && !day) {
       type = "button";
       confidence = contrast > 25 ? 0.85 : 0.65;
     } else if (!textBox && w <= 64 * scale && (contrast > 25 || toolbarButton(s)) && (!light || w < 1.2 * h || hasGlyph(s.bbox)) && !chartBar(s)) {
@@ -546,6 +560,12 @@ function textAreas(input: ClassifyInput, words: readonly OcrWord[], used: Set<Oc
     if (x1 <= 1 || y1 <= 1 || x2 >= img.width - 1 || y2 >= img.height - 1) continue;
     if (h <= 60 * scale || h > 320 * scale || w < 1.5 * h || w > img.width * 0.8) continue;
     if (luma(s.fill) < 200 || s.fillRatio < 0.85 || !framed(img, s)) continue;
+    // A field's frame is a line or two; a thick one (5 px) frames a notice (an error summary).
+    const [fx, fy] = [Math.round(x1), Math.round((y1 + y2) / 2)];
+    const [f1, f2] = colourRun(img, fx, fy, true);
+    const px = (x: number) => Array.from(img.data.subarray((fy * img.width + x) * 3, (fy * img.width + x) * 3 + 3));
+    // (A frame the page's own tone runs on from is no thick frame.)
+    if (f2 - f1 > 3 * scale && colourDistance(px(fx), px(Math.max(0, fx - Math.round(6 * scale)))) > 40) continue;
     if (shapes.some((o) => o !== s && bboxContainsPoint(s.bbox, bboxCenter(o.bbox)) && (o.bbox[2] - o.bbox[0]) * (o.bbox[3] - o.bbox[1]) < w * h * 0.9)) continue;
     if (claimed.some((c) => bboxContainsPoint(s.bbox, bboxCenter(c)))) continue;
     const inside = wordsIn(s.bbox, words).filter((x) => !used.has(x));

@@ -288,6 +288,23 @@ describe("pixel helpers", () => {
     expect(boxes).toContainEqual([9, 59, 81, 91]);
     expect(boxes.some((b) => b[0] >= 99 && b[2] <= 117 && b[2] - b[0] >= 15)).toBe(true);
   });
+
+  it("a short button with rounded corners (31 px high, 4.5 px radius) is a rectangle", () => {
+    const W = 300;
+    const H = 60;
+    const rgb = new Uint8Array(W * H * 3).fill(255);
+    // Corners as a browser draws them: anti-aliased pixels, a blend of face and page, line the arcs.
+    const [x1, y1, x2, y2, r] = [40, 10, 248, 41, 4.5];
+    for (let y = y1; y < y2; y++)
+      for (let x = x1; x < x2; x++) {
+        const cx = Math.min(Math.max(x + 0.5, x1 + r), x2 - r);
+        const cy = Math.min(Math.max(y + 0.5, y1 + r), y2 - r);
+        const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
+        if (d <= r - 0.5) rgb.set([0, 123, 255], (y * W + x) * 3);
+        else if (d <= r + 0.5) rgb.set([128, 189, 255], (y * W + x) * 3);
+      }
+    expect(proposeShapes({ data: rgb, width: W, height: H }).map((s) => [s.kind, s.bbox])).toContainEqual(["rectangle", [39, 9, 249, 42]]);
+  });
 });
 
 describe("text links, icon buttons, menus (synthetic screens)", () => {
@@ -667,6 +684,47 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(draw([[100, 100, 400, 126], [399, 100, 450, 126], [449, 100, 500, 126], [499, 100, 600, 126]])).toHaveLength(0);
   });
 
+  const solid = (bbox: [number, number, number, number], fill: [number, number, number], surround: [number, number, number] = [255, 255, 255]): ShapeRegion => ({ kind: "rectangle", bbox, fill, fillRatio: 0.9, surround, container: false });
+
+  it("a badge pinned to an icon, or a round icon on a coloured button, is no check box", () => {
+    const c = canvas(400, 200, 255);
+    const classify = (shapes: ShapeRegion[], glyphs: GlyphRegion[], words: OcrWord[]) => classifyRegions({ img: c.img, grey: toGrey(c.img), shapes, glyphs, lines: [line(...words)], scale: 1 });
+    const badge = solid([100, 100, 116, 116], [220, 53, 69]);
+    const count = w("15", [130, 100, 148, 116]);
+    expect(classify([badge], [], [count]).map((e) => e.type)).toEqual(["checkbox"]);
+    // The bell and its badge are inked as one blob running on left of the badge.
+    expect(classify([badge], [{ bbox: [86, 101, 115, 118], surroundFlat: 1 }], [count]).filter((e) => e.type === "checkbox")).toEqual([]);
+    const dot = solid([119, 118, 147, 146], [255, 255, 255], [214, 26, 34]);
+    const record = w("Record", [160, 120, 250, 144]);
+    expect(classify([dot], [], [record]).map((e) => e.type)).toEqual(["checkbox"]);
+    const onButton = classify([dot, solid([100, 100, 300, 164], [214, 26, 34], [240, 240, 240])], [], [record]);
+    expect(onButton.map((e) => [e.type, e.label])).toEqual([["button", "Record"]]);
+  });
+
+  it("a count's pill ('70%') and the day marked in a calendar's grid of numbers are not buttons", () => {
+    const c = canvas(400, 200, 255);
+    const buttons = (shape: ShapeRegion, words: OcrWord[]) => classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: [shape], glyphs: [], lines: [line(...words)], scale: 1 }).filter((e) => e.type === "button");
+    const pill = solid([100, 100, 140, 120], [0, 123, 255]);
+    expect(buttons(pill, [w("Save", [106, 103, 134, 117])])).toHaveLength(1);
+    expect(buttons(pill, [w("70%", [107, 103, 133, 117])])).toEqual([]);
+    const day = solid([100, 100, 130, 119], [21, 83, 158], [40, 40, 40]);
+    const one = w("1", [111, 102, 119, 116]);
+    expect(buttons(day, [one]).map((e) => e.label)).toEqual(["1"]);
+    const week = [w("29", [50, 102, 64, 116]), w("30", [78, 102, 92, 116]), one, w("2", [138, 102, 146, 116]), w("3", [166, 102, 174, 116])];
+    expect(buttons(day, week)).toEqual([]);
+  });
+
+  it("a tall box framed by a thick coloured border is a notice (an error summary), not a multi-line field", () => {
+    const panel = (border: number) => {
+      const c = canvas(800, 400, 255);
+      c.rect(100, 100, 600, 260, [212, 53, 28]);
+      c.rect(100 + border, 100 + border, 600 - border, 260 - border, [255, 255, 255]);
+      return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines: [], scale: 1 }).filter((e) => e.type === "text_input");
+    };
+    expect(panel(2)).toHaveLength(1);
+    expect(panel(5)).toEqual([]);
+  });
+
   it("a tall framed box is a multi-line field, unless tabs run along its edge (a notebook's page)", () => {
     const page: [number, number, number, number] = [100, 130, 500, 300];
     expect(framedBoxes([page]).filter((e) => e.type === "text_input").map((e) => e.bbox[1])).toEqual([130]);
@@ -850,6 +908,14 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const cells = names.map((t, k) => line(w(t, [300, 112 + k * 41, 360, 128 + k * 41]), w("Pending", [450, 112 + k * 41, 510, 128 + k * 41])));
     const table = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: rows, glyphs: [], lines: cells, scale: 1 });
     expect(table.filter((e) => e.bbox[2] - e.bbox[0] > 300)).toEqual([]);
+    // A table's header row (words across it) on top of rows holding one task name each.
+    const header = line(w("Task", [300, 71, 340, 87]), w("Progress", [420, 71, 490, 87]), w("Label", [600, 71, 640, 87]));
+    const withHeader = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: [box([265, 59, 665, 100]), ...rows], glyphs: [], lines: [header, ...items], scale: 1 });
+    expect(withHeader.filter((e) => e.bbox[2] - e.bbox[0] > 300)).toEqual([]);
+    // A count's pill at the row's end is the item's, not a button of its own.
+    const pill: ShapeRegion = { kind: "rectangle", bbox: [621, 111, 649, 131], fill: [0, 123, 255], fillRatio: 0.9, surround: [255, 255, 255], container: false };
+    const withPill = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: [...rows, pill], glyphs: [], lines: items, scale: 1 });
+    expect(withPill.map((e) => e.type)).toEqual(["link", "link", "link", "link"]);
   });
 
   it("a column of labels on a dark side panel is a menu; the same column on a page-wide plain band is a list", () => {

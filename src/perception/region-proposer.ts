@@ -144,11 +144,14 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
     const touchesEdge = s.x1 === 0 || s.y1 === 0 || s.x2 === W || s.y2 === H;
     const container = touchesEdge || h > maxH || w > W * 0.9;
     if (container && (h > maxH * 4 || w * h > n * 0.25)) continue;
-    // Side coverage: share of each bbox side's pixels that belong to the component.
+    // Side coverage: share of each bbox side's pixels that belong to the component, past the
+    // rounding of its corners (up to 3 px at scale 1; a short button's rounded ends are a
+    // quarter of its height).
     const cover = (x0: number, y0: number, dx: number, dy: number, len: number): number => {
+      const m = Math.min(Math.round(3 * scale), Math.floor(len / 6));
       let c = 0;
-      for (let k = 0; k < len; k++) if (root[(y0 + dy * k) * W + x0 + dx * k] === r) c++;
-      return c / len;
+      for (let k = m; k < len - m; k++) if (root[(y0 + dy * k) * W + x0 + dx * k] === r) c++;
+      return c / (len - 2 * m);
     };
     const sides = [cover(s.x1, s.y1, 1, 0, w), cover(s.x1, s.y2 - 1, 1, 0, w), cover(s.x1, s.y1, 0, 1, h), cover(s.x2 - 1, s.y1, 0, 1, h)];
     const minCover = Math.min(...sides);
