@@ -501,6 +501,16 @@ function spinFields(input: ClassifyInput, widgets: readonly ShapeRegion[], words
     const text = wordsIn(entry.bbox, words).map((w) => w.text).join(" ");
     out.push({ type: "text_input", bbox, label: fieldCaption(bbox, input.lines, new Set(), scale) ?? text, text, confidence: 0.7, method: "heuristic_rectangle", filled: false });
   }
+  // Upright: "+" over the number over "−", three boxes of one width edge to edge.
+  const stackedOn = (b: BBox, below: boolean) => widgets.find((o) => o.bbox !== b && near(o.bbox[0], b[0]) && near(o.bbox[2], b[2]) && (below ? near(o.bbox[1], b[3]) : near(o.bbox[3], b[1])));
+  for (const mid of widgets) {
+    const number = wordsIn(mid.bbox, words);
+    if (!square(mid.bbox) || number.length !== 1 || !/^-?\d+([.,]\d+)?$/u.test(number[0]!.text)) continue;
+    const [up, down] = [stackedOn(mid.bbox, false), stackedOn(mid.bbox, true)];
+    if (!up || !down || !square(up.bbox) || !square(down.bbox) || [up, down].some((o) => wordsIn(o.bbox, words).some((w) => /[\p{L}\p{N}]/u.test(w.text)))) continue;
+    const bbox: BBox = [Math.min(up.bbox[0], mid.bbox[0], down.bbox[0]), up.bbox[1], Math.max(up.bbox[2], mid.bbox[2], down.bbox[2]), down.bbox[3]];
+    out.push({ type: "text_input", bbox, label: fieldCaption(bbox, input.lines, new Set(), scale) ?? number[0]!.text, text: number[0]!.text, confidence: 0.65, method: "heuristic_rectangle", filled: false });
+  }
   // Drawn as one box (a dark theme): a number at its left, "+" at its right end.
   for (const box of widgets) {
     const [x1, y1, x2, y2] = box.bbox;

@@ -769,7 +769,7 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(buttons(1)).toEqual([]);
   });
 
-  it("an entry followed edge to edge by two square steppers, the last holding '+', is one spin field", () => {
+  it("an entry followed edge to edge by two square steppers, the last holding '+' (or one above and one below a number), is one spin field", () => {
     const c = canvas(800, 200, 246);
     const boxes: BBox[] = [[396, 94, 442, 128], [441, 94, 477, 128], [476, 94, 512, 128]];
     for (const [x1, y1, x2, y2] of boxes) {
@@ -784,6 +784,11 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     const one: ShapeRegion[] = [{ kind: "rectangle", bbox: [396, 94, 512, 128], fill: [255, 255, 255], fillRatio: 0.95, surround: [246, 246, 246], container: false }];
     const single = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: one, glyphs: [], lines: words.map((x) => line(x)), scale: 1 });
     expect(single.map((e) => [e.type, e.bbox])).toEqual([["text_input", [396, 94, 512, 128]]]);
+    // Upright: "+" over the number over "−", three square boxes edge to edge.
+    const column: BBox[] = [[298, 36, 332, 70], [298, 69, 332, 103], [298, 102, 332, 136]];
+    const upright = column.map((bbox): ShapeRegion => ({ kind: "rectangle", bbox, fill: [250, 249, 248], fillRatio: 0.94, surround: [246, 246, 246], container: false }));
+    const spin = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: upright, glyphs: [], lines: [line(w("50", [307, 80, 323, 92]))], scale: 1 });
+    expect(spin.map((e) => [e.type, e.bbox])).toEqual([["text_input", [298, 36, 332, 136]]]);
   });
 
   it("a box with centred text is a button, unless it is a cell of a bordered table", () => {
