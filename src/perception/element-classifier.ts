@@ -319,8 +319,25 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     out.push({ type: "link", bbox: s.bbox, label, text: label, confidence: 0.6, method: "heuristic_rectangle", filled: false });
     claimed.push(s.bbox);
   }
+  // A social sign-in button: a coloured box with its caption, an icon's square of the same hue
+  // edge to edge on its left — one button.
+  const social = widgets.flatMap((icon) => {
+    const [x1, y1, x2, y2] = icon.bbox;
+    if (Math.abs(x2 - x1 - (y2 - y1)) > 0.2 * (y2 - y1) || saturation(icon.fill) <= 0.35 || wordsIn(icon.bbox, words).some((x) => letters(x.text) > 2)) return [];
+    const text = widgets.find((o) => o !== icon && near(o.bbox[0], x2) && near(o.bbox[1], y1) && near(o.bbox[3], y2) && o.bbox[2] - o.bbox[0] > 3 * (y2 - y1) && colourDistance(o.fill, icon.fill) < 60);
+    const caption = text ? wordsIn(text.bbox, words) : [];
+    return text && caption.length ? [{ icon, text, caption }] : [];
+  });
+  for (const { icon, text, caption } of social) {
+    caption.forEach((x) => usedWords.add(x));
+    const label = caption.map((x) => x.text).join(" ");
+    const bbox: BBox = [icon.bbox[0], Math.min(icon.bbox[1], text.bbox[1]), text.bbox[2], Math.max(icon.bbox[3], text.bbox[3])];
+    out.push({ type: "button", bbox, label, text: label, confidence: 0.7, method: "heuristic_rectangle", filled: true });
+    claimed.push(bbox);
+  }
+  const parts = new Set(social.flatMap((x) => [x.icon, x.text]));
   for (const s of widgets) {
-    if (inMenuRow(s.bbox) || items.some((it) => bboxContainsPoint(it.bbox, bboxCenter(s.bbox)))) continue;
+    if (parts.has(s) || inMenuRow(s.bbox) || items.some((it) => bboxContainsPoint(it.bbox, bboxCenter(s.bbox)))) continue;
     const [x1, y1, x2, y2] = s.bbox;
     const w = x2 - x1;
     const h = y2 - y1;

@@ -701,6 +701,15 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(onButton.map((e) => [e.type, e.label])).toEqual([["button", "Record"]]);
   });
 
+  it("a coloured box with its caption and an icon's square of its hue on its left is one button (social sign-in)", () => {
+    const c = canvas(1200, 600, 255);
+    const icon = solid([800, 449, 833, 483], [59, 89, 152]);
+    const text = solid([832, 449, 1120, 483], [59, 89, 152]);
+    const caption = [w("Sign", [845, 460, 875, 474]), w("in", [881, 460, 892, 471]), w("using", [898, 460, 934, 474]), w("Facebook", [940, 460, 1006, 474])];
+    const out = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: [icon, text], glyphs: [], lines: [line(...caption)], scale: 1 });
+    expect(out.map((e) => [e.type, e.label, e.bbox])).toEqual([["button", "Sign in using Facebook", [800, 449, 1120, 483]]]);
+  });
+
   it("a count's pill ('70%') and the day marked in a calendar's grid of numbers are not buttons", () => {
     const c = canvas(400, 200, 255);
     const buttons = (shape: ShapeRegion, words: OcrWord[]) => classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: [shape], glyphs: [], lines: [line(...words)], scale: 1 }).filter((e) => e.type === "button");
