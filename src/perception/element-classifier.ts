@@ -693,7 +693,17 @@ function rowMenus(input: ClassifyInput, words: readonly OcrWord[], claimed: read
     runs.push(run);
   }
   const texts = (run: OcrWord[][]) => run.map((it) => it.map((w) => w.text).join(" "));
-  const candidates = runs.filter((run) => run.length >= 3 && run.every((it) => it.length <= 3) && texts(run).every((t) => t.length <= 28) && texts(run).filter((t) => letters(t) >= 2).length >= run.length * 0.67);
+  // An action's icon: a glyph of the text's height just before the item, none of a word's letters
+  // nor a breadcrumb's separator.
+  const iconOf = (it: readonly OcrWord[]): BBox | undefined => {
+    const first = it[0]!.bbox;
+    const h = first[3] - first[1];
+    return (input.glyphs ?? []).find((g) => g.bbox[2] <= first[0] + 1 && g.bbox[2] >= first[0] - 1.2 * h && g.bbox[3] - g.bbox[1] >= 0.6 * h && g.bbox[3] - g.bbox[1] <= 1.6 * h && g.bbox[1] < first[3] && g.bbox[3] > first[1] && !words.some((w) => (alnum(w.text) > 0 || separators.includes(w)) && overlap(w.bbox, g.bbox) > 0.3))?.bbox;
+  };
+  // Two items each led by its icon ("↗ Share  👍 Like") are actions as surely as three bare ones.
+  const iconLed = (run: OcrWord[][]) => run.length >= 2 && run.every((it) => it.length <= 2 && iconOf(it) !== undefined);
+  const candidates = runs.filter((run) => (run.length >= 3 || iconLed(run)) && run.every((it) => it.length <= 3) && texts(run).every((t) => t.length <= 28) && texts(run).filter((t) => letters(t) >= 2).length >= run.length * 0.67);
+  const withIcon = new Set<ElementCandidate>();
   // The rows of a table or a grid line up with the row above or below; a menu stands alone.
   const lefts = (run: OcrWord[][]) => run.map((it) => it[0]!.bbox[0]);
   const rowY = (run: OcrWord[][]) => (run[0]![0]!.bbox[1] + run[0]![0]!.bbox[3]) / 2;
@@ -722,15 +732,21 @@ function rowMenus(input: ClassifyInput, words: readonly OcrWord[], claimed: read
   };
   for (const run of candidates) {
     if (tabular(run) || wraps(run) || captions(run)) continue;
+    const led = run.length < 3;
     if (currentCrumb(run)) run.pop();
-    run.map(itemBox).forEach((b, k) => {
+    run.forEach((it, k) => {
+      const icon = led ? iconOf(it) : undefined;
+      const b = icon ? bboxUnion(icon, itemBox(it)) : itemBox(it);
       const text = texts(run)[k]!;
       obstacles.push(b);
-      out.push({ type: "link", bbox: b, label: text, text, confidence: 0.5, method: "ocr_text", filled: false });
+      const e: ElementCandidate = { type: "link", bbox: b, label: text, text, confidence: 0.5, method: "ocr_text", filled: false };
+      if (icon) withIcon.add(e);
+      out.push(e);
     });
   }
   const wordsBoxes = words.map((w) => w.bbox);
   for (const e of out) {
+    if (withIcon.has(e)) continue; // icon and words are the whole of it
     const h = e.bbox[3] - e.bbox[1];
     e.bbox = padToNeighbours(e.bbox, 1.0 * h, 0.6 * h, [...obstacles, ...wordsBoxes].filter((o) => o !== e.bbox && overlap(o, e.bbox) < 0.5), 1 * scale);
   }

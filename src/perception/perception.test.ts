@@ -593,6 +593,16 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(out[1]!.bbox[0]).toBeLessThanOrEqual(700);
   });
 
+  it("two short items on a row, each led by its icon ('↗ Share  👍 Like'), are links boxed with their icons; bare, they are text", () => {
+    const { img } = canvas(1000, 400);
+    const share = w("Share", [722, 330, 761, 345]);
+    const like = w("Like", [799, 330, 825, 345]);
+    const icons: GlyphRegion[] = [{ bbox: [699, 331, 713, 344], surroundFlat: 1 }, { bbox: [775, 330, 789, 345], surroundFlat: 1 }];
+    const links = (glyphs: GlyphRegion[]) => classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs, lines: [line(share, like)], scale: 1 }).filter((e) => e.type === "link");
+    expect(links(icons).map((e) => [e.label, e.bbox])).toEqual([["Share", [699, 330, 761, 345]], ["Like", [775, 330, 825, 345]]]);
+    expect(links([])).toEqual([]);
+  });
+
   it("a row of short items a clear gap apart is a horizontal menu; a row of a table is not", () => {
     const { img } = canvas(1000, 400);
     const items = ["File", "Edit", "View", "Help"].map((t, k) => w(t, [20 + k * 70, 200, 20 + k * 70 + 36, 214]));
