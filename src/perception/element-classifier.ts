@@ -277,6 +277,19 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   };
   // A panel's header: a close cross at its right end (a field's end holds a caret or nothing).
   const panelHeader = (b: BBox) => (input.glyphs ?? []).some((g) => g.bbox[2] > b[2] - (b[3] - b[1]) * 1.5 && bboxContainsPoint(b, bboxCenter(g.bbox)) && nameIcon(input.grey, input.img.width, g.bbox) === "Close");
+  // A card's header: the card's side borders run on below it (a field's end with it).
+  const px = (x: number, y: number) => {
+    const i = (Math.min(input.img.height - 1, Math.round(y)) * input.img.width + Math.min(input.img.width - 1, Math.round(x))) * 3;
+    return [input.img.data[i]!, input.img.data[i + 1]!, input.img.data[i + 2]!];
+  };
+  const cardTop = (s: ShapeRegion) => {
+    const [x1, y1, x2, y2] = s.bbox;
+    if (y2 + 24 * scale >= input.img.height) return false;
+    return [x1, x2 - 1].every((x) => {
+      const border = px(x, (y1 + y2) / 2);
+      return colourDistance(border, s.fill) > 12 && [4, 12, 24].every((dy) => colourDistance(px(x, y2 + dy * scale), border) <= 12);
+    });
+  };
   // A list group's item: a wide row in a stack of three or more of its size, edge to edge,
   // with nothing beside it (a table's cells have neighbours), holding one short label at its
   // start and at most a badge at its end (a table's row holds words across its width).
@@ -441,7 +454,7 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     } else if (!textBox && light && (contrast > 25 || framed(input.img, s)) && w >= 1.2 * h && h <= 60 * scale && !gridCell(s.bbox) && !headerCell(s.bbox)) {
       type = "text_input"; // a short empty field (a day, a year, a postcode)
       confidence = 0.6;
-    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox) && !gridCell(s.bbox) && !panelHeader(s.bbox)) {
+    } else if ((light || !filled) && !centred && w >= 2.2 * h && h <= 60 * scale && !banner && !holdsControl(s.bbox) && !gridCell(s.bbox) && !panelHeader(s.bbox) && !cardTop(s)) {
       type = hasRightGlyph(input, s.bbox, inside) ? "dropdown" : headerCell(s.bbox) ? undefined : "text_input";
       confidence = light ? 0.75 : 0.6;
     }

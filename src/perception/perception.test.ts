@@ -733,6 +733,19 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(buttons(day, week)).toEqual([]);
   });
 
+  it("a wide box at a card's top, whose side borders run on below it, is the card's header, not a field", () => {
+    const c = canvas(800, 600, 244);
+    c.rect(100, 100, 700, 400, [215, 217, 219]);
+    c.rect(101, 101, 699, 399, [255, 255, 255]);
+    c.rect(101, 147, 699, 148, [215, 217, 219]);
+    c.rect(100, 450, 500, 484, [206, 212, 218]);
+    c.rect(101, 451, 499, 483, [255, 255, 255]);
+    const box = (bbox: [number, number, number, number]): ShapeRegion => ({ kind: "rectangle", bbox, fill: [255, 255, 255], fillRatio: 0.97, surround: [244, 244, 244], container: false });
+    const title = w("Simple", [120, 116, 180, 132]);
+    const out = classifyRegions({ img: c.img, grey: toGrey(c.img), shapes: [box([100, 100, 700, 148]), box([100, 450, 500, 484])], glyphs: [], lines: [line(title)], scale: 1 });
+    expect(out.filter((e) => e.type === "text_input").map((e) => e.bbox)).toEqual([[100, 450, 500, 484]]);
+  });
+
   it("a tall box framed by a thick coloured border is a notice (an error summary), not a multi-line field", () => {
     const panel = (border: number) => {
       const c = canvas(800, 400, 255);
