@@ -423,6 +423,9 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     const navBand = luma(s.fill) <= 150 && luma(s.surround) - luma(s.fill) > 100 && h >= 40 * scale && h <= 110 * scale;
     if (h < 16 * scale || (h > 80 * scale && !navBand)) continue;
     const tabs = luma(s.fill) > 150 ? tabStrip(inside, s.bbox, scale) : navBand ? rowItems(inside, Infinity).flatMap((row) => tabStrip(row.flat(), s.bbox, scale)) : [];
+    // A table's header row has rows of its size right under it (a notebook's strip, its page):
+    // its labels are no tabs, nor is it a button.
+    if (tabs.length && shapes.some((o) => stacked(o.bbox, s.bbox, true))) continue;
     if (tabs.length) {
       for (const t of tabs) {
         t.words.forEach((x) => usedWords.add(x));

@@ -733,6 +733,16 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(buttons(day, week)).toEqual([]);
   });
 
+  it("a light strip of spaced labels is a tab strip, unless rows of its size stand right under it (a table's header)", () => {
+    const c = canvas(1000, 400, 255);
+    const strip: ShapeRegion = { kind: "rectangle", bbox: [44, 88, 944, 126], fill: [255, 255, 255], fillRatio: 0.98, surround: [244, 244, 244], container: false };
+    const row: ShapeRegion = { ...strip, bbox: [44, 125, 944, 163] };
+    const heads = line(w("ID", [54, 102, 69, 112]), w("User", [135, 102, 171, 112]), w("Date", [391, 102, 427, 112]));
+    const tabs = (shapes: ShapeRegion[]) => classifyRegions({ img: c.img, grey: toGrey(c.img), shapes, glyphs: [], lines: [heads], scale: 1 }).filter((e) => e.type === "tab");
+    expect(tabs([strip]).map((e) => e.label)).toEqual(["ID", "User", "Date"]);
+    expect(tabs([strip, row])).toEqual([]);
+  });
+
   it("a wide box at a card's top, whose side borders run on below it, is the card's header, not a field", () => {
     const c = canvas(800, 600, 244);
     c.rect(100, 100, 700, 400, [215, 217, 219]);
