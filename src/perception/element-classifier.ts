@@ -278,10 +278,7 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   // A panel's header: a close cross at its right end (a field's end holds a caret or nothing).
   const panelHeader = (b: BBox) => (input.glyphs ?? []).some((g) => g.bbox[2] > b[2] - (b[3] - b[1]) * 1.5 && bboxContainsPoint(b, bboxCenter(g.bbox)) && nameIcon(input.grey, input.img.width, g.bbox) === "Close");
   // A card's header: the card's side borders run on below it (a field's end with it).
-  const px = (x: number, y: number) => {
-    const i = (Math.min(input.img.height - 1, Math.round(y)) * input.img.width + Math.min(input.img.width - 1, Math.round(x))) * 3;
-    return [input.img.data[i]!, input.img.data[i + 1]!, input.img.data[i + 2]!];
-  };
+  const px = (x: number, y: number) => pixelAt(input.img, x, y);
   const cardTop = (s: ShapeRegion) => {
     const [x1, y1, x2, y2] = s.bbox;
     if (y2 + 24 * scale >= input.img.height) return false;
@@ -606,9 +603,8 @@ function textAreas(input: ClassifyInput, words: readonly OcrWord[], used: Set<Oc
     // A field's frame is a line or two; a thick one (5 px) frames a notice (an error summary).
     const [fx, fy] = [Math.round(x1), Math.round((y1 + y2) / 2)];
     const [f1, f2] = colourRun(img, fx, fy, true);
-    const px = (x: number) => Array.from(img.data.subarray((fy * img.width + x) * 3, (fy * img.width + x) * 3 + 3));
     // (A frame the page's own tone runs on from is no thick frame.)
-    if (f2 - f1 > 3 * scale && colourDistance(px(fx), px(Math.max(0, fx - Math.round(6 * scale)))) > 40) continue;
+    if (f2 - f1 > 3 * scale && colourDistance(pixelAt(img, fx, fy), pixelAt(img, fx - 6 * scale, fy)) > 40) continue;
     if (shapes.some((o) => o !== s && bboxContainsPoint(s.bbox, bboxCenter(o.bbox)) && (o.bbox[2] - o.bbox[0]) * (o.bbox[3] - o.bbox[1]) < w * h * 0.9)) continue;
     if (claimed.some((c) => bboxContainsPoint(s.bbox, bboxCenter(c)))) continue;
     const inside = wordsIn(s.bbox, words).filter((x) => !used.has(x));
@@ -626,6 +622,12 @@ function textAreas(input: ClassifyInput, words: readonly OcrWord[], used: Set<Oc
  * A border is drawn around the shape's face: the face stands out from its frame (GOV.UK's 2 px
  * frame on a white page stands out from the frame, not from what lies beyond it).
  */
+/** The colour of pixel (x, y), rounded and clamped into the image. */
+function pixelAt(img: RgbImage, x: number, y: number): [number, number, number] {
+  const i = (Math.max(0, Math.min(img.height - 1, Math.round(y))) * img.width + Math.max(0, Math.min(img.width - 1, Math.round(x)))) * 3;
+  return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
+}
+
 function framed(img: RgbImage, s: ShapeRegion): boolean {
   return colourDistance(s.fill, edgeColour(img, s.bbox)) >= 40;
 }
