@@ -16,6 +16,7 @@ import { ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
+import { RecognizerPool, type RecOutput } from "./ppocr-rec-pool.js";
 import { connectedComponents, cropResize, toGrey, toRgb, type RgbImage } from "./raster.js";
 
 export interface PpOcrOptions {
@@ -30,6 +31,12 @@ export interface PpOcrOptions {
   boxThreshold?: number;
   /** Horizontal squeeze of line crops before recognition (default 1); < 1 reads faster. */
   widthScale?: number;
+  /**
+   * Worker threads reading lines side by side, one onnxruntime thread each (default: `threads`
+   * when it is 2 or more; 0 reads on the calling thread). A worker that fails hands its lines
+   * back to the calling thread.
+   */
+  workers?: number;
 }
 
 const REC_HEIGHT = 48;
@@ -63,7 +70,8 @@ export class PpOcr implements OcrProvider {
     private readonly det: InferenceSession,
     private readonly rec: InferenceSession,
     private readonly chars: readonly string[],
-    private readonly opts: Required<Omit<PpOcrOptions, "modelDir">>,
+    private readonly opts: Required<Omit<PpOcrOptions, "modelDir" | "workers">>,
+    private pool: RecognizerPool | undefined,
   ) {
     this.name = `ppocr-v4.1@${opts.maxSide}${opts.widthScale !== 1 ? `x${opts.widthScale}` : ""}`;
   }
@@ -81,7 +89,12 @@ export class PpOcr implements OcrProvider {
     }
     const threads = options.threads ?? 2;
     const so: InferenceSession.SessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" };
-    const [det, rec] = await Promise.all([ort.InferenceSession.create(files[0]!, so), ort.InferenceSession.create(files[1]!, so)]);
+    const workers = options.workers ?? (threads >= 2 ? threads : 0);
+    const [det, rec, pool] = await Promise.all([
+      ort.InferenceSession.create(files[0]!, so),
+      ort.InferenceSession.create(files[1]!, so),
+      workers > 0 ? RecognizerPool.start(createRequire(import.meta.url).resolve("onnxruntime-node"), files[1]!, workers) : undefined,
+    ]);
     const keys = readFileSync(files[2]!, "utf8").split(/\r?\n/).filter((l, i, a) => l.length > 0 || i < a.length - 1);
     const chars = ["", ...keys, " "];
     return new PpOcr(ort, det, rec, chars, {
@@ -92,7 +105,34 @@ export class PpOcr implements OcrProvider {
       binaryThreshold: options.binaryThreshold ?? 0.3,
       boxThreshold: options.boxThreshold ?? 0.6,
       widthScale: options.widthScale ?? 1,
-    });
+    }, pool);
+  }
+
+  /** Stops the recognition workers (they do not keep the process alive meanwhile). */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+  }
+
+  /** Worker threads reading lines now (0: the calling thread reads them). */
+  get workers(): number {
+    return this.pool?.size ?? 0;
+  }
+
+  /** One recognizer call: on a worker when there is one, else (or when it fails) here. */
+  private async runRec(input: Float32Array, dims: readonly number[]): Promise<RecOutput> {
+    if (this.pool?.size) {
+      try {
+        // The worker takes the buffer over; keep a copy for a fallback.
+        return await this.pool.run(new Float32Array(input), dims);
+      } catch {
+        // A failed worker has left the pool; this line is read here.
+      }
+    }
+    const out = await this.rec.run({ [this.rec.inputNames[0]!]: new this.ort.Tensor("float32", input, [...dims]) });
+    const t = out[this.rec.outputNames[0]!]!;
+    return { data: t.data as Float32Array, dims: t.dims };
   }
 
   async recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult> {
@@ -175,6 +215,30 @@ export class PpOcr implements OcrProvider {
       } else todo.push(i);
     });
     const order = todo.map((i) => ({ i, ratio: (boxes[i]![2] - boxes[i]![0]) / Math.max(1, boxes[i]![3] - boxes[i]![1]) })).sort((a, b) => a.ratio - b.ratio);
+    // Lines go out one by one, a few in flight per worker, so crops are cut while others are read.
+    const inFlight = new Set<Promise<void>>();
+    const limit = Math.max(1, 2 * (this.pool?.size ?? 0));
+    try {
+      await this.dispatch(img, grey, boxes, keys, order, result, inFlight, limit, signal);
+    } catch (e) {
+      // Nothing left running behind an abort or a failure.
+      await Promise.allSettled(inFlight);
+      throw e;
+    }
+    return result;
+  }
+
+  private async dispatch(
+    img: RgbImage,
+    grey: Uint8Array,
+    boxes: readonly BBox[],
+    keys: readonly string[],
+    order: readonly { i: number; ratio: number }[],
+    result: OcrLine[],
+    inFlight: Set<Promise<void>>,
+    limit: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     for (let k = 0; k < order.length; k += REC_BATCH) {
       throwIfAborted(signal, "text recognition");
       const batch = order.slice(k, k + REC_BATCH);
@@ -191,19 +255,21 @@ export class PpOcr implements OcrProvider {
           for (let y = 0; y < REC_HEIGHT; y++) for (let x = 0; x < w; x++) input[base + y * W + x] = pix[(y * w + x) * 3 + src]! / 127.5 - 1;
         }
       });
-      const out = await this.rec.run({ [this.rec.inputNames[0]!]: new this.ort.Tensor("float32", input, [batch.length, 3, REC_HEIGHT, W]) });
-      const t = out[this.rec.outputNames[0]!]!;
-      const [, T, C] = t.dims as [number, number, number];
-      const probs = t.data as Float32Array;
-      batch.forEach(({ i }, n) => {
-        const box = boxes[i]!;
-        const pxPerStep = (W / T) * ((box[2] - box[0]) / widths[n]!);
-        result[i] = decodeLine(probs, n, T, C, this.chars, box, pxPerStep, inkProfile(grey, img.width, box));
-        this.lineCache.set(keys[i]!, placeLine(result[i], [0, 0, box[2] - box[0], box[3] - box[1]], box));
-        while (this.lineCache.size > LINE_CACHE_SIZE) this.lineCache.delete(this.lineCache.keys().next().value!);
+      const read = this.runRec(input, [batch.length, 3, REC_HEIGHT, W]).then(({ data: probs, dims }) => {
+        const [, T, C] = dims as [number, number, number];
+        batch.forEach(({ i }, n) => {
+          const box = boxes[i]!;
+          const pxPerStep = (W / T) * ((box[2] - box[0]) / widths[n]!);
+          result[i] = decodeLine(probs, n, T, C, this.chars, box, pxPerStep, inkProfile(grey, img.width, box));
+          this.lineCache.set(keys[i]!, placeLine(result[i], [0, 0, box[2] - box[0], box[3] - box[1]], box));
+          while (this.lineCache.size > LINE_CACHE_SIZE) this.lineCache.delete(this.lineCache.keys().next().value!);
+        });
       });
+      const tracked = read.finally(() => inFlight.delete(tracked));
+      inFlight.add(tracked);
+      if (inFlight.size >= limit) await Promise.race(inFlight);
     }
-    return result;
+    await Promise.all(inFlight);
   }
 }
 

@@ -32,9 +32,13 @@ export interface PerceptionChoice {
 const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
   hybrid: async () => {
     const tess = await TesseractOcr.create();
-    return { ocr: new HybridOcr(await PpOcr.create(), tess, AccentLexicon.load()), close: () => tess.close() };
+    const pp = await PpOcr.create();
+    return { ocr: new HybridOcr(pp, tess, AccentLexicon.load()), close: async () => void (await Promise.all([tess.close(), pp.close()])) };
   },
-  ppocr: async () => ({ ocr: await PpOcr.create(), close: async () => {} }),
+  ppocr: async () => {
+    const pp = await PpOcr.create();
+    return { ocr: pp, close: () => pp.close() };
+  },
   tesseract: async () => {
     const tess = await TesseractOcr.create();
     return { ocr: tess, close: () => tess.close() };
