@@ -290,8 +290,7 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   // A list group's item: a wide row in a stack of three or more of its size, edge to edge,
   // with nothing beside it (a table's cells have neighbours), holding one short label at its
   // start and at most a badge at its end (a table's row holds words across its width).
-  const stacked = (o: BBox, b: BBox, down: boolean) =>
-    o !== b && near(o[0], b[0]) && near(o[2], b[2]) && near(o[3] - o[1], b[3] - b[1]) && (down ? near(o[1], b[3]) : near(o[3], b[1]));
+  const stacked = (o: BBox, b: BBox, down: boolean) => stackedEdge(o, b, down, near);
   const stack = (b: BBox) => {
     const rows = [b];
     for (const down of [false, true]) for (let o = shapes.find((x) => stacked(x.bbox, b, down)); o && rows.length < 24; o = shapes.find((x) => stacked(x.bbox, o!.bbox, down))) rows.push(o.bbox);
@@ -345,7 +344,14 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     out.push({ type: "button", bbox, label, text: label, confidence: 0.7, method: "heuristic_rectangle", filled: true });
     claimed.push(bbox);
   }
-  const parts = new Set(social.flatMap((x) => [x.icon, x.text]));
+  // Spin buttons: an entry and its steppers are one field, claimed before their boxes are typed.
+  const spins = spinFields(input, widgets, words, near);
+  for (const spin of spins) {
+    wordsIn(spin.bbox, words).forEach((x) => usedWords.add(x));
+    out.push(spin);
+    claimed.push(spin.bbox);
+  }
+  const parts = new Set([...social.flatMap((x) => [x.icon, x.text]), ...widgets.filter((w) => spins.some((sp) => bboxContainsPoint(sp.bbox, bboxCenter(w.bbox))))]);
   for (const s of widgets) {
     if (parts.has(s) || inMenuRow(s.bbox) || items.some((it) => bboxContainsPoint(it.bbox, bboxCenter(s.bbox)))) continue;
     const [x1, y1, x2, y2] = s.bbox;
@@ -505,12 +511,13 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   // A percentage or a figure with a separator ("55%", "1,322", "12.50") is a quantity shown, not
   // a link; page numbers ("1", "10") stay. A tall framed box with tabs along its edges is a
   // notebook's page, not a multi-line field.
-  for (const spin of spinFields(input, widgets, words, near)) {
-    for (let k = out.length - 1; k >= 0; k--) if (bboxContainsPoint(spin.bbox, bboxCenter(out[k]!.bbox))) out.splice(k, 1);
-    out.push(spin);
-  }
   const tabs = out.filter((e) => e.type === "tab").map((e) => e.bbox);
   return out.filter((e) => (e.type !== "link" || !quantity(e.text)) && !(e.type === "text_input" && e.bbox[3] - e.bbox[1] > 60 * scale && tabs.filter((t) => alongEdge(e.bbox, t, 12 * scale)).length >= 2));
+}
+
+/** `o` has `b`'s width and height and stands edge to edge right below it (`below`) or above it. */
+function stackedEdge(o: BBox, b: BBox, below: boolean, near: (a: number, b: number) => boolean): boolean {
+  return o !== b && near(o[0], b[0]) && near(o[2], b[2]) && near(o[3] - o[1], b[3] - b[1]) && (below ? near(o[1], b[3]) : near(o[3], b[1]));
 }
 
 /**
@@ -532,7 +539,7 @@ function spinFields(input: ClassifyInput, widgets: readonly ShapeRegion[], words
     out.push({ type: "text_input", bbox, label: fieldCaption(bbox, input.lines, new Set(), scale) ?? text, text, confidence: 0.7, method: "heuristic_rectangle", filled: false });
   }
   // Upright: "+" over the number over "−", three boxes of one width edge to edge.
-  const stackedOn = (b: BBox, below: boolean) => widgets.find((o) => o.bbox !== b && near(o.bbox[0], b[0]) && near(o.bbox[2], b[2]) && (below ? near(o.bbox[1], b[3]) : near(o.bbox[3], b[1])));
+  const stackedOn = (b: BBox, below: boolean) => widgets.find((o) => stackedEdge(o.bbox, b, below, near));
   for (const mid of widgets) {
     const number = wordsIn(mid.bbox, words);
     if (!square(mid.bbox) || number.length !== 1 || !/^-?\d+([.,]\d+)?$/u.test(number[0]!.text)) continue;
