@@ -296,8 +296,15 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
     for (const down of [false, true]) for (let o = shapes.find((x) => stacked(x.bbox, b, down)); o && rows.length < 24; o = shapes.find((x) => stacked(x.bbox, o!.bbox, down))) rows.push(o.bbox);
     return rows;
   };
-  // Its words: one short label at its start, and at most a badge (a count) at its end.
-  const labelOnly = (b: BBox) => {
+  // Its words: one short label at its start, and at most a badge (a count) at its end. Asked
+  // once per box (each row of a stack asks it of all the others).
+  const labelOnlyMemo = new Map<BBox, boolean>();
+  const labelOnly = (b: BBox): boolean => {
+    let v = labelOnlyMemo.get(b);
+    if (v === undefined) labelOnlyMemo.set(b, (v = labelOnlyOf(b)));
+    return v;
+  };
+  const labelOnlyOf = (b: BBox) => {
     const [x1, y1, x2, y2] = b;
     const h = y2 - y1;
     // Nothing wider than a badge inside it (a table's row holds a progress bar, a field).

@@ -68,7 +68,10 @@ export class PpOcr implements OcrProvider {
   private constructor(
     private readonly ort: typeof OrtModule,
     private readonly det: InferenceSession,
-    private readonly rec: InferenceSession,
+    /** The calling thread's recognizer: loaded up front without workers, else when one first fails. */
+    private rec: Promise<InferenceSession> | undefined,
+    private readonly recFile: string,
+    private readonly recOptions: InferenceSession.SessionOptions,
     private readonly chars: readonly string[],
     private readonly opts: Required<Omit<PpOcrOptions, "modelDir" | "workers">>,
     private pool: RecognizerPool | undefined,
@@ -90,14 +93,14 @@ export class PpOcr implements OcrProvider {
     const threads = options.threads ?? 2;
     const so: InferenceSession.SessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" };
     const workers = options.workers ?? (threads >= 2 ? threads : 0);
-    const [det, rec, pool] = await Promise.all([
+    const [det, pool] = await Promise.all([
       ort.InferenceSession.create(files[0]!, so),
-      ort.InferenceSession.create(files[1]!, so),
       workers > 0 ? RecognizerPool.start(createRequire(import.meta.url).resolve("onnxruntime-node"), files[1]!, workers) : undefined,
     ]);
+    const rec = pool ? undefined : await ort.InferenceSession.create(files[1]!, so);
     const keys = readFileSync(files[2]!, "utf8").split(/\r?\n/).filter((l, i, a) => l.length > 0 || i < a.length - 1);
     const chars = ["", ...keys, " "];
-    return new PpOcr(ort, det, rec, chars, {
+    return new PpOcr(ort, det, rec && Promise.resolve(rec), files[1]!, so, chars, {
       // Measured on the dev corpus: reading 1080p screens at 1280 finds as many words as at 1920
       // (0.940 vs 0.927 word recall) in half the time.
       maxSide: options.maxSide ?? 1280,
@@ -130,8 +133,9 @@ export class PpOcr implements OcrProvider {
         // A failed worker has left the pool; this line is read here.
       }
     }
-    const out = await this.rec.run({ [this.rec.inputNames[0]!]: new this.ort.Tensor("float32", input, [...dims]) });
-    const t = out[this.rec.outputNames[0]!]!;
+    const rec = await (this.rec ??= this.ort.InferenceSession.create(this.recFile, this.recOptions));
+    const out = await rec.run({ [rec.inputNames[0]!]: new this.ort.Tensor("float32", input, [...dims]) });
+    const t = out[rec.outputNames[0]!]!;
     return { data: t.data as Float32Array, dims: t.dims };
   }
 
@@ -219,57 +223,43 @@ export class PpOcr implements OcrProvider {
     const inFlight = new Set<Promise<void>>();
     const limit = Math.max(1, 2 * (this.pool?.size ?? 0));
     try {
-      await this.dispatch(img, grey, boxes, keys, order, result, inFlight, limit, signal);
+      for (let k = 0; k < order.length; k += REC_BATCH) {
+        throwIfAborted(signal, "text recognition");
+        const batch = order.slice(k, k + REC_BATCH);
+        const widths = batch.map(({ ratio }) => Math.max(16, Math.min(REC_HEIGHT * 64, Math.ceil(REC_HEIGHT * ratio * this.opts.widthScale))));
+        const W = Math.max(...widths);
+        const plane = REC_HEIGHT * W;
+        const input = new Float32Array(batch.length * 3 * plane);
+        batch.forEach(({ i }, n) => {
+          const w = widths[n]!;
+          const pix = cropResize(img, boxes[i]!, w, REC_HEIGHT);
+          for (let c = 0; c < 3; c++) {
+            const src = 2 - c;
+            const base = (n * 3 + c) * plane;
+            for (let y = 0; y < REC_HEIGHT; y++) for (let x = 0; x < w; x++) input[base + y * W + x] = pix[(y * w + x) * 3 + src]! / 127.5 - 1;
+          }
+        });
+        const read = this.runRec(input, [batch.length, 3, REC_HEIGHT, W]).then(({ data: probs, dims }) => {
+          const [, T, C] = dims as [number, number, number];
+          batch.forEach(({ i }, n) => {
+            const box = boxes[i]!;
+            const pxPerStep = (W / T) * ((box[2] - box[0]) / widths[n]!);
+            result[i] = decodeLine(probs, n, T, C, this.chars, box, pxPerStep, inkProfile(grey, img.width, box));
+            this.lineCache.set(keys[i]!, placeLine(result[i], [0, 0, box[2] - box[0], box[3] - box[1]], box));
+            while (this.lineCache.size > LINE_CACHE_SIZE) this.lineCache.delete(this.lineCache.keys().next().value!);
+          });
+        });
+        const tracked = read.finally(() => inFlight.delete(tracked));
+        inFlight.add(tracked);
+        if (inFlight.size >= limit) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
     } catch (e) {
       // Nothing left running behind an abort or a failure.
       await Promise.allSettled(inFlight);
       throw e;
     }
     return result;
-  }
-
-  private async dispatch(
-    img: RgbImage,
-    grey: Uint8Array,
-    boxes: readonly BBox[],
-    keys: readonly string[],
-    order: readonly { i: number; ratio: number }[],
-    result: OcrLine[],
-    inFlight: Set<Promise<void>>,
-    limit: number,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    for (let k = 0; k < order.length; k += REC_BATCH) {
-      throwIfAborted(signal, "text recognition");
-      const batch = order.slice(k, k + REC_BATCH);
-      const widths = batch.map(({ ratio }) => Math.max(16, Math.min(REC_HEIGHT * 64, Math.ceil(REC_HEIGHT * ratio * this.opts.widthScale))));
-      const W = Math.max(...widths);
-      const plane = REC_HEIGHT * W;
-      const input = new Float32Array(batch.length * 3 * plane);
-      batch.forEach(({ i }, n) => {
-        const w = widths[n]!;
-        const pix = cropResize(img, boxes[i]!, w, REC_HEIGHT);
-        for (let c = 0; c < 3; c++) {
-          const src = 2 - c;
-          const base = (n * 3 + c) * plane;
-          for (let y = 0; y < REC_HEIGHT; y++) for (let x = 0; x < w; x++) input[base + y * W + x] = pix[(y * w + x) * 3 + src]! / 127.5 - 1;
-        }
-      });
-      const read = this.runRec(input, [batch.length, 3, REC_HEIGHT, W]).then(({ data: probs, dims }) => {
-        const [, T, C] = dims as [number, number, number];
-        batch.forEach(({ i }, n) => {
-          const box = boxes[i]!;
-          const pxPerStep = (W / T) * ((box[2] - box[0]) / widths[n]!);
-          result[i] = decodeLine(probs, n, T, C, this.chars, box, pxPerStep, inkProfile(grey, img.width, box));
-          this.lineCache.set(keys[i]!, placeLine(result[i], [0, 0, box[2] - box[0], box[3] - box[1]], box));
-          while (this.lineCache.size > LINE_CACHE_SIZE) this.lineCache.delete(this.lineCache.keys().next().value!);
-        });
-      });
-      const tracked = read.finally(() => inFlight.delete(tracked));
-      inFlight.add(tracked);
-      if (inFlight.size >= limit) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
   }
 }
 
