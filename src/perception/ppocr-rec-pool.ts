@@ -7,20 +7,48 @@
 // under tsx and under vitest; it loads onnxruntime-node from the path the caller resolved.
 import { Worker } from "node:worker_threads";
 
+/** The recognizer's CTC output [n, T, C] reduced to each time step's best class and its probability. */
 export interface RecOutput {
-  readonly data: Float32Array;
+  readonly best: Int32Array;
+  readonly prob: Float32Array;
   readonly dims: readonly number[];
+}
+
+/**
+ * Each time step's best class of a CTC output (rows of `classes` probabilities). Runs in the
+ * workers too (its source is put into theirs), so it uses nothing from outside its body.
+ */
+export function bestPerStep(probs: Float32Array, classes: number): { best: Int32Array; prob: Float32Array } {
+  const steps = Math.floor(probs.length / classes);
+  const best = new Int32Array(steps);
+  const prob = new Float32Array(steps);
+  for (let t = 0; t < steps; t++) {
+    const off = t * classes;
+    let b = 0;
+    let bp = probs[off]!;
+    for (let c = 1; c < classes; c++) {
+      const v = probs[off + c]!;
+      if (v > bp) {
+        bp = v;
+        b = c;
+      }
+    }
+    best[t] = b;
+    prob[t] = bp;
+  }
+  return { best, prob };
 }
 
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
+const bestPerStep = ${bestPerStep.toString()};
 const ort = require(workerData.ort);
 ort.InferenceSession.create(workerData.model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all" }).then((s) => {
   parentPort.on("message", ({ id, buf, dims }) => {
     s.run({ [s.inputNames[0]]: new ort.Tensor("float32", new Float32Array(buf), dims) }).then((out) => {
       const t = out[s.outputNames[0]];
-      const data = new Float32Array(t.data);
-      parentPort.postMessage({ id, buf: data.buffer, dims: t.dims }, [data.buffer]);
+      const { best, prob } = bestPerStep(t.data, t.dims[t.dims.length - 1]);
+      parentPort.postMessage({ id, best, prob, dims: t.dims }, [best.buffer, prob.buffer]);
     }, (e) => parentPort.postMessage({ id, error: String((e && e.message) || e) }));
   });
   parentPort.postMessage({ ready: true });
@@ -42,14 +70,14 @@ export class RecognizerPool {
   private nextId = 0;
   private constructor(private readonly slots: Slot[]) {}
 
-  /** Starts `size` workers on the model; undefined when none can start (the caller reads in-process). */
-  static async start(ortPath: string, modelFile: string, size: number): Promise<RecognizerPool | undefined> {
+  /** Starts `size` workers on the model (a file, or its bytes, copied to each worker); undefined when none can start (the caller reads in-process). */
+  static async start(ortPath: string, model: string | Uint8Array, size: number): Promise<RecognizerPool | undefined> {
     const started = await Promise.all(
       Array.from({ length: size }, () =>
         new Promise<Slot | undefined>((resolve) => {
           let worker: Worker;
           try {
-            worker = new Worker(WORKER, { eval: true, workerData: { ort: ortPath, model: modelFile } });
+            worker = new Worker(WORKER, { eval: true, workerData: { ort: ortPath, model } });
           } catch {
             resolve(undefined);
             return;
@@ -80,13 +108,13 @@ export class RecognizerPool {
   }
 
   private listen(slot: Slot): void {
-    slot.worker.on("message", (m: { id: number; buf?: ArrayBuffer; dims?: number[]; error?: string }) => {
+    slot.worker.on("message", (m: { id: number; best?: Int32Array; prob?: Float32Array; dims?: number[]; error?: string }) => {
       const job = slot.jobs.get(m.id);
       if (!job) return;
       slot.jobs.delete(m.id);
       if (!slot.jobs.size) slot.worker.unref();
-      if (m.error !== undefined || !m.buf || !m.dims) job.reject(new Error(`line recognition failed in a worker: ${m.error ?? "no output"}`));
-      else job.resolve({ data: new Float32Array(m.buf), dims: m.dims });
+      if (m.error !== undefined || !m.best || !m.prob || !m.dims) job.reject(new Error(`line recognition failed in a worker: ${m.error ?? "no output"}`));
+      else job.resolve({ best: m.best, prob: m.prob, dims: m.dims });
     });
     const drop = (why: string) => {
       const k = this.slots.indexOf(slot);

@@ -38,32 +38,46 @@ export function toGrey(img: RgbImage): Uint8Array {
   return out;
 }
 
-/** Bilinear sampling position clamped to [0, max]: the two source indices and the weight of the second. */
-function sample(f: number, max: number): [number, number, number] {
-  const c = Math.min(Math.max(f, 0), max);
-  const i0 = Math.floor(c);
-  return [i0, Math.min(i0 + 1, max), c - i0];
+/** Bilinear sampling along one axis: for each output index, the two source indices (clamped to [0, max]) and the weight of the second. */
+export interface SampleAxis {
+  readonly i0: Int32Array;
+  readonly i1: Int32Array;
+  readonly w: Float64Array;
+}
+
+/** Output pixel k samples source position start + (k + 0.5) × step − 0.5. */
+export function sampleAxis(start: number, step: number, n: number, max: number): SampleAxis {
+  const i0 = new Int32Array(n);
+  const i1 = new Int32Array(n);
+  const w = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const c = Math.min(Math.max(start + (k + 0.5) * step - 0.5, 0), max);
+    const f = Math.floor(c);
+    i0[k] = f;
+    i1[k] = Math.min(f + 1, max);
+    w[k] = c - f;
+  }
+  return { i0, i1, w };
 }
 
 /** Bilinear resample of `box` (source pixels, may be fractional) of an RGB image to outW×outH RGB. */
 export function cropResize(src: RgbImage, box: BBox, outW: number, outH: number): Uint8Array {
   const out = new Uint8Array(outW * outH * 3);
   const [x1, y1, x2, y2] = box;
-  const sx = (x2 - x1) / outW;
-  const sy = (y2 - y1) / outH;
-  const maxX = src.width - 1;
-  const maxY = src.height - 1;
+  const ys = sampleAxis(y1, (y2 - y1) / outH, outH, src.height - 1);
+  const xs = sampleAxis(x1, (x2 - x1) / outW, outW, src.width - 1);
   const d = src.data;
-  const ys = Array.from({ length: outH }, (_, y) => sample(y1 + (y + 0.5) * sy - 0.5, maxY));
-  const xs = Array.from({ length: outW }, (_, x) => sample(x1 + (x + 0.5) * sx - 0.5, maxX));
+  const W = src.width;
   for (let y = 0; y < outH; y++) {
-    const [y0, yb, wy] = ys[y]!;
+    const r0 = ys.i0[y]! * W;
+    const r1 = ys.i1[y]! * W;
+    const wy = ys.w[y]!;
     for (let x = 0; x < outW; x++) {
-      const [x0, xb, wx] = xs[x]!;
-      const a = (y0 * src.width + x0) * 3;
-      const b = (y0 * src.width + xb) * 3;
-      const c = (yb * src.width + x0) * 3;
-      const e = (yb * src.width + xb) * 3;
+      const wx = xs.w[x]!;
+      const a = (r0 + xs.i0[x]!) * 3;
+      const b = (r0 + xs.i1[x]!) * 3;
+      const c = (r1 + xs.i0[x]!) * 3;
+      const e = (r1 + xs.i1[x]!) * 3;
       const o = (y * outW + x) * 3;
       for (let k = 0; k < 3; k++) {
         const top = d[a + k]! + (d[b + k]! - d[a + k]!) * wx;

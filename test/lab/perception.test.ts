@@ -145,9 +145,10 @@ describe("UIElementDetector on real lab screenshots", () => {
     });
   }
 
-  it("PP-OCR reads lines on two worker threads as on the calling thread, and goes on reading when its workers are gone", async () => {
+  it("PP-OCR reads lines on two worker threads as on the calling thread, with its graphs folded as shipped, and goes on reading when its workers are gone", async () => {
     const s = await screenOf("yad", YAD_FORM);
     const here = await PpOcr.create({ workers: 0 });
+    const shipped = await PpOcr.create({ workers: 0, fold: false });
     const pooled = await PpOcr.create({ workers: 2 });
     const orphaned = await PpOcr.create({ workers: 2 });
     try {
@@ -155,6 +156,7 @@ describe("UIElementDetector on real lab screenshots", () => {
       const lines = (await here.recognize(s.frame)).lines.map((l) => [l.text, l.bbox]);
       expect(lines.length).toBeGreaterThan(5);
       expect((await pooled.recognize(s.frame)).lines.map((l) => [l.text, l.bbox])).toEqual(lines);
+      expect((await shipped.recognize(s.frame)).lines.map((l) => [l.text, l.bbox])).toEqual(lines);
       // Workers that died (killed here) leave the pool; the calling thread reads their lines.
       for (const slot of (orphaned as unknown as { pool: { slots: { worker: { terminate(): Promise<number> } }[] } }).pool.slots.slice()) await slot.worker.terminate();
       expect(orphaned.workers).toBe(0);
