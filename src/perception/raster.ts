@@ -9,8 +9,20 @@ export interface RgbImage {
   readonly height: number;
 }
 
-/** Packed RGB bytes of a frame (grey and RGBA frames converted). */
+// Frames are immutable values, read by several stages of one detection (text detection, line
+// reading, refinement, proposals, classification): their RGB and grey views are made once per
+// frame object and dropped with it. Callers never write into them.
+const rgbViews = new WeakMap<Frame, RgbImage>();
+const greyViews = new WeakMap<RgbImage, Uint8Array>();
+
+/** Packed RGB bytes of a frame (grey and RGBA frames converted; shared, read-only). */
 export function toRgb(frame: Frame): RgbImage {
+  let img = rgbViews.get(frame);
+  if (!img) rgbViews.set(frame, (img = rgbOf(frame)));
+  return img;
+}
+
+function rgbOf(frame: Frame): RgbImage {
   const n = frame.width * frame.height;
   if (frame.channels === 3) return { data: frame.data, width: frame.width, height: frame.height };
   const out = new Uint8Array(n * 3);
@@ -29,8 +41,14 @@ export function toRgb(frame: Frame): RgbImage {
   return { data: out, width: frame.width, height: frame.height };
 }
 
-/** Luma (0..255) of packed RGB. */
+/** Luma (0..255) of packed RGB (shared, read-only). */
 export function toGrey(img: RgbImage): Uint8Array {
+  let g = greyViews.get(img);
+  if (!g) greyViews.set(img, (g = greyOf(img)));
+  return g;
+}
+
+function greyOf(img: RgbImage): Uint8Array {
   const n = img.width * img.height;
   const rgb = img.data;
   const out = new Uint8Array(n);
@@ -100,6 +118,27 @@ export interface Component {
   weight: number;
 }
 
+function findRoot(parent: number[], a: number): number {
+  while (parent[a] !== a) {
+    parent[a] = parent[parent[a]!]!;
+    a = parent[a]!;
+  }
+  return a;
+}
+
+/** A pixel's label so far (0: none yet) met with a neighbour's (0: unset): the first one found, the sets joined. */
+function joinLabel(parent: number[], l: number, neighbour: number): number {
+  if (!neighbour) return l;
+  if (!l) return neighbour;
+  const ra = findRoot(parent, l);
+  const rb = findRoot(parent, neighbour);
+  if (ra !== rb) {
+    if (ra < rb) parent[rb] = ra;
+    else parent[ra] = rb;
+  }
+  return l;
+}
+
 /**
  * Connected components of `mask` (non-zero = set), two-pass union-find; 8-connected unless
  * `four` is set. `weights`, when given, is summed per component (e.g. detector probabilities).
@@ -107,39 +146,18 @@ export interface Component {
 export function connectedComponents(mask: Uint8Array, width: number, height: number, weights?: Float32Array, four = false): Component[] {
   const labels = new Int32Array(width * height);
   const parent: number[] = [0];
-  const find = (a: number): number => {
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]!]!;
-      a = parent[a]!;
-    }
-    return a;
-  };
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width; x++) {
       const i = row + x;
       if (!mask[i]) continue;
       let l = 0;
-      const consider = (j: number): void => {
-        const lj = labels[j]!;
-        if (!lj) return;
-        if (!l) {
-          l = lj;
-          return;
-        }
-        const ra = find(l);
-        const rb = find(lj);
-        if (ra !== rb) {
-          if (ra < rb) parent[rb] = ra;
-          else parent[ra] = rb;
-        }
-      };
-      if (x > 0) consider(i - 1);
+      if (x > 0) l = joinLabel(parent, l, labels[i - 1]!);
       if (y > 0) {
-        consider(i - width);
+        l = joinLabel(parent, l, labels[i - width]!);
         if (!four) {
-          if (x > 0) consider(i - width - 1);
-          if (x < width - 1) consider(i - width + 1);
+          if (x > 0) l = joinLabel(parent, l, labels[i - width - 1]!);
+          if (x < width - 1) l = joinLabel(parent, l, labels[i - width + 1]!);
         }
       }
       if (!l) {
@@ -155,7 +173,7 @@ export function connectedComponents(mask: Uint8Array, width: number, height: num
     for (let x = 0; x < width; x++) {
       const l = labels[row + x]!;
       if (!l) continue;
-      const r = find(l);
+      const r = findRoot(parent, l);
       let c = byRoot.get(r);
       if (!c) {
         c = { x1: x, y1: y, x2: x + 1, y2: y + 1, pixels: 0, weight: 0 };

@@ -34,7 +34,8 @@ export interface ShapeProposerOptions {
   scale?: number;
 }
 
-interface Stats {
+/** One colour region: its box (x2, y2 exclusive), pixel count and colour sums. */
+export interface Stats {
   x1: number;
   y1: number;
   x2: number;
@@ -64,46 +65,57 @@ export interface GlyphRegion {
 }
 
 /** Shapes and glyphs from one labelling of the image's flat-colour surfaces. */
-export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}): { shapes: ShapeRegion[]; glyphs: GlyphRegion[] } {
-  const tol = options.tolerance ?? 6;
-  const scale = options.scale ?? 1;
-  const minSide = (options.minSide ?? 9) * scale;
-  const maxH = (options.maxHeight ?? 90) * scale;
+/**
+ * Regions of one colour (4-connected, neighbours within `tol` on each channel): each pixel's
+ * region index (`root`, in order of each region's first pixel) and each region's box, size and
+ * colour sums.
+ */
+export function colourComponents(img: RgbImage, tol: number): { root: Int32Array; stats: Stats[] } {
+  // Union-find where a pixel's parent is never after it (roots are each set's first pixel), so
+  // one forward pass flattens every pixel to its root. A pixel the same colour as its left
+  // neighbour joins that neighbour's set; the union with the pixel above is skipped when it is
+  // known already: left, above-left and above all joined in a square.
   const { width: W, height: H, data: d } = img;
   const n = W * H;
   const parent = new Int32Array(n);
-  for (let i = 0; i < n; i++) parent[i] = i;
-  const find = (a: number): number => {
-    let r = a;
-    while (parent[r] !== r) r = parent[r]!;
-    while (parent[a] !== r) {
-      const next = parent[a]!;
-      parent[a] = r;
-      a = next;
-    }
-    return r;
-  };
   const same = (i: number, j: number): boolean => {
     const a = i * 3;
     const b = j * 3;
     return Math.abs(d[a]! - d[b]!) <= tol && Math.abs(d[a + 1]! - d[b + 1]!) <= tol && Math.abs(d[a + 2]! - d[b + 2]!) <= tol;
   };
+  // Whether each pixel of the previous and of this row joined its left neighbour.
+  let leftAbove = new Uint8Array(W);
+  let leftHere = new Uint8Array(W);
   for (let y = 0; y < H; y++) {
     const row = y * W;
+    let prevRoot = 0;
+    let prevUp = false;
     for (let x = 0; x < W; x++) {
       const i = row + x;
-      if (x > 0 && same(i, i - 1)) {
-        const ra = find(i);
-        const rb = find(i - 1);
-        if (ra !== rb) parent[ra] = rb;
+      const left = x > 0 && same(i, i - 1);
+      leftHere[x] = left ? 1 : 0;
+      let r = left ? prevRoot : i;
+      parent[i] = r;
+      const up = y > 0 && same(i, i - W);
+      if (up && !(left && prevUp && leftAbove[x])) {
+        let rb = i - W;
+        while (parent[rb] !== rb) {
+          parent[rb] = parent[parent[rb]!]!;
+          rb = parent[rb]!;
+        }
+        if (rb < r) {
+          parent[r] = rb;
+          r = rb;
+        } else if (rb > r) parent[rb] = r;
       }
-      if (y > 0 && same(i, i - W)) {
-        const ra = find(i);
-        const rb = find(i - W);
-        if (ra !== rb) parent[ra] = rb;
-      }
+      prevRoot = r;
+      prevUp = up;
     }
+    const t = leftAbove;
+    leftAbove = leftHere;
+    leftHere = t;
   }
+  for (let i = 0; i < n; i++) parent[i] = parent[parent[i]!]!;
   // Components get compact ids (root → id + 1), their statistics flat arrays: a Map lookup per
   // pixel cost more than the labelling itself.
   const root = new Int32Array(n);
@@ -113,7 +125,7 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
     const row = y * W;
     for (let x = 0; x < W; x++) {
       const i = row + x;
-      const r = find(i);
+      const r = parent[i]!;
       let k = idOf[r]! - 1;
       if (k < 0) {
         k = stats.length;
@@ -131,6 +143,17 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
       s.b += d[i * 3 + 2]!;
     }
   }
+  return { root, stats };
+}
+
+export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}): { shapes: ShapeRegion[]; glyphs: GlyphRegion[] } {
+  const tol = options.tolerance ?? 6;
+  const scale = options.scale ?? 1;
+  const minSide = (options.minSide ?? 9) * scale;
+  const maxH = (options.maxHeight ?? 90) * scale;
+  const { width: W, height: H } = img;
+  const n = W * H;
+  const { root, stats } = colourComponents(img, tol);
   const out: ShapeRegion[] = [];
   for (let r = 0; r < stats.length; r++) {
     const s = stats[r]!;
