@@ -114,6 +114,9 @@ function sameWord(a: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
+/** Words re-read on each side of those the accent lexicon flags. */
+const ACCENT_NEIGHBOURS = 2;
+
 export class HybridOcr implements OcrProvider {
   readonly name: string;
   private readonly lowConfidence: number;
@@ -150,18 +153,19 @@ export class HybridOcr implements OcrProvider {
   }
 
   /**
-   * The part of a line tesseract re-reads. For accents, the whole line: a name beside the word
-   * the lexicon knows ("Liévin de Trèves") gets its accents too. For low confidence only, from
-   * the first to the last doubtful word with half a line height either side: tesseract costs
-   * ~30 ms a call plus ~0.5 ms a pixel of width.
+   * The part of a line tesseract re-reads, from the first to the last word that sent it there
+   * with half a line height either side: tesseract costs ~30 ms a call plus ~0.5 ms a pixel of
+   * width. For accents, two words more on each side: a name beside the word the lexicon knows
+   * ("Liévin de Trèves") gets its accents too.
    */
   refineSpan(line: OcrLine, reason: "accents" | "low_confidence"): BBox {
-    const flagged = line.words.filter((w) => this.wordReason(w, false));
-    if (reason === "accents" || flagged.length === 0) return line.bbox;
+    const flagged = line.words.flatMap((w, i) => (this.wordReason(w, reason === "accents") ? [i] : []));
+    if (flagged.length === 0) return line.bbox;
+    const reach = reason === "accents" ? ACCENT_NEIGHBOURS : 0;
+    const first = line.words[Math.max(0, flagged[0]! - reach)]!;
+    const last = line.words[Math.min(line.words.length - 1, flagged.at(-1)! + reach)]!;
     const m = (line.bbox[3] - line.bbox[1]) / 2;
-    const x1 = Math.max(line.bbox[0], Math.min(...flagged.map((w) => w.bbox[0])) - m);
-    const x2 = Math.min(line.bbox[2], Math.max(...flagged.map((w) => w.bbox[2])) + m);
-    return [x1, line.bbox[1], x2, line.bbox[3]];
+    return [Math.max(line.bbox[0], first.bbox[0] - m), line.bbox[1], Math.min(line.bbox[2], last.bbox[2] + m), line.bbox[3]];
   }
 
   /** Boxes are read by PP-OCR only (a few characters each: no accents to restore). */

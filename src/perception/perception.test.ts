@@ -166,15 +166,23 @@ describe("accent refinement", () => {
     expect(hybrid.refineReason(line("Detail de la facture"), "en")).toBe("accents");
   });
 
-  it("tesseract re-reads a whole line for accents, only the doubtful words' span for low confidence", () => {
-    const hybrid = new HybridOcr({} as PpOcr, undefined, AccentLexicon.of([]));
+  it("tesseract re-reads the doubtful words' span: for accents with two words either side, for low confidence alone", () => {
+    const hybrid = new HybridOcr({} as PpOcr, undefined, AccentLexicon.of(["trèves"]));
     const ws = [word("Invoice", 0), word("total", 100), word("12,50E", 200, 0.3), word("due", 300)];
     const l = { text: ws.map((w) => w.text).join(" "), bbox: [0, 0, 340, 20] as const, confidence: 0.9, words: ws };
-    expect(hybrid.refineSpan(l, "accents")).toEqual(l.bbox);
     const span = hybrid.refineSpan(l, "low_confidence");
     expect(span[0]).toBeGreaterThan(100);
     expect(span[2]).toBeLessThan(300);
     expect(span[0]).toBeLessThanOrEqual(200);
+    // "Trèves" is known with its accent: "Lievin de" beside it is read with it, the rest of a long line not.
+    const names = ["Adresse", "de", "livraison", "Lievin", "de", "Treves", "France", "Europe", "Monde"].map((t, i) => word(t, i * 100));
+    const long = { text: names.map((w) => w.text).join(" "), bbox: [0, 0, 900, 20] as const, confidence: 0.9, words: names };
+    expect(hybrid.refineReason(long)).toBe("accents");
+    const accents = hybrid.refineSpan(long, "accents");
+    expect(accents[0]).toBeLessThanOrEqual(300);
+    expect(accents[0]).toBeGreaterThan(200);
+    expect(accents[2]).toBeGreaterThanOrEqual(740);
+    expect(accents[2]).toBeLessThan(800);
   });
 });
 

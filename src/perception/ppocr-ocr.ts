@@ -277,23 +277,32 @@ function writeRecInput(img: RgbImage, box: BBox, w: number, stride: number, inpu
   const xs = sampleAxis(box[0], (box[2] - box[0]) / w, w, img.width - 1);
   const d = img.data;
   const plane = REC_HEIGHT * stride;
-  for (let y = 0; y < REC_HEIGHT; y++) {
-    const r0 = ys.i0[y]! * img.width;
-    const r1 = ys.i1[y]! * img.width;
-    const wy = ys.w[y]!;
+  // Each source row the output samples is first resampled across (once, not once per output
+  // row: a 16 px line is read at 48), then rows are blended down — the same sums as blending
+  // the four neighbours of each output pixel.
+  const r0 = ys.i0[0]!;
+  const rows = ys.i1[REC_HEIGHT - 1]! - r0 + 1;
+  const across = new Float64Array(rows * w * 3);
+  for (let r = 0; r < rows; r++) {
+    const base = (r0 + r) * img.width;
+    const o = r * w * 3;
     for (let x = 0; x < w; x++) {
+      const a = (base + xs.i0[x]!) * 3;
+      const b = (base + xs.i1[x]!) * 3;
       const wx = xs.w[x]!;
-      const a = (r0 + xs.i0[x]!) * 3;
-      const b = (r0 + xs.i1[x]!) * 3;
-      const c = (r1 + xs.i0[x]!) * 3;
-      const e = (r1 + xs.i1[x]!) * 3;
-      const o = offset + y * stride + x;
       // Tensor channel k is colour 2 − k (the model was trained on BGR).
+      for (let k = 0; k < 3; k++) across[o + x * 3 + k] = d[a + 2 - k]! + (d[b + 2 - k]! - d[a + 2 - k]!) * wx;
+    }
+  }
+  for (let y = 0; y < REC_HEIGHT; y++) {
+    const t = (ys.i0[y]! - r0) * w * 3;
+    const u = (ys.i1[y]! - r0) * w * 3;
+    const wy = ys.w[y]!;
+    const o = offset + y * stride;
+    for (let x = 0; x < w; x++) {
       for (let k = 0; k < 3; k++) {
-        const src = 2 - k;
-        const top = d[a + src]! + (d[b + src]! - d[a + src]!) * wx;
-        const bot = d[c + src]! + (d[e + src]! - d[c + src]!) * wx;
-        input[o + k * plane] = Math.round(top + (bot - top) * wy) / 127.5 - 1;
+        const top = across[t + x * 3 + k]!;
+        input[o + x + k * plane] = Math.round(top + (across[u + x * 3 + k]! - top) * wy) / 127.5 - 1;
       }
     }
   }
