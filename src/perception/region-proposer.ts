@@ -115,32 +115,49 @@ export function colourComponents(img: RgbImage, tol: number): { root: Int32Array
     leftAbove = leftHere;
     leftHere = t;
   }
-  for (let i = 0; i < n; i++) parent[i] = parent[parent[i]!]!;
   // Components get compact ids (root → id + 1), their statistics flat arrays: a Map lookup per
-  // pixel cost more than the labelling itself.
+  // pixel cost more than the labelling itself. Parents are flattened on the way (a pixel's parent
+  // comes before it, so is already its root's), and a row's run of one component updates its
+  // statistics once.
   const root = new Int32Array(n);
   const idOf = new Int32Array(n);
   const stats: Stats[] = [];
   for (let y = 0; y < H; y++) {
     const row = y * W;
-    for (let x = 0; x < W; x++) {
+    let x = 0;
+    while (x < W) {
       const i = row + x;
-      const r = parent[i]!;
+      const r = (parent[i] = parent[parent[i]!]!);
       let k = idOf[r]! - 1;
       if (k < 0) {
         k = stats.length;
         idOf[r] = k + 1;
         stats.push({ x1: x, y1: y, x2: x + 1, y2: y + 1, n: 0, r: 0, g: 0, b: 0 });
       }
-      root[i] = k;
+      let sr = 0;
+      let sg = 0;
+      let sb = 0;
+      let e = x;
+      for (;;) {
+        const j = row + e;
+        root[j] = k;
+        sr += d[j * 3]!;
+        sg += d[j * 3 + 1]!;
+        sb += d[j * 3 + 2]!;
+        e++;
+        if (e >= W) break;
+        const q = (parent[j + 1] = parent[parent[j + 1]!]!);
+        if (q !== r) break;
+      }
       const s = stats[k]!;
       if (x < s.x1) s.x1 = x;
-      if (x + 1 > s.x2) s.x2 = x + 1;
+      if (e > s.x2) s.x2 = e;
       if (y + 1 > s.y2) s.y2 = y + 1;
-      s.n++;
-      s.r += d[i * 3]!;
-      s.g += d[i * 3 + 1]!;
-      s.b += d[i * 3 + 2]!;
+      s.n += e - x;
+      s.r += sr;
+      s.g += sg;
+      s.b += sb;
+      x = e;
     }
   }
   return { root, stats };
