@@ -3,7 +3,7 @@ import { join } from "node:path";
 import * as ort from "onnxruntime-node";
 import { describe, expect, it } from "vitest";
 import { foldPpOcrModel } from "./onnx-fold.js";
-import { defaultPpOcrModelDir } from "./ppocr-ocr.js";
+import { defaultPpOcrModelDir, PpOcr } from "./ppocr-ocr.js";
 
 const so = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all" as const };
 
@@ -67,7 +67,15 @@ describe("folding PP-OCR's exported graphs", () => {
     const { model: folded } = foldPpOcrModel(cls);
     const { diff } = await maxDiff(cls, folded, [1, 3, 48, 192]);
     expect(diff).toBeLessThan(1e-5);
+    // A Node Buffer (as readFileSync gives) folds as its bytes do.
+    expect(Buffer.from(foldPpOcrModel(readFileSync(join(defaultPpOcrModelDir(), "ch_ppocr_mobile_v2.0_cls_infer.onnx"))).model).equals(Buffer.from(folded))).toBe(true);
     expect(() => foldPpOcrModel(new Uint8Array([0x0a, 0xff, 0xff, 0x01]))).toThrow();
     expect(() => foldPpOcrModel(new TextEncoder().encode("not a model"))).toThrow();
+  });
+
+  it("PP-OCR loads its graphs folded unless asked not to", async () => {
+    const [folded, shipped] = await Promise.all([PpOcr.create({ workers: 0 }), PpOcr.create({ workers: 0, fold: false })]);
+    expect([folded.folded, shipped.folded]).toEqual([true, false]);
+    await Promise.all([folded.close(), shipped.close()]);
   });
 });

@@ -148,6 +148,8 @@ const TENSOR_TYPE = 2;
 const TENSOR_FLOATS = 4;
 const TENSOR_RAW = 9;
 const FLOAT = 1;
+/** ONNX stores tensors little-endian; the typed-array shortcuts below assume the host is too. */
+const LITTLE_ENDIAN = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
 
 function parseNode(buf: Uint8Array, x: Field): Node {
   const fs = readFields(buf, x.s, x.e);
@@ -219,32 +221,19 @@ function readTensor(buf: Uint8Array): Tensor | undefined {
     if (f.t === 0) dims.push(f.v!);
     else return undefined;
   }
-  const raw = fs.find((f) => f.f === TENSOR_RAW);
   const n = dims.reduce((a, b) => a * b, 1);
-  let data: Float32Array;
-  if (raw) {
-    if (raw.e! - raw.s! !== n * 4) return undefined;
-    data = new Float32Array(n);
-    const dv = new DataView(buf.buffer, buf.byteOffset + raw.s!, n * 4);
-    for (let i = 0; i < n; i++) data[i] = dv.getFloat32(i * 4, true);
-  } else {
-    const packed = fs.find((f) => f.f === TENSOR_FLOATS && f.t === 2);
-    if (!packed || packed.e! - packed.s! !== n * 4) return undefined;
-    data = new Float32Array(n);
-    const dv = new DataView(buf.buffer, buf.byteOffset + packed.s!, n * 4);
-    for (let i = 0; i < n; i++) data[i] = dv.getFloat32(i * 4, true);
-  }
-  return { dims, data };
+  // raw_data, else packed float_data: little-endian float32 either way (copied: the bytes may
+  // not be 4-aligned).
+  const bytes = fs.find((f) => f.f === TENSOR_RAW) ?? fs.find((f) => f.f === TENSOR_FLOATS && f.t === 2);
+  if (!bytes || bytes.e! - bytes.s! !== n * 4 || !LITTLE_ENDIAN) return undefined;
+  return { dims, data: new Float32Array(new Uint8Array(buf.subarray(bytes.s, bytes.e)).buffer) };
 }
 
 function constantNode(name: string, t: Tensor): Node {
   const tw = new Writer();
   for (const d of t.dims) tw.key(TENSOR_DIMS, 0).varint(d);
   tw.key(TENSOR_TYPE, 0).varint(FLOAT);
-  const raw = new Uint8Array(t.data.length * 4);
-  const dv = new DataView(raw.buffer);
-  t.data.forEach((x, i) => dv.setFloat32(i * 4, x, true));
-  tw.bytes(TENSOR_RAW, raw);
+  tw.bytes(TENSOR_RAW, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
   const aw = new Writer().string(ATTR_NAME, "value").bytes(ATTR_T, tw.done()).key(ATTR_TYPE, 0).varint(4);
   return { op: "Constant", inputs: [], outputs: [name], attrs: [{ name: "value", bytes: aw.done() }], name: "" };
 }

@@ -85,6 +85,8 @@ export class PpOcr implements OcrProvider {
     private readonly chars: readonly string[],
     private readonly opts: Required<Omit<PpOcrOptions, "modelDir" | "workers" | "fold">>,
     private pool: RecognizerPool | undefined,
+    /** Whether both graphs run folded (`onnx-fold.ts`); false when asked not to or when folding failed. */
+    readonly folded: boolean,
   ) {
     this.name = `ppocr-v4.1@${opts.maxSide}${opts.widthScale !== 1 ? `x${opts.widthScale}` : ""}`;
   }
@@ -103,7 +105,9 @@ export class PpOcr implements OcrProvider {
     const threads = options.threads ?? 2;
     const so: InferenceSession.SessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" };
     const workers = options.workers ?? (threads >= 2 ? threads : 0);
-    const [detModel, recModel] = [files[0]!, files[1]!].map((f) => loadModel(f, options.fold ?? true)) as [Uint8Array, Uint8Array];
+    const [det0, rec0] = [files[0]!, files[1]!].map((f) => loadModel(f, options.fold ?? true)) as [LoadedModel, LoadedModel];
+    const detModel = det0.bytes;
+    const recModel = rec0.bytes;
     const [det, pool] = await Promise.all([
       ort.InferenceSession.create(detModel, so),
       workers > 0 ? RecognizerPool.start(createRequire(import.meta.url).resolve("onnxruntime-node"), recModel, workers) : undefined,
@@ -119,7 +123,7 @@ export class PpOcr implements OcrProvider {
       binaryThreshold: options.binaryThreshold ?? 0.3,
       boxThreshold: options.boxThreshold ?? 0.6,
       widthScale: options.widthScale ?? 1,
-    }, pool);
+    }, pool, det0.folded && rec0.folded);
   }
 
   /** Stops the recognition workers (they do not keep the process alive meanwhile). */
@@ -308,15 +312,20 @@ function writeRecInput(img: RgbImage, box: BBox, w: number, stride: number, inpu
   }
 }
 
+interface LoadedModel {
+  readonly bytes: Uint8Array;
+  readonly folded: boolean;
+}
+
 /** A model file's bytes, folded when asked and when the folding applies. */
-function loadModel(file: string, fold: boolean): Uint8Array {
+function loadModel(file: string, fold: boolean): LoadedModel {
   const bytes = new Uint8Array(readFileSync(file));
-  if (!fold) return bytes;
+  if (!fold) return { bytes, folded: false };
   try {
-    return foldPpOcrModel(bytes).model;
+    return { bytes: foldPpOcrModel(bytes).model, folded: true };
   } catch {
     // A graph the folding cannot read runs as exported.
-    return bytes;
+    return { bytes, folded: false };
   }
 }
 
