@@ -238,7 +238,9 @@ export class PpOcr implements OcrProvider {
         this.lineCache.set(keys[i]!, hit);
       } else todo.push(i);
     });
-    const order = todo.map((i) => ({ i, ratio: (boxes[i]![2] - boxes[i]![0]) / Math.max(1, boxes[i]![3] - boxes[i]![1]) })).sort((a, b) => a.ratio - b.ratio);
+    // Longest lines first: a line's cost is linear in its width, so the workers end on short
+    // lines instead of one of them reading a 2500 px line while the other waits.
+    const order = todo.map((i) => ({ i, ratio: (boxes[i]![2] - boxes[i]![0]) / Math.max(1, boxes[i]![3] - boxes[i]![1]) })).sort((a, b) => b.ratio - a.ratio);
     // Lines go out one by one, a few in flight per worker, so crops are cut while others are read.
     const inFlight = new Set<Promise<void>>();
     const limit = Math.max(1, 2 * (this.pool?.size ?? 0));
