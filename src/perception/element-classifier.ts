@@ -632,16 +632,16 @@ function textAreas(input: ClassifyInput, words: readonly OcrWord[], used: Set<Oc
   return out;
 }
 
-/**
- * A border is drawn around the shape's face: the face stands out from its frame (GOV.UK's 2 px
- * frame on a white page stands out from the frame, not from what lies beyond it).
- */
 /** The colour of pixel (x, y), rounded and clamped into the image. */
 function pixelAt(img: RgbImage, x: number, y: number): [number, number, number] {
   const i = (Math.max(0, Math.min(img.height - 1, Math.round(y))) * img.width + Math.max(0, Math.min(img.width - 1, Math.round(x)))) * 3;
   return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
 }
 
+/**
+ * A border is drawn around the shape's face: the face stands out from its frame (GOV.UK's 2 px
+ * frame on a white page stands out from the frame, not from what lies beyond it).
+ */
 function framed(img: RgbImage, s: ShapeRegion): boolean {
   return colourDistance(s.fill, edgeColour(img, s.bbox)) >= 40;
 }

@@ -53,9 +53,9 @@ const REC_HEIGHT = 48;
 // width (measured on a dense 1080p screen: 2.9 s one by one, 3.5 s by 8, 6.4 s by 32).
 const REC_BATCH = 1;
 const MEAN = [0.485, 0.456, 0.406];
+const STD = [0.229, 0.224, 0.225];
 /** A line pixel's value 0..255 as the recognizer takes it, in [-1, 1]. */
 const REC_SCALE = Float32Array.from({ length: 256 }, (_, v) => v / 127.5 - 1);
-const STD = [0.229, 0.224, 0.225];
 
 export function defaultPpOcrModelDir(): string {
   const require = createRequire(import.meta.url);
@@ -140,18 +140,20 @@ export class PpOcr implements OcrProvider {
     return this.pool?.size ?? 0;
   }
 
-  /** One recognizer call: on a worker when there is one, else (or when it fails) here. */
-  private async runRec(input: Float32Array, dims: readonly number[]): Promise<RecOutput> {
+  /**
+   * One recognizer call on the input `makeInput` writes: on a worker when there is one, else (or
+   * when it fails) here — the worker takes the buffer over, so a fallback writes it again.
+   */
+  private async runRec(makeInput: () => Float32Array, dims: readonly number[]): Promise<RecOutput> {
     if (this.pool?.size) {
       try {
-        // The worker takes the buffer over; keep a copy for a fallback.
-        return await this.pool.run(new Float32Array(input), dims);
+        return await this.pool.run(makeInput(), dims);
       } catch {
         // A failed worker has left the pool; this line is read here.
       }
     }
     const rec = await (this.rec ??= this.ort.InferenceSession.create(this.recModel, this.recOptions));
-    const out = await rec.run({ [rec.inputNames[0]!]: new this.ort.Tensor("float32", input, [...dims]) });
+    const out = await rec.run({ [rec.inputNames[0]!]: new this.ort.Tensor("float32", makeInput(), [...dims]) });
     const t = out[rec.outputNames[0]!]!;
     return { ...bestPerStep(t.data as Float32Array, t.dims.at(-1)!), dims: t.dims };
   }
@@ -251,9 +253,12 @@ export class PpOcr implements OcrProvider {
         const widths = batch.map(({ ratio }) => Math.max(16, Math.min(REC_HEIGHT * 64, Math.ceil(REC_HEIGHT * ratio * this.opts.widthScale))));
         const W = Math.max(...widths);
         const plane = REC_HEIGHT * W;
-        const input = new Float32Array(batch.length * 3 * plane);
-        batch.forEach(({ i }, n) => writeRecInput(img, boxes[i]!, widths[n]!, W, input, n * 3 * plane));
-        const read = this.runRec(input, [batch.length, 3, REC_HEIGHT, W]).then(({ best, prob, dims }) => {
+        const makeInput = () => {
+          const input = new Float32Array(batch.length * 3 * plane);
+          batch.forEach(({ i }, n) => writeRecInput(img, boxes[i]!, widths[n]!, W, input, n * 3 * plane));
+          return input;
+        };
+        const read = this.runRec(makeInput, [batch.length, 3, REC_HEIGHT, W]).then(({ best, prob, dims }) => {
           const T = dims[1]!;
           batch.forEach(({ i }, n) => {
             const box = boxes[i]!;
@@ -361,8 +366,7 @@ interface DecodedChar {
   p: number;
 }
 
-/** CTC greedy decode of one batch item into a line; words are cut at the ink gaps of the crop. */
-/** CTC greedy decoding of one line from each time step's best class (`bestPerStep`). */
+/** CTC greedy decoding of one line from each time step's best class (`bestPerStep`); words are cut at the ink gaps of the crop. */
 function decodeLine(bestOf: Int32Array, probOf: Float32Array, chars: readonly string[], box: BBox, pxPerStep: number, ink: InkProfile): OcrLine {
   const decoded: DecodedChar[] = [];
   let prev = 0;

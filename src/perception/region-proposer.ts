@@ -64,7 +64,6 @@ export interface GlyphRegion {
   readonly surroundFlat: number;
 }
 
-/** Shapes and glyphs from one labelling of the image's flat-colour surfaces. */
 /**
  * Regions of one colour (4-connected, neighbours within `tol` on each channel): each pixel's
  * region index (`root`, in order of each region's first pixel) and each region's box, size and
@@ -163,6 +162,7 @@ export function colourComponents(img: RgbImage, tol: number): { root: Int32Array
   return { root, stats };
 }
 
+/** Shapes and glyphs from one labelling of the image's flat-colour surfaces. */
 export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}): { shapes: ShapeRegion[]; glyphs: GlyphRegion[] } {
   const tol = options.tolerance ?? 6;
   const scale = options.scale ?? 1;
