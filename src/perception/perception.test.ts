@@ -987,6 +987,16 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
 });
 
 describe("missing models and data", () => {
+  it("PP-OCR with unreadable model files says so and names the package to reinstall", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rpav-ppocr-bad-"));
+    for (const f of ["ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx", "ppocr_keys_v1.txt"]) writeFileSync(join(dir, f), "not a model");
+    for (const workers of [0, 2]) {
+      const err = await PpOcr.create({ modelDir: dir, workers }).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(ProviderUnavailableError);
+      expect((err as Error).message).toMatch(/cannot be loaded.*@gutenye\/ocr-models/);
+    }
+  });
+
   it("PP-OCR without its model files names the package to install", async () => {
     await expect(PpOcr.create({ modelDir: "/nonexistent/models" })).rejects.toThrow(ProviderUnavailableError);
     await expect(PpOcr.create({ modelDir: "/nonexistent/models" })).rejects.toThrow(/@gutenye\/ocr-models/);

