@@ -88,7 +88,7 @@ function visibleWords(it: CorpusItem): { text: string; bbox: BBox }[] {
 
 // Time by screen density: the design's budget (property "detection ≤ 2 s") is stated for a
 // typical screenshot of 5–20 elements; the corpus also holds much denser pages.
-const timed: { ms: number; elements: number }[] = [];
+const timed: { id: string; ms: number; elements: number; stages: Record<string, number> }[] = [];
 const started = performance.now();
 let done = 0;
 for (const it of items) {
@@ -103,7 +103,8 @@ for (const it of items) {
     f(all);
   };
   add((t) => t.ms.push(ms));
-  timed.push({ ms, elements: it.elements.length });
+  const stages = Object.fromEntries(Object.entries(det.metadata.timings).filter(([k]) => k.endsWith("_ms")).map(([k, v]) => [k.replace(/_ms$/, ""), Math.round(v)]));
+  timed.push({ id: it.id, ms, elements: it.elements.length, stages });
   // Elements: greedy one-to-one matching by IoU.
   const pairs: { g: number; p: number; iou: number }[] = [];
   it.elements.forEach((g, gi) => det.elements.forEach((p, pi) => {
@@ -211,6 +212,8 @@ function density(lo: number, hi: number) {
 const result = {
   ocr: ocr.name,
   ms_by_density: [density(0, 4), density(5, 20), density(21, 40), density(41, Infinity)],
+  // Where the slowest screens spend their time (stages overlap: ocr holds detect, recognize, refine).
+  slowest: [...timed].sort((a, b) => b.ms - a.ms).slice(0, 8).map((t) => ({ id: t.id, ms: Math.round(t.ms), interactive_elements: t.elements, stages: t.stages })),
   overall: figures(all),
   per_source: Object.fromEntries([...bySource].map(([k, v]) => [k, figures(v)])),
   peak_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -225,6 +228,8 @@ for (const [k, f] of [...Object.entries(result.per_source), ["overall", result.o
 console.log("per type (overall):", JSON.stringify(result.overall.per_type));
 console.log("type confusions (overall):", JSON.stringify(result.overall.type_confusions));
 console.log(`ms by interactive elements per screen: ${result.ms_by_density.map((d) => `${d.interactive_elements}: ${d.screens} screens, ${d.ms_median} / ${d.ms_p95} (max ${d.ms_max})`).join("; ")}`);
+console.log("slowest screens:");
+for (const t of result.slowest) console.log(`  ${t.id}: ${t.ms} ms (${Object.entries(t.stages).map(([k, v]) => `${k} ${v}`).join(", ")})`);
 console.log(`peak RSS ${result.peak_rss_mib} MiB`);
 console.log(`result: ${writeResult("detect", result)}`);
 await tess?.close();

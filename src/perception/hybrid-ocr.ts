@@ -128,7 +128,8 @@ export class HybridOcr implements OcrProvider {
     private readonly lexicon: AccentLexicon,
     options: HybridOcrOptions = {},
   ) {
-    this.name = tesseract ? `${ppocr.name}+${tesseract.name}` : ppocr.name;
+    // The refinement's version is in the name: OCR caches are keyed by it.
+    this.name = tesseract ? `${ppocr.name}+${tesseract.name}/refine2` : ppocr.name;
     this.lowConfidence = options.lowConfidence ?? 0.5;
     this.maxRefined = options.maxRefinedLines ?? 16;
   }
@@ -153,19 +154,27 @@ export class HybridOcr implements OcrProvider {
   }
 
   /**
-   * The part of a line tesseract re-reads, from the first to the last word that sent it there
-   * with half a line height either side: tesseract costs ~30 ms a call plus ~0.5 ms a pixel of
-   * width. For accents, two words more on each side: a name beside the word the lexicon knows
-   * ("Liévin de Trèves") gets its accents too.
+   * The parts of a line tesseract re-reads, left to right: each run of words that sent it there,
+   * with half a line height either side; runs up to two line heights apart are read as one.
+   * Tesseract costs ~30 ms a call plus ~0.5 ms a pixel of width, so two doubtful words at either
+   * end of a long line are two short reads, not the whole line. For accents, two words more on
+   * each side: a name beside the word the lexicon knows ("Liévin de Trèves") gets its accents too.
    */
-  refineSpan(line: OcrLine, reason: "accents" | "low_confidence"): BBox {
+  refineSpans(line: OcrLine, reason: "accents" | "low_confidence"): BBox[] {
     const flagged = line.words.flatMap((w, i) => (this.wordReason(w, reason === "accents") ? [i] : []));
-    if (flagged.length === 0) return line.bbox;
+    if (flagged.length === 0) return [line.bbox];
     const reach = reason === "accents" ? ACCENT_NEIGHBOURS : 0;
-    const first = line.words[Math.max(0, flagged[0]! - reach)]!;
-    const last = line.words[Math.min(line.words.length - 1, flagged.at(-1)! + reach)]!;
-    const m = (line.bbox[3] - line.bbox[1]) / 2;
-    return [Math.max(line.bbox[0], first.bbox[0] - m), line.bbox[1], Math.min(line.bbox[2], last.bbox[2] + m), line.bbox[3]];
+    const h = line.bbox[3] - line.bbox[1];
+    const spans: [number, number, number, number][] = [];
+    for (const f of flagged) {
+      const first = line.words[Math.max(0, f - reach)]!;
+      const last = line.words[Math.min(line.words.length - 1, f + reach)]!;
+      const span: [number, number, number, number] = [Math.max(line.bbox[0], first.bbox[0] - h / 2), line.bbox[1], Math.min(line.bbox[2], last.bbox[2] + h / 2), line.bbox[3]];
+      const prev = spans.at(-1);
+      if (prev && span[0] - prev[2] <= 2 * h) prev[2] = Math.max(prev[2], span[2]);
+      else spans.push(span);
+    }
+    return spans;
   }
 
   /** Boxes are read by PP-OCR only (a few characters each: no accents to restore). */
@@ -188,15 +197,26 @@ export class HybridOcr implements OcrProvider {
       .filter((x): x is { i: number; reason: "accents" | "low_confidence" } => x.reason !== undefined)
       .sort((a, b) => (a.reason === "accents" ? 0 : 1) - (b.reason === "accents" ? 0 : 1))
       .slice(0, this.maxRefined);
-    for (const { i, reason } of queue) {
+    throwIfAborted(signal, "OCR refinement");
+    // Every span is queued at once: tesseract reads them on its workers, least busy first.
+    const reads = queue.map(async ({ i, reason }) => {
       const line = lines[i]!;
-      throwIfAborted(signal, "OCR refinement");
+      const spans = this.refineSpans(line, reason);
+      const words = await Promise.all(spans.map((span) => this.tesseract!.readLine(img, span, line.inverted ?? false, signal)));
+      return { i, words: words.flat() };
+    });
+    // A failure fails the screen's OCR, once the other reads have stopped.
+    const settled = await Promise.allSettled(reads);
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failure) throw failure.reason;
+    for (const r of settled) {
+      if (r.status !== "fulfilled") continue;
+      const { i, words } = r.value;
       refined++;
-      const tess = await this.tesseract.readLine(img, this.refineSpan(line, reason), line.inverted ?? false, signal);
-      const merged = mergeWords(line.words, tess);
+      const merged = mergeWords(lines[i]!.words, words);
       if (merged.changed) {
         changed += merged.changed;
-        lines[i] = { ...line, words: merged.words, text: merged.words.map((w) => w.text).join(" ") };
+        lines[i] = { ...lines[i]!, words: merged.words, text: merged.words.map((w) => w.text).join(" ") };
       }
     }
     return {

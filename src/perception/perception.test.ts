@@ -170,7 +170,8 @@ describe("accent refinement", () => {
     const hybrid = new HybridOcr({} as PpOcr, undefined, AccentLexicon.of(["trèves"]));
     const ws = [word("Invoice", 0), word("total", 100), word("12,50E", 200, 0.3), word("due", 300)];
     const l = { text: ws.map((w) => w.text).join(" "), bbox: [0, 0, 340, 20] as const, confidence: 0.9, words: ws };
-    const span = hybrid.refineSpan(l, "low_confidence");
+    expect(hybrid.refineSpans(l, "low_confidence")).toHaveLength(1);
+    const span = hybrid.refineSpans(l, "low_confidence")[0]!;
     expect(span[0]).toBeGreaterThan(100);
     expect(span[2]).toBeLessThan(300);
     expect(span[0]).toBeLessThanOrEqual(200);
@@ -178,11 +179,28 @@ describe("accent refinement", () => {
     const names = ["Adresse", "de", "livraison", "Lievin", "de", "Treves", "France", "Europe", "Monde"].map((t, i) => word(t, i * 100));
     const long = { text: names.map((w) => w.text).join(" "), bbox: [0, 0, 900, 20] as const, confidence: 0.9, words: names };
     expect(hybrid.refineReason(long)).toBe("accents");
-    const accents = hybrid.refineSpan(long, "accents");
+    expect(hybrid.refineSpans(long, "accents")).toHaveLength(1);
+    const accents = hybrid.refineSpans(long, "accents")[0]!;
     expect(accents[0]).toBeLessThanOrEqual(300);
     expect(accents[0]).toBeGreaterThan(200);
     expect(accents[2]).toBeGreaterThanOrEqual(740);
     expect(accents[2]).toBeLessThan(800);
+  });
+
+  it("doubtful words far apart on a line are re-read apart, close ones together", () => {
+    const hybrid = new HybridOcr({} as PpOcr, undefined, AccentLexicon.of([]));
+    const texts = ["Tota1", "of", "the", "order", "paid", "by", "card", "on", "12,50E"];
+    const ws = texts.map((t, i) => word(t, i * 100, i === 0 || i === 8 ? 0.3 : 0.9));
+    const l = { text: texts.join(" "), bbox: [0, 0, 900, 20] as const, confidence: 0.9, words: ws };
+    const spans = hybrid.refineSpans(l, "low_confidence");
+    expect(spans).toHaveLength(2);
+    // Each holds its word only: the seven between are not read again.
+    expect(spans[0]![2]).toBeLessThan(ws[1]!.bbox[0]);
+    expect(spans[1]![0]).toBeGreaterThan(ws[7]!.bbox[2]);
+    expect(spans[1]![0]).toBeLessThanOrEqual(ws[8]!.bbox[0]);
+    // Two line heights apart or less: one read.
+    const near = ws.map((w, i) => (i === 1 ? { ...w, confidence: 0.3 } : i === 8 ? { ...w, confidence: 0.9 } : w));
+    expect(hybrid.refineSpans({ ...l, words: near }, "low_confidence")).toEqual([[0, 0, expect.closeTo(ws[1]!.bbox[2] + 10, 5), 20]]);
   });
 });
 

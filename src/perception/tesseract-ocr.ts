@@ -23,6 +23,11 @@ export interface TesseractOptions {
   languages?: string;
   /** Folder holding `<lang>.traineddata.gz`; default: the @tesseract.js-data packages, gathered in one folder. */
   langPath?: string;
+  /**
+   * Workers reading line crops at once, 2 by default (one per core here): the hybrid provider's
+   * re-reads go two at a time. Whole pages are read on the first.
+   */
+  workers?: number;
 }
 
 /** One folder with every language's data (tesseract.js takes one langPath). Files are copied from the npm packages once. */
@@ -51,17 +56,26 @@ function* linesOf(page: Tesseract.Page): Generator<Tesseract.Line> {
   for (const block of page.blocks ?? []) for (const para of block.paragraphs) yield* para.lines;
 }
 
+/** One tesseract worker and the jobs queued on it (its parameters are per worker). */
+interface Slot {
+  readonly worker: Worker;
+  queue: Promise<unknown>;
+  pending: number;
+}
+
 export class TesseractOcr implements OcrProvider {
   readonly name: string;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly slots: Slot[];
 
   private constructor(
-    private readonly worker: Worker,
+    workers: readonly Worker[],
     private readonly tess: TesseractModule,
     languages: string,
   ) {
     this.name = `tesseract:${languages}`;
+    this.slots = workers.map((worker) => ({ worker, queue: Promise.resolve(), pending: 0 }));
   }
+
 
   static async create(options: TesseractOptions = {}): Promise<TesseractOcr> {
     const languages = options.languages ?? "fra+eng";
@@ -72,15 +86,35 @@ export class TesseractOcr implements OcrProvider {
       throw new ProviderUnavailableError("tesseract.js is not installed: npm install tesseract.js.", { cause: e });
     }
     const langPath = options.langPath ?? gatherLangData(languages.split("+"));
-    const worker = await tess.createWorker(languages.split("+"), tess.OEM.LSTM_ONLY, { langPath, cacheMethod: "none", gzip: true });
-    await worker.setParameters({ user_defined_dpi: "300", preserve_interword_spaces: "1" });
-    return new TesseractOcr(worker, tess, languages);
+    const start = async () => {
+      const worker = await tess.createWorker(languages.split("+"), tess.OEM.LSTM_ONLY, { langPath, cacheMethod: "none", gzip: true });
+      try {
+        await worker.setParameters({ user_defined_dpi: "300", preserve_interword_spaces: "1" });
+      } catch (e) {
+        await worker.terminate();
+        throw e;
+      }
+      return worker;
+    };
+    // The first worker's failure is the provider's; a later one only means fewer at once.
+    const first = await start();
+    const more = await Promise.allSettled(Array.from({ length: Math.max(0, (options.workers ?? 2) - 1) }, start));
+    const workers = [first, ...more.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []))];
+    return new TesseractOcr(workers, tess, languages);
   }
 
-  /** Runs one job at a time on the worker (tesseract parameters are per worker). */
-  private exclusive<T>(job: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(job, job);
-    this.queue = next.catch(() => undefined);
+  /** How many workers read at once. */
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  /** Runs `job` on a worker once that worker's earlier jobs are done: `slot` 0, or the least busy. */
+  private exclusive<T>(job: (worker: Worker) => Promise<T>, slot?: number): Promise<T> {
+    const s = slot !== undefined ? this.slots[slot]! : this.slots.reduce((a, b) => (b.pending < a.pending ? b : a));
+    s.pending++;
+    const run = () => job(s.worker);
+    const next = s.queue.then(run, run).finally(() => s.pending--);
+    s.queue = next.catch(() => undefined);
     return next;
   }
 
@@ -89,10 +123,10 @@ export class TesseractOcr implements OcrProvider {
     const t0 = performance.now();
     const img = toRgb(frame);
     const png = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
-    const page = await this.exclusive(async () => {
-      await this.worker.setParameters({ tessedit_pageseg_mode: this.tess.PSM.SPARSE_TEXT });
-      return (await this.worker.recognize(png, {}, { blocks: true, text: false })).data;
-    });
+    const page = await this.exclusive(async (worker) => {
+      await worker.setParameters({ tessedit_pageseg_mode: this.tess.PSM.SPARSE_TEXT });
+      return (await worker.recognize(png, {}, { blocks: true, text: false })).data;
+    }, 0);
     const lines: OcrLine[] = [];
     for (const line of linesOf(page)) {
       const words: OcrWord[] = line.words
@@ -119,9 +153,11 @@ export class TesseractOcr implements OcrProvider {
       .extend({ top: margin, bottom: margin, left: margin, right: margin, extendWith: "copy" })
       .png({ compressionLevel: 1 })
       .toBuffer();
-    const page = await this.exclusive(async () => {
-      await this.worker.setParameters({ tessedit_pageseg_mode: this.tess.PSM.SINGLE_LINE });
-      return (await this.worker.recognize(png, {}, { blocks: true, text: false })).data;
+    const page = await this.exclusive(async (worker) => {
+      // Queued behind other reads: an abort meanwhile stops it before it starts.
+      throwIfAborted(signal, "tesseract");
+      await worker.setParameters({ tessedit_pageseg_mode: this.tess.PSM.SINGLE_LINE });
+      return (await worker.recognize(png, {}, { blocks: true, text: false })).data;
     });
     const words: OcrWord[] = [];
     for (const line of linesOf(page))
@@ -135,6 +171,6 @@ export class TesseractOcr implements OcrProvider {
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate();
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

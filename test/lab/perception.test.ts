@@ -20,6 +20,7 @@ import { atspiDump, groundTruthFromAtspi, type GroundTruth } from "../../src/lab
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { locate, textTargets } from "../../src/perception/locate.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
+import { toRgb } from "../../src/perception/raster.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { rpav } from "../support/cli.js";
@@ -163,6 +164,32 @@ describe("UIElementDetector on real lab screenshots", () => {
       expect((await orphaned.recognize(s.frame)).lines.map((l) => [l.text, l.bbox])).toEqual(lines);
     } finally {
       await Promise.all([pooled.close(), orphaned.close()]);
+      await s.stop();
+    }
+  });
+
+  it("tesseract reads line crops on two workers as on one, and an abort stops the reads still queued", async () => {
+    const s = await screenOf("yad", YAD_FORM);
+    const one = await TesseractOcr.create({ workers: 1 });
+    try {
+      expect([one.workers, tess.workers]).toEqual([1, 2]);
+      const img = toRgb(s.frame);
+      const boxes = (await ocr.recognize(s.frame)).lines.map((l) => l.bbox);
+      expect(boxes.length).toBeGreaterThan(5);
+      const alone: string[] = [];
+      for (const b of boxes) alone.push((await one.readLine(img, b, false)).map((w) => w.text).join(" "));
+      expect(alone.join(" ")).toContain("Prénom");
+      expect(await Promise.all(boxes.map(async (b) => (await tess.readLine(img, b, false)).map((w) => w.text).join(" ")))).toEqual(alone);
+      // Aborted once every read has been asked for: none of those waiting their turn starts.
+      const abort = new AbortController();
+      const reads = boxes.map((b) => one.readLine(img, b, false, abort.signal));
+      abort.abort();
+      const settled = await Promise.allSettled(reads);
+      expect(settled.map((r) => r.status === "rejected" && (r.reason as { code?: string }).code)).toEqual(boxes.map(() => "aborted"));
+      // The worker is still there for the next read.
+      expect((await one.readLine(img, boxes[0]!, false)).map((w) => w.text).join(" ")).toBe(alone[0]);
+    } finally {
+      await one.close();
       await s.stop();
     }
   });
