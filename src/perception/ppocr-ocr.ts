@@ -76,6 +76,7 @@ export class PpOcr implements OcrProvider {
   readonly name: string;
   /** Recognised lines by crop content (boxes relative to the crop), least recently used first. */
   private readonly lineCache = new Map<string, OcrLine>();
+  private readonly scratch: Scratch = { across: new Float64Array(0) };
   private constructor(
     private readonly ort: typeof OrtModule,
     private readonly det: InferenceSession,
@@ -270,7 +271,7 @@ export class PpOcr implements OcrProvider {
         const plane = REC_HEIGHT * W;
         const makeInput = () => {
           const input = new Float32Array(batch.length * 3 * plane);
-          batch.forEach(({ i }, n) => writeRecInput(img, boxes[i]!, widths[n]!, W, input, n * 3 * plane));
+          batch.forEach(({ i }, n) => writeRecInput(img, boxes[i]!, widths[n]!, W, input, n * 3 * plane, this.scratch));
           return input;
         };
         const read = this.runRec(makeInput, [batch.length, 3, REC_HEIGHT, W]).then(({ best, prob, dims }) => {
@@ -299,11 +300,16 @@ export class PpOcr implements OcrProvider {
 
 const LINE_CACHE_SIZE = 4096;
 
+/** Working memory one PpOcr reuses across lines. */
+interface Scratch {
+  across: Float64Array;
+}
+
 /**
  * The recognizer's input for one line: the box resampled (bilinear, rounded to 0..255 like an
  * 8-bit crop) to w × 48, BGR planes at `offset` with rows of `stride`, scaled to [-1, 1].
  */
-function writeRecInput(img: RgbImage, box: BBox, w: number, stride: number, input: Float32Array, offset: number): void {
+function writeRecInput(img: RgbImage, box: BBox, w: number, stride: number, input: Float32Array, offset: number, scratch: Scratch): void {
   const ys = sampleAxis(box[1], (box[3] - box[1]) / REC_HEIGHT, REC_HEIGHT, img.height - 1);
   const xs = sampleAxis(box[0], (box[2] - box[0]) / w, w, img.width - 1);
   const d = img.data;
@@ -313,7 +319,9 @@ function writeRecInput(img: RgbImage, box: BBox, w: number, stride: number, inpu
   // the four neighbours of each output pixel.
   const r0 = ys.i0[0]!;
   const rows = ys.i1[REC_HEIGHT - 1]! - r0 + 1;
-  const across = new Float64Array(rows * w * 3);
+  // Rows resampled across, in a buffer kept from line to line (not ~300 KB a line for the GC).
+  if (scratch.across.length < rows * w * 3) scratch.across = new Float64Array(rows * w * 3 * 2);
+  const across = scratch.across;
   for (let r = 0; r < rows; r++) {
     const base = (r0 + r) * img.width;
     const o = r * w * 3;
