@@ -22,6 +22,13 @@ describe("label normalization", () => {
     expect(foldText("été")).toBe("ete");
   });
 
+  it("ASCII text folds to its lower case, the same as the full folding gives", () => {
+    const full = (t: string) => t.replace(/[œŒæÆßﬁﬂ]/g, (c) => ({ œ: "oe", Œ: "oe", æ: "ae", Æ: "ae", ß: "ss", ﬁ: "fi", ﬂ: "fl" })[c]!).normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase().normalize("NFC");
+    const ascii = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join("");
+    for (const t of [ascii, "Save As…", "Invoice N°12", "ÉCOLE", "Œuvre", "straße", "A\u0301B"]) expect(foldText(t)).toBe(full(t));
+    expect(foldText(ascii)).toBe(ascii.toLowerCase());
+  });
+
   it("keeps currency and percent signs as tokens", () => {
     expect(tokenize("10% off, 5€")).toEqual(["10", "%", "off", "5", "€"]);
   });

@@ -22,6 +22,8 @@ const LIGATURES: Record<string, string> = { œ: "oe", Œ: "oe", æ: "ae", Æ: "a
 
 /** Lower case, diacritics removed, ligatures expanded, NFC. Keeps every other character. */
 export function foldText(text: string): string {
+  // ASCII has nothing to fold but case (most words of the word lists loaded at start).
+  if (!/[^\p{ASCII}]/u.test(text)) return text.toLowerCase();
   return text
     .replace(/[œŒæÆßﬁﬂ]/g, (c) => LIGATURES[c] ?? c)
     .normalize("NFD")

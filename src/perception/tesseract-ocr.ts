@@ -96,10 +96,10 @@ export class TesseractOcr implements OcrProvider {
       }
       return worker;
     };
-    // The first worker's failure is the provider's; a later one only means fewer at once.
-    const first = await start();
-    const more = await Promise.allSettled(Array.from({ length: Math.max(0, (options.workers ?? 2) - 1) }, start));
-    const workers = [first, ...more.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []))];
+    // Started together; one failing only means fewer at once, all failing is the provider's failure.
+    const started = await Promise.allSettled(Array.from({ length: Math.max(1, options.workers ?? 2) }, start));
+    const workers = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    if (!workers.length) throw (started[0] as PromiseRejectedResult).reason;
     return new TesseractOcr(workers, tess, languages);
   }
 

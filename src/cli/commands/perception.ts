@@ -31,9 +31,23 @@ export interface PerceptionChoice {
 
 const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
   hybrid: async () => {
-    const tess = await TesseractOcr.create();
-    const pp = await PpOcr.create();
-    return { ocr: new HybridOcr(pp, tess, AccentLexicon.load()), close: async () => void (await Promise.all([tess.close(), pp.close()])) };
+    // Both engines start on their threads while the word lists load here.
+    const engines = Promise.allSettled([TesseractOcr.create(), PpOcr.create()] as const);
+    let lexicon: AccentLexicon | undefined;
+    let error: unknown;
+    try {
+      lexicon = AccentLexicon.load();
+    } catch (e) {
+      error = e;
+    }
+    const [t, p] = await engines;
+    if (t.status === "fulfilled" && p.status === "fulfilled" && lexicon) {
+      const [tess, pp] = [t.value, p.value];
+      return { ocr: new HybridOcr(pp, tess, lexicon), close: async () => void (await Promise.all([tess.close(), pp.close()])) };
+    }
+    // Nothing left running behind a failure.
+    await Promise.all([t, p].map((r) => (r.status === "fulfilled" ? r.value.close() : undefined)));
+    throw t.status === "rejected" ? t.reason : p.status === "rejected" ? p.reason : error;
   },
   ppocr: async () => {
     const pp = await PpOcr.create();
