@@ -66,6 +66,24 @@ function rpavCollectGroundTruth() {
     if (role === "menuitem" || role === "option" || role === "slider") return "generic_interactive";
     return undefined;
   };
+  // A check box or radio button is its box and its label's text beside it, as on the desktop
+  // (AT-SPI's check and radio buttons, UI Automation's CheckBox) and as a click toggles it; the
+  // DOM gives the input alone. The label's text only: not the block around it.
+  const toggleRect = (el) => {
+    const r = el.getBoundingClientRect();
+    const label = el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio") ? el.labels?.[0] : undefined;
+    if (!label || !visible(label)) return r;
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const rects = Array.from(range.getClientRects()).filter((q) => q.width >= 1 && q.height >= 1);
+    if (!rects.length) return r;
+    return {
+      left: Math.min(r.left, ...rects.map((q) => q.left)),
+      top: Math.min(r.top, ...rects.map((q) => q.top)),
+      right: Math.max(r.right, ...rects.map((q) => q.right)),
+      bottom: Math.max(r.bottom, ...rects.map((q) => q.bottom)),
+    };
+  };
   const elements = [];
   const seen = new Set();
   const candidates = document.querySelectorAll("a[href], button, input, select, textarea, [role=button], [role=tab], [role=checkbox], [role=radio], [role=switch], [role=link], [role=combobox], [role=menuitem], [role=slider]");
@@ -77,7 +95,7 @@ function rpavCollectGroundTruth() {
     const type = typeOf(el);
     if (!type || !visible(el)) continue;
     seen.add(el);
-    elements.push({ type, label: labelOf(el), bbox: box(el.getBoundingClientRect()), source_role: el.getAttribute("role") ?? el.tagName.toLowerCase() + (el instanceof HTMLInputElement ? `[type=${el.type}]` : "") });
+    elements.push({ type, label: labelOf(el), bbox: box(toggleRect(el)), source_role: el.getAttribute("role") ?? el.tagName.toLowerCase() + (el instanceof HTMLInputElement ? `[type=${el.type}]` : "") });
   }
   // Screen-reader-only text ("visually hidden": clipped to a 1×1 box) is in the DOM but not on screen.
   const clippedAway = (el) => {

@@ -23,7 +23,8 @@ import { X11XTestInputDriver } from "../../src/replay/input/x11-xtest-input-driv
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const CORPUS_DIR = join(HERE, "out");
 const DEPS = join(HERE, ".deps");
-const CORPUS_VERSION = 2;
+// 3: DOM check boxes and radio buttons include their label text (the desktop convention).
+const CORPUS_VERSION = 3;
 const LAB_DISPLAY = 94;
 
 export interface CorpusItem extends GroundTruth {
