@@ -36,7 +36,7 @@ describe("DOM ground truth", () => {
     const page = await browser.newPage({ viewport: { width: 400, height: 300 } });
     await page.setContent(PAGE);
     await page.addScriptTag({ content: readFileSync(join(import.meta.dirname, "..", "lab", "dom-ground-truth.js"), "utf8") });
-    const { elements } = await page.evaluate(() => (window as unknown as { rpavCollectGroundTruth(): { elements: Element[] } }).rpavCollectGroundTruth());
+    const { elements } = await page.evaluate(() => (globalThis as unknown as { rpavCollectGroundTruth(): { elements: Element[] } }).rpavCollectGroundTruth());
     const rect = (sel: string) => page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)]; });
     const [la, hint, save, alone] = await Promise.all([rect("#la"), rect("#hint"), rect("#save"), rect("#alone")]);
     const byLabel = (l: string) => elements.find((e) => e.label === l)!;
