@@ -188,7 +188,6 @@ export class HybridOcr implements OcrProvider {
     const t0 = performance.now();
     const img = toRgb(frame);
     const lines = [...base.lines];
-    let refined = 0;
     let changed = 0;
     const screenText = lines.map((l) => l.text).join(" ");
     const language = languageOf(screenText) ?? this.lexicon.vocabularyLanguage(screenText);
@@ -199,20 +198,14 @@ export class HybridOcr implements OcrProvider {
       .slice(0, this.maxRefined);
     throwIfAborted(signal, "OCR refinement");
     // Every span is queued at once: tesseract reads them on its workers, least busy first.
-    const reads = queue.map(async ({ i, reason }) => {
-      const line = lines[i]!;
-      const spans = this.refineSpans(line, reason);
-      const words = await Promise.all(spans.map((span) => this.tesseract!.readLine(img, span, line.inverted ?? false, signal)));
-      return { i, words: words.flat() };
-    });
-    // A failure fails the screen's OCR, once the other reads have stopped.
-    const settled = await Promise.allSettled(reads);
-    const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failure) throw failure.reason;
-    for (const r of settled) {
-      if (r.status !== "fulfilled") continue;
-      const { i, words } = r.value;
-      refined++;
+    const reads = await settleAll(
+      queue.map(async ({ i, reason }) => {
+        const line = lines[i]!;
+        const words = await settleAll(this.refineSpans(line, reason).map((span) => this.tesseract!.readLine(img, span, line.inverted ?? false, signal)));
+        return { i, words: words.flat() };
+      }),
+    );
+    for (const { i, words } of reads) {
       const merged = mergeWords(lines[i]!.words, words);
       if (merged.changed) {
         changed += merged.changed;
@@ -222,9 +215,17 @@ export class HybridOcr implements OcrProvider {
     return {
       provider: this.name,
       lines,
-      timings: { ...base.timings, refine_ms: performance.now() - t0, refined_lines: refined, refined_words: changed },
+      timings: { ...base.timings, refine_ms: performance.now() - t0, refined_lines: queue.length, refined_words: changed },
     };
   }
+}
+
+/** The values of all `promises` once every one has settled; the first failure, if any, once none is left running. */
+async function settleAll<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failure) throw failure.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
 /**

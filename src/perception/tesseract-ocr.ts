@@ -24,8 +24,8 @@ export interface TesseractOptions {
   /** Folder holding `<lang>.traineddata.gz`; default: the @tesseract.js-data packages, gathered in one folder. */
   langPath?: string;
   /**
-   * Workers reading line crops at once, 2 by default (one per core here): the hybrid provider's
-   * re-reads go two at a time. Whole pages are read on the first.
+   * Workers reading at once, 2 by default (one per core here): the hybrid provider's line
+   * re-reads go two at a time.
    */
   workers?: number;
 }
@@ -76,7 +76,6 @@ export class TesseractOcr implements OcrProvider {
     this.slots = workers.map((worker) => ({ worker, queue: Promise.resolve(), pending: 0 }));
   }
 
-
   static async create(options: TesseractOptions = {}): Promise<TesseractOcr> {
     const languages = options.languages ?? "fra+eng";
     let tess: TesseractModule;
@@ -108,9 +107,9 @@ export class TesseractOcr implements OcrProvider {
     return this.slots.length;
   }
 
-  /** Runs `job` on a worker once that worker's earlier jobs are done: `slot` 0, or the least busy. */
-  private exclusive<T>(job: (worker: Worker) => Promise<T>, slot?: number): Promise<T> {
-    const s = slot !== undefined ? this.slots[slot]! : this.slots.reduce((a, b) => (b.pending < a.pending ? b : a));
+  /** Runs `job` on the least busy worker once that worker's earlier jobs are done. */
+  private exclusive<T>(job: (worker: Worker) => Promise<T>): Promise<T> {
+    const s = this.slots.reduce((a, b) => (b.pending < a.pending ? b : a));
     s.pending++;
     const run = () => job(s.worker);
     const next = s.queue.then(run, run).finally(() => s.pending--);
@@ -126,7 +125,7 @@ export class TesseractOcr implements OcrProvider {
     const page = await this.exclusive(async (worker) => {
       await worker.setParameters({ tessedit_pageseg_mode: this.tess.PSM.SPARSE_TEXT });
       return (await worker.recognize(png, {}, { blocks: true, text: false })).data;
-    }, 0);
+    });
     const lines: OcrLine[] = [];
     for (const line of linesOf(page)) {
       const words: OcrWord[] = line.words
