@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { encodePng, readImageFile } from "../src/capture/png.js";
-import { X11ScreenSource } from "../src/capture/x11-screen-source.js";
-import { X11WindowInfo } from "../src/capture/x11-window-info.js";
+import { X11ScreenSource } from "../src/platform/x11/x11-screen-source.js";
+import { X11WindowInfo } from "../src/platform/x11/x11-window-info.js";
 import { sleep } from "../src/core/process.js";
 import { REPLAY_TASKS } from "../src/lab/replay-tasks.js";
 import { AccentLexicon, HybridOcr } from "../src/perception/hybrid-ocr.js";
@@ -17,8 +17,8 @@ import { detectorReader, secretFinder } from "../src/record/perception-adapters.
 import { Recorder } from "../src/record/recorder.js";
 import { readSession } from "../src/record/session.js";
 import { buildWorkflow } from "../src/record/template-builder.js";
-import { X11RecordSource } from "../src/record/x11-record-source.js";
-import { X11XTestInputDriver } from "../src/replay/input/x11-xtest-input-driver.js";
+import { X11RecordSource } from "../src/platform/x11/x11-record-source.js";
+import { X11XTestInputDriver } from "../src/platform/x11/x11-xtest-input-driver.js";
 
 const env = { ...process.env };
 if (!env.DISPLAY) throw new Error("DISPLAY is not set: run `rpav lab up --display 96` and DISPLAY=:96.");

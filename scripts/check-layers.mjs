@@ -13,8 +13,8 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const srcRoot = process.argv[2] ? resolve(process.argv[2]) : join(root, "src");
 
-const DOMAIN = ["capture", "perception", "embedding", "matching", "store", "vlm"];
-const APP = ["record", "replay", "actor", "planner", "lab"];
+const DOMAIN = ["capture", "platform", "perception", "embedding", "matching", "store", "vlm"];
+const APP = ["record", "replay", "actor", "planner", "studio", "lab"];
 const ROOTS = ["cli", "fleet"];
 const ALLOWED = {
   core: [],

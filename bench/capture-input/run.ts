@@ -1,10 +1,10 @@
 // Capture and input speed on the lab desktop.
 // Run: npm run bench -- capture-input   (brings up a lab on :95, takes it down afterwards)
-import { X11ScreenSource } from "../../src/capture/x11-screen-source.js";
-import { X11WindowInfo } from "../../src/capture/x11-window-info.js";
+import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
+import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp } from "../../src/lab/apps.js";
 import { labDown, labUp } from "../../src/lab/desktop.js";
-import { X11XTestInputDriver } from "../../src/replay/input/x11-xtest-input-driver.js";
+import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
 import { percentile, round, writeResult } from "../lib.js";
 
 const DISPLAY = 95;

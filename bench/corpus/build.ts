@@ -11,14 +11,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { encodePng } from "../../src/capture/png.js";
-import { X11ScreenSource } from "../../src/capture/x11-screen-source.js";
-import { X11WindowInfo } from "../../src/capture/x11-window-info.js";
+import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
+import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { bboxCenter, bboxIntersection, type BBox } from "../../src/core/geometry.js";
 import { sleep } from "../../src/core/process.js";
 import { launchApp, type AppSpec } from "../../src/lab/apps.js";
 import { atspiDump, groundTruthFromAtspi, type AtspiNode, type GroundTruth } from "../../src/lab/atspi.js";
 import { labDown, labUp, type AppVariant, type LabSession } from "../../src/lab/desktop.js";
-import { X11XTestInputDriver } from "../../src/replay/input/x11-xtest-input-driver.js";
+import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const CORPUS_DIR = join(HERE, "out");

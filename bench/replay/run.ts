@@ -6,12 +6,12 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { X11WindowInfo } from "../../src/capture/x11-window-info.js";
+import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { runCommand, sleep } from "../../src/core/process.js";
 import { labDown, labUp, type AppVariant } from "../../src/lab/desktop.js";
 import { REPLAY_TASKS, type ReplayTask, type TaskData, type TaskRun } from "../../src/lab/replay-tasks.js";
-import { X11XTestInputDriver } from "../../src/replay/input/x11-xtest-input-driver.js";
+import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
 import { readTrace } from "../../src/replay/trace.js";
 import { percentile, round, writeResult } from "../lib.js";
 

@@ -9,17 +9,17 @@ export interface RpaErrorOptions {
 }
 
 export class RpaError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: string, message: string, options: RpaErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: RpaErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.details = options.details ?? {};
   }
 
-  toJSON(): { name: string; code: string; message: string; details: Record<string, unknown> } {
+  toJSON(): { name: string; code: ErrorCode; message: string; details: Record<string, unknown> } {
     return { name: this.name, code: this.code, message: this.message, details: this.details };
   }
 }
@@ -124,18 +124,98 @@ export class StoreError extends RpaError {
   }
 }
 
-/** Every code this package can throw, for documentation and the pinning test. */
+/** A step's target was not found on the screen (also a step result's code). */
+export class TargetNotFoundError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("target_not_found", message, options);
+  }
+}
+
+/** Several candidates fit a step's target equally well, and nothing tells them apart. */
+export class TargetAmbiguousError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("target_ambiguous", message, options);
+  }
+}
+
+/** A step's post-conditions do not hold after it acted. */
+export class PostcheckFailedError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("postcheck_failed", message, options);
+  }
+}
+
+/** Perception of a whole screen failed (a result's code: the screen state then carries the failure). */
+export class DetectorFailedError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("detector_failed", message, options);
+  }
+}
+
+/** Perception of one region failed; the rest of the screen is still read (a result's code). */
+export class RegionFailedError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("region_failed", message, options);
+  }
+}
+
+/** The run needs a person's answer (the design's "mode assisté") and none can be asked here. */
+export class AssistNeededError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("assist_needed", message, options);
+  }
+}
+
+/** A dangerous action (delete, pay, send…) that no policy allows. */
+export class DangerousActionBlockedError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("dangerous_action_blocked", message, options);
+  }
+}
+
+/** Several stored workflows fit an instruction equally well. The message names them. */
+export class AmbiguousWorkflowError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("ambiguous_workflow", message, options);
+  }
+}
+
+/** A model's answer that does not validate against its schema, after the retry. Model answers are untrusted. */
+export class ModelAnswerInvalidError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("model_answer_invalid", message, options);
+  }
+}
+
+/** A secret variable whose value is in none of the safe places (credential store, named environment variable, prompt). */
+export class SecretUnavailableError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("secret_unavailable", message, options);
+  }
+}
+
+/** Every code this package can throw or write in a result, for documentation and the pinning test. */
 export const ERROR_CODES = [
   "aborted",
+  "ambiguous_workflow",
+  "assist_needed",
   "command_failed",
+  "dangerous_action_blocked",
+  "detector_failed",
   "display_unavailable",
   "invalid_config",
   "invalid_input",
+  "model_answer_invalid",
   "npy_format",
+  "postcheck_failed",
   "provider_unavailable",
+  "region_failed",
   "schema_invalid",
   "schema_version",
+  "secret_unavailable",
   "store_error",
+  "target_ambiguous",
+  "target_not_found",
   "timeout",
   "unknown_provider",
   "vector_invalid",

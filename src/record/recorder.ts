@@ -12,7 +12,7 @@ import { bboxScreenToFrame, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
 import type { ScreenSource } from "../core/providers/screen-source.js";
 import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
-import type { InputEventSource, RawInputEvent } from "./x11-record-source.js";
+import type { InputEventSource, RawInputEvent } from "../core/providers/input-event-source.js";
 
 export const RAW_SESSION_V1 = "rawsession_v1";
 

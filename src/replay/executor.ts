@@ -6,7 +6,7 @@
 // Everything goes to a trace_v1 (before / action / after with screenshots). Expected outcomes
 // (target not found, window not there) are step results; only broken parts throw.
 import { nearlySameFrame, sameFrame } from "../capture/stable-capture.js";
-import { AbortedError, RpaError, TimeoutError, WindowNotFoundError, throwIfAborted } from "../core/errors.js";
+import { AbortedError, RpaError, type ErrorCode, TimeoutError, WindowNotFoundError, throwIfAborted } from "../core/errors.js";
 import { bboxFrameToScreen, cropFrame, frameToScreen, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
 import { contentHash } from "../core/ids.js";
@@ -87,7 +87,7 @@ export interface RowOutcome {
 
 /** A step that failed for a reason the run reports (not a bug), with the overhead spent until then. */
 class StepFailure extends RpaError {
-  constructor(code: string, message: string, readonly overhead: number) {
+  constructor(code: ErrorCode, message: string, readonly overhead: number) {
     super(code, message);
   }
 }
@@ -280,7 +280,7 @@ export class ReplayExecutor {
     const timings: Record<string, number> = {};
     const tPre = performance.now();
     let overhead = 0;
-    const fail = (code: string, message: string) => new StepFailure(code, message, overhead);
+    const fail = (code: ErrorCode, message: string) => new StepFailure(code, message, overhead);
 
     if (step.action === "wait_for") {
       const { window } = await this.findWindow(step.window, b, step.timeout_ms ?? 10_000).catch((e: unknown) => {

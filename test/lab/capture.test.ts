@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { DisplayUnavailableError, WindowNotFoundError } from "../../src/core/errors.js";
-import { X11ScreenSource } from "../../src/capture/x11-screen-source.js";
-import { X11WindowInfo } from "../../src/capture/x11-window-info.js";
+import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
+import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { captureStable } from "../../src/capture/stable-capture.js";
 import { labKit } from "./support.js";
 

@@ -1,9 +1,10 @@
-// Brings the lab desktop up once for the lab tests (display :97, so a developer's lab on :99 is
+// Brings the lab desktop up once for the lab tests (display :97, or $RPAV_TEST_DISPLAY when several
+// checkouts test at once; a developer's lab on :99 is
 // left alone) and takes it down afterwards with every process it started.
 import type { TestProject } from "vitest/node";
 import { labDown, labUp, type LabSession } from "../../src/lab/desktop.js";
 
-export const LAB_DISPLAY = 97;
+export const LAB_DISPLAY = Number(process.env.RPAV_TEST_DISPLAY ?? 97);
 
 declare module "vitest" {
   export interface ProvidedContext {

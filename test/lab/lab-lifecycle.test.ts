@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { X11WindowInfo } from "../../src/capture/x11-window-info.js";
+import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp } from "../../src/lab/apps.js";
 import { labDown, labProcesses, labStatus, labUp } from "../../src/lab/desktop.js";
 

@@ -16,7 +16,7 @@ import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { Recorder } from "../../src/record/recorder.js";
 import { readSession } from "../../src/record/session.js";
 import { buildWorkflow } from "../../src/record/template-builder.js";
-import { X11RecordSource } from "../../src/record/x11-record-source.js";
+import { X11RecordSource } from "../../src/platform/x11/x11-record-source.js";
 import { detectorReader, secretFinder } from "../../src/record/perception-adapters.js";
 import { labKit } from "./support.js";
 

@@ -1,9 +1,9 @@
 import { inject } from "vitest";
-import { X11ScreenSource } from "../../src/capture/x11-screen-source.js";
-import { X11WindowInfo } from "../../src/capture/x11-window-info.js";
+import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
+import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp, type AppHandle, type AppSpec } from "../../src/lab/apps.js";
 import type { LabSession } from "../../src/lab/desktop.js";
-import { X11XTestInputDriver } from "../../src/replay/input/x11-xtest-input-driver.js";
+import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
 
 export interface LabKit {
   session: LabSession;

@@ -9,7 +9,9 @@ declare module "vitest" {
   }
 }
 
-const opts = { dir: "/tmp/rpav-test-pg", port: 54331 };
+// $RPAV_TEST_PG_PORT moves it, for several checkouts testing at once.
+const port = Number(process.env.RPAV_TEST_PG_PORT ?? 54331);
+const opts = { dir: port === 54331 ? "/tmp/rpav-test-pg" : `/tmp/rpav-test-pg-${port}`, port };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (process.env.RPAV_TEST_PG_URL) {

@@ -6,11 +6,11 @@ import { fileURLToPath } from "node:url";
 import { InvalidInputError, ProviderUnavailableError, WindowNotFoundError } from "../../core/errors.js";
 import { runCommand } from "../../core/process.js";
 import type { Point } from "../../core/geometry.js";
-import { X11ScreenSource } from "../../capture/x11-screen-source.js";
-import { X11WindowInfo } from "../../capture/x11-window-info.js";
+import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
+import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { encodePng } from "../../capture/png.js";
 import { labDown, labStatus, labUp } from "../../lab/desktop.js";
-import { assertKnownButton, X11XTestInputDriver } from "../../replay/input/x11-xtest-input-driver.js";
+import { assertKnownButton, X11XTestInputDriver } from "../../platform/x11/x11-xtest-input-driver.js";
 import { LAB_STATE_DIR } from "../config.js";
 import { desktopEnv, resolveWindow } from "../desktop-env.js";
 

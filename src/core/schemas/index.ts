@@ -4,3 +4,4 @@ export * from "./screenstate.js";
 export * from "./documents.js";
 export * from "./workflow.js";
 export * from "./trace.js";
+export * from "./assist.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RUNS } from "../../../test/support/arbitraries.js";
+import { RUNS } from "../../test/support/arbitraries.js";
 import { bezierPath, easeInOut, movementDuration, seededRandom } from "./bezier-path.js";
 
 const pointArb = fc.tuple(fc.integer({ min: 0, max: 1919 }), fc.integer({ min: 0, max: 1079 }));

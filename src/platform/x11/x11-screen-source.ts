@@ -3,14 +3,14 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DisplayUnavailableError, InvalidInputError, ProviderUnavailableError, RpaError, WindowNotFoundError, throwIfAborted } from "../core/errors.js";
-import { makeFrame, type Frame } from "../core/frame.js";
-import { bboxIntersection, roundBBoxOut, type BBox } from "../core/geometry.js";
-import { endHelper } from "../core/process.js";
-import type { CaptureTarget, ScreenSource } from "../core/providers/screen-source.js";
-import type { WindowInfo } from "../core/providers/window-info.js";
+import { DisplayUnavailableError, InvalidInputError, ProviderUnavailableError, RpaError, WindowNotFoundError, throwIfAborted } from "../../core/errors.js";
+import { makeFrame, type Frame } from "../../core/frame.js";
+import { bboxIntersection, roundBBoxOut, type BBox } from "../../core/geometry.js";
+import { endHelper } from "../../core/process.js";
+import type { CaptureTarget, ScreenSource } from "../../core/providers/screen-source.js";
+import type { WindowInfo } from "../../core/providers/window-info.js";
 
-export const DEFAULT_GRAB_HELPER = fileURLToPath(new URL("../../native/build/rpav-x11-grab", import.meta.url));
+export const DEFAULT_GRAB_HELPER = fileURLToPath(new URL("../../../native/build/rpav-x11-grab", import.meta.url));
 
 export interface X11ScreenSourceOptions {
   env: NodeJS.ProcessEnv;

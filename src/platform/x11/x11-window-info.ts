@@ -1,9 +1,9 @@
 // WindowInfo for X11 through xprop / xwininfo / xdotool. Client-area geometry comes from
 // xwininfo on the client window ("Absolute upper-left"), which stays right under a reparenting
 // window manager such as openbox (xdotool getwindowgeometry is off by the frame there).
-import { DisplayUnavailableError, WindowNotFoundError } from "../core/errors.js";
-import { CommandFailedError, runCommand, waitFor } from "../core/process.js";
-import { describeQuery, matchesQuery, type WindowDescriptor, type WindowInfo, type WindowQuery } from "../core/providers/window-info.js";
+import { DisplayUnavailableError, WindowNotFoundError } from "../../core/errors.js";
+import { CommandFailedError, runCommand, waitFor } from "../../core/process.js";
+import { describeQuery, matchesQuery, type WindowDescriptor, type WindowInfo, type WindowQuery } from "../../core/providers/window-info.js";
 import { normalizeWindowId, parseXprop, parseXwininfo, xpropNumbers, xpropStrings, xpropWindowIds } from "./x11-props.js";
 
 export interface X11Env {

@@ -11,7 +11,7 @@ import { DisplayUnavailableError, InvalidInputError, ProviderUnavailableError, R
 import type { Point } from "../../core/geometry.js";
 import { endHelper, sleep } from "../../core/process.js";
 import type { ActionOptions, InputDriver, MouseButton, MoveOptions, TypeOptions } from "../../core/providers/input-driver.js";
-import { bezierPath, movementDuration, type Random } from "./bezier-path.js";
+import { bezierPath, movementDuration, type Random } from "../../core/bezier-path.js";
 import { KEY_NAMES, parseKeyCombo } from "./key-names.js";
 
 export const DEFAULT_INPUT_HELPER = fileURLToPath(new URL("../../../native/build/rpav-x11-input", import.meta.url));

@@ -5,31 +5,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { DisplayUnavailableError, ProviderUnavailableError } from "../core/errors.js";
+import { DisplayUnavailableError, ProviderUnavailableError } from "../../core/errors.js";
+import type { InputEventSource, RawInputEvent } from "../../core/providers/input-event-source.js";
 
-export const DEFAULT_RECORD_HELPER = fileURLToPath(new URL("../../native/build/rpav-x11-record", import.meta.url));
-
-export interface RawInputEvent {
-  /** X server time, ms. */
-  readonly t: number;
-  readonly ev: "key_down" | "key_up" | "button_down" | "button_up";
-  readonly x: number;
-  readonly y: number;
-  readonly state: number;
-  readonly button?: number;
-  readonly keycode?: number;
-  readonly keysym?: string;
-  /** The character the key types, when it types one. */
-  readonly char?: string;
-  /** Host time (performance.now()) when the event was read. */
-  readonly host: number;
-}
-
-export interface InputEventSource {
-  /** Resolves once events flow; rejects with a typed error when recording is impossible. */
-  start(onEvent: (e: RawInputEvent) => void): Promise<void>;
-  stop(): Promise<void>;
-}
+export const DEFAULT_RECORD_HELPER = fileURLToPath(new URL("../../../native/build/rpav-x11-record", import.meta.url));
 
 export class X11RecordSource implements InputEventSource {
   private child: ChildProcess | undefined;

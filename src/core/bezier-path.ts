@@ -1,6 +1,6 @@
 // Human-like mouse paths: a cubic Bézier curve from start to end with randomised control points
 // (bowing to one side), sampled with ease-in-out timing so the pointer accelerates then slows.
-import type { Point } from "../../core/geometry.js";
+import type { Point } from "./geometry.js";
 
 export type Random = () => number;
 
