@@ -12,7 +12,8 @@ import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { Recorder } from "../../record/recorder.js";
 import { readSession } from "../../record/session.js";
 import { detectorReader, secretFinder } from "../../record/perception-adapters.js";
-import { buildWorkflow, dataType } from "../../record/template-builder.js";
+import { buildWorkflow } from "../../record/template-builder.js";
+import { applyVariableOperations, type VariableOperation } from "../../record/workflow-vars.js";
 import { X11RecordSource } from "../../platform/x11/x11-record-source.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { readInputFile } from "../io.js";
@@ -113,49 +114,20 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
     .option("--promote <step=name...>", "turn the literal text typed by a step (step_002 or step_002=name) into a variable")
     .option("--json", "print the variables as JSON")
     .action(async (file: string, o: { set?: string[]; demote?: string[]; promote?: string[]; json?: boolean }) => {
-      const wf: Workflow = readDocumentAs("workflow_v1", (await readInputFile(file, DEFAULT_MAX_DOCUMENT_BYTES)).toString("utf8"), file);
+      let wf: Workflow = readDocumentAs("workflow_v1", (await readInputFile(file, DEFAULT_MAX_DOCUMENT_BYTES)).toString("utf8"), file);
+      const ops: VariableOperation[] = [];
       for (const spec of o.set ?? []) {
         const m = /^([a-z][a-z0-9_]*)=([a-z][a-z0-9_]*)$/.exec(spec);
         if (!m) throw new InvalidInputError(`--set ${spec}: write old=new with lower-case names (letters, digits, _).`);
-        const [, from, to] = m as unknown as [string, string, string];
-        const v = wf.variables.find((x) => x.name === from);
-        if (!v) throw new InvalidInputError(`${file}: no variable "${from}"; variables: ${wf.variables.map((x) => x.name).join(", ")}.`);
-        if (wf.variables.some((x) => x.name === to)) throw new InvalidInputError(`${file}: a variable "${to}" already exists.`);
-        v.name = to;
-        for (const s of wf.steps) {
-          if (s.text) s.text = s.text.replaceAll(`{{${from}}}`, `{{${to}}}`);
-          s.intention = s.intention.replaceAll(`{{${from}}}`, `{{${to}}}`);
-          if (from in s.variables) {
-            s.variables[to] = s.variables[from]!;
-            delete s.variables[from];
-          }
-        }
+        ops.push({ kind: "rename", from: m[1]!, to: m[2]! });
       }
-      for (const name of o.demote ?? []) {
-        const v = wf.variables.find((x) => x.name === name);
-        if (!v) throw new InvalidInputError(`${file}: no variable "${name}".`);
-        if (v.secret) throw new InvalidInputError(`${file}: "${name}" is a secret; its value was never recorded, it stays a variable.`);
-        wf.variables = wf.variables.filter((x) => x !== v);
-        for (const s of wf.steps) {
-          if (s.text) s.text = s.text.replaceAll(`{{${name}}}`, v.example ?? "");
-          s.intention = s.intention.replaceAll(`{{${name}}}`, `« ${v.example ?? ""} »`);
-          delete s.variables[name];
-        }
-      }
+      for (const name of o.demote ?? []) ops.push({ kind: "demote", name });
       for (const spec of o.promote ?? []) {
         const [stepId, wanted] = spec.split("=") as [string, string | undefined];
-        const step = wf.steps.find((x) => x.step_id === stepId);
-        if (!step || step.action !== "type" || step.text === undefined) throw new InvalidInputError(`${file}: no typing step "${stepId}"; typing steps: ${wf.steps.filter((x) => x.action === "type").map((x) => x.step_id).join(", ")}.`);
-        if (/\{\{/.test(step.text)) throw new InvalidInputError(`${file}: ${stepId} already types a variable (${step.text}).`);
-        const name = wanted ?? (step.target?.label ? step.target.label : "texte").normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
-        if (!/^[a-z][a-z0-9_]*$/.test(name) || wf.variables.some((v) => v.name === name)) throw new InvalidInputError(`--promote ${spec}: "${name}" is not a free variable name (lower case letters, digits, _); give one: --promote ${stepId}=name.`);
-        wf.variables.push({ name, type: dataType(step.text), example: step.text, secret: false, steps: [stepId] });
-        step.variables[name] = step.text;
-        step.intention = step.intention.replace(`« ${step.text} »`, `{{${name}}}`);
-        step.text = `{{${name}}}`;
+        ops.push({ kind: "promote", stepId, ...(wanted !== undefined ? { name: wanted } : {}) });
       }
+      wf = applyVariableOperations(wf, ops, file);
       if (o.set?.length || o.demote?.length || o.promote?.length) {
-        readDocumentAs("workflow_v1", JSON.stringify(wf), file);
         writeFileSync(file, `${JSON.stringify(wf, null, 2)}\n`);
         const store = await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env);
         try {
