@@ -9,6 +9,7 @@ import { registerEmbedCommands } from "./commands/embed.js";
 import { registerPerceptionCommands } from "./commands/perception.js";
 import { registerRecordCommands } from "./commands/record.js";
 import { registerReplayCommands } from "./commands/replay.js";
+import { registerServeCommand } from "./commands/serve.js";
 import { runStartJob } from "./commands/start.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
@@ -89,6 +90,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerPerceptionCommands(program, io, setExit);
   registerRecordCommands(program, io);
   registerReplayCommands(program, io, setExit);
+  registerServeCommand(program, io);
   return program;
 }
 
