@@ -79,13 +79,6 @@ export function registerRunRoutes(app: FastifyInstance, ctx: StudioContext): voi
     });
   });
 
-  app.get<{ Params: { runId: string; index: string } }>("/runs/:runId/steps/:index", async (req, reply) => {
-    const entry = await load(req.params.runId);
-    const a = stepAttempts(entry.trace).find((x) => x.index === Number(req.params.index));
-    if (!a) return reply.code(404).type("text/plain").send(`No step attempt ${req.params.index} in run ${entry.summary.runId}.`);
-    return reply.type("text/html; charset=utf-8").send(stepCard(entry.trace, a, servedShots(entry), { extraFields: true }));
-  });
-
   app.get<{ Params: { runId: string; "*": string } }>("/runs/:runId/files/*", async (req, reply) => {
     const entry = await load(req.params.runId);
     const file = confinedFile(entry.summary.dir, req.params["*"]);
