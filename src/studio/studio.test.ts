@@ -1,6 +1,7 @@
 // The studio's server without a browser (Fastify inject): the token, the security headers, paths
 // confined to their run folder, escaping of untrusted text, and the variable operations saved as
 // new store versions. The browser side, on real runs, is test/lab/studio.test.ts.
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,7 @@ const hostile = "<script>window.__pwned=1</script>Nouveau patient";
 let app: FastifyInstance;
 let store: SqliteStore;
 let token: string;
+const spawned: string[][] = [];
 const get = (url: string, headers: Record<string, string> = { [TOKEN_HEADER]: token }) => app.inject({ method: "GET", url, headers });
 const post = (url: string, form: Record<string, string>) => app.inject({ method: "POST", url, headers: { [TOKEN_HEADER]: token, "content-type": "application/x-www-form-urlencoded" }, payload: new URLSearchParams(form).toString() });
 
@@ -41,7 +43,11 @@ beforeAll(async () => {
   writeFileSync(join(root, "secret.txt"), "outside the run folder");
   symlinkSync(join(root, "secret.txt"), join(dataDir, "runs", "r1", "shots", "link.png"));
   token = loadOrCreateToken(dataDir).token;
-  app = await createStudio({ dataDir, store, inbox: new AssistFiles(join(dataDir, "assist")), token, spawnReplay: () => { throw new Error("no run in this test"); } });
+  app = await createStudio({ dataDir, store, inbox: new AssistFiles(join(dataDir, "assist")), token, spawnReplay: (args) => {
+      spawned.push(args);
+      // Stands in for `rpav replay` (this test has no desktop): says something on stderr and fails.
+      return spawn(process.execPath, ["-e", "process.stderr.write('Missing variable values, nothing was run\\n'); process.exit(1)"], { stdio: ["ignore", "pipe", "pipe"] });
+    } });
 });
 afterAll(async () => {
   await app?.close();
@@ -147,3 +153,27 @@ describe("studio workflows", () => {
     ]);
   });
 });
+
+describe("studio runs started from the page", () => {
+  it("spawns rpav replay on the store's latest version with the page's values and CSV, and streams its progress until it ends", async () => {
+    const r = await post("/start", { workflow: "wf_nouveau_patient", var_prenom: "Noël", var_nom_de_famille: "", csv: "nom_de_famille;date_de_naissance\nN'Diaye;31/07/2001", on_error: "skip" });
+    expect(r.statusCode).toBe(303);
+    const folder = /^\/live\/(studio_[^/]+)$/.exec(String(r.headers.location))?.[1];
+    expect(folder).toBeDefined();
+    const args = spawned.at(-1)!;
+    const wfFile = args[0]!;
+    const latest = await store.getWorkflow("wf_nouveau_patient");
+    expect(JSON.parse(readFileSync(wfFile, "utf8"))).toEqual(latest!.document);
+    expect(args.slice(1, 5)).toEqual(["--report", join(dataDir, "runs", folder!), "--on-error", "skip"]);
+    const csv = args[args.indexOf("--data") + 1]!;
+    expect(readFileSync(csv, "utf8")).toBe("nom_de_famille;date_de_naissance\nN'Diaye;31/07/2001\n");
+    expect(statSync(csv).mode & 0o777).toBe(0o600);
+    expect(args.filter((a, i) => args[i - 1] === "--var")).toEqual(["prenom=Noël"]); // empty fields are left to the CSV
+    const events = await get(`/live/${folder}/events`);
+    expect(events.headers["content-type"]).toContain("text/event-stream");
+    expect(events.body).toContain('event: log\ndata: {"text":"Missing variable values, nothing was run"}');
+    expect(events.body).toMatch(/event: done\ndata: \{"exit":1,"ended":false\}/);
+    expect((await get("/live/..%2F..%2Fetc/events")).statusCode).toBe(400);
+  });
+});
+
