@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodePng } from "../capture/png.js";
+import { decodeImage, encodePng } from "../capture/png.js";
 import { makeFrame } from "../core/frame.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 import { TraceWriter } from "../replay/trace.js";
@@ -174,6 +174,38 @@ describe("studio runs started from the page", () => {
     expect(events.body).toContain('event: log\ndata: {"text":"Missing variable values, nothing was run"}');
     expect(events.body).toMatch(/event: done\ndata: \{"exit":1,"ended":false\}/);
     expect((await get("/live/..%2F..%2Fetc/events")).statusCode).toBe(400);
+  });
+});
+
+describe("studio target crops", () => {
+  it("cuts a step's target out of the recording's screenshot taken before the action that pointed inside its box", async () => {
+    // A session as the recorder writes it: full-screen shots; the 2nd click (at 60,40) is on the target of step_002.
+    const session = join(root, "session");
+    mkdirSync(join(session, "shots"), { recursive: true });
+    const screen = new Uint8Array(200 * 100 * 4).fill(255);
+    for (let y = 30; y < 50; y++) for (let x = 50; x < 70; x++) screen.set([255, 0, 0, 255], (y * 200 + x) * 4);
+    writeFileSync(join(session, "shots", "0001-before.png"), await encodePng(makeFrame({ data: new Uint8Array(200 * 100 * 4).fill(0), width: 200, height: 100, channels: 4 })));
+    writeFileSync(join(session, "shots", "0002-before.png"), await encodePng(makeFrame({ data: screen, width: 200, height: 100, channels: 4 })));
+    const action = (seq: number, x: number, y: number) => ({ seq, kind: "click", t: seq, x, y, window: null, before: `shots/000${seq}-before.png`, after: null });
+    writeFileSync(join(session, "session.jsonl"), [{ schema_version: "rawsession_v1", name: "t", app: "t", started_at: "2026-12-02T06:00:00.000Z" }, action(1, 10, 10), action(2, 60, 40), { kind: "end" }].map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const target = (bbox: number[]) => ({ type: "button" as const, label: "X", by_text: "X", role: null, position_hint: null, anchors: [], recorded_bbox: bbox as [number, number, number, number], icon: null });
+    const wf: Workflow = { ...demo, workflow_id: "wf_crop", source_session: session, variables: [], steps: [
+      { ...demo.steps[0]!, step_id: "step_001", variables: {}, target: target([0, 0, 20, 20]) },
+      { ...demo.steps[0]!, step_id: "step_002", variables: {}, target: target([50, 30, 70, 50]) },
+    ] };
+    await store.putWorkflow(wf);
+    const page = await get("/workflows/wf_crop");
+    expect(page.body).toContain("/workflows/wf_crop/v/1/steps/step_002/crop.png");
+    expect(page.body).toContain("from the recording");
+    const crop = await get("/workflows/wf_crop/v/1/steps/step_002/crop.png");
+    expect(crop.statusCode).toBe(200);
+    expect(crop.headers["x-rpav-crop-from"]).toBe("recording");
+    const f = await decodeImage(crop.rawPayload, "crop.png");
+    // 40 px around the 20×20 box, clipped by the screen's top-left: [10, 0, 110, 90].
+    expect([f.width, f.height]).toEqual([100, 90]);
+    const px = (x: number, y: number) => Array.from(f.data.subarray((y * f.width + x) * f.channels, (y * f.width + x) * f.channels + 3));
+    expect(px(40 + 5, 30 + 5)).toEqual([255, 0, 0]); // inside the red target
+    expect(px(2, 2)).toEqual([255, 255, 255]); // the 2nd screenshot, not the 1st (black)
   });
 });
 
