@@ -1,6 +1,6 @@
 // The runs the studio shows: every run folder under <data dir>/runs and every run the store knows
 // (its run_dir may lie elsewhere, `rpav replay --report <dir>`), read from their trace_v1 only.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RunRecord, Store } from "../core/providers/store.js";
 import type { TraceEvent } from "../core/schemas/trace.js";
@@ -49,6 +49,9 @@ function summarize(trace: ReadTrace, record: RunRecord | undefined): RunSummary 
 }
 
 export class RunIndex {
+  /** Traces already read, by folder, with the size and time of their file then. */
+  private readonly cache = new Map<string, { size: number; mtimeMs: number; trace: ReadTrace }>();
+
   constructor(
     private readonly dataDir: string,
     private readonly store: Store,
@@ -75,7 +78,7 @@ export class RunIndex {
     const seen = new Set<string>();
     for (const [dir, record] of await this.folders()) {
       try {
-        const trace = readTrace(dir);
+        const trace = this.read(dir);
         if (seen.has(trace.run.run_id)) continue;
         seen.add(trace.run.run_id);
         runs.push({ summary: summarize(trace, record), trace });
@@ -85,6 +88,16 @@ export class RunIndex {
     }
     runs.sort((a, b) => b.summary.startedAt.localeCompare(a.summary.startedAt));
     return { runs, broken };
+  }
+
+  /** A run's trace, read again only when its file changed. */
+  private read(dir: string): ReadTrace {
+    const st = statSync(join(dir, TRACE_FILE));
+    const hit = this.cache.get(dir);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit.trace;
+    const trace = readTrace(dir);
+    this.cache.set(dir, { size: st.size, mtimeMs: st.mtimeMs, trace });
+    return trace;
   }
 
   async get(runId: string): Promise<RunEntry | undefined> {
