@@ -20,11 +20,29 @@ export interface VlmClient {
   proposeRegions(frame: Frame, signal?: AbortSignal): Promise<readonly VlmRegion[]>;
 }
 
+/** What a model answer was, for the trace: which model, which prompt, what it said (untrusted text). */
+export interface VlmEvidence {
+  readonly model: string;
+  readonly prompt_hash: string;
+  readonly raw_answer: string;
+  readonly cached: boolean;
+  /** The detected element the model's box was snapped to, if any. */
+  readonly snapped_to?: string;
+  /** Size of the image the model was sent (its coordinates' space before mapping back). */
+  readonly image_size?: readonly [number, number];
+}
+
 /** A point or box a vision-language model gives for a described target ("the Save button"). */
 export interface VlmGrounding {
   /** Frame pixels. */
   readonly bbox: BBox;
   readonly confidence: number;
+  readonly evidence?: VlmEvidence;
+}
+
+/** What the caller already perceived on the frame: detected elements (frame pixels) to snap to. */
+export interface VlmGroundingContext {
+  readonly elements?: readonly { readonly element_id: string; readonly bbox: BBox | readonly [number, number, number, number] }[];
 }
 
 /**
@@ -34,5 +52,5 @@ export interface VlmGrounding {
  */
 export interface VlmGrounder {
   readonly name: string;
-  ground(frame: Frame, description: string, signal?: AbortSignal): Promise<VlmGrounding | undefined>;
+  ground(frame: Frame, description: string, signal?: AbortSignal, context?: VlmGroundingContext): Promise<VlmGrounding | undefined>;
 }
