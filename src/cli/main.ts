@@ -12,6 +12,8 @@ import { registerReplayCommands } from "./commands/replay.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { runStartJob } from "./commands/start.js";
 import { registerStoreCommands } from "./commands/store.js";
+import { registerVlmCommands } from "./commands/vlm.js";
+import { vlmChecks } from "./commands/doctor-vlm.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
 import { parseSize } from "./io.js";
@@ -59,8 +61,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("show which components are available on this machine")
     .option("--json", "print checks as JSON")
     .option("--strict", "exit 1 when something is missing")
-    .action((opts: { json?: boolean; strict?: boolean }) => {
+    .action(async (opts: { json?: boolean; strict?: boolean }) => {
       const checks = runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
+      checks.push(...(await vlmChecks(resolveDataDir(globals(), io.env), io.env)));
       io.out(opts.json ? `${JSON.stringify(checks, null, 2)}\n` : `${formatChecks(checks)}\n`);
       if (opts.strict && checks.some((c) => c.status === "missing")) setExit(1);
     });
@@ -91,6 +94,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerRecordCommands(program, io);
   registerReplayCommands(program, io, setExit);
   registerServeCommand(program, io);
+  registerVlmCommands(program, io, setExit);
   return program;
 }
 

@@ -330,6 +330,7 @@ export class ReplayExecutor {
       type: "before", row, step: index, step_id: step.step_id, attempt, window: winInfo(window), screenshot: shot.path, origin: shot.origin,
       method: g ? (g.found ? g.method : null) : "none", bbox: screenBox ? [...screenBox] as [number, number, number, number] : null, score: g?.found ? g.score : null,
       ambiguous: !!(g?.found && g.ambiguous), candidates, decision: g && !g.found ? `not found: ${g.reason}` : decision, timings: roundAll(timings),
+      ...(g?.found && g.vlm ? { vlm: g.vlm } : {}),
     });
     if (g && !g.found) throw fail("target_not_found", `${step.step_id}: « ${titleWithData(step.target?.label ?? "", this.workflow, b)} » not found on « ${window.title} »: ${g.reason}.`);
     if (g?.found && g.ambiguous) throw fail("target_ambiguous", `${step.step_id}: ${g.note}; candidates: ${g.candidates.slice(0, 3).map((c) => `« ${c.label} » ${c.type} ${c.score}`).join(", ")}.`);

@@ -9,7 +9,7 @@ import type { Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
 import { bboxCenter, parsePositionHint } from "../core/geometry.js";
 import { stripAccelerators } from "../core/text.js";
-import type { VlmGrounder } from "../core/providers/vlm.js";
+import type { VlmEvidence, VlmGrounder } from "../core/providers/vlm.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { matchIcon } from "../perception/icon-match.js";
@@ -23,7 +23,7 @@ export interface PerceivedScreen {
 export type GroundMethod = "element" | "icon" | "vlm";
 
 export type Grounding =
-  | { readonly found: true; readonly method: GroundMethod; readonly bbox: BBox; readonly point: Point; readonly score: number; readonly ambiguous: boolean; readonly candidates: readonly LocateCandidate[]; readonly note: string }
+  | { readonly found: true; readonly method: GroundMethod; readonly bbox: BBox; readonly point: Point; readonly score: number; readonly ambiguous: boolean; readonly candidates: readonly LocateCandidate[]; readonly note: string; readonly vlm?: VlmEvidence }
   | { readonly found: false; readonly reason: string; readonly candidates: readonly LocateCandidate[] };
 
 export interface GroundOptions {
@@ -116,8 +116,8 @@ export async function groundTarget(target: Target, frame: Frame, screen: Perceiv
   if (opts.vlm) {
     const description = `${target.type ?? "element"} ${label ? `"${label}"` : "(icon)"}${target.position_hint ? ` at ${target.position_hint}` : ""}`;
     try {
-      const g = await opts.vlm.ground(frame, description, opts.signal);
-      if (g) return { found: true, method: "vlm", bbox: g.bbox, point: bboxCenter(g.bbox), score: g.confidence, ambiguous: false, candidates, note: `${opts.vlm.name} grounded ${description}` };
+      const g = await opts.vlm.ground(frame, description, opts.signal, { elements: screen.elements });
+      if (g) return { found: true, method: "vlm", bbox: g.bbox, point: bboxCenter(g.bbox), score: g.confidence, ambiguous: false, candidates, note: `${opts.vlm.name} grounded ${description}`, ...(g.evidence ? { vlm: g.evidence } : {}) };
       reason += `; ${opts.vlm.name} did not find ${description}`;
     } catch (e) {
       reason += `; VLM unavailable (${(e as Error).message})`;

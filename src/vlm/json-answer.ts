@@ -2,7 +2,7 @@
 // around it), validated with zod; an answer that does not validate is asked again once with the
 // validation error appended, then fails as ModelAnswerInvalidError.
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import { ModelAnswerInvalidError } from "../core/errors.js";
 import type { ChatMessage, ChatRequest } from "./chat.js";
 

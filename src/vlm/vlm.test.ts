@@ -8,6 +8,7 @@ import type { BBox } from "../core/geometry.js";
 import { ModelAnswerInvalidError, ProviderUnavailableError, TimeoutError, AbortedError } from "../core/errors.js";
 import { FakeOllama, closedPort, qwenSmartResize } from "../../test/support/fake-ollama.js";
 import { AnswerCache } from "./answer-cache.js";
+import type { ModelServer } from "./chat.js";
 import { modelImageSize, roundHalfEven } from "./image-prep.js";
 import { extractJson } from "./json-answer.js";
 import { ModelManager, type ManagerEvent } from "./model-manager.js";
@@ -42,7 +43,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function role(model = "qwen2.5vl:7b", server = new OllamaServer(fake.url, { retryDelayMs: 10 }), manager = new ModelManager([server]), cache?: AnswerCache) {
+function role(model = "qwen2.5vl:7b", server: ModelServer = new OllamaServer(fake.url, { retryDelayMs: 10 }), manager = new ModelManager([server]), cache?: AnswerCache) {
   return new RoleModel({ role: "grounding", model, server, manager, cache });
 }
 

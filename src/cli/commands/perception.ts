@@ -22,6 +22,10 @@ import { PpOcr } from "../../perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../perception/tesseract-ocr.js";
 import { UIElementDetector, type DetectionResult } from "../../perception/ui-element-detector.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
+import { resolveVlmConfig } from "../vlm-config.js";
+import { createVlmProviders } from "../vlm-providers.js";
+import type { VlmGrounding } from "../../core/providers/vlm.js";
+import { bboxCenter } from "../../core/geometry.js";
 import type { CliIo } from "./desktop.js";
 
 export interface PerceptionChoice {
@@ -160,7 +164,9 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--scale <n>", "image pixels per screen pixel", scaleOption)
     .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
     .option("--json", "print {bbox, point, element_id, score, candidates[]} as JSON")
-    .action(async (image: string, instruction: string, o: PerceptionChoice & { app: string; json?: boolean }) => {
+    .option("--vlm", "ask the grounding model (RPAV_MODEL_GROUNDING) too; its box, snapped to a detected element, wins; without a reachable server the heuristics' answer stands")
+    .option("--no-vlm", "heuristics only (the default)")
+    .action(async (image: string, instruction: string, o: PerceptionChoice & { app: string; json?: boolean; vlm?: boolean }) => {
       if (!instruction.trim()) throw new InvalidInputError("The instruction is empty: say what to click, e.g. \"click the Save button\".");
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       const { detector, close } = await createDetector(o, join(resolveDataDir(globals(), io.env), "cache", "ocr"), false);
@@ -168,8 +174,30 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
         const r = locate(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame);
         const round = (v: number) => Math.round(v * 10) / 10;
+        let g: VlmGrounding | undefined;
+        let vlmError: string | undefined;
+        let vlmAsked = false;
+        if (o.vlm) {
+          const { grounder } = createVlmProviders(resolveVlmConfig(resolveDataDir(globals(), io.env), io.env));
+          try {
+            g = await grounder.ground(frame, instruction, undefined, { elements: det.elements });
+            vlmAsked = true;
+            if (!g) vlmError = `${grounder.name} does not see it`;
+          } catch (e) {
+            vlmError = `${(e as Error).message}`;
+            if (!o.json) io.err(`VLM not used: ${vlmError}\n`);
+          }
+        }
+        if (g) {
+          const point = bboxCenter(g.bbox);
+          if (o.json)
+            io.out(`${JSON.stringify({ found: true, method: "vlm", vlm_used: true, bbox: g.bbox.map(round), point: point.map(round), element_id: g.evidence?.snapped_to ?? null, score: g.confidence, ambiguous: false, instruction: r.instruction, vlm: g.evidence, heuristic: r.found ? { bbox: r.bbox.map(round), element_id: r.element_id, score: r.score, ambiguous: r.ambiguous } : { found: false, reason: r.reason }, candidates: r.candidates }, null, 2)}\n`);
+          else io.out(`${r.instruction.verb} at (${point.map(round).join(", ")}) — ${g.evidence?.model ?? "vlm"} [${g.bbox.map(round).join(", ")}]${g.evidence?.snapped_to ? `, snapped to ${g.evidence.snapped_to}` : ""}${g.evidence?.cached ? " (cached answer)" : ""}\n`);
+          return;
+        }
+        const vlmFields = { method: r.found ? "element" : null, vlm_used: vlmAsked, ...(vlmError ? { vlm_error: vlmError } : {}) };
         if (o.json) {
-          io.out(`${JSON.stringify(r.found ? { found: true, bbox: r.bbox.map(round), point: r.point.map(round), element_id: r.element_id, score: r.score, ambiguous: r.ambiguous, instruction: r.instruction, candidates: r.candidates } : { found: false, reason: r.reason, instruction: r.instruction, candidates: r.candidates }, null, 2)}\n`);
+          io.out(`${JSON.stringify(r.found ? { found: true, ...vlmFields, bbox: r.bbox.map(round), point: r.point.map(round), element_id: r.element_id, score: r.score, ambiguous: r.ambiguous, instruction: r.instruction, candidates: r.candidates } : { found: false, ...vlmFields, reason: r.reason, instruction: r.instruction, candidates: r.candidates }, null, 2)}\n`);
         } else if (r.found) {
           io.out(`${r.ambiguous ? "AMBIGUOUS: " : ""}${r.instruction.verb} at (${r.point.map(round).join(", ")}) — ${r.element_id} [${r.bbox.map(round).join(", ")}], score ${r.score}\n`);
           for (const c of r.candidates) io.out(`  ${c.score.toFixed(3)} ${c.type.padEnd(19)} ${JSON.stringify(c.label)}\n`);

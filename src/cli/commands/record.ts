@@ -16,6 +16,10 @@ import { buildWorkflow } from "../../record/template-builder.js";
 import { applyVariableOperations, type VariableOperation } from "../../record/workflow-vars.js";
 import { X11RecordSource } from "../../platform/x11/x11-record-source.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
+import { stepScreenshots } from "../../record/step-screens.js";
+import { enrichWorkflow } from "../../vlm/enricher.js";
+import { resolveVlmConfig } from "../vlm-config.js";
+import { createVlmProviders } from "../vlm-providers.js";
 import { readInputFile } from "../io.js";
 import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
@@ -68,13 +72,14 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
     .command("build <session>")
     .description("turn a recorded session into a workflow_v1 template with variables")
     .option("--out <file.json>", "workflow file (default: <session>/workflow.json)")
-    .action(async (sessionDir: string, o: { out?: string }) => {
+    .option("--enrich", "ask the understanding model (RPAV_MODEL_UNDERSTANDING) for each step's intention, expected state and result and its target's description; without a reachable model the deterministic texts stay")
+    .action(async (sessionDir: string, o: { out?: string; enrich?: boolean }) => {
       const session = readSession(resolve(sessionDir));
       const out = resolve(o.out ?? join(sessionDir, "workflow.json"));
       const dataDir = resolveDataDir(globals(), io.env);
       const { detector, close } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false);
       try {
-        const { workflow, warnings } = await buildWorkflow(session, {
+        const built = await buildWorkflow(session, {
           reader: detectorReader(detector),
           loadImage: (p) => readImageFile(p),
           saveIcon: async (name, frame) => {
@@ -86,6 +91,19 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
           onProgress: (d, t) => io.err(`\rbuilding: ${d}/${t} actions`),
         });
         io.err("\n");
+        let { workflow } = built;
+        const warnings = [...built.warnings];
+        if (o.enrich) {
+          const { roles } = createVlmProviders(resolveVlmConfig(dataDir, io.env));
+          const { shots, problem } = stepScreenshots(workflow, session);
+          if (problem) warnings.push(problem);
+          const load = async (p: string | null | undefined) => (p ? readImageFile(join(session.dir, p)).catch(() => undefined) : undefined);
+          const r = await enrichWorkflow(workflow, async (s) => ({ before: await load(shots.get(s.step_id)?.before), after: await load(shots.get(s.step_id)?.after) }), roles.understanding, { onProgress: (d, t) => io.err(`\renriching with ${roles.understanding.model}: ${d}/${t} steps`) });
+          io.err("\n");
+          workflow = r.workflow;
+          warnings.push(...r.warnings);
+          io.err(`enrichment: vlm_used ${r.vlm_used}, ${r.enriched.length} of ${workflow.steps.filter((s) => s.action !== "wait_for").length} steps written by ${roles.understanding.model}\n`);
+        }
         mkdirSync(dirname(out), { recursive: true });
         writeFileSync(out, `${JSON.stringify(workflow, null, 2)}\n`);
         // And in the store, as a new version of the workflow.

@@ -25,6 +25,8 @@ import { readInputFile } from "../io.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
 import { openStore, type StoreChoice } from "./store.js";
+import { resolveVlmConfig } from "../vlm-config.js";
+import { createVlmProviders } from "../vlm-providers.js";
 
 export interface ReplayRequest {
   workflowPath: string;
@@ -45,6 +47,8 @@ export interface ReplayRequest {
   beforeRow?: (row: number, b: Bindings) => Promise<void>;
   afterRow?: (row: number, outcome: RowOutcome) => Promise<void>;
   signal?: AbortSignal;
+  /** Replay's last-resort grounding by the grounding model (default: on, unless config.json says "enabled": false). */
+  vlm?: boolean;
 }
 
 export interface ReplayResult {
@@ -125,6 +129,8 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const screen = new X11ScreenSource({ env, windows });
   const input = new X11XTestInputDriver({ env });
   const { detector, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false);
+  const vlmConfig = resolveVlmConfig(dataDir, env);
+  const vlm = (req.vlm ?? vlmConfig.enabled) ? createVlmProviders(vlmConfig).grounder : undefined;
   const t0 = performance.now();
   let outcomes: RowOutcome[] = [];
   let status: "passed" | "failed" = "failed";
@@ -146,6 +152,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
           return readImageFile(p);
         },
         encodePng: (f) => encodePng(f, { compressionLevel: 3 }),
+        ...(vlm ? { vlm } : {}),
         trace,
         onProgress: (p) => log(progressLine(p)),
         ...(req.beforeRow || req.beforeRowCommand ? { beforeRow: req.beforeRow ?? rowCommand(req.beforeRowCommand!, env, workflow, log) } : {}),
@@ -183,7 +190,9 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
     .option("--max-attempts <n>", "attempts per step", "3")
     .option("--before-row <command>", "shell command run before each row (opens the app); the row's values are in RPAV_VAR_<NAME>")
     .option("--json", "print the result as JSON")
-    .action(async (file: string | undefined, o: { var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean }) => {
+    .option("--vlm", "last-resort grounding by the grounding model (default, unless config.json disables it)")
+    .option("--no-vlm", "never ask a model: elements and icon templates only")
+    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean }) => {
       if (o.onError !== "stop" && o.onError !== "skip") throw new InvalidInputError(`--on-error must be stop or skip, got "${o.onError}".`);
       if (!file && !o.resume) throw new InvalidInputError("Give a workflow file, or --resume <run folder>.");
       const attempts = Number(o.maxAttempts);
@@ -197,7 +206,7 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
       const store = await openStore(globals(), io.env);
       try {
         const r = await replayWorkflow(
-          { workflowPath: file ?? "", ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal },
+          { workflowPath: file ?? "", ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal },
           env,
           dataDir,
           (s) => io.err(s),

@@ -60,6 +60,8 @@ export const TraceBeforeSchema = z.looseObject({
   candidates: z.array(TraceCandidateSchema),
   decision: z.string(),
   timings: z.record(z.string(), z.number()),
+  /** method "vlm": the model, the prompt's hash and its raw answer (untrusted text). */
+  vlm: z.looseObject({ model: z.string(), prompt_hash: z.string(), raw_answer: z.string(), cached: z.boolean(), snapped_to: z.string().optional() }).optional(),
 });
 
 export const TraceActionSchema = z.looseObject({

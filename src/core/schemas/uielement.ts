@@ -47,6 +47,8 @@ export const UIElementSchema = z.looseObject({
     workflow_hint: z.string().nullable().optional(),
   }),
   tags: z.array(z.string()),
+  /** What the element is and does, in a few words, by a vision-language model (property 4); absent without one. */
+  semantic_description: z.string().optional(),
 });
 export type UIElement = z.infer<typeof UIElementSchema>;
 

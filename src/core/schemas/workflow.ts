@@ -36,6 +36,8 @@ export const TargetSchema = z.looseObject({
   icon: z.string().nullable(),
   /** Several elements with this label and type on the recorded screen: this was the `index`-th of `count`, in reading order. */
   ordinal: z.looseObject({ index: z.number().int().nonnegative(), count: z.number().int().positive() }).optional(),
+  /** What the element is and does, in a few words, written by a vision-language model (property 4); absent without one. */
+  semantic_description: z.string().optional(),
 });
 export type Target = z.infer<typeof TargetSchema>;
 
@@ -73,6 +75,8 @@ export const WorkflowSchema = z
     source_session: z.string(),
     variables: z.array(WorkflowVariableSchema),
     steps: z.array(StepSchema).min(1),
+    /** `rpav build --enrich`: the model that wrote the intentions and expected states, and which steps. */
+    enrichment: z.looseObject({ model: z.string(), at: IsoTimestampSchema, steps: z.array(nonEmptyString) }).optional(),
   })
   .superRefine((wf, ctx) => {
     const names = new Set(wf.variables.map((v) => v.name));
