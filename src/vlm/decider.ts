@@ -27,7 +27,7 @@ export class ModelDecider implements DecisionMaker {
       ...req.options.map((o) => `- ${o.id} : ${o.description.slice(0, 300)}`),
       `Réponds {"chosen": "<un de ${ids.join(", ")}>", "reason": "<une phrase>"}.`,
     ].join("\n");
-    const r = await this.model.ask({ messages: [{ role: "system", content: SYSTEM }, { role: "user", content: text }], schema, structured: true, imageHashes: [], signal });
+    const r = await this.model.ask({ messages: [{ role: "system", content: SYSTEM }, { role: "user", content: text }], schema, structured: true, signal });
     return { chosen: r.value.chosen, reason: r.value.reason, by: "model", model: r.model, prompt_hash: r.promptHash, raw_answer: r.raw.slice(0, 2000), cached: r.cached };
   }
 }

@@ -9,7 +9,7 @@ import { ProviderUnavailableError, RpaError, throwIfAborted } from "../core/erro
 import type { Frame } from "../core/frame.js";
 import type { Step, Workflow } from "../core/schemas/workflow.js";
 import { frameHash, resizeForModel } from "./image-prep.js";
-import type { RoleModel } from "./role-model.js";
+import type { LazyImage, RoleModel } from "./role-model.js";
 
 export interface StepScreens {
   readonly before?: Frame | undefined;
@@ -48,10 +48,10 @@ function answerSchema(step: Step, declared: ReadonlySet<string>) {
 }
 
 /** Downscaled for a describing model: the long side at most 1280 px. */
-async function describeImage(f: Frame): Promise<{ png: Uint8Array; hash: string }> {
+function describeImage(f: Frame): LazyImage {
   const k = Math.min(1, 1280 / Math.max(f.width, f.height));
   const size = { width: Math.max(1, Math.round(f.width * k)), height: Math.max(1, Math.round(f.height * k)) };
-  return { png: (await resizeForModel(f, size)).png, hash: `${frameHash(f)}@${size.width}x${size.height}` };
+  return { hash: `${frameHash(f)}@${size.width}x${size.height}`, load: async () => (await resizeForModel(f, size)).png };
 }
 
 function stepFacts(step: Step, next: Step | undefined): string {
@@ -79,7 +79,7 @@ export async function enrichWorkflow(workflow: Workflow, screens: (step: Step) =
     throwIfAborted(opts.signal, "enrichment");
     opts.onProgress?.(i, steps.length);
     const shots = await screens(step);
-    const images = await Promise.all([shots?.before, shots?.after].filter((f): f is Frame => !!f).map(describeImage));
+    const images = [shots?.before, shots?.after].filter((f): f is Frame => !!f).map(describeImage);
     const which = [shots?.before ? "image 1 : l'écran juste avant l'action" : "", shots?.after ? `image ${shots.before ? 2 : 1} : l'écran juste après` : ""].filter(Boolean).join(" ; ");
     const text = [
       `Étape ${step.step_id} de la tâche « ${wf.name} » :`,
@@ -93,10 +93,9 @@ export async function enrichWorkflow(workflow: Workflow, screens: (step: Step) =
     ].join("\n");
     try {
       const r = await model.ask({
-        messages: [{ role: "system", content: SYSTEM }, { role: "user", content: text, ...(images.length ? { images: images.map((x) => x.png) } : {}) }],
+        messages: [{ role: "system", content: SYSTEM }, { role: "user", content: text, ...(images.length ? { images } : {}) }],
         schema: answerSchema(step, declared),
         structured: true,
-        imageHashes: images.map((x) => x.hash),
         signal: opts.signal,
       });
       used = true;

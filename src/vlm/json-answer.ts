@@ -28,13 +28,9 @@ export function extractJson(text: string): unknown {
   return undefined;
 }
 
-export function promptHash(req: Pick<ChatRequest, "model" | "messages">): string {
-  const h = createHash("sha256").update(req.model);
-  for (const m of req.messages) {
-    h.update(`\n${m.role}\n${m.content}`);
-    for (const i of m.images ?? []) h.update(createHash("sha256").update(i).digest());
-  }
-  return h.digest("hex").slice(0, 16);
+/** Short hash of a prompt (model, messages' text, images' content hashes), for the trace. */
+export function promptHash(model: string, texts: readonly string[], imageHashes: readonly string[]): string {
+  return createHash("sha256").update(JSON.stringify([model, texts, imageHashes])).digest("hex").slice(0, 16);
 }
 
 export interface StructuredResult<T> {

@@ -88,14 +88,9 @@ export class QwenGrounder implements VlmGrounder {
 
   async ground(frame: Frame, description: string, signal?: AbortSignal, context?: VlmGroundingContext): Promise<VlmGrounding | undefined> {
     const size = modelImageSize(frame.width, frame.height, this.opts.rule ?? QWEN25VL_RESIZE);
-    const image = await resizeForModel(frame, size);
-    const r = await this.model.ask({
-      messages: [{ role: "user", content: groundingPrompt(description), images: [image.png] }],
-      schema: GroundingAnswerSchema,
-      structured: false,
-      imageHashes: [`${frameHash(frame)}@${size.width}x${size.height}`],
-      signal,
-    });
+    // Encoded only on a cache miss: a hit costs the pixels' hash and a file read.
+    const image = { hash: `${frameHash(frame)}@${size.width}x${size.height}`, load: async () => (await resizeForModel(frame, size)).png };
+    const r = await this.model.ask({ messages: [{ role: "user", content: groundingPrompt(description), images: [image] }], schema: GroundingAnswerSchema, structured: false, signal });
     const items = Array.isArray(r.value) ? r.value : "found" in r.value ? [] : [r.value];
     const first = items[0] as z.infer<typeof Item> | undefined;
     if (!first) return undefined;

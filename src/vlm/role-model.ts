@@ -20,13 +20,23 @@ export interface RoleModelConfig {
   readonly keepAlive?: string | number | undefined;
 }
 
+/** An image known by its content hash, encoded only when the request really goes to the server. */
+export interface LazyImage {
+  readonly hash: string;
+  readonly load: () => Promise<Uint8Array>;
+}
+
+export interface PromptMessage {
+  readonly role: ChatMessage["role"];
+  readonly content: string;
+  readonly images?: readonly LazyImage[];
+}
+
 export interface AskRequest<T> {
-  readonly messages: readonly ChatMessage[];
+  readonly messages: readonly PromptMessage[];
   readonly schema: z.ZodType<T>;
   /** Ask the server for structured output with the schema's JSON schema (false: free text, parsed leniently). */
   readonly structured: boolean;
-  /** Content hashes of the images, in message order (cache key). */
-  readonly imageHashes: readonly string[];
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -55,14 +65,16 @@ export class RoleModel {
     const t0 = performance.now();
     const options = { temperature: 0, seed: 0, ...this.c.options };
     const schema = req.structured ? (toJSONSchema(req.schema, { target: "draft-7", unrepresentable: "any" }) as Record<string, unknown>) : undefined;
-    const hash = promptHash({ model: this.c.model, messages: req.messages });
-    const key = cacheKey({ model: this.c.model, role: this.c.role, prompt: req.messages.map((m) => `${m.role}:${m.content}`).join("\n"), images: req.imageHashes, options: { options, schema: schema ?? null } });
+    const images = req.messages.flatMap((m) => (m.images ?? []).map((i) => i.hash));
+    const hash = promptHash(this.c.model, req.messages.map((m) => `${m.role}:${m.content}`), images);
+    const key = cacheKey({ model: this.c.model, role: this.c.role, prompt: req.messages.map((m) => `${m.role}:${m.content}`).join("\n"), images, options: { options, schema: schema ?? null } });
     const hit = this.c.cache?.get(key);
     if (hit !== undefined) {
       const v = validateAnswer(hit, req.schema);
       if (v.ok) return { value: v.value, raw: hit, model: this.c.model, promptHash: hash, cached: true, ms: performance.now() - t0 };
     }
-    const r = await askStructured({ model: this.c.model, messages: req.messages, ...(schema ? { schema } : {}), options, ...(this.c.keepAlive !== undefined ? { keepAlive: this.c.keepAlive } : {}), ...(req.signal ? { signal: req.signal } : {}) }, req.schema, async (q) => (await this.c.manager.chat(this.c.server, q)).content);
+    const messages: ChatMessage[] = await Promise.all(req.messages.map(async (m) => ({ role: m.role, content: m.content, ...(m.images?.length ? { images: await Promise.all(m.images.map((i) => i.load())) } : {}) })));
+    const r = await askStructured({ model: this.c.model, messages, ...(schema ? { schema } : {}), options, ...(this.c.keepAlive !== undefined ? { keepAlive: this.c.keepAlive } : {}), ...(req.signal ? { signal: req.signal } : {}) }, req.schema, async (q) => (await this.c.manager.chat(this.c.server, q)).content);
     this.c.cache?.put(key, { model: this.c.model, role: this.c.role }, r.raw);
     return { value: r.value, raw: r.raw, model: this.c.model, promptHash: hash, cached: false, ms: performance.now() - t0 };
   }

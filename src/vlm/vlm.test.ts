@@ -183,11 +183,11 @@ describe("OpenAI-compatible servers", () => {
     expect(await server.models()).toContain("gemma4:e4b");
     expect(await server.loaded()).toBeUndefined();
     fake.respond = () => '{"ok": true}';
-    await role("gemma4:e4b", server).ask({ messages: [{ role: "user", content: "q" }], schema: z.object({ ok: z.boolean() }), structured: true, imageHashes: [] });
+    await role("gemma4:e4b", server).ask({ messages: [{ role: "user", content: "q" }], schema: z.object({ ok: z.boolean() }), structured: true });
     expect(fake.requests[1]!.format).toMatchObject({ type: "object", properties: { ok: { type: "boolean" } } });
   });
   it("a missing model is provider_unavailable", async () => {
-    await expect(role("nope:1b", new OpenAiServer(fake.url)).ask({ messages: [{ role: "user", content: "q" }], schema: z.object({}), structured: true, imageHashes: [] })).rejects.toMatchObject({ code: "provider_unavailable", details: { missingModel: true } });
+    await expect(role("nope:1b", new OpenAiServer(fake.url)).ask({ messages: [{ role: "user", content: "q" }], schema: z.object({}), structured: true })).rejects.toMatchObject({ code: "provider_unavailable", details: { missingModel: true } });
   });
 });
 
@@ -202,7 +202,7 @@ describe("one model at a time", () => {
       const manager = new ModelManager([qwen, gemma], { onEvent: (e) => events.push(e), pollMs: 10 });
       const understanding = new RoleModel({ role: "understanding", model: "gemma4:e4b", server: gemma, manager });
       const grounding = new RoleModel({ role: "grounding", model: "qwen2.5vl:7b", server: qwen, manager });
-      const ask = () => understanding.ask({ messages: [{ role: "user", content: "describe" }], schema: z.object({ ok: z.boolean() }), structured: true, imageHashes: [] });
+      const ask = () => understanding.ask({ messages: [{ role: "user", content: "describe" }], schema: z.object({ ok: z.boolean() }), structured: true });
       await ask();
       expect([...second.loaded.keys()]).toEqual(["gemma4:e4b"]);
       await new QwenGrounder(grounding).ground(windowFrame([560, 420], [0, 0], 1, [10, 10, 50, 30]), "x");
