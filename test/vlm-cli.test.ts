@@ -121,3 +121,17 @@ describe("rpav build --enrich", () => {
     expect(wf2.steps[0]!.target?.semantic_description).toBeUndefined();
   }, 180_000);
 });
+
+describe("rpav detect --vlm-regions", () => {
+  it("adds the model's elements (vlm_query) to the heuristics'; without a server vlm_used is false", async () => {
+    fake.respond = () => '[{"bbox_2d": [100, 50, 180, 80], "type": "button", "label": "Magenta"}]';
+    const r = await rpav(["detect", join(dir, "screen.png"), "--vlm-regions", "--json", "--ocr", "ppocr"], up());
+    fake.respond = respond;
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { ui_elements: { detection_method: string; label: string }[]; processing_metadata: { vlm_used: boolean } };
+    expect(s.processing_metadata.vlm_used).toBe(true);
+    expect(s.ui_elements.some((e) => e.detection_method === "vlm_query" && e.label === "Magenta")).toBe(true);
+    const d = JSON.parse((await rpav(["detect", join(dir, "screen.png"), "--vlm-regions", "--json", "--ocr", "ppocr"], none())).stdout) as { processing_metadata: { vlm_used: boolean } };
+    expect(d.processing_metadata.vlm_used).toBe(false);
+  }, 90_000);
+});

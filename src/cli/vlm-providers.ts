@@ -8,6 +8,7 @@ import { ModelManager, type ManagerEvent } from "../vlm/model-manager.js";
 import { OllamaServer } from "../vlm/ollama-server.js";
 import { OpenAiServer } from "../vlm/openai-server.js";
 import { QwenGrounder } from "../vlm/qwen-grounder.js";
+import { VlmRegionProposer } from "../vlm/region-proposer.js";
 import { RoleModel, type VlmRole } from "../vlm/role-model.js";
 import { VLM_ROLES, type VlmConfig } from "./vlm-config.js";
 
@@ -17,6 +18,8 @@ export interface VlmProviders {
   readonly roles: Record<VlmRole, RoleModel>;
   readonly grounder: QwenGrounder;
   readonly decider: ModelDecider;
+  /** Region proposals by the grounding model (off unless a command asks). */
+  readonly proposer: VlmRegionProposer;
 }
 
 export function createVlmProviders(config: VlmConfig, opts: { onEvent?: (e: ManagerEvent) => void; probeTimeoutMs?: number } = {}): VlmProviders {
@@ -40,5 +43,6 @@ export function createVlmProviders(config: VlmConfig, opts: { onEvent?: (e: Mana
   };
   const roles = { grounding: make("grounding"), understanding: make("understanding"), decision: make("decision") };
   const coords = config.roles.grounding.coordinates;
-  return { manager, servers: [...servers.values()], roles, grounder: new QwenGrounder(roles.grounding, coords ? { coordinates: coords } : {}), decider: new ModelDecider(roles.decision) };
+  const space = coords ? { coordinates: coords } : {};
+  return { manager, servers: [...servers.values()], roles, grounder: new QwenGrounder(roles.grounding, space), decider: new ModelDecider(roles.decision), proposer: new VlmRegionProposer(roles.grounding, space) };
 }

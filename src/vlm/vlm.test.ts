@@ -239,3 +239,18 @@ describe("cache", () => {
     expect(fake.requests).toHaveLength(3);
   });
 });
+
+describe("region proposals", () => {
+  it("maps every proposed element back to frame pixels and keeps only the eight types", async () => {
+    const { VlmRegionProposer } = await import("./region-proposer.js");
+    // 1920×1080 is seen as 1904×1064: the model's boxes are in that space.
+    fake.respond = () => '```json\n[{"bbox_2d": [952, 532, 1904, 1064], "type": "button", "label": "OK"}, {"bbox_2d": [0, 0, 95.2, 53.2], "type": "spaceship"}, {"bbox_2d": [5000, 5000, 6000, 6000], "type": "link"}]\n```';
+    const frame = windowFrame([1920, 1080], [0, 0], 1, [0, 0, 0, 0]);
+    const regions = await new VlmRegionProposer(role()).proposeRegions(frame);
+    expect(regions).toHaveLength(2);
+    expect(regions[0]).toMatchObject({ type: "button", label: "OK" });
+    regions[0]!.bbox.forEach((v, i) => expect(v).toBeCloseTo([960, 540, 1920, 1080][i]!, 5));
+    expect(regions[1]!.type).toBe("generic_interactive");
+    regions[1]!.bbox.forEach((v, i) => expect(v).toBeCloseTo([0, 0, 96, 54][i]!, 5));
+  });
+});

@@ -24,7 +24,7 @@ import { UIElementDetector, type DetectionResult } from "../../perception/ui-ele
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { createVlmProviders } from "../vlm-providers.js";
-import type { VlmGrounding } from "../../core/providers/vlm.js";
+import type { VlmClient, VlmGrounding } from "../../core/providers/vlm.js";
 import { bboxCenter } from "../../core/geometry.js";
 import type { CliIo } from "./desktop.js";
 
@@ -64,12 +64,12 @@ const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () 
 };
 
 /** The default detector of the product (used by `rpav detect`, `rpav locate`, replay). */
-export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
+export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, vlm?: VlmClient): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
   const make = OCR_PROVIDERS[o.ocr];
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
   const { ocr, close } = await make();
   const cached = new CachedOcr(ocr, cacheDir ? { dir: cacheDir } : {});
-  const detector = new UIElementDetector({ ocr: cached, ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
+  const detector = new UIElementDetector({ ocr: cached, ...(vlm ? { vlm } : {}), ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
   return { detector, close };
 }
 
@@ -119,10 +119,12 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--json", "print the screen state JSON on stdout")
     .option("--debug-image <out.png>", "draw every element box with its type and label")
     .option("--out <dir>", "write the screen state, element crops and vectors there")
-    .action(async (image: string, o: PerceptionChoice & { app: string; title: string; json?: boolean; debugImage?: string; out?: string }) => {
+    .option("--vlm-regions", "also ask the grounding model for every interactive element (slow; off by default); without a server the heuristics stand (vlm_used false)")
+    .action(async (image: string, o: PerceptionChoice & { app: string; title: string; json?: boolean; debugImage?: string; out?: string; vlmRegions?: boolean }) => {
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       const dataDir = resolveDataDir(globals(), io.env);
-      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out);
+      const proposer = o.vlmRegions ? createVlmProviders(resolveVlmConfig(dataDir, io.env)).proposer : undefined;
+      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out, proposer);
       try {
         if (!o.json) io.err(`detecting elements in ${image} (${frame.width}×${frame.height})…\n`);
         const det = await detector.detect(frame, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1, cropDir: o.out ? "elements" : undefined });
