@@ -47,6 +47,8 @@ export const UIElementSchema = z.looseObject({
     workflow_hint: z.string().nullable().optional(),
   }),
   tags: z.array(z.string()),
+  /** States read from the screen by the learned detector, where it can tell them. */
+  state: z.looseObject({ checked: z.boolean().optional(), selected: z.boolean().optional(), disabled: z.boolean().optional() }).optional(),
 });
 export type UIElement = z.infer<typeof UIElementSchema>;
 
