@@ -234,6 +234,12 @@ def main():
     metas = [m for m in read_index(a.data) if m["id"] in listed]  # exactly the manifest's screens
     if len(metas) < len(listed):
         sys.exit(f"{len(listed) - len(metas)} screens of the manifest are missing from {a.data}: run `npm run train -- data`")
+    differ = 0
+    for m in metas:
+        with open(os.path.join(m["_dir"], m["image"]), "rb") as fh:
+            differ += hashlib.sha256(fh.read()).hexdigest() != listed[m["id"]]
+    if differ:
+        print(f"warning: {differ} of {len(metas)} images differ from the manifest's hashes (other package versions or fonts): the run is not an exact reproduction", flush=True)
     split = {m["id"]: split_of(m, a.fold) for m in metas}
     train = [m for m in metas if split[m["id"]] == "train"]
     print(f"fold {a.fold}: held {FOLDS[a.fold]['held']}; {len(train)} training screens, {sum(1 for v in split.values() if v == 'calib')} calibration, "
@@ -280,8 +286,9 @@ def main():
             last_save = time.time()
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ck + ".tmp")
             os.replace(ck + ".tmp", ck)
-    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ck + ".tmp")
-    os.replace(ck + ".tmp", ck)
+    if not a.finish:
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ck + ".tmp")
+        os.replace(ck + ".tmp", ck)
     print(f"training: {state['step']} steps, {state['crops']} crops, {state['seconds'] / 3600:.2f} h on this machine", flush=True)
 
     model.eval()
@@ -328,6 +335,8 @@ def main():
     with open(os.path.join(run, "report.json"), "w") as f:
         json.dump(meta, f, indent=1)
     if not a.no_export:
+        # The weights exported (reference.py recomputes the test fixture's detections from them).
+        torch.save({"model": model.state_dict(), "state": state}, os.path.join(run, "exported.pt"))
         os.makedirs(MODEL_DIR, exist_ok=True)
         onnx_path = os.path.join(MODEL_DIR, "ui-detector.onnx")
         torch.onnx.export(model, torch.zeros(1, 3, 256, 320), onnx_path + ".tmp", opset_version=13, input_names=["image"], output_names=["heat_logits", "box", "state_logits"],

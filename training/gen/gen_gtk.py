@@ -350,13 +350,48 @@ def collect(win, b, scale):
     return W, H, els
 
 
+# The AT-SPI role table of src/lab/atspi.ts (the dev corpus's ground truth), for --atspi-check.
+ROLE_TYPES = {"push button": "button", "toggle button": "button", "check box": "checkbox", "check menu item": "checkbox",
+              "radio button": "radio_button", "radio menu item": "radio_button", "page tab": "tab", "combo box": "dropdown",
+              "text": "text_input", "entry": "text_input", "password text": "text_input", "spin button": "text_input", "link": "link",
+              "menu": "generic_interactive", "menu item": "generic_interactive", "slider": "generic_interactive"}
+
+
+def box_iou(a, b):
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
+    return ix * iy / u if u > 0 else 0.0
+
+
+def atspi_check(win, els, scale):
+    """Compares this window's boxes with what AT-SPI reports for it (lab/atspi-dump.py, run while this process keeps
+    answering the accessibility bus). Returns per element the best IoU with an AT-SPI node of the same type."""
+    import subprocess
+    dump = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lab", "atspi-dump.py")
+    p = subprocess.Popen([sys.executable, dump, "--pid", str(os.getpid()), "--scale", str(scale)], stdout=subprocess.PIPE, text=True)
+    out = []
+    while p.poll() is None:
+        pump(0.02)
+    nodes = json.loads(p.stdout.read())["nodes"]
+    ox, oy = win.get_window().get_origin()[1:]
+    theirs = [(ROLE_TYPES[n["role"]], [n["bbox"][0] - ox * scale, n["bbox"][1] - oy * scale, n["bbox"][2] - ox * scale, n["bbox"][3] - oy * scale])
+              for n in nodes if n["role"] in ROLE_TYPES and "showing" in n["states"]]
+    for e in els:
+        best = max([box_iou(e["bbox"], b) for t, b in theirs if t == e["type"]] or [0.0])
+        out.append({"type": e["type"], "source": e["source"], "iou": round(best, 3)})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--scale", type=int, default=int(os.environ.get("GDK_SCALE", "1")))
+    ap.add_argument("--atspi-check", metavar="REPORT.json", help="write no screens: compare each screen's boxes with AT-SPI's (needs the lab's session and accessibility buses)")
     a = ap.parse_args()
+    checks = []
     os.makedirs(a.out, exist_ok=True)
     themes = available_themes()
     settings = Gtk.Settings.get_default()
@@ -381,6 +416,14 @@ def main():
                 nb.set_current_page(rng.randrange(len(names)))
             pump(0.1)
         W, H, els = collect(win, b, a.scale)
+        if a.atspi_check:
+            res = atspi_check(win, els, a.scale)
+            checks.append({"id": sid, "elements": res})
+            ok = sum(1 for r in res if r["iou"] >= 0.9)
+            print(f"{sid}: {ok}/{len(res)} boxes within IoU 0.9 of AT-SPI's", flush=True)
+            win.destroy()
+            pump(0.05)
+            continue
         pb = Gdk.pixbuf_get_from_window(win.get_window(), 0, 0, W, H)
         win.destroy()
         pump(0.02)
@@ -393,6 +436,19 @@ def main():
             json.dump(meta, f, ensure_ascii=False)
         made += 1
         print(f"{sid} {len(els)} elements {pb.get_width()}x{pb.get_height()} {theme}{':dark' if dark else ''} {font}", flush=True)
+    if a.atspi_check:
+        allr = [r for c in checks for r in c["elements"]]
+        by = {}
+        for r in allr:
+            k = by.setdefault(r["source"], [0, 0])
+            k[0] += 1
+            k[1] += 1 if r["iou"] >= 0.9 else 0
+        summary = {"screens": len(checks), "elements": len(allr), "within_iou_0.9": sum(1 for r in allr if r["iou"] >= 0.9),
+                   "mean_iou": round(sum(r["iou"] for r in allr) / max(1, len(allr)), 3), "by_widget": {k: f"{v[1]}/{v[0]}" for k, v in sorted(by.items())}, "screens_detail": checks}
+        with open(a.atspi_check, "w") as f:
+            json.dump(summary, f, indent=1)
+        print(json.dumps({k: v for k, v in summary.items() if k != "screens_detail"}), flush=True)
+        return
     print(f"done: {made} new", flush=True)
 
 
