@@ -84,6 +84,14 @@ function rpavCollectGroundTruth() {
       bottom: Math.max(r.bottom, ...rects.map((q) => q.bottom)),
     };
   };
+  // AT-SPI's state names where they apply: checked (a ticked box, a pressed toggle), selected (the current tab), disabled.
+  const statesOf = (el) => {
+    const states = [];
+    if (el.checked === true || el.getAttribute("aria-checked") === "true" || el.getAttribute("aria-pressed") === "true") states.push("checked");
+    if (el.getAttribute("aria-selected") === "true" || (el.getAttribute("role") === "tab" && el.getAttribute("aria-current"))) states.push("selected");
+    if (el.disabled === true || el.getAttribute("aria-disabled") === "true" || el.closest("fieldset:disabled")) states.push("disabled");
+    return states;
+  };
   const elements = [];
   const seen = new Set();
   const candidates = document.querySelectorAll("a[href], button, input, select, textarea, [role=button], [role=tab], [role=checkbox], [role=radio], [role=switch], [role=link], [role=combobox], [role=menuitem], [role=slider]");
@@ -95,7 +103,7 @@ function rpavCollectGroundTruth() {
     const type = typeOf(el);
     if (!type || !visible(el)) continue;
     seen.add(el);
-    elements.push({ type, label: labelOf(el), bbox: box(toggleRect(el)), source_role: el.getAttribute("role") ?? el.tagName.toLowerCase() + (el instanceof HTMLInputElement ? `[type=${el.type}]` : "") });
+    elements.push({ type, label: labelOf(el), bbox: box(toggleRect(el)), source_role: el.getAttribute("role") ?? el.tagName.toLowerCase() + (el instanceof HTMLInputElement ? `[type=${el.type}]` : ""), states: statesOf(el) });
   }
   // Screen-reader-only text ("visually hidden": clipped to a 1×1 box) is in the DOM but not on screen.
   const clippedAway = (el) => {

@@ -9,6 +9,7 @@ interface Element {
   type: string;
   label: string;
   bbox: [number, number, number, number];
+  states: string[];
 }
 
 const PAGE = `<!doctype html><html><body style="margin:0;font:16px sans-serif">
@@ -18,8 +19,10 @@ const PAGE = `<!doctype html><html><body style="margin:0;font:16px sans-serif">
   </div>
   <label id="lb" style="position:absolute;left:20px;top:120px"><input type="radio" name="r" style="width:18px;height:18px;margin:0 6px 0 0">Mutuelle</label>
   <div style="position:absolute;left:20px;top:200px">
-    <input type="checkbox" id="alone" style="width:20px;height:20px;margin:0">
+    <input type="checkbox" id="alone" checked style="width:20px;height:20px;margin:0">
     <button id="save" style="margin-left:40px">Save</button>
+    <button id="off" disabled>Off</button>
+    <a href="#" role="tab" aria-selected="true">Général</a>
   </div>
 </body></html>`;
 
@@ -57,6 +60,11 @@ describe("DOM ground truth", () => {
     const boxOnly = elements.find((e) => e.type === "checkbox" && e.bbox[1] >= 200)!;
     expect(boxOnly.bbox).toEqual(alone);
     expect(byLabel("Save").bbox).toEqual(save);
+    // States, by AT-SPI's names: the ticked box, the disabled button, the selected tab; none on the others.
+    expect(boxOnly.states).toEqual(["checked"]);
+    expect(byLabel("Off").states).toEqual(["disabled"]);
+    expect(byLabel("Général")).toMatchObject({ type: "tab", states: ["selected"] });
+    expect(tiers.states).toEqual([]);
     await page.close();
   });
 });

@@ -22,6 +22,8 @@ export interface ElementCandidate {
   filled: boolean;
   /** Words read inside the element (text.raw). */
   text: string;
+  /** States a learned detector read (checked, selected, disabled), when it can. */
+  state?: { checked?: boolean; selected?: boolean; disabled?: boolean };
 }
 
 export interface ClassifyInput {

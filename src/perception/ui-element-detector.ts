@@ -12,12 +12,14 @@ import { bboxCenter, bboxContainsPoint, bboxIoU, clampBBox, roundBBoxOut } from 
 import { elementId } from "../core/ids.js";
 import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js";
 import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
+import type { ElementProposer } from "../core/providers/element-proposer.js";
 import type { VlmClient } from "../core/providers/vlm.js";
 import type { TextBox } from "../core/schemas/common.js";
 import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/schemas/uielement.js";
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
+import { fuseWithOcr } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -30,6 +32,11 @@ export interface DetectorDeps {
   readonly textEmbedder?: TextEmbedder;
   /** Region proposals from a vision-language model, when one is available. */
   readonly vlm?: VlmClient;
+  /**
+   * A learned detector (learned-detector.ts): when given, its typed boxes replace the shape
+   * proposer and the rule classifier, and OCR names them (learned-fusion.ts).
+   */
+  readonly proposer?: ElementProposer;
 }
 
 export interface DetectOptions {
@@ -135,36 +142,45 @@ export class UIElementDetector {
     let failed: DetectionResult["metadata"]["failed"];
     let vlmUsed = false;
     let vlmError: string | undefined;
+    // The learned detector first, outside the fallback below: an image it cannot take is the
+    // caller's error (InvalidInputError), not a detector failure to hide.
+    const tp = performance.now();
+    const proposals = this.deps.proposer ? await this.deps.proposer.propose(frame, signal) : undefined;
+    if (proposals) timings.proposer_ms = performance.now() - tp;
     try {
       ocr = await this.deps.ocr.recognize(frame, signal);
       Object.assign(timings, ocr.timings);
       timings.ocr_ms = performance.now() - t0;
       throwIfAborted(signal, "element detection");
-      const t1 = performance.now();
-      const img = toRgb(frame);
-      if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
-      const { shapes, glyphs } = proposeRegions(img, { scale });
-      timings.proposals_ms = performance.now() - t1;
-      // Characters the text detector passes over (a pager's lone digits, too small at its
-      // reading size) are read box by box, inside small boxes holding a glyph and no word.
-      // A failure there loses those characters only (property 39), not the screen.
-      if (this.deps.ocr.readBoxes) {
-        const tb = performance.now();
-        const boxes = unreadBoxes(shapes, glyphs, ocr.lines, scale);
-        try {
-          const read = boxes.length ? await this.deps.ocr.readBoxes(frame, boxes, signal) : [];
-          const found = read.flatMap((l) => l.words.filter((w) => /^[\p{L}\p{N}«»‹›]{1,3}$/u.test(w.text) && w.confidence >= 0.8).map((w) => ({ text: w.text, bbox: w.bbox, confidence: w.confidence, words: [w] })));
-          if (found.length) ocr = { ...ocr, lines: [...ocr.lines, ...found] };
-        } catch (e) {
-          if (e instanceof AbortedError) throw e;
-          for (const bbox of boxes) regionErrors.push({ bbox, stage: "read_box", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
+      if (proposals) {
+        candidates = fuseWithOcr(proposals, ocr.lines);
+      } else {
+        const t1 = performance.now();
+        const img = toRgb(frame);
+        if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
+        const { shapes, glyphs } = proposeRegions(img, { scale });
+        timings.proposals_ms = performance.now() - t1;
+        // Characters the text detector passes over (a pager's lone digits, too small at its
+        // reading size) are read box by box, inside small boxes holding a glyph and no word.
+        // A failure there loses those characters only (property 39), not the screen.
+        if (this.deps.ocr.readBoxes) {
+          const tb = performance.now();
+          const boxes = unreadBoxes(shapes, glyphs, ocr.lines, scale);
+          try {
+            const read = boxes.length ? await this.deps.ocr.readBoxes(frame, boxes, signal) : [];
+            const found = read.flatMap((l) => l.words.filter((w) => /^[\p{L}\p{N}«»‹›]{1,3}$/u.test(w.text) && w.confidence >= 0.8).map((w) => ({ text: w.text, bbox: w.bbox, confidence: w.confidence, words: [w] })));
+            if (found.length) ocr = { ...ocr, lines: [...ocr.lines, ...found] };
+          } catch (e) {
+            if (e instanceof AbortedError) throw e;
+            for (const bbox of boxes) regionErrors.push({ bbox, stage: "read_box", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
+          }
+          timings.box_reads = boxes.length;
+          timings.box_read_ms = performance.now() - tb;
         }
-        timings.box_reads = boxes.length;
-        timings.box_read_ms = performance.now() - tb;
+        const t2 = performance.now();
+        candidates = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
+        timings.classify_ms = performance.now() - t2;
       }
-      const t2 = performance.now();
-      candidates = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
-      timings.classify_ms = performance.now() - t2;
     } catch (e) {
       if (e instanceof AbortedError) throw e;
       failed = { code: e instanceof RpaError ? e.code : "detector_failed", message: (e as Error).message };
@@ -265,6 +281,7 @@ export class UIElementDetector {
       properties: { is_clickable: role.is_clickable, is_focusable: role.is_focusable, is_dangerous: role.is_dangerous },
       context: { app_name: appName, window_title: o.windowTitle ?? "", workflow_hint: o.workflowHint ?? null },
       tags: [c.type, ...role.tags],
+      ...(c.state ? { state: c.state } : {}),
     };
   }
 }

@@ -17,6 +17,7 @@ import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
 import { drawBoxes } from "../../perception/debug-image.js";
 import { AccentLexicon, HybridOcr } from "../../perception/hybrid-ocr.js";
 import { locate, textTargets } from "../../perception/locate.js";
+import { LearnedDetector } from "../../perception/learned-detector.js";
 import { CachedOcr } from "../../perception/ocr-cache.js";
 import { PpOcr } from "../../perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../perception/tesseract-ocr.js";
@@ -31,7 +32,13 @@ import type { CliIo } from "./desktop.js";
 export interface PerceptionChoice {
   ocr: string;
   scale?: number;
+  /** "rules" (shapes + classifier, the default) or "learned" (models/ui-detector). */
+  detector?: string;
 }
+
+const DETECTORS = ["rules", "learned"] as const;
+// The rules stay the default: the learned detector's held-family F1 does not beat theirs yet (bench/RESULTS.md).
+const DEFAULT_DETECTOR = "rules";
 
 const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
   hybrid: async () => {
@@ -67,10 +74,26 @@ const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () 
 export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, vlm?: VlmClient): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
   const make = OCR_PROVIDERS[o.ocr];
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
+<<<<<<< HEAD
   const { ocr, close } = await make();
   const cached = new CachedOcr(ocr, cacheDir ? { dir: cacheDir } : {});
   const detector = new UIElementDetector({ ocr: cached, ...(vlm ? { vlm } : {}), ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
   return { detector, close };
+=======
+  const kind = o.detector ?? DEFAULT_DETECTOR;
+  if (!(DETECTORS as readonly string[]).includes(kind)) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${kind}".`);
+  const proposer = kind === "learned" ? await LearnedDetector.create() : undefined;
+  let ocrParts: { ocr: OcrProvider; close: () => Promise<void> };
+  try {
+    ocrParts = await make();
+  } catch (e) {
+    await proposer?.close();
+    throw e;
+  }
+  const cached = new CachedOcr(ocrParts.ocr, cacheDir ? { dir: cacheDir } : {});
+  const detector = new UIElementDetector({ ocr: cached, ...(proposer ? { proposer } : {}), ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
+  return { detector, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
+>>>>>>> perception
 }
 
 function scaleOption(v: string): number {
@@ -116,6 +139,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--title <title>", "window title", "")
     .option("--scale <n>", "image pixels per screen pixel (2 for a HiDPI capture)", scaleOption)
     .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
+    .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (learned: the model in models/ui-detector)`, DEFAULT_DETECTOR)
     .option("--json", "print the screen state JSON on stdout")
     .option("--debug-image <out.png>", "draw every element box with its type and label")
     .option("--out <dir>", "write the screen state, element crops and vectors there")
@@ -165,6 +189,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--app <name>", "application name", "")
     .option("--scale <n>", "image pixels per screen pixel", scaleOption)
     .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
+    .option("--detector <name>", `element detector: ${DETECTORS.join(", ")}`, DEFAULT_DETECTOR)
     .option("--json", "print {bbox, point, element_id, score, candidates[]} as JSON")
     .option("--vlm", "ask the grounding model (RPAV_MODEL_GROUNDING) too; its box, snapped to a detected element, wins; without a reachable server the heuristics' answer stands")
     .option("--no-vlm", "heuristics only (the default)")

@@ -49,6 +49,8 @@ export const UIElementSchema = z.looseObject({
   tags: z.array(z.string()),
   /** What the element is and does, in a few words, by a vision-language model (property 4); absent without one. */
   semantic_description: z.string().optional(),
+  /** States read from the screen by the learned detector, where it can tell them. */
+  state: z.looseObject({ checked: z.boolean().optional(), selected: z.boolean().optional(), disabled: z.boolean().optional() }).optional(),
 });
 export type UIElement = z.infer<typeof UIElementSchema>;
 

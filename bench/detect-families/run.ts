@@ -1,0 +1,167 @@
+// Generalisation bench: the rules detector and the learned one side by side, on families the model
+// was trained on and on whole families it never saw (the split of training/detector/common.py:
+// held families from the model's fold; train-family figures on its "trainval" screens, never trained
+// on), plus the dev corpus when built (npm run corpus). Run: npm run bench -- detect-families
+//   RPAV_BENCH_PER_FAMILY=<n>   screens per family (default 12; deterministic sample by id hash)
+//   RPAV_BENCH_OCR_CACHE=<dir>  keep OCR results between runs
+// Element figures: precision / recall / F1 at IoU ≥ 0.5 (one-to-one, best IoU first), type accuracy
+// among matched; both detectors get the same OCR (hybrid PP-OCR + tesseract), the learned one's boxes
+// come from the model alone (OCR only names them). Reliability: the learned detector's confidence
+// bins vs the share of its detections matching an element of that type. Nothing here is tuned on a
+// held family: the model's threshold and temperature come from its calibration split.
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readImageFile } from "../../src/capture/png.js";
+import { bboxIoU, type BBox } from "../../src/core/geometry.js";
+import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
+import { decodeDetections, defaultDetectorModelDir, LearnedDetector, reliabilityTable } from "../../src/perception/learned-detector.js";
+import { CachedOcr } from "../../src/perception/ocr-cache.js";
+import { PpOcr } from "../../src/perception/ppocr-ocr.js";
+import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
+import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
+import { CORPUS_DIR, readCorpus } from "../corpus/build.js";
+import { round, writeResult } from "../lib.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const DATA = join(ROOT, "training", "data");
+const perFamily = Number(process.env.RPAV_BENCH_PER_FAMILY ?? 12);
+const modelDir = defaultDetectorModelDir();
+const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { fold: string; figures: { held_families: string[] }; data_manifest_sha256: string };
+const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; subfamily: string }> };
+const held = meta.figures.held_families;
+
+// The split of training/detector/common.py split_of (same hash, same shares).
+const familyOf = (f: { family: string; subfamily: string }) => (f.family === "html" ? `html/${f.subfamily}` : f.family);
+const isHeld = (f: { family: string; subfamily: string }) => held.some((h) => h === familyOf(f) || h === f.family);
+const bucket = (id: string) => parseInt(createHash("sha256").update(id).digest("hex").slice(0, 8), 16) % 100;
+const splitOf = (f: { id: string; family: string; subfamily: string }) => (isHeld(f) ? "held" : bucket(f.id) < 5 ? "calib" : bucket(f.id) < 10 ? "trainval" : "train");
+
+interface Screen {
+  id: string;
+  family: string;
+  split: "train" | "held" | "dev";
+  image: string;
+  scale: number;
+  elements: Array<{ type: string; bbox: BBox }>;
+}
+const screens: Screen[] = [];
+const groups = new Map<string, typeof manifest.files>();
+for (const f of manifest.files) {
+  const s = splitOf(f);
+  if (s !== "held" && s !== "trainval") continue;
+  const k = `${s}:${familyOf(f)}`;
+  groups.set(k, [...(groups.get(k) ?? []), f]);
+}
+for (const [k, fs] of [...groups].sort()) {
+  const [split, fam] = k.split(":") as [string, string];
+  for (const f of [...fs].sort((a, b) => createHash("sha256").update(a.id).digest("hex").localeCompare(createHash("sha256").update(b.id).digest("hex"))).slice(0, perFamily)) {
+    const dir = join(DATA, f.family);
+    if (!existsSync(join(dir, `${f.id}.json`))) continue;
+    const m = JSON.parse(readFileSync(join(dir, `${f.id}.json`), "utf8")) as { image: string; variant: { scale?: number }; elements: Screen["elements"] };
+    screens.push({ id: f.id, family: fam, split: split === "held" ? "held" : "train", image: join(dir, m.image), scale: m.variant.scale ?? 1, elements: m.elements });
+  }
+}
+for (const it of readCorpus().filter((_, i) => i % Math.max(1, Math.round(96 / perFamily)) === 0))
+  screens.push({ id: it.id, family: `dev/${it.source}`, split: "dev", image: join(CORPUS_DIR, it.image), scale: it.variant.scale, elements: it.elements });
+if (screens.length === 0) {
+  console.error("No screens: generate them first (npm run train -- data).");
+  process.exit(1);
+}
+
+const pp = await PpOcr.create();
+const tess = await TesseractOcr.create();
+const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
+const model = await LearnedDetector.create();
+const rules = new UIElementDetector({ ocr });
+const learned = new UIElementDetector({ ocr, proposer: model });
+
+interface Tally {
+  screens: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  typeOk: number;
+  gtByType: Record<string, number>;
+  tpByType: Record<string, number>;
+}
+const tally = (): Tally => ({ screens: 0, tp: 0, fp: 0, fn: 0, typeOk: 0, gtByType: {}, tpByType: {} });
+function score(t: Tally, gts: Screen["elements"], preds: Array<{ type: string; bbox: BBox }>): Set<number> {
+  const pairs: Array<{ g: number; p: number; iou: number }> = [];
+  gts.forEach((g, gi) => preds.forEach((p, pi) => {
+    const iou = bboxIoU(g.bbox, p.bbox);
+    if (iou >= 0.5) pairs.push({ g: gi, p: pi, iou });
+  }));
+  pairs.sort((a, b) => b.iou - a.iou);
+  const gU = new Set<number>();
+  const pU = new Set<number>();
+  const right = new Set<number>();
+  for (const pr of pairs) {
+    if (gU.has(pr.g) || pU.has(pr.p)) continue;
+    gU.add(pr.g);
+    pU.add(pr.p);
+    t.tp++;
+    if (gts[pr.g]!.type === preds[pr.p]!.type) {
+      t.typeOk++;
+      right.add(pr.p);
+      t.tpByType[gts[pr.g]!.type] = (t.tpByType[gts[pr.g]!.type] ?? 0) + 1;
+    }
+  }
+  for (const g of gts) t.gtByType[g.type] = (t.gtByType[g.type] ?? 0) + 1;
+  t.fp += preds.length - pU.size;
+  t.fn += gts.length - gU.size;
+  t.screens++;
+  return right;
+}
+const figures = (t: Tally) => {
+  const P = t.tp / Math.max(1, t.tp + t.fp);
+  const R = t.tp / Math.max(1, t.tp + t.fn);
+  return { screens: t.screens, precision: round(P, 3), recall: round(R, 3), f1: round((2 * P * R) / Math.max(1e-9, P + R), 3), type_accuracy: round(t.typeOk / Math.max(1, t.tp), 3), recall_by_type: Object.fromEntries(Object.entries(t.gtByType).map(([k, n]) => [k, round((t.tpByType[k] ?? 0) / n, 3)])) };
+};
+
+const rows = new Map<string, { split: string; rules: Tally; learned: Tally }>();
+const scored: Record<string, Array<{ confidence: number; correct: boolean }>> = { train: [], held: [], dev: [] };
+const started = performance.now();
+for (const [i, s] of screens.entries()) {
+  const frame = await readImageFile(s.image, { scaleFactor: s.scale });
+  const row = rows.get(s.family) ?? { split: s.split, rules: tally(), learned: tally() };
+  rows.set(s.family, row);
+  const r = await rules.detect(frame, { scale: s.scale });
+  score(row.rules, s.elements, r.elements);
+  const l = await learned.detect(frame, { scale: s.scale });
+  score(row.learned, s.elements, l.elements);
+  // Reliability over every proposal down to the model's floor (not only those kept).
+  const all = decodeDetections(await model.run(frame), model.meta, frame.width, frame.height, model.meta.floor);
+  const right = score(tally(), s.elements, all);
+  all.forEach((d, k) => scored[s.split]!.push({ confidence: d.confidence, correct: right.has(k) }));
+  const el = (performance.now() - started) / 1000;
+  process.stdout.write(`  [${i + 1}/${screens.length}] ${s.id} (${s.split} ${s.family}): rules ${r.elements.length}, learned ${l.elements.length}, true ${s.elements.length}; eta ${Math.round((el / (i + 1)) * (screens.length - i - 1))} s\n`);
+}
+
+const out: Record<string, unknown> = { model: { fold: meta.fold, held_families: held, data_manifest_sha256: meta.data_manifest_sha256 }, per_screen_sample: perFamily, families: {}, reliability: {} };
+const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length, 3) : null);
+console.log("\nfamily                  split   screens | rules P / R / F1 / type        | learned P / R / F1 / type");
+for (const split of ["train", "held", "dev"]) {
+  const fams = [...rows].filter(([, v]) => v.split === split).sort(([a], [b]) => a.localeCompare(b));
+  for (const [fam, v] of fams) {
+    const a = figures(v.rules);
+    const b = figures(v.learned);
+    (out.families as Record<string, unknown>)[fam] = { split, rules: a, learned: b };
+    console.log(`${fam.padEnd(23)} ${split.padEnd(7)} ${String(a.screens).padStart(7)} | ${a.precision.toFixed(3)} ${a.recall.toFixed(3)} ${a.f1.toFixed(3)} ${a.type_accuracy.toFixed(3)}  | ${b.precision.toFixed(3)} ${b.recall.toFixed(3)} ${b.f1.toFixed(3)} ${b.type_accuracy.toFixed(3)}`);
+  }
+  if (fams.length) {
+    const m = { rules_f1: mean(fams.map(([, v]) => figures(v.rules).f1)), learned_f1: mean(fams.map(([, v]) => figures(v.learned).f1)), rules_type: mean(fams.map(([, v]) => figures(v.rules).type_accuracy)), learned_type: mean(fams.map(([, v]) => figures(v.learned).type_accuracy)) };
+    out[`${split}_mean`] = m;
+    console.log(`${`mean of ${split} families`.padEnd(39)} | F1 ${m.rules_f1}, type ${m.rules_type}            | F1 ${m.learned_f1}, type ${m.learned_type}`);
+  }
+}
+for (const [split, xs] of Object.entries(scored)) {
+  if (!xs.length) continue;
+  const t = reliabilityTable(xs);
+  (out.reliability as Record<string, unknown>)[split] = t;
+  console.log(`\nreliability of the learned detector's confidence (${split} families, ${t.count} proposals ≥ floor, ECE ${t.ece.toFixed(3)}):`);
+  for (const b of t.bins) if (b.count) console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)}: ${String(b.count).padStart(5)} proposals, mean confidence ${b.meanConfidence!.toFixed(3)}, precision ${b.precision!.toFixed(3)}`);
+}
+console.log(`result: ${writeResult("detect-families", out)}`);
+await Promise.all([tess.close(), pp.close(), model.close()]);

@@ -1,0 +1,190 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readImageFile } from "../capture/png.js";
+import { InvalidInputError, ProviderUnavailableError } from "../core/errors.js";
+import { makeFrame } from "../core/frame.js";
+import { bboxIoU, type BBox } from "../core/geometry.js";
+import type { OcrLine } from "../core/providers/ocr.js";
+import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
+import { decodeDetections, defaultDetectorModelDir, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type DetectorMeta } from "./learned-detector.js";
+import { captionOf, fuseWithOcr } from "./learned-fusion.js";
+
+const FIXTURES = join(import.meta.dirname, "..", "..", "test", "fixtures", "ui-detector");
+const META: DetectorMeta = { types: UI_ELEMENT_TYPES, states: ["checked", "selected", "disabled"], stride: 4, align: 32, temperature: 2, threshold: 0.3, floor: 0.05, nms_iou: 0.5, min_side: 32, max_side: 4096 };
+
+/** Model outputs on a w×h grid, all cells at `bg`, with the given peaks (cell, class, logit, box sides, state logits). */
+function outputs(w: number, h: number, peaks: Array<{ x: number; y: number; c: number; z: number; sides: [number, number, number, number]; state?: [number, number, number] }>, bg = -8) {
+  const n = w * h;
+  const heat = new Float32Array(8 * n).fill(bg);
+  const box = new Float32Array(4 * n).fill(4);
+  const state = new Float32Array(3 * n).fill(-5);
+  for (const p of peaks) {
+    const i = p.y * w + p.x;
+    heat[p.c * n + i] = p.z;
+    p.sides.forEach((v, k) => (box[k * n + i] = v));
+    p.state?.forEach((v, k) => (state[k * n + i] = v));
+  }
+  return { heat, box, state, w, h };
+}
+
+describe("decodeDetections", () => {
+  it("turns each local peak into a box around its cell centre, typed by its best class, confidence sigmoid(logit / T)", () => {
+    const out = outputs(20, 10, [
+      { x: 5, y: 3, c: 0, z: 2, sides: [10, 6, 14, 8] },
+      { x: 15, y: 7, c: 4, z: 4, sides: [8, 8, 40, 8], state: [3, -3, -3] },
+    ]);
+    const d = decodeDetections(out, META, 80, 40);
+    expect(d.map((x) => x.type)).toEqual(["checkbox", "button"]);
+    // cell (15, 7) centre = (62, 30); sides clipped to the 80×40 image
+    expect(d[0]!.bbox).toEqual([54, 22, 80, 38]);
+    expect(d[1]!.bbox).toEqual([12, 8, 36, 22]);
+    expect(d[0]!.confidence).toBeCloseTo(1 / (1 + Math.exp(-2)), 6);
+    expect(d[1]!.confidence).toBeCloseTo(1 / (1 + Math.exp(-1)), 6);
+    expect(d[0]!.state!.checked).toBeCloseTo(0.953, 3);
+  });
+
+  it("drops peaks under the threshold, non-maximal cells and boxes overlapping a better one", () => {
+    const out = outputs(20, 10, [
+      { x: 5, y: 3, c: 1, z: 3, sides: [20, 6, 20, 6] },
+      { x: 6, y: 3, c: 1, z: 2.5, sides: [20, 6, 20, 6] }, // neighbour of a higher cell: not a peak
+      { x: 9, y: 3, c: 1, z: 2.8, sides: [30, 6, 10, 6] }, // a peak, but IoU > 0.5 with the first box
+      { x: 15, y: 5, c: 2, z: -1.5, sides: [6, 6, 6, 6] }, // sigmoid(-0.75) = 0.32 ≥ 0.3: kept
+      { x: 18, y: 8, c: 3, z: -2, sides: [6, 6, 6, 6] }, // sigmoid(-1) = 0.27 < 0.3
+    ]);
+    const d = decodeDetections(out, META, 80, 40);
+    expect(d.map((x) => x.type)).toEqual(["text_input", "dropdown"]);
+    expect(decodeDetections(out, META, 80, 40, 0.05).map((x) => x.type)).toEqual(["text_input", "dropdown", "tab"]);
+  });
+});
+
+describe("reliabilityTable", () => {
+  it("bins confidences and reports each bin's observed precision and the calibration error", () => {
+    const scored = [
+      ...Array.from({ length: 10 }, (_, i) => ({ confidence: 0.95, correct: i < 9 })),
+      ...Array.from({ length: 10 }, (_, i) => ({ confidence: 0.15, correct: i < 5 })),
+    ];
+    const t = reliabilityTable(scored);
+    expect(t.count).toBe(20);
+    expect(t.bins).toHaveLength(10);
+    expect(t.bins[9]).toMatchObject({ count: 10, correct: 9, precision: 0.9 });
+    expect(t.bins[1]).toMatchObject({ count: 10, correct: 5, precision: 0.5 });
+    expect(t.bins[5]).toMatchObject({ count: 0, precision: null });
+    expect(t.ece).toBeCloseTo(0.5 * 0.05 + 0.5 * 0.35, 6);
+    expect(reliabilityTable([{ confidence: 1, correct: true }]).bins[9]!.count).toBe(1);
+    expect(() => reliabilityTable([{ confidence: 1.5, correct: true }])).toThrow(InvalidInputError);
+  });
+});
+
+describe("fusion with OCR", () => {
+  const line = (text: string, bbox: BBox): OcrLine => ({ text, bbox, confidence: 0.9, words: [{ text, bbox, confidence: 0.9 }] });
+  it("names a field by its caption, a button by its words, a bare check box by the line right of it", () => {
+    const lines = [line("Nom :", [10, 12, 50, 26]), line("Jean", [110, 12, 140, 26]), line("Valider", [220, 52, 270, 66]), line("Tiers payant", [34, 92, 120, 106]), line("Adresse", [100, 130, 160, 144])];
+    const c = fuseWithOcr(
+      [
+        { type: "text_input", bbox: [100, 8, 300, 30], confidence: 0.9 },
+        { type: "button", bbox: [210, 46, 280, 72], confidence: 0.8 },
+        { type: "checkbox", bbox: [10, 90, 28, 108], confidence: 0.7, state: { checked: 0.9, disabled: 0.1 } },
+        { type: "text_input", bbox: [100, 148, 300, 170], confidence: 0.6 },
+      ],
+      lines,
+    );
+    expect(c.map((x) => x.label)).toEqual(["Nom", "Valider", "Tiers payant", "Adresse"]);
+    expect(c[0]!.text).toBe("Jean");
+    expect(c[2]!.state).toEqual({ checked: true, disabled: false });
+    expect(c.every((x) => x.method === "learned_detector")).toBe(true);
+    expect(captionOf([100, 8, 300, 30], lines, "above")).toBeUndefined();
+  });
+});
+
+describe("LearnedDetector: bad model files", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "rpav-detector-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("a missing model is provider_unavailable naming the file and the command that restores it", async () => {
+    const e = await LearnedDetector.create({ modelDir: join(dir, "nowhere") }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProviderUnavailableError);
+    expect((e as Error).message).toContain(join(dir, "nowhere", DETECTOR_MODEL_FILE));
+    expect((e as Error).message).toContain("npm run train -- detector");
+  });
+
+  it("a corrupt model or description is provider_unavailable naming the file", async () => {
+    const bad = join(dir, "corrupt");
+    rmSync(bad, { recursive: true, force: true });
+    mkdirSync(bad);
+    writeFileSync(join(bad, DETECTOR_MODEL_FILE), "not an onnx graph");
+    writeFileSync(join(bad, DETECTOR_META_FILE), JSON.stringify(META));
+    const e = await LearnedDetector.create({ modelDir: bad }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProviderUnavailableError);
+    expect((e as Error).message).toContain(join(bad, DETECTOR_MODEL_FILE));
+    writeFileSync(join(bad, DETECTOR_META_FILE), "{ nope");
+    const e2 = await LearnedDetector.create({ modelDir: bad }).catch((x: unknown) => x);
+    expect(e2).toBeInstanceOf(ProviderUnavailableError);
+    expect((e2 as Error).message).toContain(join(bad, DETECTOR_META_FILE));
+    writeFileSync(join(bad, DETECTOR_META_FILE), JSON.stringify({ ...META, types: ["button", "spaceship"] }));
+    await expect(LearnedDetector.create({ modelDir: bad })).rejects.toThrow(/unknown element types/);
+  });
+});
+
+describe("LearnedDetector: the committed model on a fixture screen", () => {
+  let det: LearnedDetector;
+  beforeAll(async () => {
+    det = await LearnedDetector.create({ threads: 1 });
+  });
+  afterAll(() => det?.close());
+
+  it("an image too small or too large is invalid_input", async () => {
+    const tiny = makeFrame({ data: new Uint8Array(10 * 10 * 3), width: 10, height: 10, channels: 3 });
+    await expect(det.propose(tiny)).rejects.toThrow(InvalidInputError);
+    const huge = makeFrame({ data: new Uint8Array(5000 * 40 * 3), width: 5000, height: 40, channels: 3 });
+    await expect(det.propose(huge)).rejects.toThrow(/5000×40/);
+  });
+
+  it("gives, on the fixture, the detections of the Python reference (training/detector/reference.py), in bounds, best first", async () => {
+    const frame = await readImageFile(join(FIXTURES, "screen.png"));
+    const ref = JSON.parse(readFileSync(join(FIXTURES, "reference.json"), "utf8")) as { model_onnx_sha256: string; floor: number; detections: Array<{ type: string; bbox: BBox; score: number }> };
+    const meta = JSON.parse(readFileSync(join(defaultDetectorModelDir(), DETECTOR_META_FILE), "utf8")) as { onnx_sha256: string };
+    expect(ref.model_onnx_sha256).toBe(meta.onnx_sha256); // the reference was made with this model
+    // Down to the reference's low floor, so the check holds however far the model is trained.
+    const got = decodeDetections(await det.run(frame), det.meta, frame.width, frame.height, ref.floor);
+    expect(ref.detections.length).toBeGreaterThan(5);
+    // float32 in onnxruntime vs torch: near-equal peaks may swap, so compare as sets, allowing 3 % of such swaps.
+    expect(Math.abs(got.length - ref.detections.length)).toBeLessThanOrEqual(Math.ceil(0.03 * ref.detections.length));
+    const same = ref.detections.filter((r) => got.some((g) => g.type === r.type && bboxIoU(g.bbox, r.bbox) > 0.98 && Math.abs(g.confidence - r.score) < 1e-3));
+    expect(same.length).toBeGreaterThanOrEqual(0.97 * ref.detections.length);
+    for (const p of got) {
+      expect(p.bbox[0]).toBeGreaterThanOrEqual(0);
+      expect(p.bbox[2]).toBeLessThanOrEqual(frame.width);
+      expect(p.confidence).toBeGreaterThanOrEqual(ref.floor);
+      expect(p.confidence).toBeLessThanOrEqual(1);
+    }
+    expect(got.map((p) => p.confidence)).toEqual([...got.map((p) => p.confidence)].sort((a, b) => b - a));
+    // propose() keeps those at or over the model's calibrated threshold.
+    const kept = await det.propose(frame);
+    expect(kept).toEqual(got.filter((d) => d.confidence >= det.meta.threshold).map(({ logit: _l, ...p }) => p));
+  });
+
+  it("takes RGB and RGBA frames alike (the same pixels give the same boxes)", async () => {
+    const frame = await readImageFile(join(FIXTURES, "screen.png"));
+    const rgb = frame.channels === 3 ? frame : makeFrame({ data: Uint8Array.from({ length: frame.width * frame.height * 3 }, (_, i) => frame.data[Math.floor(i / 3) * frame.channels + (i % 3)]!), width: frame.width, height: frame.height, channels: 3 });
+    const rgba = makeFrame({ data: Uint8Array.from({ length: frame.width * frame.height * 4 }, (_, i) => (i % 4 === 3 ? 255 : rgb.data[Math.floor(i / 4) * 3 + (i % 4)]!)), width: frame.width, height: frame.height, channels: 4 });
+    const a = await det.propose(rgb);
+    const b = await det.propose(rgba);
+    expect(b).toEqual(a);
+  });
+});
+
+describe("model files", () => {
+  it("the committed model is under 30 MB and was trained on the committed data manifest (its SHA-256)", () => {
+    const dir = defaultDetectorModelDir();
+    expect(statSync(join(dir, DETECTOR_MODEL_FILE)).size).toBeLessThan(30 * 1024 * 1024);
+    const meta = JSON.parse(readFileSync(join(dir, DETECTOR_META_FILE), "utf8")) as { data_manifest_sha256: string; onnx_sha256: string };
+    expect(meta.data_manifest_sha256).toBe(createHash("sha256").update(readFileSync(join(dir, "data-manifest.json"))).digest("hex"));
+    expect(meta.onnx_sha256).toBe(createHash("sha256").update(readFileSync(join(dir, DETECTOR_MODEL_FILE))).digest("hex"));
+  });
+});

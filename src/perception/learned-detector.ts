@@ -1,0 +1,256 @@
+// The learned UI element detector: a small CenterNet-style convnet (training/detector/, model card in
+// models/ui-detector/MODEL_CARD.md) run by onnxruntime-node. It proposes typed boxes with a calibrated
+// confidence and state probabilities; labels come from OCR (learned-fusion.ts).
+//
+// Decoding is the one of training/detector/common.py `decode` (same peaks, boxes and overlap rule):
+// a cell is a peak when its best class logit is the largest of its 3×3 neighbourhood; its confidence
+// is sigmoid(logit / T) with the temperature T fitted on a calibration split of the training families;
+// overlapping peaks (IoU > nms_iou) keep the best; proposals under the threshold chosen on that same
+// split are dropped.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as OrtModule from "onnxruntime-node";
+import type { InferenceSession } from "onnxruntime-node";
+import { InvalidInputError, ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
+import type { Frame } from "../core/frame.js";
+import { bboxIoU, type BBox } from "../core/geometry.js";
+import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
+import { UI_ELEMENT_TYPES, type UIElementType } from "../core/schemas/uielement.js";
+import { toRgb } from "./raster.js";
+
+export const DETECTOR_MODEL_FILE = "ui-detector.onnx";
+export const DETECTOR_META_FILE = "ui-detector.json";
+/** The command that makes the model again (said in every "missing model" error). */
+export const DETECTOR_RESTORE_COMMAND = "git checkout -- models/ui-detector (or retrain: npm run train -- data && npm run train -- detector)";
+
+/** What the model's JSON sidecar says (written by training/detector/train.py). */
+export interface DetectorMeta {
+  readonly types: readonly UIElementType[];
+  readonly states: readonly string[];
+  readonly stride: number;
+  readonly align: number;
+  readonly temperature: number;
+  readonly threshold: number;
+  readonly floor: number;
+  readonly nms_iou: number;
+  readonly min_side: number;
+  readonly max_side: number;
+}
+
+export function defaultDetectorModelDir(): string {
+  // src/perception/ and dist/perception/ are both two levels under the package root.
+  return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "models", "ui-detector");
+}
+
+function parseMeta(text: string, file: string): DetectorMeta {
+  let m: Record<string, unknown>;
+  try {
+    m = JSON.parse(text) as Record<string, unknown>;
+  } catch (e) {
+    throw new ProviderUnavailableError(`The detector's description ${file} is not JSON. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { cause: e, details: { file } });
+  }
+  const num = (k: string) => {
+    const v = m[k];
+    if (typeof v !== "number" || !Number.isFinite(v)) throw new ProviderUnavailableError(`The detector's description ${file} has no number "${k}". Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file, field: k } });
+    return v;
+  };
+  const types = m.types;
+  if (!Array.isArray(types) || types.length === 0 || !types.every((t) => (UI_ELEMENT_TYPES as readonly unknown[]).includes(t)))
+    throw new ProviderUnavailableError(`The detector's description ${file} lists unknown element types. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file } });
+  const states = Array.isArray(m.states) ? (m.states as unknown[]).filter((s): s is string => typeof s === "string") : [];
+  const meta = { types: types as UIElementType[], states, stride: num("stride"), align: num("align"), temperature: num("temperature"), threshold: num("threshold"), floor: num("floor"), nms_iou: num("nms_iou"), min_side: num("min_side"), max_side: num("max_side") };
+  if (!(meta.temperature > 0) || !(meta.stride >= 1) || !(meta.align >= meta.stride))
+    throw new ProviderUnavailableError(`The detector's description ${file} has impossible values (temperature ${meta.temperature}, stride ${meta.stride}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file } });
+  return meta;
+}
+
+/** The model's raw outputs for one image: C×h×w heat logits, 4×h×w box sides (input pixels), S×h×w state logits. */
+export interface DetectorOutputs {
+  readonly heat: Float32Array;
+  readonly box: Float32Array;
+  readonly state: Float32Array;
+  /** Output grid size (cells). */
+  readonly w: number;
+  readonly h: number;
+}
+
+export interface DecodedDetection extends ElementProposal {
+  /** The peak's logit, before the temperature (for calibration). */
+  readonly logit: number;
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/**
+ * Peaks → boxes (see the file comment), best first, in the image's pixels (width × height, the
+ * unpadded size), keeping those with confidence ≥ `minConfidence` (default the model's threshold).
+ */
+export function decodeDetections(out: DetectorOutputs, meta: DetectorMeta, width: number, height: number, minConfidence = meta.threshold): DecodedDetection[] {
+  const { w, h } = out;
+  const n = w * h;
+  const C = meta.types.length;
+  const best = new Float32Array(n).fill(-Infinity);
+  const cls = new Uint8Array(n);
+  for (let c = 0; c < C; c++) {
+    const off = c * n;
+    for (let i = 0; i < n; i++) {
+      const v = out.heat[off + i]!;
+      if (v > best[i]!) {
+        best[i] = v;
+        cls[i] = c;
+      }
+    }
+  }
+  // sigmoid(z / T) ≥ floor ⇔ z ≥ T · logit(floor)
+  const floor = Math.max(minConfidence, 1e-6);
+  const zMin = meta.temperature * Math.log(floor / (1 - floor));
+  const peaks: number[] = [];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const v = best[i]!;
+      if (v < zMin) continue;
+      let peak = true;
+      for (let dy = -1; dy <= 1 && peak; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const yy = y + dy;
+          const xx = x + dx;
+          if (yy < 0 || xx < 0 || yy >= h || xx >= w || (dx === 0 && dy === 0)) continue;
+          if (best[yy * w + xx]! > v) {
+            peak = false;
+            break;
+          }
+        }
+      if (peak) peaks.push(i);
+    }
+  peaks.sort((a, b) => best[b]! - best[a]!);
+  const dets: DecodedDetection[] = [];
+  const S = meta.states.length;
+  for (const i of peaks.slice(0, 400)) {
+    const x = i % w;
+    const y = (i - x) / w;
+    const cx = (x + 0.5) * meta.stride;
+    const cy = (y + 0.5) * meta.stride;
+    const bb: BBox = [Math.max(0, cx - out.box[i]!), Math.max(0, cy - out.box[n + i]!), Math.min(width, cx + out.box[2 * n + i]!), Math.min(height, cy + out.box[3 * n + i]!)];
+    if (bb[2] - bb[0] < 2 || bb[3] - bb[1] < 2) continue;
+    if (dets.some((d) => bboxIoU(d.bbox, bb) > meta.nms_iou)) continue;
+    const state: Record<string, number> = {};
+    for (let s = 0; s < S; s++) state[meta.states[s]!] = Math.round(sigmoid(out.state[s * n + i]!) * 1000) / 1000;
+    dets.push({ type: meta.types[cls[i]!]!, bbox: bb, confidence: sigmoid(best[i]! / meta.temperature), logit: best[i]!, state });
+  }
+  return dets;
+}
+
+/** One row of a reliability table: detections whose confidence falls in [lo, hi) and the share of them that were right. */
+export interface ReliabilityBin {
+  readonly lo: number;
+  readonly hi: number;
+  readonly count: number;
+  readonly correct: number;
+  /** correct / count; null when the bin is empty. */
+  readonly precision: number | null;
+  readonly meanConfidence: number | null;
+}
+
+/**
+ * Predicted confidence vs observed precision in `bins` equal bins, and the expected calibration
+ * error (the count-weighted mean gap between a bin's mean confidence and its precision).
+ */
+export function reliabilityTable(scored: ReadonlyArray<{ confidence: number; correct: boolean }>, bins = 10): { bins: ReliabilityBin[]; ece: number; count: number } {
+  const acc = Array.from({ length: bins }, () => ({ count: 0, correct: 0, conf: 0 }));
+  for (const s of scored) {
+    if (!(s.confidence >= 0 && s.confidence <= 1)) throw new InvalidInputError(`A confidence must be in [0, 1], got ${s.confidence}.`);
+    const b = acc[Math.min(bins - 1, Math.floor(s.confidence * bins))]!;
+    b.count++;
+    b.conf += s.confidence;
+    if (s.correct) b.correct++;
+  }
+  let ece = 0;
+  const out = acc.map((b, k) => {
+    const precision = b.count ? b.correct / b.count : null;
+    const meanConfidence = b.count ? b.conf / b.count : null;
+    if (b.count) ece += (b.count / Math.max(1, scored.length)) * Math.abs(meanConfidence! - precision!);
+    return { lo: k / bins, hi: (k + 1) / bins, count: b.count, correct: b.correct, precision, meanConfidence };
+  });
+  return { bins: out, ece, count: scored.length };
+}
+
+export interface LearnedDetectorOptions {
+  /** Folder holding ui-detector.onnx and ui-detector.json (default: models/ui-detector of the package). */
+  modelDir?: string;
+  threads?: number;
+}
+
+export class LearnedDetector implements ElementProposer {
+  readonly name = "learned_detector";
+
+  private constructor(
+    private readonly ort: typeof OrtModule,
+    private readonly session: InferenceSession,
+    readonly meta: DetectorMeta,
+  ) {}
+
+  static async create(options: LearnedDetectorOptions = {}): Promise<LearnedDetector> {
+    const dir = options.modelDir ?? defaultDetectorModelDir();
+    const modelFile = join(dir, DETECTOR_MODEL_FILE);
+    const metaFile = join(dir, DETECTOR_META_FILE);
+    for (const f of [modelFile, metaFile])
+      if (!existsSync(f)) throw new ProviderUnavailableError(`The UI element detector's file ${f} is missing. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file: f } });
+    const meta = parseMeta(readFileSync(metaFile, "utf8"), metaFile);
+    let ort: typeof OrtModule;
+    try {
+      ort = (await import("onnxruntime-node")) as typeof OrtModule;
+    } catch (e) {
+      throw new ProviderUnavailableError("onnxruntime-node is not installed: npm install onnxruntime-node (with ONNXRUNTIME_NODE_INSTALL=skip).", { cause: e });
+    }
+    let session: InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(readFileSync(modelFile), { intraOpNumThreads: options.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: "all" });
+    } catch (e) {
+      throw new ProviderUnavailableError(`The UI element detector's model ${modelFile} cannot be loaded (${(e as Error)?.message ?? e}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { cause: e, details: { file: modelFile } });
+    }
+    for (const name of ["heat_logits", "box", "state_logits"])
+      if (!session.outputNames.includes(name)) {
+        await session.release();
+        throw new ProviderUnavailableError(`The model ${modelFile} has no output "${name}": it is not a UI element detector. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file: modelFile } });
+      }
+    return new LearnedDetector(ort, session, meta);
+  }
+
+  /** The model's raw outputs on a frame (padded with black to a multiple of `align`). */
+  async run(frame: Frame, signal?: AbortSignal): Promise<DetectorOutputs> {
+    const { min_side: lo, max_side: hi, align } = this.meta;
+    if (frame.width < lo || frame.height < lo || frame.width > hi || frame.height > hi)
+      throw new InvalidInputError(`The UI element detector takes images from ${lo}×${lo} to ${hi}×${hi} pixels; this one is ${frame.width}×${frame.height}. Crop or scale it first.`, { details: { width: frame.width, height: frame.height } });
+    throwIfAborted(signal, "element detection");
+    const rgb = toRgb(frame);
+    const W = Math.ceil(frame.width / align) * align;
+    const H = Math.ceil(frame.height / align) * align;
+    const input = new Float32Array(3 * W * H);
+    const plane = W * H;
+    for (let y = 0; y < frame.height; y++) {
+      let s = y * frame.width * 3;
+      const row = y * W;
+      for (let x = 0; x < frame.width; x++, s += 3) {
+        input[row + x] = rgb.data[s]!;
+        input[plane + row + x] = rgb.data[s + 1]!;
+        input[2 * plane + row + x] = rgb.data[s + 2]!;
+      }
+    }
+    const feeds = { [this.session.inputNames[0]!]: new this.ort.Tensor("float32", input, [1, 3, H, W]) };
+    const r = await this.session.run(feeds);
+    const heat = r.heat_logits!;
+    const [, , h, w] = heat.dims as number[];
+    return { heat: heat.data as Float32Array, box: r.box!.data as Float32Array, state: r.state_logits!.data as Float32Array, w: w!, h: h! };
+  }
+
+  async propose(frame: Frame, signal?: AbortSignal): Promise<ElementProposal[]> {
+    const out = await this.run(frame, signal);
+    return decodeDetections(out, this.meta, frame.width, frame.height).map(({ logit: _logit, ...p }) => p);
+  }
+
+  async close(): Promise<void> {
+    await this.session.release();
+  }
+}

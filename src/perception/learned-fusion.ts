@@ -1,0 +1,63 @@
+// Learned proposals + OCR → element candidates: the general post-processing that stays once a model
+// finds the boxes. Labels come from the text inside a box; a field or a drop-down is named by its
+// caption (the nearest line left of it on its row, else just above it), what is inside it staying in
+// `text`; a check box or radio button whose box holds no words takes the line right of it.
+import { bboxCenter, bboxContainsPoint, type BBox } from "../core/geometry.js";
+import type { ElementProposal } from "../core/providers/element-proposer.js";
+import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
+import type { ElementCandidate } from "./element-classifier.js";
+
+const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+
+function wordsInside(box: BBox, words: readonly OcrWord[]): OcrWord[] {
+  return words.filter((w) => bboxContainsPoint(box, bboxCenter(w.bbox))).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+}
+
+/** The line that names `box` on its `side` (left: same row, ending before it; above: over it, overlapping it across; right: same row, after it). */
+export function captionOf(box: BBox, lines: readonly OcrLine[], side: "left" | "above" | "right"): OcrLine | undefined {
+  const h = box[3] - box[1];
+  let best: OcrLine | undefined;
+  let bestGap = Infinity;
+  for (const l of lines) {
+    const lh = l.bbox[3] - l.bbox[1];
+    if (bboxContainsPoint(box, bboxCenter(l.bbox))) continue;
+    let gap: number;
+    if (side === "left" || side === "right") {
+      if (overlap(l.bbox[1], l.bbox[3], box[1], box[3]) < 0.5 * Math.min(lh, h)) continue;
+      gap = side === "left" ? box[0] - l.bbox[2] : l.bbox[0] - box[2];
+      if (gap < -2 || gap > Math.max(12 * lh, 60)) continue;
+    } else {
+      if (overlap(l.bbox[0], l.bbox[2], box[0], box[2]) <= 0 || l.bbox[0] < box[0] - 2 * lh) continue;
+      gap = box[1] - l.bbox[3];
+      if (gap < -2 || gap > Math.max(1.5 * lh, 12)) continue;
+    }
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = l;
+    }
+  }
+  return best;
+}
+
+/** One candidate per proposal, best first, labelled from the OCR lines. */
+export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
+  const words = lines.flatMap((l) => l.words);
+  return proposals.map((p) => {
+    const inside = wordsInside(p.bbox, words);
+    const text = inside.map((w) => w.text).join(" ");
+    let label = text;
+    if (p.type === "text_input" || p.type === "dropdown") {
+      const cap = captionOf(p.bbox, lines, "left") ?? captionOf(p.bbox, lines, "above");
+      if (cap) label = cap.text.replace(/\s*[:*]+\s*$/u, "").trim();
+    } else if ((p.type === "checkbox" || p.type === "radio_button") && !text) {
+      label = captionOf(p.bbox, lines, "right")?.text ?? "";
+    }
+    const state: ElementCandidate["state"] = {};
+    if (p.state) {
+      if ((p.type === "checkbox" || p.type === "radio_button") && p.state.checked !== undefined) state.checked = p.state.checked >= 0.5;
+      if (p.type === "tab" && p.state.selected !== undefined) state.selected = p.state.selected >= 0.5;
+      if (p.state.disabled !== undefined) state.disabled = p.state.disabled >= 0.5;
+    }
+    return { type: p.type, bbox: p.bbox, label, text, confidence: p.confidence, method: "learned_detector", filled: false, ...(p.state ? { state } : {}) };
+  });
+}

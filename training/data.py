@@ -1,0 +1,149 @@
+"""The data engine: generated screens with pixel-exact element boxes from four rendering stacks, cached and resumable.
+
+  npm run train -- data                         generate up to the default counts, then write the manifest
+  npm run train -- data --manifest-only         only (re)write training/data-manifest.json from what is on disk
+  npm run train -- data --gtk 2600 --qt 1500 --tk 1200 --html 2500 --scale2 0.25
+
+Screens go to training/data/<stack>/ (ignored by git); each generator skips the screens already there (screen i is seeded
+by i, so a rerun remakes the same). GTK and Tk run on their own Xvfb displays (:60–:63, brought up here when absent);
+Qt renders off screen; HTML runs in headless Chromium. Everything runs under nice 19 (the machine is shared).
+The manifest lists every screen with the SHA-256 of its image and its ground truth; its own hash goes with the model.
+"""
+import argparse, hashlib, json, os, shutil, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DATA = os.path.join(HERE, "data")
+GEN = os.path.join(HERE, "gen")
+PY = "/usr/bin/python3"
+DEBIAN = ["python3-gi", "gir1.2-gtk-3.0", "python3-pyqt5", "python3-tk", "python3-torch", "python3-onnx", "python3-numpy", "xvfb",
+          "gnome-themes-extra", "arc-theme", "numix-gtk-theme", "materia-gtk-theme", "greybird-gtk-theme", "breeze-gtk-theme",
+          "fonts-noto-core", "fonts-liberation2", "fonts-cantarell", "chromium"]
+
+
+def check_packages():
+    missing = []
+    for p in DEBIAN:
+        r = subprocess.run(["dpkg-query", "-W", "-f=${Status}", p], capture_output=True, text=True)
+        if "install ok installed" not in r.stdout:
+            missing.append(p)
+    if missing:
+        sys.exit("missing Debian packages for the data engine: " + " ".join(missing) + "\n  install them: apt-get install -y --no-install-recommends " + " ".join(missing))
+
+
+def xvfb(display, size):
+    if subprocess.run(["xdpyinfo", "-display", f":{display}"], capture_output=True).returncode == 0:
+        return None
+    p = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", f"{size}x24", "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(50):
+        if subprocess.run(["xdpyinfo", "-display", f":{display}"], capture_output=True).returncode == 0:
+            return p
+        time.sleep(0.1)
+    sys.exit(f"Xvfb :{display} did not start")
+
+
+def count(stack):
+    d = os.path.join(DATA, stack)
+    return sum(1 for f in os.listdir(d) if f.endswith(".json")) if os.path.isdir(d) else 0
+
+
+def bar(done, total, width=30):
+    k = int(width * min(1.0, done / max(1, total)))
+    return "[" + "#" * k + "." * (width - k) + f"] {done}/{total}"
+
+
+def write_manifest(path):
+    rows = []
+    for stack in sorted(os.listdir(DATA)) if os.path.isdir(DATA) else []:
+        d = os.path.join(DATA, stack)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if not f.endswith(".json") or not os.path.exists(os.path.join(d, f[:-5] + ".png")):
+                continue
+            with open(os.path.join(d, f), "rb") as fh:
+                jb = fh.read()
+            with open(os.path.join(d, f[:-5] + ".png"), "rb") as fh:
+                pb = fh.read()
+            m = json.loads(jb)
+            types = {}
+            for e in m["elements"]:
+                types[e["type"]] = types.get(e["type"], 0) + 1
+            rows.append({"id": m["id"], "family": m["family"], "subfamily": m["subfamily"], "scale": m["variant"].get("scale"), "dark": bool(m["variant"].get("dark")),
+                         "width": m["width"], "height": m["height"], "elements": len(m["elements"]), "png_sha256": hashlib.sha256(pb).hexdigest(),
+                         "json_sha256": hashlib.sha256(jb).hexdigest()})
+    per_family, per_type = {}, {}
+    for r in rows:
+        k = r["family"] if r["family"] != "html" else f"html/{r['subfamily']}"
+        s = per_family.setdefault(k, {"screens": 0, "elements": 0})
+        s["screens"] += 1
+        s["elements"] += r["elements"]
+    for stack in sorted(os.listdir(DATA)) if os.path.isdir(DATA) else []:
+        d = os.path.join(DATA, stack)
+        for f in (sorted(os.listdir(d)) if os.path.isdir(d) else []):
+            if f.endswith(".json"):
+                with open(os.path.join(d, f)) as fh:
+                    for e in json.load(fh)["elements"]:
+                        per_type[e["type"]] = per_type.get(e["type"], 0) + 1
+    body = {"schema": "rpav_training_manifest_v1", "screens": len(rows), "elements": sum(r["elements"] for r in rows), "per_family": per_family,
+            "per_type": dict(sorted(per_type.items())), "files": rows}
+    with open(path, "w") as fh:
+        json.dump(body, fh, indent=0, ensure_ascii=False)
+        fh.write("\n")
+    with open(path, "rb") as fh:
+        h = hashlib.sha256(fh.read()).hexdigest()
+    print(f"manifest: {len(rows)} screens, {body['elements']} elements → {path} (sha256 {h[:16]}…)")
+    return h
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gtk", type=int, default=2600)
+    ap.add_argument("--qt", type=int, default=1500)
+    ap.add_argument("--tk", type=int, default=1200)
+    ap.add_argument("--html", type=int, default=2500)
+    ap.add_argument("--scale2", type=float, default=0.27, help="share of the GTK / Qt / Tk counts also made at scale 2")
+    ap.add_argument("--manifest", default=os.path.join(HERE, "data-manifest.json"))
+    ap.add_argument("--manifest-only", action="store_true")
+    a = ap.parse_args()
+    if not a.manifest_only:
+        check_packages()
+        os.makedirs(DATA, exist_ok=True)
+        started = [xvfb(60, "1920x1080"), xvfb(61, "3840x2160"), xvfb(62, "1920x1080"), xvfb(63, "3840x2160")]
+        nice = ["nice", "-n", "19"]
+        env = dict(os.environ, NO_AT_BRIDGE="1", PYTHONUNBUFFERED="1")
+        n2 = lambda n: int(n * a.scale2)
+        jobs = [
+            ("gtk", nice + [PY, os.path.join(GEN, "gen_gtk.py"), "--out", os.path.join(DATA, "gtk"), "--count", str(a.gtk), "--scale", "1"], dict(env, DISPLAY=":60", GDK_SCALE="1")),
+            ("gtk", nice + [PY, os.path.join(GEN, "gen_gtk.py"), "--out", os.path.join(DATA, "gtk"), "--count", str(n2(a.gtk)), "--scale", "2"], dict(env, DISPLAY=":61", GDK_SCALE="2")),
+            ("qt", nice + [PY, os.path.join(GEN, "gen_qt.py"), "--out", os.path.join(DATA, "qt"), "--count", str(a.qt), "--scale", "1"], dict(env, QT_QPA_PLATFORM="offscreen")),
+            ("qt", nice + [PY, os.path.join(GEN, "gen_qt.py"), "--out", os.path.join(DATA, "qt"), "--count", str(n2(a.qt)), "--scale", "2"], dict(env, QT_QPA_PLATFORM="offscreen", QT_SCALE_FACTOR="2")),
+            ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(a.tk), "--scale", "1"], dict(env, DISPLAY=":62")),
+            ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(n2(a.tk)), "--scale", "2"], dict(env, DISPLAY=":63")),
+            ("html", nice + [shutil.which("npx") or "npx", "tsx", os.path.join(GEN, "gen-html.ts"), "--out", os.path.join(DATA, "html"), "--count", str(a.html)], env),
+        ]
+        target = {"gtk": a.gtk + n2(a.gtk), "qt": a.qt + n2(a.qt), "tk": a.tk + n2(a.tk), "html": a.html}
+        logs = os.path.join(DATA, "logs")
+        os.makedirs(logs, exist_ok=True)
+        procs = [subprocess.Popen(cmd, env=e, cwd=ROOT, stdout=open(os.path.join(logs, f"{name}-{i}.log"), "a"), stderr=subprocess.STDOUT) for i, (name, cmd, e) in enumerate(jobs)]
+        try:
+            while any(p.poll() is None for p in procs):
+                line = "  ".join(f"{k} {bar(count(k), v, 12)}" for k, v in target.items())
+                print(f"\r{line}", end="", flush=True)
+                time.sleep(5)
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.terminate()
+            for x in started:
+                if x:
+                    x.terminate()
+        print()
+        failed = [jobs[i][0] for i, p in enumerate(procs) if p.returncode not in (0, None)]
+        if failed:
+            print(f"generators that failed (see {logs}): {failed}")
+    write_manifest(a.manifest)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+"""Trains the UI element detector on the generated screens (training/data), resumable, then calibrates, evaluates per
+family and exports ONNX.
+
+  npm run train -- detector                 (= /usr/bin/python3 training/detector/train.py)
+  python3 train.py --hours 1.5 --fold A      stop training after 1.5 h of wall time (then calibrate, evaluate, export)
+  python3 train.py --finish                  calibrate, evaluate and export the last checkpoint without training more
+
+Reproducible: fixed seeds, the data manifest's hash recorded with the model, one thread (torch.set_num_threads(1), the
+machine is shared). Checkpoints in training/detector/runs/<fold>/ (last.pt every 100 steps or 3 minutes); a rerun resumes from it.
+"""
+import argparse, hashlib, json, math, os, random, subprocess, sys, time
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+from common import ALIGN, FOLDS, STATES, STRIDE, TYPES, Detector, decode, family_of, load_rgb, match, pad_to, read_index, split_of  # noqa: E402
+
+MODEL_DIR = os.path.join(ROOT, "models", "ui-detector")
+
+
+def gaussian_targets(elements, H, W):
+    """Heat targets (8×h×w, CenterNet Gaussians with σ = side/6 in cells), and per cell the box sides and state targets of
+    the element owning it (smaller elements win), with masks."""
+    h, w = H // STRIDE, W // STRIDE
+    heat = np.zeros((len(TYPES), h, w), np.float32)
+    box = np.zeros((4, h, w), np.float32)
+    boxw = np.zeros((h, w), np.float32)
+    state = np.zeros((len(STATES), h, w), np.float32)
+    smask = np.zeros((len(STATES), h, w), np.float32)
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cyc, cxc = (gy + 0.5) * STRIDE, (gx + 0.5) * STRIDE
+    for e in sorted(elements, key=lambda e: -(e["bbox"][2] - e["bbox"][0]) * (e["bbox"][3] - e["bbox"][1])):
+        x1, y1, x2, y2 = e["bbox"]
+        ci = TYPES.index(e["type"])
+        cx, cy = (x1 + x2) / 2 / STRIDE, (y1 + y2) / 2 / STRIDE
+        sx, sy = max(0.6, (x2 - x1) / STRIDE / 6), max(0.6, (y2 - y1) / STRIDE / 6)
+        g = np.exp(-(((gx + 0.5 - cx) ** 2) / (2 * sx * sx) + ((gy + 0.5 - cy) ** 2) / (2 * sy * sy)))
+        icx, icy = min(w - 1, max(0, int(cx))), min(h - 1, max(0, int(cy)))
+        g[icy, icx] = 1.0
+        heat[ci] = np.maximum(heat[ci], g)
+        inside = (cxc > x1) & (cxc < x2) & (cyc > y1) & (cyc < y2) & (g > 0.3)
+        inside[icy, icx] = True
+        box[0][inside] = (cxc - x1)[inside]
+        box[1][inside] = (cyc - y1)[inside]
+        box[2][inside] = (x2 - cxc)[inside]
+        box[3][inside] = (y2 - cyc)[inside]
+        boxw[inside] = g[inside]
+        st = e.get("state") or {}
+        known = {"disabled": True, "checked": e["type"] in ("checkbox", "radio_button") or "checked" in st, "selected": e["type"] == "tab"}
+        for si, s in enumerate(STATES):
+            smask[si][inside] = 1.0 if known[s] else 0.0
+            state[si][inside] = 1.0 if st.get(s) else 0.0
+    return heat, box, boxw, state, smask
+
+
+class Sampler:
+    """Random crops (with a scale jitter) of the training screens, families sampled evenly."""
+
+    def __init__(self, metas, crop, seed):
+        self.rng = random.Random(seed)
+        self.crop = crop
+        self.by_fam = {}
+        for m in metas:
+            self.by_fam.setdefault(family_of(m) if m["family"] == "html" else m["family"], []).append(m)
+        self.fams = sorted(self.by_fam)
+
+    def one(self):
+        m = self.rng.choice(self.by_fam[self.rng.choice(self.fams)])
+        img = load_rgb(os.path.join(m["_dir"], m["image"]))
+        els = [e for e in m["elements"] if e["type"] in TYPES]
+        s = self.rng.choice([1.0, 1.0, 0.75, 0.85, 1.15, 1.3])
+        if s != 1.0:
+            t = torch.from_numpy(img).permute(2, 0, 1)[None].float()
+            t = F.interpolate(t, scale_factor=s, mode="bilinear", align_corners=False)
+            img = t[0].permute(1, 2, 0).clamp(0, 255).byte().numpy()
+            els = [dict(e, bbox=[v * s for v in e["bbox"]]) for e in els]
+        H, W = img.shape[:2]
+        c = self.crop
+        ox = self.rng.randint(0, max(0, W - c)) if W > c else -self.rng.randint(0, c - W)
+        oy = self.rng.randint(0, max(0, H - c)) if H > c else -self.rng.randint(0, c - H)
+        out = np.zeros((c, c, 3), np.uint8)
+        sx0, sy0 = max(0, ox), max(0, oy)
+        sx1, sy1 = min(W, ox + c), min(H, oy + c)
+        out[sy0 - oy:sy1 - oy, sx0 - ox:sx1 - ox] = img[sy0:sy1, sx0:sx1]
+        kept = []
+        for e in els:
+            x1, y1, x2, y2 = e["bbox"][0] - ox, e["bbox"][1] - oy, e["bbox"][2] - ox, e["bbox"][3] - oy
+            a = (x2 - x1) * (y2 - y1)
+            cx1, cy1, cx2, cy2 = max(0, x1), max(0, y1), min(c, x2), min(c, y2)
+            if cx2 - cx1 < 2 or cy2 - cy1 < 2:
+                continue
+            if (cx2 - cx1) * (cy2 - cy1) < 0.6 * a:
+                continue
+            kept.append(dict(e, bbox=[cx1, cy1, cx2, cy2]))
+        return out, kept
+
+    def batch(self, n):
+        imgs, tg = [], []
+        for _ in range(n):
+            img, els = self.one()
+            imgs.append(img)
+            tg.append(gaussian_targets(els, self.crop, self.crop))
+        x = torch.from_numpy(np.stack(imgs)).permute(0, 3, 1, 2).float()
+        return x, [torch.from_numpy(np.stack([t[k] for t in tg])) for k in range(5)]
+
+
+def losses(out, targets):
+    heat_l, box_p, state_l = out
+    heat, box, boxw, state, smask = targets
+    p = torch.sigmoid(heat_l).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1.0).float()
+    neg = 1.0 - pos
+    focal = -(pos * (1 - p) ** 2 * torch.log(p) + neg * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p)).sum() / pos.sum().clamp(min=1.0)
+    w = boxw[:, None]
+    lbox = (w * (torch.log(box_p.clamp(min=0.5)) - torch.log(box.clamp(min=0.5))).abs()).sum() / (w.sum() * 4).clamp(min=1.0)
+    sw = smask * boxw[:, None]
+    lstate = (sw * F.binary_cross_entropy_with_logits(state_l, state, reduction="none")).sum() / sw.sum().clamp(min=1.0)
+    return focal, lbox, lstate
+
+
+def manifest_hash(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def infer(model, img):
+    H, W = img.shape[:2]
+    x = torch.from_numpy(pad_to(img)).permute(2, 0, 1)[None].float()
+    with torch.no_grad():
+        hl, bx, sl = model(x)
+    return hl[0].numpy(), bx[0].numpy(), sl[0].numpy(), W, H
+
+
+def collect(model, metas, floor=0.05):
+    """Detections and their match to the ground truth on each screen: [(meta, dets, gts, pairs)]."""
+    out = []
+    for i, m in enumerate(metas):
+        img = load_rgb(os.path.join(m["_dir"], m["image"]))
+        hl, bx, sl, W, H = infer(model, img)
+        dets = decode(hl, bx, sl, floor=floor, width=W, height=H)
+        gts = [e for e in m["elements"] if e["type"] in TYPES]
+        out.append((m, dets, gts, match(dets, gts)))
+        if (i + 1) % 25 == 0:
+            print(f"    {i + 1}/{len(metas)} screens", flush=True)
+    return out
+
+
+def fit_temperature(results):
+    """Temperature T minimising the log loss of 'this detection matches an element of its type' on the calibration split."""
+    z, y = [], []
+    for m, dets, gts, pairs in results:
+        ok = {di for di, gj in pairs if dets[di]["type"] == gts[gj]["type"]}
+        for di, d in enumerate(dets):
+            z.append(d["logit"])
+            y.append(1.0 if di in ok else 0.0)
+    z, y = np.array(z), np.array(y)
+    best = (1e9, 1.0)
+    for T in np.exp(np.linspace(math.log(0.3), math.log(5.0), 120)):
+        p = np.clip(1 / (1 + np.exp(-z / T)), 1e-6, 1 - 1e-6)
+        nll = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+        best = min(best, (nll, float(T)))
+    return best[1]
+
+
+def figures(results, T, thr):
+    tp = fp = fn = typed = 0
+    per_type = {t: [0, 0] for t in TYPES}  # found, total (type-agnostic IoU match, right type)
+    bins = [[0, 0] for _ in range(10)]
+    for m, dets, gts, pairs in results:
+        kept = [i for i, d in enumerate(dets) if 1 / (1 + math.exp(-d["logit"] / T)) >= thr]
+        kd = [dets[i] for i in kept]
+        pr = match(kd, gts)
+        ok = {di for di, gj in pr if kd[di]["type"] == gts[gj]["type"]}
+        tp += len(pr)
+        fp += len(kd) - len(pr)
+        fn += len(gts) - len(pr)
+        typed += len(ok)
+        for di, gj in pr:
+            if kd[di]["type"] == gts[gj]["type"]:
+                per_type[gts[gj]["type"]][0] += 1
+        for g in gts:
+            per_type[g["type"]][1] += 1
+        allpr = match(dets, gts)
+        okall = {di for di, gj in allpr if dets[di]["type"] == gts[gj]["type"]}
+        for di, d in enumerate(dets):
+            c = 1 / (1 + math.exp(-d["logit"] / T))
+            b = min(9, int(c * 10))
+            bins[b][0] += 1
+            bins[b][1] += 1 if di in okall else 0
+    P = tp / max(1, tp + fp)
+    R = tp / max(1, tp + fn)
+    return {"screens": len(results), "elements": tp + fn, "precision": round(P, 4), "recall": round(R, 4),
+            "f1": round(2 * P * R / max(1e-9, P + R), 4), "type_accuracy": round(typed / max(1, tp), 4),
+            "recall_by_type": {t: (round(v[0] / v[1], 3) if v[1] else None) for t, v in per_type.items()},
+            "reliability": [{"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "detections": n, "precision": (round(k / n, 3) if n else None)} for b, (n, k) in enumerate(bins)]}
+
+
+def best_threshold(results, T):
+    best = (-1, 0.5)
+    for thr in np.linspace(0.1, 0.9, 33):
+        f = figures(results, T, float(thr))["f1"]
+        best = max(best, (f, float(thr)))
+    return best[1]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=os.path.join(ROOT, "training", "data"))
+    ap.add_argument("--manifest", default=os.path.join(ROOT, "training", "data-manifest.json"))
+    ap.add_argument("--fold", default="A", choices=sorted(FOLDS))
+    ap.add_argument("--hours", type=float, default=2.0, help="wall-clock training budget (all sessions of a resumed run together)")
+    ap.add_argument("--steps", type=int, default=12000)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--crop", type=int, default=320)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--seed", type=int, default=21)
+    ap.add_argument("--eval-per-family", type=int, default=60)
+    ap.add_argument("--finish", action="store_true", help="no more training: calibrate, evaluate, export")
+    ap.add_argument("--no-export", action="store_true")
+    a = ap.parse_args()
+    torch.set_num_threads(1)
+    torch.manual_seed(a.seed)
+    np.random.seed(a.seed)
+    run = os.path.join(HERE, "runs", a.fold)
+    os.makedirs(run, exist_ok=True)
+    if not os.path.exists(a.manifest):
+        sys.exit(f"no data manifest at {a.manifest}: run `npm run train -- data` first")
+    mhash = manifest_hash(a.manifest)
+    with open(a.manifest) as f:
+        listed = {r["id"]: r["png_sha256"] for r in json.load(f)["files"]}
+    metas = [m for m in read_index(a.data) if m["id"] in listed]  # exactly the manifest's screens
+    if len(metas) < len(listed):
+        sys.exit(f"{len(listed) - len(metas)} screens of the manifest are missing from {a.data}: run `npm run train -- data`")
+    differ = 0
+    for m in metas:
+        with open(os.path.join(m["_dir"], m["image"]), "rb") as fh:
+            differ += hashlib.sha256(fh.read()).hexdigest() != listed[m["id"]]
+    if differ:
+        print(f"warning: {differ} of {len(metas)} images differ from the manifest's hashes (other package versions or fonts): the run is not an exact reproduction", flush=True)
+    split = {m["id"]: split_of(m, a.fold) for m in metas}
+    train = [m for m in metas if split[m["id"]] == "train"]
+    print(f"fold {a.fold}: held {FOLDS[a.fold]['held']}; {len(train)} training screens, {sum(1 for v in split.values() if v == 'calib')} calibration, "
+          f"{sum(1 for v in split.values() if v == 'trainval')} train-family validation, {sum(1 for v in split.values() if v == 'held')} held; manifest {mhash[:12]}", flush=True)
+    model = Detector()
+    print(f"parameters: {sum(p.numel() for p in model.parameters())}", flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    state = {"step": 0, "seconds": 0.0, "crops": 0}
+    ck = os.path.join(run, "last.pt")
+    if os.path.exists(ck):
+        c = torch.load(ck)
+        model.load_state_dict(c["model"])
+        opt.load_state_dict(c["opt"])
+        state = c["state"]
+        print(f"resumed at step {state['step']} ({state['seconds'] / 3600:.2f} h trained)", flush=True)
+    sampler = Sampler(train, a.crop, f"{a.seed}:{state['step']}")
+    t_start = time.time() - state["seconds"]
+    model.train()
+    last_print = last_save = time.time()
+    run_loss = None
+    while not a.finish and state["step"] < a.steps and (time.time() - t_start) < a.hours * 3600:
+        lr = a.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, state["step"] / a.steps)))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        x, tg = sampler.batch(a.batch)
+        fl, lb, ls = losses(model(x), tg)
+        loss = fl + lb + 0.5 * ls
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        opt.step()
+        state["step"] += 1
+        state["crops"] += a.batch
+        state["seconds"] = time.time() - t_start
+        v = np.array([fl.item(), lb.item(), ls.item()])
+        run_loss = v if run_loss is None else 0.98 * run_loss + 0.02 * v
+        if time.time() - last_print > 30:
+            done = state["step"] / a.steps
+            rate = state["crops"] / max(1.0, state["seconds"])
+            bar = "#" * int(30 * done) + "." * (30 - int(30 * done))
+            print(f"[{bar}] step {state['step']}/{a.steps} {state['seconds'] / 3600:.2f} h, {rate:.1f} crops/s, loss heat {run_loss[0]:.3f} box {run_loss[1]:.3f} state {run_loss[2]:.3f}, lr {lr:.2e}", flush=True)
+            last_print = time.time()
+        if state["step"] % 100 == 0 or time.time() - last_save > 180:
+            last_save = time.time()
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ck + ".tmp")
+            os.replace(ck + ".tmp", ck)
+    if not a.finish:
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ck + ".tmp")
+        os.replace(ck + ".tmp", ck)
+    print(f"training: {state['step']} steps, {state['crops']} crops, {state['seconds'] / 3600:.2f} h on this machine", flush=True)
+
+    model.eval()
+    rng = random.Random(a.seed)
+
+    def sample(kind):
+        groups = {}
+        for m in metas:
+            if split[m["id"]] == kind:
+                groups.setdefault(family_of(m), []).append(m)
+        out = {}
+        for fam, ms in sorted(groups.items()):
+            rng.shuffle(ms)
+            out[fam] = ms[: a.eval_per_family]
+        return out
+
+    print("calibration (train families' calibration split):", flush=True)
+    calib = [r for ms in sample("calib").values() for r in collect(model, ms)]
+    T = fit_temperature(calib)
+    thr = best_threshold(calib, T)
+    print(f"  temperature {T:.3f}, threshold {thr:.3f}", flush=True)
+    report = {"fold": a.fold, "held_families": FOLDS[a.fold]["held"], "temperature": T, "threshold": thr, "calibration": figures(calib, T, thr), "families": {}}
+    for kind in ["trainval", "held"]:
+        for fam, ms in sample(kind).items():
+            print(f"{kind} {fam}: {len(ms)} screens", flush=True)
+            res = collect(model, ms)
+            f = figures(res, T, thr)
+            f["split"] = "train" if kind == "trainval" else "held"
+            report["families"][fam] = f
+            print(f"  P {f['precision']} R {f['recall']} F1 {f['f1']} type {f['type_accuracy']}", flush=True)
+    for kind in ["train", "held"]:
+        rs = [f for f in report["families"].values() if f["split"] == kind]
+        if rs:
+            report[f"{kind}_mean_f1"] = round(sum(f["f1"] for f in rs) / len(rs), 4)
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ""
+    meta = {"schema": "rpav_ui_detector_v1", "types": TYPES, "states": STATES, "stride": STRIDE, "align": ALIGN, "input": "RGB 0-255, N×3×H×W float32, H and W multiples of 32",
+            "outputs": ["heat_logits", "box", "state_logits"], "temperature": T, "threshold": thr, "floor": 0.05, "nms_iou": 0.5,
+            "min_side": 32, "max_side": 4096, "data_manifest_sha256": mhash, "code_commit": commit, "fold": a.fold,
+            "training": {"steps": state["step"], "crops": state["crops"], "crop": a.crop, "batch": a.batch, "hours": round(state["seconds"] / 3600, 3), "threads": 1, "seed": a.seed,
+                         "parameters": sum(p.numel() for p in model.parameters())}, "figures": report}
+    with open(os.path.join(run, "report.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    if not a.no_export:
+        # The weights exported (reference.py recomputes the test fixture's detections from them).
+        torch.save({"model": model.state_dict(), "state": state}, os.path.join(run, "exported.pt"))
+        os.makedirs(MODEL_DIR, exist_ok=True)
+        onnx_path = os.path.join(MODEL_DIR, "ui-detector.onnx")
+        torch.onnx.export(model, torch.zeros(1, 3, 256, 320), onnx_path + ".tmp", opset_version=13, input_names=["image"], output_names=["heat_logits", "box", "state_logits"],
+                          dynamic_axes={"image": {2: "height", 3: "width"}, "heat_logits": {2: "h", 3: "w"}, "box": {2: "h", 3: "w"}, "state_logits": {2: "h", 3: "w"}})
+        os.replace(onnx_path + ".tmp", onnx_path)
+        with open(onnx_path, "rb") as f:
+            meta["onnx_sha256"] = hashlib.sha256(f.read()).hexdigest()
+        with open(os.path.join(MODEL_DIR, "ui-detector.json"), "w") as f:
+            json.dump(meta, f, indent=1)
+        print(f"exported {onnx_path} ({os.path.getsize(onnx_path) / 1e6:.2f} MB)", flush=True)
+    print(json.dumps({k: report[k] for k in report if k.endswith("mean_f1")}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `npm run train -- <what> [args]`: the training commands (never run by CI or npm test).
+//   data       generate the training screens and write the data manifest (training/data.py)
+//   detector   train, calibrate, evaluate and export the UI element detector (training/detector/train.py)
+// Both run with Debian's /usr/bin/python3 (python3-torch, python3-gi, python3-pyqt5, python3-tk) at nice 19.
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const scripts = { data: join(here, "data.py"), detector: join(here, "detector", "train.py") };
+const [what, ...args] = process.argv.slice(2);
+if (!what || !(what in scripts)) {
+  console.error(`usage: npm run train -- <${Object.keys(scripts).join("|")}> [args]  (add --help after it for its options)`);
+  process.exit(2);
+}
+const t0 = Date.now();
+const r = spawnSync("nice", ["-n", "19", "/usr/bin/python3", scripts[what], ...args], { stdio: "inherit", cwd: dirname(here) });
+if (r.error) {
+  console.error(`cannot run /usr/bin/python3 (${r.error.message}): apt-get install python3 python3-torch python3-gi`);
+  process.exit(1);
+}
+console.log(`${what}: ${((Date.now() - t0) / 3.6e6).toFixed(2)} h of wall time on this machine`);
+process.exit(r.status ?? 1);
