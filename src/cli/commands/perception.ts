@@ -74,12 +74,6 @@ const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () 
 export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, vlm?: VlmClient): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
   const make = OCR_PROVIDERS[o.ocr];
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
-<<<<<<< HEAD
-  const { ocr, close } = await make();
-  const cached = new CachedOcr(ocr, cacheDir ? { dir: cacheDir } : {});
-  const detector = new UIElementDetector({ ocr: cached, ...(vlm ? { vlm } : {}), ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
-  return { detector, close };
-=======
   const kind = o.detector ?? DEFAULT_DETECTOR;
   if (!(DETECTORS as readonly string[]).includes(kind)) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${kind}".`);
   const proposer = kind === "learned" ? await LearnedDetector.create() : undefined;
@@ -91,9 +85,8 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     throw e;
   }
   const cached = new CachedOcr(ocrParts.ocr, cacheDir ? { dir: cacheDir } : {});
-  const detector = new UIElementDetector({ ocr: cached, ...(proposer ? { proposer } : {}), ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
+  const detector = new UIElementDetector({ ocr: cached, ...(proposer ? { proposer } : {}), ...(vlm ? { vlm } : {}), ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
   return { detector, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
->>>>>>> perception
 }
 
 function scaleOption(v: string): number {
