@@ -161,3 +161,36 @@ export function matchIcon(frame: Frame, icon: Frame, opts: IconMatchOptions = {}
   }
   return best;
 }
+
+/**
+ * How much a box of a frame varies in grey: its standard deviation, and the spread between its
+ * 5th and 95th percentiles (0–255). A crop of an empty area or a canvas has neither: it can
+ * never be told apart from any other flat place, so it is no icon to match.
+ */
+export function greyContrast(frame: Frame, box?: BBox): { std: number; spread: number } {
+  const g = toGrey(toRgb(frame));
+  const x1 = Math.max(0, Math.floor(box?.[0] ?? 0));
+  const y1 = Math.max(0, Math.floor(box?.[1] ?? 0));
+  const x2 = Math.min(frame.width, Math.ceil(box?.[2] ?? frame.width));
+  const y2 = Math.min(frame.height, Math.ceil(box?.[3] ?? frame.height));
+  const hist = new Uint32Array(256);
+  let n = 0;
+  let sum = 0;
+  let sq = 0;
+  for (let y = y1; y < y2; y++)
+    for (let x = x1; x < x2; x++) {
+      const v = g[y * frame.width + x]!;
+      hist[v]!++;
+      n++;
+      sum += v;
+      sq += v * v;
+    }
+  if (n === 0) return { std: 0, spread: 0 };
+  const mean = sum / n;
+  const pct = (p: number) => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) if ((acc += hist[v]!) >= p * n) return v;
+    return 255;
+  };
+  return { std: Math.round(Math.sqrt(Math.max(0, sq / n - mean * mean)) * 10) / 10, spread: pct(0.95) - pct(0.05) };
+}
