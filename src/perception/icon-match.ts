@@ -194,3 +194,27 @@ export function greyContrast(frame: Frame, box?: BBox): { std: number; spread: n
   };
   return { std: Math.round(Math.sqrt(Math.max(0, sq / n - mean * mean)) * 10) / 10, spread: pct(0.95) - pct(0.05) };
 }
+
+/**
+ * How far a box's fill stands from what surrounds it: the most common grey inside (its middle
+ * half, away from border and text edges) against the most common grey of a 4 px ring outside
+ * (0–255). A greyed-out field or button blends into the window: this falls.
+ */
+export function fillContrast(frame: Frame, box: BBox): number {
+  const g = toGrey(toRgb(frame));
+  const mode = (pick: (x: number, y: number) => boolean, b: BBox) => {
+    const hist = new Uint32Array(256);
+    for (let y = Math.max(0, Math.floor(b[1])); y < Math.min(frame.height, Math.ceil(b[3])); y++)
+      for (let x = Math.max(0, Math.floor(b[0])); x < Math.min(frame.width, Math.ceil(b[2])); x++) if (pick(x, y)) hist[g[y * frame.width + x]!]!++;
+    let best = 0;
+    for (let v = 1; v < 256; v++) if (hist[v]! > hist[best]!) best = v;
+    return hist[best]! > 0 ? best : undefined;
+  };
+  const w = box[2] - box[0];
+  const h = box[3] - box[1];
+  const inner: BBox = [box[0] + w / 4, box[1] + h / 4, box[2] - w / 4, box[3] - h / 4];
+  const outer: BBox = [box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4];
+  const fill = mode(() => true, inner);
+  const ring = mode((x, y) => x < box[0] || x >= box[2] || y < box[1] || y >= box[3], outer);
+  return fill === undefined || ring === undefined ? 0 : Math.abs(fill - ring);
+}

@@ -13,7 +13,7 @@ import { foldText, stripAccelerators } from "../core/text.js";
 import { sameLabelInOrder, textTargets, typeCompatibility } from "../perception/locate.js";
 import type { SessionAction } from "./recorder.js";
 import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, type WordList } from "./target-cues.js";
-import { greyContrast } from "../perception/icon-match.js";
+import { fillContrast, greyContrast } from "../perception/icon-match.js";
 import { nameIcon } from "../perception/icon-names.js";
 import { toGrey, toRgb } from "../perception/raster.js";
 import { bboxScreenToFrame } from "../core/frame.js";
@@ -254,8 +254,14 @@ interface TargetContext {
 async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: BuildDeps, ctx: TargetContext): Promise<Target | null> {
   const win: BBox | undefined = ctx.window && ctx.window.length === 4 ? [ctx.window[0]!, ctx.window[1]!, ctx.window[2]!, ctx.window[3]!] : undefined;
   const inWindow = <T extends { bbox: BBox }>(x: T) => !win || bboxContainsPoint(win, bboxCenter(x.bbox));
-  const lines = screen.lines.filter(inWindow);
-  const el = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
+  // Text typed into fields is data (it changes with every row): no anchor, no caption.
+  const fields = screen.elements.filter((e) => e.type === "text_input");
+  const lines = screen.lines.filter(inWindow).filter((l) => !fields.some((f) => bboxContainsPoint(f.bbox, bboxCenter(l.bbox))));
+  const textPx = medianTextHeight(lines);
+  let el: UIElement | undefined = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
+  // A box many text lines high with no text in it is an area (a canvas, an empty document), not a
+  // control: whatever caption the detector gave it, the target is a region of the window.
+  if (el && textPx && el.bbox[3] - el.bbox[1] > 4 * textPx && !screen.lines.some((l) => bboxContainsPoint(el!.bbox, bboxCenter(l.bbox)))) el = undefined;
   // Text under the click: the smallest phrase or word of a line (a menu bar is one OCR line).
   const line = textTargets(lines, [])
     .filter((l) => bboxContainsPoint([l.bbox[0] - 4, l.bbox[1] - 4, l.bbox[2] + 4, l.bbox[3] + 4], point))
@@ -301,8 +307,8 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   if (anchors.length) cues.push("anchors");
   if (wbox) cues.push("position");
   if (el) cues.push("type");
-  const textPx = medianTextHeight(lines);
   const contrast = box && ctx.typedNext ? greyContrast(screen.frame, bboxScreenToFrame(screen.frame, box)).spread : undefined;
+  const fill = box && ctx.typedNext ? fillContrast(screen.frame, bboxScreenToFrame(screen.frame, box)) : undefined;
   return {
     type,
     label: iconName ?? label,
@@ -322,6 +328,7 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
     ...(ctx.typedNext ? { typed_into: true } : {}),
     ...(iconStd !== undefined ? { icon_contrast: iconStd } : {}),
     ...(contrast !== undefined ? { box_contrast: contrast } : {}),
+    ...(fill !== undefined ? { fill_contrast: fill } : {}),
   };
 }
 
@@ -343,7 +350,9 @@ function rowText(screen: Awaited<ReturnType<ScreenReader["read"]>>, point: Point
  * ("the 2nd « checkbutton »"), when there are several.
  */
 function ordinalOf(box: BBox, label: string, type: Target["type"], screen: Awaited<ReturnType<ScreenReader["read"]>>): { index: number; count: number } | undefined {
-  const all = [...screen.elements, ...textTargets(screen.lines, screen.elements)].filter((e) => !type || e.element_id.startsWith("text:") || typeCompatibility(type, e.type) >= 0.6);
+  // A field's caption is no second field: controls are ranked among controls only.
+  const control = type === "text_input" || type === "dropdown" || type === "checkbox" || type === "radio_button";
+  const all = [...screen.elements, ...textTargets(screen.lines, screen.elements)].filter((e) => !type || (e.element_id.startsWith("text:") ? !control : typeCompatibility(type, e.type) >= 0.6));
   const same = sameLabelInOrder(all, label, 0.999);
   const index = same.findIndex((s) => s.bbox[0] === box[0] && s.bbox[1] === box[1] && s.bbox[2] === box[2] && s.bbox[3] === box[3]);
   return same.length > 1 && index >= 0 ? { index, count: same.length } : undefined;

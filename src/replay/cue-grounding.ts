@@ -15,7 +15,7 @@ import type { BBox, Point } from "../core/geometry.js";
 import { bboxCenter, readingOrder } from "../core/geometry.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
-import { greyContrast, matchIcon } from "../perception/icon-match.js";
+import { fillContrast, greyContrast, matchIcon } from "../perception/icon-match.js";
 import { clickPoint, sameLabelInOrder, textSimilarity, textTargets, typeCompatibility, type LocatableElement, type LocateCandidate } from "../perception/locate.js";
 
 export interface CueScreen {
@@ -101,7 +101,7 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
       if (textSimilarity(text, l.text) < minSim) continue;
       const c = bboxCenter(l.bbox);
       const err = Math.hypot(c[0] - from[0] - u * dx * s, c[1] - from[1] - u * dy * s);
-      best = Math.max(best, Math.exp(-err / (1.5 * lineH + 0.25 * u * s * Math.hypot(dx, dy))));
+      best = Math.max(best, Math.exp(-err / (0.75 * lineH + 0.1 * u * s * Math.hypot(dx, dy))));
     }
     return best;
   };
@@ -113,10 +113,11 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     const isText = c.element_id.startsWith("text:");
     // A step that types needs a field: never a button, a greyed-out element, or bare text.
     if (typing && control && (isText || typeCompatibility(target.type!, c.type) < 0.6)) continue;
-    if (typing && target.box_contrast && !isText) {
-      const spread = greyContrast(frame, c.bbox as BBox).spread;
-      if (spread < 0.45 * target.box_contrast) {
-        excluded.push(`« ${c.label || c.element_id} » looks disabled (contrast ${spread} against ${target.box_contrast} recorded)`);
+    if (typing && !isText) {
+      const spread = target.box_contrast ? greyContrast(frame, c.bbox as BBox).spread : Infinity;
+      const fill = target.fill_contrast && target.fill_contrast >= 6 ? fillContrast(frame, c.bbox as BBox) : Infinity;
+      if (spread < 0.45 * (target.box_contrast ?? 0) || fill < 0.5 * (target.fill_contrast ?? 0)) {
+        excluded.push(`« ${c.label || c.element_id} » looks disabled (${spread < Infinity ? `contrast ${spread} against ${target.box_contrast}` : ""}${fill < Infinity ? ` fill ${fill} against ${target.fill_contrast}` : ""} recorded)`);
         continue;
       }
     }
@@ -135,7 +136,10 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
       num += w * v;
       den += w;
     }
-    const identity = (sc.label ?? 0) >= 0.7 || (sc.caption ?? 0) >= 0.25 || (sc.icon ?? 0) > 0;
+    // What names the target must show on this candidate: its label, its caption at the recorded
+    // offset, or its icon; a label that plainly disagrees rules a candidate out.
+    const contradicted = sc.label !== undefined && sc.label < 0.5 && !(sc.caption !== undefined && sc.caption >= 0.7);
+    const identity = !contradicted && ((sc.label ?? 0) >= 0.7 || (sc.caption ?? 0) >= 0.5 || (sc.icon ?? 0) > 0);
     scored.push({ c, cues: sc, score: den ? num / den : 0, identity });
   }
   const qualified = scored.filter((x) => x.identity).sort((a, b) => b.score - a.score);
@@ -148,7 +152,9 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
 
   // The layout is as recorded: the candidate at the recorded place that shows the target.
   if (sameSize) {
-    const here = qualified.filter((x) => contains(x.c.bbox as BBox, expC, 2) && overlapShare(x.c.bbox as BBox, expBox) >= 0.5);
+    // Only a strong sign counts here: the label read there, the caption where it was, the icon.
+    const strong = (x: Scored) => (x.cues.label ?? 0) >= 0.8 || (x.cues.caption ?? 0) >= 0.7 || (x.cues.icon ?? 0) >= 0.9;
+    const here = qualified.filter((x) => strong(x) && contains(x.c.bbox as BBox, expC, 2) && overlapShare(x.c.bbox as BBox, expBox) >= 0.5);
     const pick = here.sort((a, b) => b.score - a.score)[0];
     if (pick) return found(pick, `layout as recorded: « ${pick.c.label || target.caption?.text || "icon"} » at its recorded place in the window`);
   }

@@ -63,6 +63,8 @@ export const TargetSchema = z.looseObject({
   icon_contrast: z.number().nonnegative().optional(),
   /** Grey spread (5th–95th percentile) of the target's box when recorded: a greyed-out look at replay reads far lower. */
   box_contrast: z.number().nonnegative().optional(),
+  /** Grey distance between the target's fill and its surroundings when recorded: a greyed-out element blends in. */
+  fill_contrast: z.number().nonnegative().optional(),
 });
 export type Target = z.infer<typeof TargetSchema>;
 
