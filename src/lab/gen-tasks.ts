@@ -3,7 +3,7 @@
 // scripted person who demonstrates a task moves like a hand (the input driver's Bézier paths),
 // holds each click 60–150 ms and types with human delays; it finds widgets through the app's own
 // geometry file (ground truth, lab only).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BBox, Point } from "../core/geometry.js";
@@ -189,7 +189,16 @@ export async function recordDemonstration(
     await sleep(800); // the recorder is listening
     await task.demonstrate(run, desktop.input, desktop.env, task.recorded, desktop.windows);
     const observed = await run.observe();
-    await sleep(2500); // the last action's "after" screenshot is taken, then it is written
+    // The recorder writes an action once its "after" screenshot is taken; on a loaded machine
+    // that lags: stop once the session file has not grown for 3 s (at most 20 s).
+    const file = join(dir, "session.jsonl");
+    let size = -1;
+    for (let still = 0, k = 0; still < 3 && k < 20; k++) {
+      await sleep(1000);
+      const now = existsSync(file) ? statSync(file).size : 0;
+      still = now === size ? still + 1 : 0;
+      size = now;
+    }
     recorder.stop();
     const { problems } = await recording;
     return { problems, observed };

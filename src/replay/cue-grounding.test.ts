@@ -58,6 +58,30 @@ describe("grounding by every cue", () => {
     expect(g).toMatchObject({ found: true, bbox: fields[1], ambiguous: false });
   });
 
+  it("same window size but a new field above: the recorded place now holds another field, and the caption moves the choice to its field", () => {
+    // Recorded: « Nom » field at y 40–64 (window 600×360). Now « Société » took that row; « Nom » is one row down.
+    const fields: BBox[] = [[200, 40, 400, 64], [200, 90, 400, 114]];
+    const screen = { elements: [el("f0", "text_input", fields[0]!, "Société"), el("f1", "text_input", fields[1]!, "Nom")], lines: [line("Société", [110, 42, 180, 62]), line("Nom", [130, 92, 170, 112])] };
+    const t: Target = { ...base, label: "Nom", by_text: "Nom", typed_into: true, caption: { text: "Nom", dx: -150, dy: 0 }, window_box: [...fields[0]!], window_size: [600, 360], text_px: 20, cues: ["label", "caption", "position", "type"] };
+    const g = groundByCues(t, frame(600, 360, fields.map((b) => ({ bbox: b }))), screen);
+    expect(g).toMatchObject({ found: true, bbox: fields[1] });
+    if (g?.found) expect(g.note).not.toMatch(/layout as recorded/);
+  });
+
+  it("a field whose fill blends into the window (greyed out) is set aside for typing", () => {
+    // Enabled: white fill on a 240 window; greyed: a 238 fill.
+    const box: BBox = [200, 90, 400, 114];
+    const paint = (b: BBox, v: number) => {
+      const f = frame(600, 360);
+      for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) f.data.fill(y === b[1] || y === b[3] - 1 ? 200 : v, (y * 600 + x) * 4, (y * 600 + x) * 4 + 3);
+      return f;
+    };
+    const t: Target = { ...base, label: "Ville", by_text: "Ville", typed_into: true, fill_contrast: 15, caption: { text: "Ville", dx: -155, dy: 0 }, window_box: [...box], window_size: [600, 360], cues: ["label", "caption", "position", "type"] };
+    const g = groundByCues(t, paint(box, 238), { elements: [el("f", "text_input", box, "Ville")], lines: [line("Ville", [120, 92, 170, 112])] });
+    expect(g?.found).toBe(false);
+    expect(groundByCues(t, paint(box, 255), { elements: [el("f", "text_input", box, "Ville")], lines: [line("Ville", [120, 92, 170, 112])] })).toMatchObject({ found: true, bbox: box });
+  });
+
   it("when the count of equal candidates is the count recorded, the rank in reading order decides", () => {
     const boxes: BBox[] = [[10, 10, 100, 30], [10, 60, 100, 80], [10, 110, 100, 130]];
     const screen = { elements: boxes.map((b, i) => el(`c${i}`, "checkbox", b, "checkbutton")), lines: [] };
