@@ -68,6 +68,12 @@ export class AccentLexicon {
     return en >= 3 && en >= 2 * fr ? "en" : fr >= 3 && fr >= 2 * en ? "fr" : undefined;
   }
 
+  /** True when `word` (any case, accents or not) is in the French or the English word list. */
+  knows(word: string): boolean {
+    const f = foldText(word);
+    return this.plain.has(f) || this.accentedOnly.has(f) || this.english.has(f);
+  }
+
   get size(): number {
     return this.accentedOnly.size;
   }

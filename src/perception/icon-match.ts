@@ -161,3 +161,60 @@ export function matchIcon(frame: Frame, icon: Frame, opts: IconMatchOptions = {}
   }
   return best;
 }
+
+/**
+ * How much a box of a frame varies in grey: its standard deviation, and the spread between its
+ * 5th and 95th percentiles (0–255). A crop of an empty area or a canvas has neither: it can
+ * never be told apart from any other flat place, so it is no icon to match.
+ */
+export function greyContrast(frame: Frame, box?: BBox): { std: number; spread: number } {
+  const g = toGrey(toRgb(frame));
+  const x1 = Math.max(0, Math.floor(box?.[0] ?? 0));
+  const y1 = Math.max(0, Math.floor(box?.[1] ?? 0));
+  const x2 = Math.min(frame.width, Math.ceil(box?.[2] ?? frame.width));
+  const y2 = Math.min(frame.height, Math.ceil(box?.[3] ?? frame.height));
+  const hist = new Uint32Array(256);
+  let n = 0;
+  let sum = 0;
+  let sq = 0;
+  for (let y = y1; y < y2; y++)
+    for (let x = x1; x < x2; x++) {
+      const v = g[y * frame.width + x]!;
+      hist[v]!++;
+      n++;
+      sum += v;
+      sq += v * v;
+    }
+  if (n === 0) return { std: 0, spread: 0 };
+  const mean = sum / n;
+  const pct = (p: number) => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) if ((acc += hist[v]!) >= p * n) return v;
+    return 255;
+  };
+  return { std: Math.round(Math.sqrt(Math.max(0, sq / n - mean * mean)) * 10) / 10, spread: pct(0.95) - pct(0.05) };
+}
+
+/**
+ * How far a box's fill stands from what surrounds it: the most common grey inside (its middle
+ * half, away from border and text edges) against the most common grey of a 4 px ring outside
+ * (0–255). A greyed-out field or button blends into the window: this falls.
+ */
+export function fillContrast(frame: Frame, box: BBox): number {
+  const g = toGrey(toRgb(frame));
+  const mode = (pick: (x: number, y: number) => boolean, b: BBox) => {
+    const hist = new Uint32Array(256);
+    for (let y = Math.max(0, Math.floor(b[1])); y < Math.min(frame.height, Math.ceil(b[3])); y++)
+      for (let x = Math.max(0, Math.floor(b[0])); x < Math.min(frame.width, Math.ceil(b[2])); x++) if (pick(x, y)) hist[g[y * frame.width + x]!]!++;
+    let best = 0;
+    for (let v = 1; v < 256; v++) if (hist[v]! > hist[best]!) best = v;
+    return hist[best]! > 0 ? best : undefined;
+  };
+  const w = box[2] - box[0];
+  const h = box[3] - box[1];
+  const inner: BBox = [box[0] + w / 4, box[1] + h / 4, box[2] - w / 4, box[3] - h / 4];
+  const outer: BBox = [box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4];
+  const fill = mode(() => true, inner);
+  const ring = mode((x, y) => x < box[0] || x >= box[2] || y < box[1] || y >= box[3], outer);
+  return fill === undefined || ring === undefined ? 0 : Math.abs(fill - ring);
+}

@@ -169,6 +169,11 @@ const COMPATIBLE: Partial<Record<UIElementType, UIElementType[]>> = {
   radio_button: ["checkbox", "tab"],
 };
 
+/** How well an element of type `got` stands for a wanted `want`: 1 same, 0.6 compatible, 0.2 otherwise. */
+export function typeCompatibility(want: UIElementType, got: UIElementType): number {
+  return want === got ? 1 : COMPATIBLE[want]?.includes(got) ? 0.6 : 0.2;
+}
+
 export interface LocateOptions {
   /** Two candidates within this score margin are ambiguous (default 0.05). */
   ambiguityMargin?: number;

@@ -12,6 +12,7 @@ import { SqliteStore } from "../store/sqlite-store.js";
 import { paintOver, RAW_SESSION_V1, type SessionAction } from "./recorder.js";
 import { readSession } from "./session.js";
 import { buildWorkflow, dataType, type BuildDeps } from "./template-builder.js";
+import { variableNameFrom } from "./target-cues.js";
 
 const header = { schema_version: RAW_SESSION_V1, name: "Facture", app: "mousepad", started_at: "2026-11-30T10:00:00Z" };
 const win = { id: "0x1", title: "Facture - Mousepad", app: "Mousepad", bbox: [0, 0, 800, 600] };
@@ -70,11 +71,68 @@ describe("template builder", () => {
     expect(click!.expected_state).toBe("Fenêtre « Facture - Mousepad » (Mousepad) ; à l'écran : Nom client · Facture n° 12");
   });
 
-  it("two clicks at one place within 400 ms are a double click; a click on nothing keeps an icon crop", async () => {
+  it("two clicks at one place within 400 ms are a double click; a click on a flat area is a region of the window, with a warning, no icon", async () => {
     const dir = session([{ kind: "click", x: 500, y: 400, button: 1, t: 1000 }, { kind: "click", x: 501, y: 400, button: 1, t: 1200 }, { kind: "click", x: 500, y: 400, button: 3, t: 5000 }]);
-    const { workflow } = await buildWorkflow(readSession(dir), deps);
+    const { workflow, warnings } = await buildWorkflow(readSession(dir), deps);
     expect(workflow.steps.map((s) => s.action)).toEqual(["double_click", "right_click"]);
-    expect(workflow.steps[0]!.target?.icon).toBe("icons/step_001.png");
+    expect(workflow.steps[0]!.target).toMatchObject({ icon: null, region: true, window_box: [480, 380, 520, 420], window_size: [800, 600] });
+    expect(workflow.steps[0]!.intention).toBe("Double-cliquer sur la zone à 63 % × 67 % de la fenêtre « Facture - Mousepad »");
+    expect(warnings.filter((w) => /flat/.test(w))).toHaveLength(2);
+  });
+
+  it("an icon crop is kept when it has contrast: clipped to the window, from the screen before the pointer came (no hover)", async () => {
+    // A textured icon at (500, 400); the "at press" screen has a hover tint over it.
+    const paint = (hover: boolean) => {
+      const data = new Uint8Array(800 * 600 * 4).fill(230);
+      for (let y = 380; y < 420; y++) for (let x = 480; x < 520; x++) data.fill((x + y) % 8 < 4 ? 20 : hover ? 250 : 200, (y * 800 + x) * 4, (y * 800 + x) * 4 + 3);
+      return makeFrame({ data, width: 800, height: 600, channels: 4 });
+    };
+    const saved: { name: string; frame: ReturnType<typeof makeFrame> }[] = [];
+    const d: BuildDeps = { ...deps, loadImage: async (p) => paint(p.endsWith("b.png")), saveIcon: async (name, frame) => (saved.push({ name, frame }), `icons/${name}`) };
+    const dir = session([{ kind: "key", combo: "ctrl+n", after: "shots/a.png" }, { kind: "click", x: 500, y: 400, button: 1 }]);
+    const { workflow, warnings } = await buildWorkflow(readSession(dir), d);
+    expect(warnings).toEqual([]);
+    expect(workflow.steps[1]!.target).toMatchObject({ icon: "icons/step_002.png", cues: ["icon", "position"] });
+    expect(workflow.steps[1]!.target!.icon_contrast).toBeGreaterThan(12);
+    // Taken from the calm screen: no pixel of the hover tint (250) in it.
+    expect(saved[0]!.frame.data.includes(250)).toBe(false);
+    // Clipped to the window's client area when the click is near its edge.
+    const edge = session([{ kind: "click", x: 790, y: 400, button: 1, window: { ...win, bbox: [0, 0, 800, 600] } }]);
+    saved.length = 0;
+    await buildWorkflow(readSession(edge), { ...d, loadImage: async () => { const f = paint(false); for (let y = 360; y < 440; y++) for (let x = 750; x < 800; x++) f.data.fill((x + y) % 6 < 3 ? 0 : 255, (y * 800 + x) * 4, (y * 800 + x) * 4 + 3); return f; } });
+    expect(saved[0]!.frame.width).toBe(50);
+  });
+
+  it("a field named by its caption keeps the caption and its offset; nearby texts keep theirs; the variable is named from the caption", async () => {
+    const dir = session([{ kind: "click", x: 150, y: 115, button: 1 }, { kind: "type", text: "12,50" }]);
+    const r: BuildDeps["reader"] = { read: async () => ({ elements: [{ ...field, label: "" }], lines: [{ text: "Prix unitaire HT €", bbox: [20, 105, 90, 125] }, { text: "Facture n° 12", bbox: [20, 20, 200, 40] }] }) };
+    const words = { knows: (w: string) => ["prix", "unitaire", "commande", "objet", "de", "fournitures"].includes(w) };
+    const { workflow } = await buildWorkflow(readSession(dir), { ...deps, reader: r, words });
+    expect(workflow.steps[0]!.target).toMatchObject({ caption: { text: "Prix unitaire HT €", dx: -145, dy: 0 }, typed_into: true, cues: ["caption", "anchors", "position", "type"], icon: null });
+    expect(workflow.steps[0]!.target!.anchor_offsets).toEqual([{ text: "Facture n° 12", dx: -90, dy: -85 }]);
+    expect(workflow.variables[0]!.name).toBe("prix_unitaire_ht");
+    expect(variableNameFrom("Prix unitaire HT e", words)).toBe("prix_unitaire_ht");
+    expect(variableNameFrom("Objet connande de fournitures", words)).toBe("objet_commande_de_fournitures");
+    expect(variableNameFrom("Objet connande de fournitures", undefined)).toBe("objet_connande_de_fournitures");
+  });
+
+  it("an icon-only button read by OCR as one character is named by its icon, never « v » or « y »: two readings build the same target", async () => {
+    const button: UIElement = { ...field, element_id: "el_9", type: "button", role: "button", bbox: [480, 380, 520, 420], label: "v", text: { raw: "v", normalized: "v", embedding: null } };
+    const frame = () => {
+      const data = new Uint8Array(800 * 600 * 4).fill(235);
+      for (let y = 390; y < 410; y++) for (let x = 490; x < 510; x++) if ((x + y) % 5 < 2) data.fill(30, (y * 800 + x) * 4, (y * 800 + x) * 4 + 3);
+      return makeFrame({ data, width: 800, height: 600, channels: 4 });
+    };
+    const build = async (reading: string) => {
+      const reader: BuildDeps["reader"] = { read: async () => ({ elements: [{ ...button, label: reading, text: { raw: reading, normalized: reading, embedding: null } }], lines: [{ text: "Enregistrer le document", bbox: [540, 390, 700, 410] }] }) };
+      const { workflow, warnings } = await buildWorkflow(readSession(session([{ kind: "click", x: 500, y: 400, button: 1 }])), { ...deps, reader, loadImage: async () => frame() });
+      expect(warnings.some((w) => /no name/.test(w))).toBe(true);
+      return workflow.steps[0]!;
+    };
+    const [a, b] = [await build("v"), await build("y")];
+    expect(a.target).toMatchObject({ type: "button", label: "", by_text: null, icon: "icons/step_001.png" });
+    expect(a.intention).toBe("Cliquer sur le bouton (icône)");
+    expect(b.target).toEqual(a.target);
   });
 
   it("a dropdown click then an item click is a select step; a new window brings a wait_for step", async () => {

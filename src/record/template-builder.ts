@@ -4,14 +4,19 @@
 // deterministically (French, as the plan) from window titles, labels and the text on screen.
 import { join } from "node:path";
 import { InvalidInputError } from "../core/errors.js";
-import { cropFrame, type Frame } from "../core/frame.js";
+import type { Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxArea, bboxContainsPoint, bboxCenter, clampBBox, positionOf } from "../core/geometry.js";
+import { bboxArea, bboxContainsPoint, bboxCenter, positionOf } from "../core/geometry.js";
 import type { UIElement } from "../core/schemas/uielement.js";
-import { WORKFLOW_V1, type Step, type Target, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
+import { WORKFLOW_V1, type Step, type Target, type TargetCue, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
 import { foldText, stripAccelerators } from "../core/text.js";
-import { sameLabelInOrder, textTargets } from "../perception/locate.js";
+import { sameLabelInOrder, textTargets, typeCompatibility } from "../perception/locate.js";
 import type { SessionAction } from "./recorder.js";
+import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, type WordList } from "./target-cues.js";
+import { fillContrast, greyContrast } from "../perception/icon-match.js";
+import { nameIcon } from "../perception/icon-names.js";
+import { toGrey, toRgb } from "../perception/raster.js";
+import { bboxScreenToFrame } from "../core/frame.js";
 import type { RawSession } from "./session.js";
 
 /** What the builder needs to see a recorded screen: elements and text lines (screen coordinates). */
@@ -25,6 +30,8 @@ export interface BuildDeps {
   /** Writes an icon crop next to the workflow; returns its relative path. */
   saveIcon: (name: string, frame: Frame) => Promise<string>;
   onProgress?: (done: number, total: number) => void;
+  /** The FR/EN word lists: variable names from captions are corrected against them (raw OCR otherwise). */
+  words?: WordList;
 }
 
 export interface BuildResult {
@@ -105,6 +112,12 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     reads.set(path, r);
     return r;
   };
+  const frames = new Map<string, Frame | undefined>();
+  const loadFrame = async (path: string): Promise<Frame | undefined> => {
+    if (reads.has(path)) return reads.get(path)!.frame;
+    if (!frames.has(path)) frames.set(path, await deps.loadImage(join(session.dir, path)).catch(() => undefined));
+    return frames.get(path);
+  };
   let focused: Target | null = null;
   let focusedWindow = "";
   const selectable = new Set<Step>();
@@ -137,12 +150,16 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     const window = { title: a.window?.title ?? "", app: a.window?.app ?? "" };
     if (a.kind === "click" || a.kind === "drag") {
       const point: Point = [a.x ?? 0, a.y ?? 0];
-      const target = before ? await targetAt(before, point, stepId, deps) : null;
+      // The screen before the pointer came: the previous action's "after", when the pointer was elsewhere then.
+      const last = actions[i - 1];
+      const calm = last?.after && last.window?.id === a.window?.id && (last.kind !== "click" || Math.hypot((last.x ?? 0) - point[0], (last.y ?? 0) - point[1]) > 60) ? await loadFrame(last.after) : undefined;
+      const typedNext = actions[i + 1]?.kind === "type" && (actions[i + 1]?.window?.title ?? "") === (a.window?.title ?? "");
+      const target = before ? await targetAt(before, point, stepId, deps, { window: a.window?.bbox, calm, typedNext, warn: (w) => warnings.push(w) }) : null;
       if (!target) warnings.push(`${stepId}: nothing recognisable under (${point.join(", ")}); the step keeps its recorded box only`);
       focused = target;
       focusedWindow = a.window?.title ?? "";
       const action = a.kind === "drag" ? "drag" : a.button === 3 ? "right_click" : a.double ? "double_click" : "click";
-      const what = target ? (target.label ? `${TYPE_WORDS_FR[target.type ?? "generic_interactive"]} « ${target.label} »` : `${TYPE_WORDS_FR[target.type ?? "generic_interactive"]} (icône)`) : `le point (${point.join(", ")})`;
+      const what = target ? describeTarget(target, a.window?.title ?? "") : `le point (${point.join(", ")})`;
       const verb = { click: "Cliquer sur", double_click: "Double-cliquer sur", right_click: "Clic droit sur", drag: "Glisser depuis" }[action];
       const prev = steps.at(-1);
       // A click on a dropdown followed by a click on one of its items is one choice: `select`.
@@ -164,9 +181,9 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     if (a.kind === "type") {
       // Typing goes to what the last click focused, unless another window came up since (a dialog).
       if ((a.window?.title ?? "") !== focusedWindow) focused = null;
-      const label = focused?.label ?? "";
+      const label = focused?.caption?.text || focused?.label || "";
       const kind = a.secret ? "secret" : dataType(a.text ?? "");
-      const base = snake(label) || VARIABLE_BASE_NAMES[kind];
+      const base = variableNameFrom(label, deps.words) || VARIABLE_BASE_NAMES[kind];
       let name = base;
       for (let k = 2; variables.some((v) => v.name === name); k++) name = `${base}_${k}`;
       variables.push({ name, type: kind, example: a.secret ? null : (a.text ?? ""), secret: !!a.secret, steps: [stepId], description: label ? `saisi dans ${label}` : "texte saisi" });
@@ -204,41 +221,114 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
   return { workflow, warnings };
 }
 
-/** The element (smallest containing box), else the text line, under a recorded click. */
-async function targetAt(screen: Awaited<ReturnType<ScreenReader["read"]>> & { size: { width: number; height: number }; frame: Frame }, point: Point, stepId: string, deps: BuildDeps): Promise<Target | null> {
-  const el = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
+type ReadScreen = Awaited<ReturnType<ScreenReader["read"]>> & { size: { width: number; height: number }; frame: Frame };
+
+/** "le bouton « OK »", "le bouton (icône Close)", "la zone à 40 % × 30 % de la fenêtre « X »". */
+function describeTarget(t: Target, windowTitle: string): string {
+  const kind = TYPE_WORDS_FR[t.type ?? "generic_interactive"];
+  if (t.label) return `${kind} « ${t.label} »`;
+  if (t.region && t.window_box && t.window_size) {
+    const [cx, cy] = bboxCenter(t.window_box);
+    return `la zone à ${Math.round((100 * cx) / t.window_size[0])} % × ${Math.round((100 * cy) / t.window_size[1])} % de la fenêtre « ${windowTitle} »`;
+  }
+  if (t.caption?.text) return `${kind} « ${t.caption.text} »`;
+  return `${kind} (icône)`;
+}
+
+interface TargetContext {
+  /** The target window's client area (screen), when recorded. */
+  window: readonly number[] | undefined;
+  /** The screen before the pointer arrived (no hover highlight), when the session has it. */
+  calm: Frame | undefined;
+  /** The next action types into what this click focuses. */
+  typedNext: boolean;
+  warn: (w: string) => void;
+}
+
+/**
+ * The target under a recorded click, described by every cue: the element (smallest containing
+ * box), else the text under it; its caption, nearby texts with offsets, its box relative to the
+ * window, the UI scale, and an icon crop only when it can match. With no label, caption or icon,
+ * the target is "this region of this window", and says so.
+ */
+async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: BuildDeps, ctx: TargetContext): Promise<Target | null> {
+  const win: BBox | undefined = ctx.window && ctx.window.length === 4 ? [ctx.window[0]!, ctx.window[1]!, ctx.window[2]!, ctx.window[3]!] : undefined;
+  const inWindow = <T extends { bbox: BBox }>(x: T) => !win || bboxContainsPoint(win, bboxCenter(x.bbox));
+  // Text typed into fields is data (it changes with every row): no anchor, no caption.
+  const fields = screen.elements.filter((e) => e.type === "text_input");
+  const lines = screen.lines.filter(inWindow).filter((l) => !fields.some((f) => bboxContainsPoint(f.bbox, bboxCenter(l.bbox))));
+  const textPx = medianTextHeight(lines);
+  let el: UIElement | undefined = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
+  // A box many text lines high with no text in it is an area (a canvas, an empty document), not a
+  // control: whatever caption the detector gave it, the target is a region of the window.
+  if (el && textPx && el.bbox[3] - el.bbox[1] > 4 * textPx && !screen.lines.some((l) => bboxContainsPoint(el!.bbox, bboxCenter(l.bbox)))) el = undefined;
   // Text under the click: the smallest phrase or word of a line (a menu bar is one OCR line).
-  const line = textTargets(screen.lines, [])
+  const line = textTargets(lines, [])
     .filter((l) => bboxContainsPoint([l.bbox[0] - 4, l.bbox[1] - 4, l.bbox[2] + 4, l.bbox[3] + 4], point))
     .sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))
-    .map((l) => ({ text: l.label, bbox: l.bbox }))[0] ?? rowText(screen, point);
+    .map((l) => ({ text: l.label, bbox: l.bbox }))[0] ?? rowText({ ...screen, lines }, point);
   const box: BBox | undefined = el?.bbox ?? line?.bbox;
+  const type = el?.type ?? (line ? "generic_interactive" : null);
   // A menu item's shortcut ("Ctrl+O") is read with its text; the item is "Open…".
-  const label = stripAccelerators(el?.label ?? line?.text ?? "");
-  const anchors = screen.lines
-    .filter((l) => l.text.trim() && l.text !== label && !(el && bboxContainsPoint(el.bbox, bboxCenter(l.bbox))))
-    .map((l) => ({ t: l.text, d: Math.hypot(bboxCenter(l.bbox)[0] - point[0], bboxCenter(l.bbox)[1] - point[1]) }))
-    .filter((x) => x.d < 250)
-    .sort((a, b) => a.d - b.d)
-    .slice(0, 3)
-    .map((x) => x.t);
-  let icon: string | null = null;
-  if (!label.trim()) {
-    const crop = clampBBox([point[0] - 40, point[1] - 40, point[0] + 40, point[1] + 40], screen.frame);
-    icon = await deps.saveIcon(`${stepId}.png`, cropFrame(screen.frame, crop));
+  let label = stripAccelerators(el?.label ?? line?.text ?? "");
+  const caption = box && type && ["text_input", "dropdown", "checkbox", "radio_button"].includes(type) ? captionOf(box, type, lines) : undefined;
+  // One or two characters that are no word (an icon-only button read « v » or « y »): not a name.
+  let iconName: string | undefined;
+  if (label && meaninglessLabel(label)) {
+    ctx.warn(`${stepId}: the text « ${label} » under the click is no name (an icon read by OCR); the target is named by its icon and surroundings`);
+    label = "";
   }
-  if (!box && !icon) return null;
-  const ordinal = label.trim() ? ordinalOf(box!, label, screen) : undefined;
+  if (!label && el && el.type !== "text_input") {
+    const g = toGrey(toRgb(screen.frame));
+    iconName = nameIcon(g, screen.frame.width, bboxScreenToFrame(screen.frame, el.bbox));
+  }
+  const center: Point = box ? bboxCenter(box) : point;
+  const exclude = [label, caption?.text ?? ""].filter(Boolean);
+  const anchors = anchorOffsets(center, el?.bbox, exclude, lines);
+  let icon: string | null = null;
+  let iconStd: number | undefined;
+  if (!label.trim() && !(type === "text_input" && caption)) {
+    const crop = iconCrop(screen.frame, ctx.calm, point, el?.bbox, win);
+    if ("flat" in crop) ctx.warn(`${stepId}: the icon crop under (${point.join(", ")}) is flat (grey deviation ${crop.std}): it could never match; the target is ${anchors.length ? "found by the texts around it and its place in the window" : "this region of the window"}`);
+    else {
+      icon = await deps.saveIcon(`${stepId}.png`, crop.frame);
+      iconStd = crop.std;
+    }
+  }
+  if (!box && !icon && !win) return null;
+  const named = label || iconName || "";
+  const ordinal = named && box && !iconName ? ordinalOf(box, named, type, screen) : undefined;
+  const wbox: BBox | undefined = win ? (box ? [box[0] - win[0], box[1] - win[1], box[2] - win[0], box[3] - win[1]] : [point[0] - win[0] - 20, point[1] - win[1] - 20, point[0] - win[0] + 20, point[1] - win[1] + 20]) : undefined;
+  const region = !named && !caption && !icon;
+  const cues: TargetCue[] = [];
+  if (named && !iconName) cues.push("label");
+  if (caption) cues.push("caption");
+  if (icon) cues.push("icon");
+  if (anchors.length) cues.push("anchors");
+  if (wbox) cues.push("position");
+  if (el) cues.push("type");
+  const contrast = box && ctx.typedNext ? greyContrast(screen.frame, bboxScreenToFrame(screen.frame, box)).spread : undefined;
+  const fill = box && ctx.typedNext ? fillContrast(screen.frame, bboxScreenToFrame(screen.frame, box)) : undefined;
   return {
-    type: el?.type ?? (line ? "generic_interactive" : null),
-    label,
-    by_text: label.trim() ? (el?.text?.raw?.trim() && el.type !== "text_input" ? stripAccelerators(el.text.raw) || label : label) : null,
+    type,
+    label: iconName ?? label,
+    by_text: named && !iconName ? (el?.text?.raw?.trim() && el.type !== "text_input" && !meaninglessLabel(el.text.raw) ? stripAccelerators(el.text.raw) || label : label) : null,
     role: el?.role ?? null,
     position_hint: box ? positionHint(box, screen.size) : null,
-    anchors,
+    anchors: anchors.slice(0, 3).map((a) => a.text),
     recorded_bbox: box ? [box[0], box[1], box[2], box[3]] : [point[0] - 40, point[1] - 40, point[0] + 40, point[1] + 40],
     icon,
     ...(ordinal ? { ordinal } : {}),
+    caption: caption ? { text: caption.text, ...offsetFrom(center, caption.bbox) } : null,
+    anchor_offsets: anchors,
+    ...(wbox && win ? { window_box: [Math.round(wbox[0]), Math.round(wbox[1]), Math.round(wbox[2]), Math.round(wbox[3])] as [number, number, number, number], window_size: [win[2] - win[0], win[3] - win[1]] as [number, number] } : {}),
+    ...(textPx ? { text_px: textPx } : {}),
+    cues,
+    ...(region ? { region: true } : {}),
+    ...(ctx.typedNext ? { typed_into: true } : {}),
+    ...(iconStd !== undefined ? { icon_contrast: iconStd } : {}),
+    ...(contrast !== undefined ? { box_contrast: contrast } : {}),
+    ...(fill !== undefined ? { fill_contrast: fill } : {}),
   };
 }
 
@@ -255,9 +345,15 @@ function rowText(screen: Awaited<ReturnType<ScreenReader["read"]>>, point: Point
     .map((x) => ({ text: x.l.label, bbox: x.l.bbox }))[0];
 }
 
-/** Where the target stands among the things on screen with the same label ("the 2nd « checkbutton »"), when there are several. */
-function ordinalOf(box: BBox, label: string, screen: Awaited<ReturnType<ScreenReader["read"]>>): { index: number; count: number } | undefined {
-  const same = sameLabelInOrder([...screen.elements, ...textTargets(screen.lines, screen.elements)], label, 0.999);
+/**
+ * Where the target stands among the things on screen with the same label and a compatible type
+ * ("the 2nd « checkbutton »"), when there are several.
+ */
+function ordinalOf(box: BBox, label: string, type: Target["type"], screen: Awaited<ReturnType<ScreenReader["read"]>>): { index: number; count: number } | undefined {
+  // A field's caption is no second field: controls are ranked among controls only.
+  const control = type === "text_input" || type === "dropdown" || type === "checkbox" || type === "radio_button";
+  const all = [...screen.elements, ...textTargets(screen.lines, screen.elements)].filter((e) => !type || (e.element_id.startsWith("text:") ? !control : typeCompatibility(type, e.type) >= 0.6));
+  const same = sameLabelInOrder(all, label, 0.999);
   const index = same.findIndex((s) => s.bbox[0] === box[0] && s.bbox[1] === box[1] && s.bbox[2] === box[2] && s.bbox[3] === box[3]);
   return same.length > 1 && index >= 0 ? { index, count: same.length } : undefined;
 }

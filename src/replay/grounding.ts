@@ -13,6 +13,7 @@ import type { VlmEvidence, VlmGrounder } from "../core/providers/vlm.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { matchIcon } from "../perception/icon-match.js";
+import { groundByCues, singleRow } from "./cue-grounding.js";
 import { clickPoint, locate, sameLabelInOrder, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
 
 export interface PerceivedScreen {
@@ -20,7 +21,7 @@ export interface PerceivedScreen {
   readonly lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[];
 }
 
-export type GroundMethod = "element" | "icon" | "vlm";
+export type GroundMethod = "element" | "icon" | "region" | "vlm";
 
 export type Grounding =
   | { readonly found: true; readonly method: GroundMethod; readonly bbox: BBox; readonly point: Point; readonly score: number; readonly ambiguous: boolean; readonly candidates: readonly LocateCandidate[]; readonly note: string; readonly vlm?: VlmEvidence }
@@ -55,22 +56,18 @@ function anchorDistance(b: BBox, anchors: readonly string[], lines: PerceivedScr
   return seen === 0 ? Infinity : total / seen;
 }
 
-/**
- * Elements one text row high. Text inside a taller element (two menu rows the classifier took for
- * one item: "Ctrl+O Open… Open Recent") stays a target of its own, so « Open… » is found.
- */
-function singleRow(screen: PerceivedScreen): PerceivedScreen["elements"] {
-  const hs = screen.lines.map((l) => l.bbox[3] - l.bbox[1]).sort((a, b) => a - b);
-  const lineH = hs[Math.floor(hs.length / 2)] ?? 0;
-  if (!lineH) return screen.elements;
-  return screen.elements.filter((e) => e.type === "text_input" || e.bbox[3] - e.bbox[1] <= 2.2 * lineH || screen.lines.filter((l) => l.bbox[1] >= e.bbox[1] - 2 && l.bbox[3] <= e.bbox[3] + 2 && l.bbox[0] >= e.bbox[0] - 2 && l.bbox[2] <= e.bbox[2] + 2).length < 2);
-}
-
 export async function groundTarget(target: Target, frame: Frame, screen: PerceivedScreen, opts: GroundOptions = {}): Promise<Grounding> {
   const label = stripAccelerators(opts.label ?? target.by_text ?? target.label);
   let candidates: readonly LocateCandidate[] = [];
   let reason = "the target has no label to look for";
-  if (label) {
+  // A target recorded with all its cues is grounded by all of them; older ones as before.
+  const cued = groundByCues(target, frame, screen, { ...(opts.label !== undefined ? { label: opts.label } : {}), ...(opts.icon ? { icon: opts.icon } : {}), ...(opts.iconThreshold !== undefined ? { iconThreshold: opts.iconThreshold } : {}) });
+  if (cued?.found) return cued;
+  if (cued) {
+    candidates = cued.candidates;
+    reason = cued.reason;
+  }
+  if (label && !cued) {
     const elements: LocatableElement[] = [...screen.elements, ...textTargets(screen.lines, singleRow(screen))];
     const position = target.position_hint ? parsePositionHint(target.position_hint) : undefined;
     const r = locate({ verb: opts.verb ?? "click", target: label, ...(target.type ? { type: target.type } : {}), ...(position ? { position } : {}) }, elements, frame);
@@ -86,10 +83,15 @@ export async function groundTarget(target: Target, frame: Frame, screen: Perceiv
       // Equal labels recorded: the same rank among them, in reading order ("the 2nd « checkbutton »").
       const best = r.candidates[0]!;
       const same = sameLabelInOrder(elements, label);
-      const pick = same[Math.min(target.ordinal.index, same.length - 1)];
-      if (pick && same.length > 1) {
-        const exact = same.length === target.ordinal.count;
-        return { found: true, method: "element", bbox: pick.bbox, point: clickPoint(pick.type ?? "", pick.bbox), score: best.score, ambiguous: !exact && target.ordinal.index >= same.length, candidates, note: `« ${label} » ${target.ordinal.index + 1} of ${same.length} in reading order${exact ? "" : ` (${target.ordinal.count} when recorded)`}` };
+      // The rank holds only when there are as many of them as when recorded; otherwise the anchors decide (below).
+      const pick = same.length === target.ordinal.count ? same[target.ordinal.index] : undefined;
+      if (pick) return { found: true, method: "element", bbox: pick.bbox, point: clickPoint(pick.type ?? "", pick.bbox), score: best.score, ambiguous: false, candidates, note: `« ${label} » ${target.ordinal.index + 1} of ${same.length} in reading order` };
+      if (same.length > 1) {
+        const ranked = same.map((c) => ({ c, d: anchorDistance(c.bbox, target.anchors, screen.lines) })).sort((a, b) => a.d - b.d);
+        const [first, second] = ranked;
+        if (first && Number.isFinite(first.d) && (!second || second.d - first.d > 20))
+          return { found: true, method: "element", bbox: first.c.bbox, point: clickPoint(first.c.type ?? "", first.c.bbox), score: best.score, ambiguous: false, candidates, note: `${same.length} « ${label} » (${target.ordinal.count} when recorded): chosen by the nearby words` };
+        return { found: true, method: "element", bbox: best.bbox, point: clickPoint(best.type, best.bbox), score: best.score, ambiguous: true, candidates, note: `ambiguous: ${same.length} « ${label} » where ${target.ordinal.count} were recorded, and the nearby words do not tell them apart` };
       }
     }
     if (r.found && close) {
@@ -106,7 +108,7 @@ export async function groundTarget(target: Target, frame: Frame, screen: Perceiv
       return { found: true, method: "element", bbox: r.bbox, point: r.point, score: r.score, ambiguous: true, candidates, note: `ambiguous: ${tied.length} elements match « ${label} » and the recorded nearby words do not tell them apart` };
     }
   }
-  if (opts.icon) {
+  if (opts.icon && !cued) {
     const m = matchIcon(frame, opts.icon);
     const threshold = opts.iconThreshold ?? 0.9;
     if (m && m.score >= threshold)

@@ -14,6 +14,7 @@ import { readSession } from "../../record/session.js";
 import { detectorReader, secretFinder } from "../../record/perception-adapters.js";
 import { buildWorkflow } from "../../record/template-builder.js";
 import { applyVariableOperations, type VariableOperation } from "../../record/workflow-vars.js";
+import { AccentLexicon } from "../../perception/hybrid-ocr.js";
 import { X11RecordSource } from "../../platform/x11/x11-record-source.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { stepScreenshots } from "../../record/step-screens.js";
@@ -82,6 +83,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         const built = await buildWorkflow(session, {
           reader: detectorReader(detector),
           loadImage: (p) => readImageFile(p),
+          words: AccentLexicon.load(),
           saveIcon: async (name, frame) => {
             const rel = join("icons", name);
             mkdirSync(join(dirname(out), "icons"), { recursive: true });

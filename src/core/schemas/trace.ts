@@ -52,7 +52,7 @@ export const TraceBeforeSchema = z.looseObject({
   screenshot: z.string().nullable(),
   origin: z.tuple([z.number(), z.number()]).nullable(),
   /** How the target was found: element match, icon template, VLM, or nothing to find. */
-  method: z.enum(["element", "icon", "vlm", "none"]).nullable(),
+  method: z.enum(["element", "icon", "vlm", "none", "region"]).nullable(),
   /** Chosen box, screen coordinates. */
   bbox: BBoxSchema.nullable(),
   score: z.number().nullable(),

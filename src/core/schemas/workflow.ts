@@ -21,6 +21,10 @@ export const WorkflowVariableSchema = z.looseObject({
 });
 export type WorkflowVariable = z.infer<typeof WorkflowVariableSchema>;
 
+/** What a target can be found by. */
+export const TARGET_CUES = ["label", "caption", "anchors", "position", "icon", "type"] as const;
+export type TargetCue = (typeof TARGET_CUES)[number];
+
 export const TargetSchema = z.looseObject({
   type: UIElementTypeSchema.nullable(),
   label: z.string(),
@@ -38,6 +42,29 @@ export const TargetSchema = z.looseObject({
   ordinal: z.looseObject({ index: z.number().int().nonnegative(), count: z.number().int().positive() }).optional(),
   /** What the element is and does, in a few words, written by a vision-language model (property 4); absent without one. */
   semantic_description: z.string().optional(),
+  // Optional cues (older workflows have none of them and still replay). Offsets and boxes are
+  // window pixels at the recorded UI scale, relative to the target window's client area.
+  /** The text that names the control beside or above it (a field's caption), with its centre's offset from the target's centre. */
+  caption: z.looseObject({ text: z.string(), dx: z.number(), dy: z.number() }).nullable().optional(),
+  /** Nearby texts with their centres' offsets from the target's centre. */
+  anchor_offsets: z.array(z.looseObject({ text: z.string(), dx: z.number(), dy: z.number() })).optional(),
+  /** The target's box relative to its window's client area, and that area's size, when recorded. */
+  window_box: BBoxSchema.optional(),
+  window_size: z.tuple([z.number().positive(), z.number().positive()]).optional(),
+  /** Median height of a text line on the recorded screen (px): the UI scale recorded. */
+  text_px: z.number().positive().optional(),
+  /** Cues grounding trusts for this target, most telling first. */
+  cues: z.array(z.enum(TARGET_CUES)).optional(),
+  /** No visual cue identifies the target (an empty area, a canvas): it is this region of this window. */
+  region: z.boolean().optional(),
+  /** The next step types into it: only an enabled field qualifies. */
+  typed_into: z.boolean().optional(),
+  /** Grey-level standard deviation of the icon crop (a crop too flat to match is never kept). */
+  icon_contrast: z.number().nonnegative().optional(),
+  /** Grey spread (5th–95th percentile) of the target's box when recorded: a greyed-out look at replay reads far lower. */
+  box_contrast: z.number().nonnegative().optional(),
+  /** Grey distance between the target's fill and its surroundings when recorded: a greyed-out element blends in. */
+  fill_contrast: z.number().nonnegative().optional(),
 });
 export type Target = z.infer<typeof TargetSchema>;
 

@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+# A generated Tk task app: the same form as gtk_form.py (search entry, captioned fields, a greyed-out
+# button, an empty canvas, an icon-only Save button), from the same parameters. The lab's variants
+# are read as a Tk app can follow them: GTK_THEME=…:dark → a dark palette, GDK_SCALE → tk scaling,
+# GDK_DPI_SCALE → larger fonts. Save writes the state JSON to params["out"] (the oracle); the window stays open.
+import json, os, sys, tkinter as tk
+from tkinter import font as tkfont
+
+p = json.load(open(sys.argv[1]))
+state = {"fields": {}, "search": "", "mark": None, "saved": False}
+scale = float(os.environ.get("GDK_SCALE", "1"))
+text_scale = float(os.environ.get("GDK_DPI_SCALE", "1"))
+dark = "dark" in os.environ.get("GTK_THEME", "")
+bg, fg, field_bg = ("#2b2b2b", "#eeeeee", "#3c3c3c") if dark else ("#ececec", "#111111", "#ffffff")
+
+root = tk.Tk(className=p.get("class", "TaskForm"))
+root.title(p["title"])
+root.tk.call("tk", "scaling", 1.333 * scale)
+for name in ("TkDefaultFont", "TkTextFont"):
+    f = tkfont.nametofont(name)
+    f.configure(size=int(round(10 * text_scale)))
+root.configure(bg=bg)
+root.geometry(f"{int(p.get('width', 560) * scale)}x{int(p.get('height', 460) * scale)}")
+
+bar = tk.Frame(root, bg=bg)
+bar.pack(fill="x", padx=int(12 * scale), pady=int(8 * scale))
+# An icon-only Save button: a floppy drawn in a small image (no text).
+n = int(22 * scale)
+icon = tk.PhotoImage(width=n, height=n)
+icon.put(fg, to=(2, 2, n - 2, n - 2))
+icon.put(field_bg, to=(int(n * 0.28), 3, int(n * 0.72), int(n * 0.38)))
+icon.put(field_bg, to=(int(n * 0.22), int(n * 0.55), int(n * 0.78), n - 3))
+save = tk.Button(bar, image=icon, bg=bg, activebackground=bg, relief="raised")
+save.pack(side="left")
+search = tk.Entry(bar, width=18, bg=field_bg, fg=fg, insertbackground=fg)
+search.pack(side="right")
+
+grid = tk.Frame(root, bg=bg)
+grid.pack(fill="x", padx=int(12 * scale))
+entries = {}
+fields = ([p["extra_field"]] if p.get("extra_field") else []) + p["fields"]
+for i, f in enumerate(fields):
+    tk.Label(grid, text=f["caption"], bg=bg, fg=fg, anchor="e").grid(row=i, column=0, sticky="e", padx=int(6 * scale), pady=int(4 * scale))
+    e = tk.Entry(grid, bg=field_bg, fg=fg, insertbackground=fg)
+    e.grid(row=i, column=1, sticky="we", pady=int(4 * scale))
+    entries[f["key"]] = e
+    if f["key"] in p.get("insensitive", []):
+        e.configure(state="disabled")
+grid.columnconfigure(1, weight=1)
+dis = tk.Button(grid, text=p.get("disabled_label", "Effacer"), state="disabled", bg=bg)
+dis.grid(row=len(fields) - 1, column=2, padx=int(6 * scale))
+
+canvas = tk.Canvas(root, bg="#1f1f1f" if dark else "#ffffff", highlightthickness=1, highlightbackground="#888888")
+canvas.pack(fill="both", expand=True, padx=int(12 * scale), pady=int(10 * scale))
+def press(ev):
+    state["mark"] = [round(ev.x / canvas.winfo_width(), 3), round(ev.y / canvas.winfo_height(), 3)]
+canvas.bind("<Button-1>", press)
+
+def do_save():
+    state["fields"] = {k: e.get() for k, e in entries.items()}
+    state["search"] = search.get()
+    state["saved"] = True
+    json.dump(state, open(p["out"], "w"), ensure_ascii=False)
+save.configure(command=do_save)
+
+def geometry():
+    def boxof(w):
+        x, y = w.winfo_rootx(), w.winfo_rooty()
+        return [x, y, x + w.winfo_width(), y + w.winfo_height()]
+    g = {"save": boxof(save), "search": boxof(search), "canvas": boxof(canvas), "disabled": boxof(dis), "fields": {k: boxof(e) for k, e in entries.items()}}
+    json.dump(g, open(p["out"] + ".geom.json", "w"))
+root.after(600, geometry)
+root.mainloop()

@@ -1,0 +1,208 @@
+// Generated task apps (lab/task-apps/): a form made from parameters in several toolkits, each
+// writing its final state to a file when saved — an oracle that never looks at the screen. The
+// scripted person who demonstrates a task moves like a hand (the input driver's Bézier paths),
+// holds each click 60–150 ms and types with human delays; it finds widgets through the app's own
+// geometry file (ground truth, lab only).
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BBox, Point } from "../core/geometry.js";
+import { bboxCenter } from "../core/geometry.js";
+import { runCommand, sleep } from "../core/process.js";
+import type { InputDriver } from "../core/providers/input-driver.js";
+import type { WindowInfo } from "../core/providers/window-info.js";
+import { launchApp } from "./apps.js";
+import type { AppVariant } from "./desktop.js";
+import type { ReplayTask, TaskData, TaskRun } from "./replay-tasks.js";
+
+export type GenFamily = "gtk" | "tk";
+
+export interface GenFormParams {
+  title: string;
+  fields: { caption: string; key: string }[];
+  /** A field shown above the others at replay (the layout changed: ranks shift by one). */
+  extra_field?: { caption: string; key: string };
+  disabled_label?: string;
+  /** Where the person clicks in the empty canvas, as a share of its width and height. */
+  mark: [number, number];
+}
+
+export interface GenGeometry {
+  save: BBox;
+  search: BBox;
+  canvas: BBox;
+  disabled: BBox;
+  fields: Record<string, BBox>;
+}
+
+const SCRIPTS: Record<GenFamily, string> = {
+  gtk: new URL("../../lab/task-apps/gtk_form.py", import.meta.url).pathname,
+  tk: new URL("../../lab/task-apps/tk_form.py", import.meta.url).pathname,
+};
+
+/** A small seeded generator (mulberry32): the scripted person's timings repeat run to run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A person's click: the driver's human path to the point, then a press held 60–150 ms. */
+export async function humanClick(input: InputDriver, env: NodeJS.ProcessEnv, at: Point, random: () => number): Promise<void> {
+  await input.move(at);
+  await sleep(120 + 200 * random());
+  const hold = Math.round(60 + 90 * random());
+  await runCommand("xdotool", ["mousedown", "1", "sleep", String(hold / 1000), "mouseup", "1"], { env });
+}
+
+export interface GenTaskOptions {
+  family: GenFamily;
+  name: string;
+  params: GenFormParams;
+  recorded: TaskData;
+  rows: TaskData[];
+  seed?: number;
+}
+
+export interface GenStartOptions {
+  /** Show the extra field above the others (ranks in reading order shift by one). */
+  extraField?: boolean;
+  /** Keys of fields shown greyed out (insensitive). */
+  insensitive?: string[];
+}
+
+export interface GenTaskRun extends TaskRun {
+  geometry(): Promise<GenGeometry>;
+}
+
+/** The oracle: what the saved state says, as a stable string (fields in order, search empty, mark in place). */
+function verdict(state: { fields: Record<string, string>; search: string; mark: [number, number] | null; saved: boolean } | undefined, mark: [number, number], keys: readonly string[]): string {
+  if (!state) return "(not saved)";
+  const m = state.mark;
+  const markOk = !!m && Math.abs(m[0] - mark[0]) <= 0.12 && Math.abs(m[1] - mark[1]) <= 0.15;
+  return JSON.stringify({ fields: keys.map((k) => state.fields[k] ?? null), search: state.search, mark: markOk, saved: state.saved });
+}
+
+export function genFormTask(o: GenTaskOptions): ReplayTask & { start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, data: TaskData, extra?: GenStartOptions): Promise<GenTaskRun> } {
+  const keys = o.params.fields.map((f) => f.key);
+  const task = {
+    name: o.name,
+    title: o.params.title,
+    app: o.family === "gtk" ? "gtk_form.py" : "taskform",
+    recorded: o.recorded,
+    rows: o.rows,
+    async start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, _data: TaskData, extra: GenStartOptions = {}): Promise<GenTaskRun> {
+      const dir = mkdtempSync(join(tmpdir(), `rpav-gen-${o.family}-`));
+      const out = join(dir, "state.json");
+      const params = { ...o.params, out, ...(extra.extraField ? {} : { extra_field: undefined }), insensitive: extra.insensitive ?? [] };
+      writeFileSync(join(dir, "params.json"), JSON.stringify(params));
+      const app = await launchApp(desktop, windows, { command: "/usr/bin/python3", args: [SCRIPTS[o.family], join(dir, "params.json")], variant, waitAtspi: false, window: { title: o.params.title } });
+      const geometry = async (): Promise<GenGeometry> => {
+        const f = `${out}.geom.json`;
+        for (let k = 0; k < 50 && !existsSync(f); k++) await sleep(100);
+        return JSON.parse(readFileSync(f, "utf8")) as GenGeometry;
+      };
+      await geometry();
+      return {
+        app,
+        geometry,
+        observe: async () => {
+          for (let k = 0; k < 30 && !existsSync(out) && app.process.exitCode === null; k++) await sleep(100);
+          await sleep(200); // a save being written
+          const state = existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined;
+          return verdict(state, o.params.mark, keys);
+        },
+        stop: async () => {
+          await app.stop();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+    expected(data: TaskData): string {
+      return JSON.stringify({ fields: keys.map((k) => data[k] ?? ""), search: "", mark: true, saved: true });
+    },
+    async demonstrate(run: TaskRun, input: InputDriver, env: NodeJS.ProcessEnv, data: TaskData): Promise<void> {
+      const random = seeded(o.seed ?? 7);
+      const g = await (run as GenTaskRun).geometry();
+      for (const k of keys) {
+        const b = g.fields[k]!;
+        await humanClick(input, env, [Math.round(b[0] + (b[2] - b[0]) * (0.3 + 0.4 * random())), Math.round(bboxCenter(b)[1])], random);
+        await sleep(250 + 200 * random());
+        await input.type(data[k] ?? "", { meanDelayMs: 90, jitterMs: 40 });
+        await sleep(1500 + 300 * random()); // a pause ends the typing burst, as a person moving on
+      }
+      const c = g.canvas;
+      await humanClick(input, env, [Math.round(c[0] + (c[2] - c[0]) * o.params.mark[0]), Math.round(c[1] + (c[3] - c[1]) * o.params.mark[1])], random);
+      await sleep(700);
+      await humanClick(input, env, bboxCenter(g.save).map(Math.round) as unknown as Point, random);
+    },
+  };
+  return task;
+}
+
+/** The generated tasks of the bench and the lab tests: the same form, in each toolkit. */
+export function genTasks(): Record<GenFamily, ReturnType<typeof genFormTask>> {
+  const params = (title: string): GenFormParams => ({
+    title,
+    fields: [
+      { caption: "Nom du client", key: "client" },
+      { caption: "Prix unitaire HT €", key: "prix" },
+      { caption: "Ville", key: "ville" },
+    ],
+    extra_field: { caption: "Société", key: "societe" },
+    disabled_label: "Effacer",
+    mark: [0.7, 0.4],
+  });
+  const recorded = { client: "Martin", prix: "12,50", ville: "Lyon" };
+  const rows = [{ client: "Héloïse Durand", prix: "1 234,56", ville: "Saint-Étienne" }];
+  return {
+    gtk: genFormTask({ family: "gtk", name: "gen-gtk-form", params: params("Fiche article"), recorded, rows }),
+    tk: genFormTask({ family: "tk", name: "gen-tk-form", params: params("Fiche article"), recorded, rows }),
+  };
+}
+
+export interface RecordedTask {
+  sessionDir: string;
+  actions: readonly { kind: string; x?: number; y?: number; text?: string; combo?: string }[];
+}
+
+/**
+ * Records `task` once through the real recorder while the scripted person demonstrates it
+ * (`record` is the caller's Recorder, already built on this desktop's event source and screen).
+ */
+export async function recordDemonstration(
+  task: ReplayTask,
+  desktop: { env: NodeJS.ProcessEnv; windows: WindowInfo; input: InputDriver },
+  recorder: { record(o: { dir: string; name: string; app?: string; settleMs?: number }): Promise<{ problems: string[] }>; stop(): void },
+  dir: string,
+): Promise<{ problems: string[]; observed: string }> {
+  const run = await task.start({ env: desktop.env }, desktop.windows, {}, task.recorded);
+  try {
+    await desktop.windows.activate(run.app.window.id);
+    await sleep(600);
+    const recording = recorder.record({ dir, name: task.title, app: task.app, settleMs: 400 });
+    await sleep(800); // the recorder is listening
+    await task.demonstrate(run, desktop.input, desktop.env, task.recorded, desktop.windows);
+    const observed = await run.observe();
+    // The recorder writes an action once its "after" screenshot is taken; on a loaded machine
+    // that lags: stop once the session file has not grown for 3 s (at most 20 s).
+    const file = join(dir, "session.jsonl");
+    let size = -1;
+    for (let still = 0, k = 0; still < 3 && k < 20; k++) {
+      await sleep(1000);
+      const now = existsSync(file) ? statSync(file).size : 0;
+      still = now === size ? still + 1 : 0;
+      size = now;
+    }
+    recorder.stop();
+    const { problems } = await recording;
+    return { problems, observed };
+  } finally {
+    await run.stop();
+  }
+}

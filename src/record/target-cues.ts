@@ -1,0 +1,176 @@
+// What the builder keeps about a target besides its label, so replay can find it by every cue:
+// the caption that names a field, nearby texts with their offsets, the box relative to the window,
+// the UI scale (text height), an icon crop that can match (taken without the pointer's hover,
+// clipped to the window, refused when flat), and a variable name from the caption corrected
+// against the word lists instead of raw OCR.
+import { cropFrame, screenToFrame, type Frame } from "../core/frame.js";
+import type { BBox, Point } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint } from "../core/geometry.js";
+import { foldText, stripAccelerators } from "../core/text.js";
+import { greyContrast } from "../perception/icon-match.js";
+
+export interface TextLine {
+  readonly text: string;
+  readonly bbox: BBox;
+}
+
+/** Grey standard deviation under which a crop is too flat to ever match (an empty area, a canvas). */
+export const MIN_ICON_STD = 12;
+
+/** Median height of the text lines of a screen (the UI scale), undefined without text. */
+export function medianTextHeight(lines: readonly TextLine[]): number | undefined {
+  const hs = lines.filter((l) => l.text.trim().length > 1).map((l) => l.bbox[3] - l.bbox[1]).sort((a, b) => a - b);
+  return hs.length ? hs[hs.length >> 1] : undefined;
+}
+
+/** A caption reads like one: words, maybe a colon, not a value typed into a field. */
+function captionText(t: string): string {
+  return stripAccelerators(t).replace(/\s*[:：*]+\s*$/, "").trim();
+}
+
+/**
+ * The text naming a control at `box`: left of it on its row, else just above it overlapping it
+ * in x (a form's caption); for a check box or radio button, right of it. Undefined when none.
+ */
+export function captionOf(box: BBox, type: string, lines: readonly TextLine[]): { text: string; bbox: BBox } | undefined {
+  const h = box[3] - box[1];
+  const cy = (box[1] + box[3]) / 2;
+  const options = lines
+    .filter((l) => captionText(l.text).length > 0 && !bboxContainsPoint(box, bboxCenter(l.bbox)))
+    .map((l) => {
+      const lh = l.bbox[3] - l.bbox[1];
+      const lcy = (l.bbox[1] + l.bbox[3]) / 2;
+      const sameRow = Math.abs(lcy - cy) < Math.max(h, lh) * 0.6;
+      let gap = Infinity;
+      if (type === "checkbox" || type === "radio_button") {
+        if (sameRow && l.bbox[0] >= box[2] - 2 && l.bbox[0] - box[2] < 4 * lh) gap = l.bbox[0] - box[2];
+      } else if (sameRow && l.bbox[2] <= box[0] + 2 && box[0] - l.bbox[2] < 12 * lh) gap = box[0] - l.bbox[2];
+      else if (l.bbox[3] <= box[1] + 2 && box[1] - l.bbox[3] < 1.5 * lh && l.bbox[0] < box[2] && l.bbox[2] > box[0]) gap = (box[1] - l.bbox[3]) * 2;
+      return { l, gap };
+    })
+    .filter((x) => Number.isFinite(x.gap))
+    .sort((a, b) => a.gap - b.gap);
+  const best = options[0];
+  return best ? { text: captionText(best.l.text), bbox: best.l.bbox } : undefined;
+}
+
+/** Offset of a box's centre from a point, rounded (window pixels). */
+export function offsetFrom(point: Point, b: BBox): { dx: number; dy: number } {
+  const c = bboxCenter(b);
+  return { dx: Math.round(c[0] - point[0]), dy: Math.round(c[1] - point[1]) };
+}
+
+/** The nearest texts around a target (not its own label), with their offsets, nearest first. */
+export function anchorOffsets(center: Point, own: BBox | undefined, exclude: readonly string[], lines: readonly TextLine[], max = 4): { text: string; dx: number; dy: number }[] {
+  return lines
+    .filter((l) => l.text.trim().length > 1 && !exclude.includes(l.text) && !(own && bboxContainsPoint(own, bboxCenter(l.bbox))))
+    .map((l) => ({ l, d: Math.hypot(bboxCenter(l.bbox)[0] - center[0], bboxCenter(l.bbox)[1] - center[1]) }))
+    .filter((x) => x.d < 300)
+    .sort((a, b) => a.d - b.d || a.l.text.localeCompare(b.l.text))
+    .slice(0, max)
+    .map((x) => ({ text: x.l.text.trim(), ...offsetFrom(center, x.l.bbox) }));
+}
+
+/**
+ * A label that cannot name the target: empty, or one or two characters that are not a word (an
+ * icon-only button read by OCR as « v », « y », « ▼ », « + »). Such a target is named by its icon.
+ */
+export function meaninglessLabel(label: string): boolean {
+  const t = label.trim();
+  if (!t) return true;
+  const letters = t.replace(/[^\p{L}\p{N}]/gu, "");
+  return letters.length === 0 || (t.length <= 2 && !/^\d+$/.test(t));
+}
+
+export interface IconCrop {
+  frame: Frame;
+  /** Screen box of the crop. */
+  box: BBox;
+  std: number;
+  /** Where it was taken: the screen before the pointer came, or the one at the press. */
+  source: "before_pointer" | "at_press";
+}
+
+/**
+ * The icon crop of a target: its element's box (with a margin) or 80×80 around the point, clipped
+ * to the window's client area (never its title bar or another window), from the frame without
+ * the pointer's hover when there is one (`calm`: the screen before the pointer arrived, kept only
+ * when the target's surroundings look the same there, so nothing else changed but the hover).
+ * Undefined when the crop is flat (nothing to match): the caller picks another cue.
+ */
+export function iconCrop(at: Frame, calm: Frame | undefined, point: Point, element: BBox | undefined, window: BBox | undefined): IconCrop | { flat: true; std: number } {
+  let box: BBox = element && element[2] - element[0] <= 120 && element[3] - element[1] <= 80 ? [element[0] - 4, element[1] - 4, element[2] + 4, element[3] + 4] : [point[0] - 40, point[1] - 40, point[0] + 40, point[1] + 40];
+  if (window) box = [Math.max(box[0], window[0]), Math.max(box[1], window[1]), Math.min(box[2], window[2]), Math.min(box[3], window[3])];
+  box = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(at.width / at.scaleFactor, box[2]), Math.min(at.height / at.scaleFactor, box[3])];
+  const toFrame = (f: Frame): BBox => {
+    const a = screenToFrame(f, [box[0], box[1]]);
+    const b = screenToFrame(f, [box[2], box[3]]);
+    return [Math.max(0, a[0]), Math.max(0, a[1]), Math.min(f.width, b[0]), Math.min(f.height, b[1])];
+  };
+  const fb = toFrame(at);
+  if (fb[2] - fb[0] < 8 || fb[3] - fb[1] < 8) return { flat: true, std: 0 };
+  const pressCrop = cropFrame(at, fb);
+  let chosen: IconCrop = { frame: pressCrop, box, std: greyContrast(pressCrop).std, source: "at_press" };
+  if (calm && calm.width === at.width && calm.height === at.height) {
+    const calmCrop = cropFrame(calm, toFrame(calm));
+    // Hover changes a tint; a new dialog or another page changes most pixels.
+    if (calmCrop.width === pressCrop.width && calmCrop.height === pressCrop.height && meanAbsDiff(calmCrop, pressCrop) < 24) chosen = { frame: calmCrop, box, std: greyContrast(calmCrop).std, source: "before_pointer" };
+  }
+  return chosen.std < MIN_ICON_STD ? { flat: true, std: chosen.std } : chosen;
+}
+
+function meanAbsDiff(a: Frame, b: Frame): number {
+  let s = 0;
+  const n = Math.min(a.data.length, b.data.length);
+  for (let i = 0; i < n; i++) s += Math.abs(a.data[i]! - b.data[i]!);
+  return n ? s / n : 255;
+}
+
+/** A word list: does it know this word (any case, accents or not)? */
+export interface WordList {
+  knows(word: string): boolean;
+}
+
+// OCR confusions, both ways: "mm" read "nn", "rn" read "m", "l" read "1"…
+const CONFUSIONS: readonly (readonly [string, string])[] = [["n", "m"], ["rn", "m"], ["nn", "m"], ["l", "i"], ["1", "l"], ["1", "i"], ["0", "o"], ["5", "s"], ["cl", "d"], ["vv", "w"], ["u", "v"], ["c", "e"], ["ii", "u"], ["rn", "n"], ["h", "b"]];
+
+/** One OCR-confusion replacement anywhere in `w`, both directions. */
+function confusionVariants(w: string): string[] {
+  const out: string[] = [];
+  for (const [a, b] of CONFUSIONS)
+    for (const [from, to] of [[a, b], [b, a]] as const)
+      for (let i = w.indexOf(from); i >= 0; i = w.indexOf(from, i + 1)) out.push(w.slice(0, i) + to + w.slice(i + from.length));
+  return out;
+}
+
+/**
+ * A token of a caption as the word lists spell it: kept when known (or short, like « HT », « TVA »,
+ * or with digits); else the known word one or two OCR confusions away (« connande » → « commande »);
+ * else kept as read. A lone letter is dropped (« € » read as « e », a stray mark).
+ */
+export function correctToken(token: string, words: WordList): string | undefined {
+  const t = foldText(token);
+  if (t.length === 1) return /\d/.test(t) ? t : undefined;
+  if (words.knows(t) || t.length <= 3 || /\d/.test(t)) return t;
+  const one = confusionVariants(t);
+  const hit1 = one.filter((v) => words.knows(v)).sort();
+  if (hit1.length) return hit1[0];
+  const hit2 = [...new Set(one.flatMap(confusionVariants))].filter((v) => words.knows(v)).sort();
+  return hit2[0] ?? t;
+}
+
+/** A variable name from a caption: tokens corrected against the word lists, snake case, ≤ 32 chars. */
+export function variableNameFrom(caption: string, words: WordList | undefined): string {
+  const tokens = foldText(caption)
+    .replace(/[€$£%]/g, " ")
+    .split(/[^a-z0-9]+/)
+    .filter((t) => t.length > 0);
+  const kept = words ? tokens.map((t) => correctToken(t, words)).filter((t): t is string => !!t) : tokens;
+  let s = "";
+  for (const t of kept) {
+    const next = s ? `${s}_${t}` : t;
+    if (next.length > 32) break;
+    s = next;
+  }
+  return /^[a-z]/.test(s) ? s : s ? `v_${s}` : "";
+}

@@ -1,0 +1,204 @@
+// Grounding a target by all its recorded cues together (label, caption, nearby texts with their
+// offsets, place in the window, type, icon), weighted by which of them the builder found reliable
+// for this target. The frame is the target window's client area (frame pixels).
+//   - Same window size as recorded: the window-relative place is a strong cue, and a candidate at
+//     the recorded place that shows the target's label, caption or icon is taken — replay is then
+//     never worse than replaying the recorded coordinates.
+//   - Equal candidates (several « Nom » fields): the recorded rank in reading order is used only
+//     when there are as many of them as when recorded; otherwise caption, anchors and place decide.
+//   - A step that types into the target never picks a greyed-out element or one that takes no text.
+//   - A region target (an empty area, a canvas) is "this region of this window": its place follows
+//     the texts around it when they are seen, else the window's proportions.
+// Targets from older workflows (no window-relative box) return undefined: the caller grounds them as before.
+import type { Frame } from "../core/frame.js";
+import type { BBox, Point } from "../core/geometry.js";
+import { bboxCenter, readingOrder } from "../core/geometry.js";
+import type { Target } from "../core/schemas/workflow.js";
+import type { UIElement } from "../core/schemas/uielement.js";
+import { fillContrast, greyContrast, matchIcon } from "../perception/icon-match.js";
+import { clickPoint, sameLabelInOrder, textSimilarity, textTargets, typeCompatibility, type LocatableElement, type LocateCandidate } from "../perception/locate.js";
+
+export interface CueScreen {
+  readonly elements: readonly UIElement[];
+  readonly lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[];
+}
+
+export type CueGrounding =
+  | { readonly found: true; readonly method: "element" | "icon" | "region"; readonly bbox: BBox; readonly point: Point; readonly score: number; readonly ambiguous: boolean; readonly candidates: readonly LocateCandidate[]; readonly note: string }
+  | { readonly found: false; readonly reason: string; readonly candidates: readonly LocateCandidate[] };
+
+const WEIGHTS = { label: 0.4, caption: 0.35, icon: 0.35, anchors: 0.15, position: 0.15, type: 0.1 } as const;
+
+/**
+ * Elements one text row high. Text inside a taller element (two menu rows the classifier took for
+ * one item: "Ctrl+O Open… Open Recent") stays a target of its own, so « Open… » is found.
+ */
+export function singleRow(screen: CueScreen): CueScreen["elements"] {
+  const hs = screen.lines.map((l) => l.bbox[3] - l.bbox[1]).sort((a, b) => a - b);
+  const lineH = hs[Math.floor(hs.length / 2)] ?? 0;
+  if (!lineH) return screen.elements;
+  return screen.elements.filter((e) => e.type === "text_input" || e.bbox[3] - e.bbox[1] <= 2.2 * lineH || screen.lines.filter((l) => l.bbox[1] >= e.bbox[1] - 2 && l.bbox[3] <= e.bbox[3] + 2 && l.bbox[0] >= e.bbox[0] - 2 && l.bbox[2] <= e.bbox[2] + 2).length < 2);
+}
+
+function medianHeight(lines: CueScreen["lines"]): number | undefined {
+  const hs = lines.filter((l) => l.text.trim().length > 1).map((l) => l.bbox[3] - l.bbox[1]).sort((a, b) => a - b);
+  return hs.length ? hs[hs.length >> 1] : undefined;
+}
+
+const overlapShare = (a: BBox, b: BBox) => {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / Math.min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]));
+};
+
+const contains = (b: BBox, p: Point, m = 0) => p[0] >= b[0] - m && p[0] <= b[2] + m && p[1] >= b[1] - m && p[1] <= b[3] + m;
+
+export interface CueOptions {
+  /** The label as this run's data writes it. */
+  label?: string;
+  icon?: Frame;
+  iconThreshold?: number;
+}
+
+interface Scored {
+  c: LocatableElement;
+  cues: Partial<Record<keyof typeof WEIGHTS, number>>;
+  score: number;
+  identity: boolean;
+}
+
+export function groundByCues(target: Target, frame: Frame, screen: CueScreen, opts: CueOptions = {}): CueGrounding | undefined {
+  if (!target.window_box || !target.window_size) return undefined;
+  const s = frame.scaleFactor;
+  const [rw, rh] = target.window_size;
+  const sameSize = Math.abs(frame.width - rw * s) <= 3 * s && Math.abs(frame.height - rh * s) <= 3 * s;
+  const sx = sameSize ? s : frame.width / rw;
+  const sy = sameSize ? s : frame.height / rh;
+  const wb = target.window_box;
+  const expBox: BBox = [wb[0] * sx, wb[1] * sy, wb[2] * sx, wb[3] * sy];
+  const expC = bboxCenter(expBox);
+  const liveText = medianHeight(screen.lines);
+  // UI scale now against when recorded: text height (larger text, ×2) else the window's growth.
+  const u = Math.min(3, Math.max(0.5, target.text_px && liveText ? liveText / target.text_px : sameSize ? 1 : (sx + sy) / (2 * s)));
+  const lineH = liveText ?? 16 * u;
+  const cues = new Set(target.cues ?? []);
+  const label = (opts.label ?? target.by_text ?? target.label).trim();
+  const useLabel = cues.has("label") && label.length > 0;
+  const caption = cues.has("caption") ? target.caption : null;
+  const anchors = cues.has("anchors") ? (target.anchor_offsets ?? []) : [];
+  const diag = Math.hypot(frame.width, frame.height);
+
+  const iconMatch = cues.has("icon") && opts.icon ? matchIcon(frame, opts.icon, { scales: orderedScales(u) }) : undefined;
+  const iconOk = iconMatch && iconMatch.score >= (opts.iconThreshold ?? 0.85) ? iconMatch : undefined;
+
+  const elements: LocatableElement[] = [...screen.elements, ...textTargets(screen.lines, singleRow(screen))];
+  if (iconOk) elements.push({ element_id: "icon:match", type: target.type ?? "button", bbox: iconOk.bbox, label: "" });
+
+  const offsetScore = (from: Point, text: string, dx: number, dy: number, minSim: number) => {
+    let best = 0;
+    for (const l of screen.lines) {
+      if (textSimilarity(text, l.text) < minSim) continue;
+      const c = bboxCenter(l.bbox);
+      const err = Math.hypot(c[0] - from[0] - u * dx * s, c[1] - from[1] - u * dy * s);
+      best = Math.max(best, Math.exp(-err / (0.75 * lineH + 0.1 * u * s * Math.hypot(dx, dy))));
+    }
+    return best;
+  };
+  const typing = !!target.typed_into;
+  const control = target.type === "text_input" || target.type === "dropdown";
+  const excluded: string[] = [];
+  const scored: Scored[] = [];
+  for (const c of elements) {
+    const isText = c.element_id.startsWith("text:");
+    // A step that types needs a field: never a button, a greyed-out element, or bare text.
+    if (typing && control && (isText || typeCompatibility(target.type!, c.type) < 0.6)) continue;
+    if (typing && !isText) {
+      const spread = target.box_contrast ? greyContrast(frame, c.bbox as BBox).spread : Infinity;
+      const fill = target.fill_contrast && target.fill_contrast >= 6 ? fillContrast(frame, c.bbox as BBox) : Infinity;
+      if (spread < 0.45 * (target.box_contrast ?? 0) || fill < 0.5 * (target.fill_contrast ?? 0)) {
+        excluded.push(`« ${c.label || c.element_id} » looks disabled (${spread < Infinity ? `contrast ${spread} against ${target.box_contrast}` : ""}${fill < Infinity ? ` fill ${fill} against ${target.fill_contrast}` : ""} recorded)`);
+        continue;
+      }
+    }
+    const cc = bboxCenter(c.bbox as BBox);
+    const sc: Scored["cues"] = {};
+    if (useLabel) sc.label = Math.max(textSimilarity(label, c.label), 0.95 * textSimilarity(label, c.text?.raw ?? ""));
+    if (caption) sc.caption = offsetScore(cc, caption.text, caption.dx, caption.dy, 0.75);
+    if (iconOk) sc.icon = overlapShare(c.bbox as BBox, iconOk.bbox) >= 0.5 ? iconOk.score : 0;
+    if (anchors.length) sc.anchors = anchors.reduce((a, x) => a + offsetScore(cc, x.text, x.dx, x.dy, 0.8), 0) / anchors.length;
+    sc.position = Math.exp(-Math.hypot(cc[0] - expC[0], cc[1] - expC[1]) / ((sameSize ? 0.03 : 0.1) * diag));
+    if (target.type) sc.type = typeCompatibility(target.type, c.type);
+    let num = 0;
+    let den = 0;
+    for (const [k, v] of Object.entries(sc) as [keyof typeof WEIGHTS, number][]) {
+      const w = k === "position" && sameSize ? 0.3 : WEIGHTS[k];
+      num += w * v;
+      den += w;
+    }
+    // What names the target must show on this candidate: its label, its caption at the recorded
+    // offset, or its icon; a label that plainly disagrees rules a candidate out.
+    const contradicted = sc.label !== undefined && sc.label < 0.5 && !(sc.caption !== undefined && sc.caption >= 0.7);
+    const identity = !contradicted && ((sc.label ?? 0) >= 0.7 || (sc.caption ?? 0) >= 0.5 || (sc.icon ?? 0) > 0);
+    scored.push({ c, cues: sc, score: den ? num / den : 0, identity });
+  }
+  const qualified = scored.filter((x) => x.identity).sort((a, b) => b.score - a.score);
+  const candidates: LocateCandidate[] = qualified.slice(0, 5).map((x) => ({ element_id: x.c.element_id, type: x.c.type, label: x.c.label, bbox: x.c.bbox as BBox, score: Math.round(x.score * 1000) / 1000, text_score: Math.round((x.cues.label ?? x.cues.caption ?? x.cues.icon ?? 0) * 1000) / 1000, type_score: x.cues.type ?? 0, position_score: Math.round((x.cues.position ?? 0) * 1000) / 1000 }));
+  const cueNote = (x: Scored) => Object.entries(x.cues).map(([k, v]) => `${k} ${Math.round(v * 100) / 100}`).join(", ");
+  const found = (x: Scored, note: string, ambiguous = false): CueGrounding => {
+    const bbox = x.c.bbox as BBox;
+    return { found: true, method: x.c.element_id === "icon:match" ? "icon" : "element", bbox, point: clickPoint(x.c.type, bbox), score: Math.round(x.score * 1000) / 1000, ambiguous, candidates, note: `${note} (${cueNote(x)})` };
+  };
+
+  // The layout is as recorded: the candidate at the recorded place that shows the target.
+  if (sameSize) {
+    // Only a strong sign counts here: the label read there, the caption where it was, the icon.
+    const strong = (x: Scored) => (x.cues.label ?? 0) >= 0.8 || (x.cues.caption ?? 0) >= 0.7 || (x.cues.icon ?? 0) >= 0.9;
+    const here = qualified.filter((x) => strong(x) && contains(x.c.bbox as BBox, expC, 2) && overlapShare(x.c.bbox as BBox, expBox) >= 0.5);
+    const pick = here.sort((a, b) => b.score - a.score)[0];
+    if (pick) return found(pick, `layout as recorded: « ${pick.c.label || target.caption?.text || "icon"} » at its recorded place in the window`);
+  }
+
+  // Equal candidates: rank only when their count is the count recorded.
+  if (useLabel && target.ordinal && target.ordinal.count > 1) {
+    const equal = sameLabelInOrder(qualified.filter((x) => (x.cues.label ?? 0) >= 0.9).map((x) => ({ ...x, bbox: x.c.bbox as BBox, label: x.c.label })), label);
+    if (equal.length === target.ordinal.count) {
+      const pick = readingOrder(equal)[target.ordinal.index];
+      if (pick) return found(pick, `« ${label} » ${target.ordinal.index + 1} of ${equal.length} in reading order, as recorded`);
+    }
+  }
+
+  const best = qualified[0];
+  if (best) {
+    const rival = qualified.find((x) => x !== best && overlapShare(x.c.bbox as BBox, best.c.bbox as BBox) < 0.3);
+    const ambiguous = !!rival && best.score - rival.score < 0.03;
+    const why = target.ordinal && useLabel ? `; ${target.ordinal.count} « ${label} » when recorded, the caption, nearby texts and place decide` : "";
+    return found(best, `${ambiguous ? `ambiguous: « ${best.c.label} » and « ${rival!.c.label} » score alike` : `best of all cues`}${why}${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}`, ambiguous);
+  }
+
+  if (target.region) {
+    // This region of this window: where the texts around it say, else the window's proportions.
+    const votes: Point[] = [];
+    for (const a of target.anchor_offsets ?? []) {
+      const l = screen.lines.filter((x) => textSimilarity(a.text, x.text) >= 0.8);
+      if (l.length !== 1) continue;
+      const c = bboxCenter(l[0]!.bbox);
+      votes.push([c[0] - u * a.dx * s, c[1] - u * a.dy * s]);
+    }
+    const inside = votes.filter((p) => p[0] >= 0 && p[1] >= 0 && p[0] < frame.width && p[1] < frame.height);
+    const med = (k: 0 | 1) => inside.map((p) => p[k]).sort((a, b) => a - b)[inside.length >> 1]!;
+    const point: Point = sameSize || inside.length === 0 ? expC : [med(0), med(1)];
+    const h = Math.max(4, (expBox[3] - expBox[1]) / 2);
+    const w = Math.max(4, (expBox[2] - expBox[0]) / 2);
+    const how = sameSize ? "window as recorded" : inside.length ? `placed by ${inside.length} nearby text(s)` : "the window's proportions";
+    return { found: true, method: "region", bbox: [point[0] - w, point[1] - h, point[0] + w, point[1] + h], point, score: sameSize ? 1 : 0.5, ambiguous: false, candidates, note: `region of the window (no visual cue recorded): ${how}` };
+  }
+  const what = [useLabel ? `label « ${label} »` : "", caption ? `caption « ${caption.text} »` : "", cues.has("icon") ? `icon (best correlation ${iconMatch?.score ?? 0})` : ""].filter(Boolean).join(", ");
+  return { found: false, reason: `nothing on screen shows the ${what || "target"}${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}`, candidates };
+}
+
+/** Icon scales to try, the one the UI scale suggests first. */
+function orderedScales(u: number): number[] {
+  const all = [1, 1.5, 2, 0.75];
+  return [...all].sort((a, b) => Math.abs(a - u) - Math.abs(b - u));
+}
