@@ -15,7 +15,7 @@ import { UI_ELEMENT_TYPES, UIElementSchema } from "../../src/core/schemas/uielem
 import type { TextEmbedder } from "../../src/core/providers/embedders.js";
 import { LayoutImageEmbedder } from "../../src/embedding/layout-image-embedder.js";
 import { NgramTextEmbedder } from "../../src/embedding/ngram-text-embedder.js";
-import type { AppVariant } from "../../src/lab/desktop.js";
+import type { AppVariant } from "../../src/platform/x11/desktop-lab.js";
 import { atspiDump, groundTruthFromAtspi, type GroundTruth } from "../../src/lab/atspi.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { locate, textTargets } from "../../src/perception/locate.js";

@@ -9,7 +9,7 @@ import type { Point } from "../../core/geometry.js";
 import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { encodePng } from "../../capture/png.js";
-import { labDown, labStatus, labUp } from "../../lab/desktop.js";
+import { labDown, labStatus, labUp } from "../../platform/x11/desktop-lab.js";
 import { assertKnownButton, X11XTestInputDriver } from "../../platform/x11/x11-xtest-input-driver.js";
 import { LAB_STATE_DIR } from "../config.js";
 import { desktopEnv, resolveWindow } from "../desktop-env.js";

@@ -18,9 +18,9 @@ import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
 import { MultiModalEmbeddingManager } from "../../embedding/multimodal-embedding-manager.js";
 import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
 import { persistStateEmbedding } from "../../embedding/state-embedding-record.js";
-import { launchApp } from "../../lab/apps.js";
-import { YAD_PATIENT } from "../../lab/replay-tasks.js";
-import { labDown, labUp, type LabSession } from "../../lab/desktop.js";
+import { launchApp } from "../../platform/x11/app-launcher.js";
+import { YAD_PATIENT_APP as YAD_PATIENT } from "../demo-yad.js";
+import { labDown, labUp, type LabSession } from "../../platform/x11/desktop-lab.js";
 import { ContentFiles } from "../../store/content-files.js";
 import { SqliteStore } from "../../store/sqlite-store.js";
 import { VectorSearch } from "../../store/vector-search.js";
@@ -48,7 +48,7 @@ export async function runStartJob(io: CliIo, dataDir: string): Promise<string> {
   const store = SqliteStore.open(dataDir);
   try {
     say("opening gtk3-widget-factory…");
-    const app = await launchApp({ env }, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" }, waitAtspi: false });
+    const app = await launchApp({ env }, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" } });
     try {
       const { frame, stable } = await captureStable(screen, { kind: "window", windowId: app.window.id });
       say(`captured ${frame.width}×${frame.height} at (${frame.origin.join(", ")})${stable ? "" : " (the window was still changing)"}`);
