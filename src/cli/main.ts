@@ -59,8 +59,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("show which components are available on this machine")
     .option("--json", "print checks as JSON")
     .option("--strict", "exit 1 when something is missing")
-    .action((opts: { json?: boolean; strict?: boolean }) => {
-      const checks = runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
+    .action(async (opts: { json?: boolean; strict?: boolean }) => {
+      const checks = await runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
       io.out(opts.json ? `${JSON.stringify(checks, null, 2)}\n` : `${formatChecks(checks)}\n`);
       if (opts.strict && checks.some((c) => c.status === "missing")) setExit(1);
     });
@@ -70,7 +70,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("the `npm start` job: health check, sample documents, then capture → embed → store → search on a real app")
     .option("--no-desktop", "only the health check and the sample documents")
     .action(async (o: { desktop: boolean }) => {
-      const checks = runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
+      const checks = await runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
       io.out(`${formatChecks(checks)}\n\nBundled sample documents:\n`);
       const samples = ["uielement-example.json", "screenstate-complete-example.json"].map((f) => new URL(`../../examples/design/${f}`, import.meta.url).pathname);
       for (const f of samples) {

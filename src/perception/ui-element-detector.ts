@@ -5,7 +5,7 @@
 // region whose characterization fails is reported and skipped, the others are kept; a failing
 // OCR or proposer yields no elements and `failed` set, so matching falls back to the legacy
 // whole-screen comparison.
-import { AbortedError, RpaError, throwIfAborted } from "../core/errors.js";
+import { AbortedError, RpaError, throwIfAborted, type ErrorCode } from "../core/errors.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, clampBBox, roundBBoxOut } from "../core/geometry.js";
@@ -43,7 +43,10 @@ export interface DetectOptions {
    * large text setting) from the height of the text read, and scale widget sizes by it.
    */
   autoScale?: boolean;
-  /** Where element crops are said to be saved (visual.screenshot_path = <dir>/<element_id>.png). */
+  /**
+   * Where the caller writes element crops (visual.screenshot_path = <dir>/<element_id>.png). Without
+   * it no crop file exists and screenshot_path is "" (the crops are still in DetectionResult.crops).
+   */
   cropDir?: string;
   signal?: AbortSignal;
 }
@@ -51,7 +54,7 @@ export interface DetectOptions {
 export interface RegionError {
   readonly bbox: BBox;
   readonly stage: string;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly message: string;
 }
 
@@ -69,7 +72,7 @@ export interface DetectionResult {
     vlm_used: boolean;
     timings: Record<string, number>;
     /** Set when the whole detector failed: matching must fall back to legacy. */
-    failed?: { code: string; message: string };
+    failed?: { code: ErrorCode; message: string };
     vlm_error?: string;
     region_errors: RegionError[];
   };
@@ -260,7 +263,7 @@ export class UIElementDetector {
       label: c.label,
       confidence: Math.round(Math.min(1, Math.max(0, c.confidence)) * 1000) / 1000,
       detection_method: c.method,
-      visual: { screenshot_path: `${o.cropDir ?? "data/screens/elements"}/${id}.png`, embedding: visualEmbedding },
+      visual: { screenshot_path: o.cropDir === undefined ? "" : `${o.cropDir}/${id}.png`, embedding: visualEmbedding },
       text: { raw: c.text, normalized: normalizeLabel(c.text), embedding: textEmbedding },
       properties: { is_clickable: role.is_clickable, is_focusable: role.is_focusable, is_dangerous: role.is_dangerous },
       context: { app_name: appName, window_title: o.windowTitle ?? "", workflow_hint: o.workflowHint ?? null },

@@ -3,7 +3,7 @@
 // under the data folder, the shape proposer and heuristic classifier, no VLM (none is wired yet:
 // heuristics only, design fallback 2).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
@@ -75,8 +75,8 @@ function scaleOption(v: string): number {
   return n;
 }
 
-/** The enriched screen state of a detection (mode "enriched", one image vector). */
-export function enrichedState(det: DetectionResult, meta: { id: string; app: string; title: string; width: number; height: number; scale: number; screenshot: string }, imageVectorId: string): ScreenState {
+/** The enriched screen state of a detection (mode "enriched", one image vector, written at `image.vector_id`). */
+export function enrichedState(det: DetectionResult, meta: { id: string; app: string; title: string; width: number; height: number; scale: number; screenshot: string }, image: { provider: string; vector_id: string }): ScreenState {
   const state: ScreenState = {
     schema_version: "screenstate_v1",
     mode: "enriched",
@@ -88,7 +88,7 @@ export function enrichedState(det: DetectionResult, meta: { id: string; app: str
     raw: { screenshot_path: meta.screenshot },
     perception: det.perception,
     ui_elements: det.elements,
-    state_embedding: { provider: "layout_v1", vector_id: imageVectorId, components: null },
+    state_embedding: { provider: image.provider, vector_id: image.vector_id, components: null },
     context: { current_workflow_candidate: null, tags: det.metadata.failed ? ["detector_failed"] : [] },
     processing_metadata: {
       detection_time_ms: Math.round(det.metadata.detection_time_ms),
@@ -123,7 +123,15 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
         if (!o.json) io.err(`detecting elements in ${image} (${frame.width}×${frame.height})…\n`);
         const det = await detector.detect(frame, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1, cropDir: o.out ? "elements" : undefined });
         const id = timestampedId("screen");
-        const state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, `data/embeddings/screens/image/${id}.npy`);
+        // The screen vector is always written, so its vector_id names a file: under --out (relative
+        // to it, like the element crops and vectors), else in the data folder (absolute path).
+        const imageEmbedder = new LayoutImageEmbedder(512);
+        const imageVector = await imageEmbedder.embed(frame);
+        const vectorRel = `data/embeddings/screens/image/${id}.npy`;
+        const vectorFile = o.out ? join(resolve(o.out), vectorRel) : join(dataDir, "embeddings", "screens", "image", `${id}.npy`);
+        mkdirSync(dirname(vectorFile), { recursive: true });
+        writeFileSync(vectorFile, encodeNpy(imageVector));
+        const state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, { provider: imageEmbedder.name, vector_id: o.out ? vectorRel : vectorFile });
         if (o.out) {
           const out = resolve(o.out);
           mkdirSync(join(out, "elements"), { recursive: true });
@@ -133,9 +141,6 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
             mkdirSync(join(file, ".."), { recursive: true });
             writeFileSync(file, encodeNpy(v.vector));
           }
-          const imageVector = await new LayoutImageEmbedder(512).embed(frame);
-          mkdirSync(join(out, "data/embeddings/screens/image"), { recursive: true });
-          writeFileSync(join(out, state.state_embedding.vector_id), encodeNpy(imageVector));
           writeFileSync(join(out, "screen_state.json"), `${JSON.stringify(state, null, 2)}\n`);
         }
         if (o.debugImage) writeFileSync(o.debugImage, await drawBoxes(frame, det.elements));
