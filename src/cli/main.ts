@@ -80,7 +80,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       }
       if (o.desktop) {
         io.out("\nMain job:\n");
-        await runStartJob(io, resolveDataDir(globals(), io.env));
+        const job = await runStartJob(io, resolveDataDir(globals(), io.env));
+        if (job.failures.length) setExit(1);
       }
     });
 
