@@ -15,11 +15,14 @@ import { registerStoreCommands } from "./commands/store.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
 import { parseSize } from "./io.js";
+import { createCliLogger, logLevel } from "./logger.js";
+import type { Logger } from "../core/providers/logger.js";
 
 interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
   env: NodeJS.ProcessEnv;
+  logger?: () => Logger;
 }
 
 function packageVersion(): string {
@@ -34,10 +37,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--data-dir <dir>", "data directory (default: $RPAV_HOME, else ~/.rpav)")
     .option("--store <kind>", "sqlite (default, in the data directory) or postgres ($RPAV_STORE)")
     .option("--pg-url <url>", "PostgreSQL connection URL for --store postgres ($RPAV_PG_URL)")
+    .option("--log-level <level>", "trace, debug, info, warn (default), error, silent ($RPAV_LOG); lines on stderr")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();
 
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  let logger: Logger | undefined;
+  io = { ...io, logger: () => (logger ??= createCliLogger(logLevel(program.opts<{ logLevel?: string }>().logLevel, io.env), io.env)) } as Io;
 
   program
     .command("validate")

@@ -6,6 +6,7 @@
 // OCR or proposer yields no elements and `failed` set, so matching falls back to the legacy
 // whole-screen comparison.
 import { AbortedError, RpaError, throwIfAborted, type ErrorCode } from "../core/errors.js";
+import { silentLogger, type Logger } from "../core/providers/logger.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, clampBBox, roundBBoxOut } from "../core/geometry.js";
@@ -30,6 +31,13 @@ export interface DetectorDeps {
   readonly textEmbedder?: TextEmbedder;
   /** Region proposals from a vision-language model, when one is available. */
   readonly vlm?: VlmClient;
+  /** Where the pipeline's state goes (timings at debug, failures at warn); silent by default. */
+  readonly logger?: Logger;
+  /**
+   * Keeps the screenshot of a detection that failed (or lost regions) and returns where it is;
+   * the warning logged names that file (design: "les échecs de détection enregistrés avec screenshots").
+   */
+  readonly saveFailure?: (frame: Frame, what: string) => Promise<string>;
 }
 
 export interface DetectOptions {
@@ -214,6 +222,20 @@ export class UIElementDetector {
     }
     timings.characterize_ms = performance.now() - t3;
     elements.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+    const log = this.deps.logger ?? silentLogger();
+    const round = (v: number) => Math.round(v * 10) / 10;
+    log.debug({ stage: "detect", app: options.appName ?? "", elements: elements.length, text_lines: ocr?.lines.length ?? 0, ms: round(performance.now() - t0), timings: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, round(v)])) }, "detection done");
+    if (failed || regionErrors.length || vlmError) {
+      let screenshot: string | undefined;
+      try {
+        screenshot = await this.deps.saveFailure?.(frame, failed ? "detector_failed" : "region_failed");
+      } catch (e) {
+        log.error({ stage: "detect", err: (e as Error).message }, "could not save the screenshot of a failed detection");
+      }
+      if (failed) log.warn({ stage: "detect", code: failed.code, screenshot, err: failed.message }, "detection failed: matching falls back to the whole screen");
+      for (const r of regionErrors) log.warn({ stage: r.stage, code: r.code, bbox: r.bbox, screenshot, err: r.message }, "region skipped");
+      if (vlmError) log.warn({ stage: "vlm", screenshot, err: vlmError }, "VLM region proposal failed: heuristics only");
+    }
     return {
       elements,
       crops,

@@ -2,6 +2,7 @@
 // ScreenSource / WindowInfo / InputDriver as the product.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
+import type { Logger } from "../../core/providers/logger.js";
 import { fileURLToPath } from "node:url";
 import { InvalidInputError, ProviderUnavailableError, WindowNotFoundError } from "../../core/errors.js";
 import { runCommand } from "../../core/process.js";
@@ -18,6 +19,8 @@ export interface CliIo {
   out: (s: string) => void;
   err: (s: string) => void;
   env: NodeJS.ProcessEnv;
+  /** The command's structured logger (--log-level / $RPAV_LOG); silent when absent. */
+  logger?: () => Logger;
 }
 
 function int(name: string) {

@@ -154,7 +154,8 @@ export function registerEmbedCommands(program: Command, io: CliIo, setExit: (cod
       const wf = await loadWorkflow(o.workflow, mgr, mode);
       const current = await loadInput(input);
       const emb = await mgr.embed(current, mode);
-      const router = new WorkflowMatcher(new LegacyMatcher(), new ElementMatcher(await TEXT_PROVIDERS[o.textProvider]!(o)));
+      const logger = io.logger?.();
+      const router = new WorkflowMatcher(new LegacyMatcher(logger ? { logger } : {}), new ElementMatcher(await TEXT_PROVIDERS[o.textProvider]!(o), logger ? { logger } : {}));
       const r = await router.match({ embedding: { provider: emb.provider, vector: emb.vector }, elements: current.elements ?? [], windowTitle: current.windowTitle ?? "", frame: { width: current.frame.width, height: current.frame.height } }, wf);
       if (o.json) io.out(`${JSON.stringify(r, null, 2)}\n`);
       else {

@@ -9,6 +9,8 @@ import { InvalidInputError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
 import { encodeNpy } from "../../core/npy.js";
 import type { OcrProvider } from "../../core/providers/ocr.js";
+import type { Logger } from "../../core/providers/logger.js";
+import type { Frame } from "../../core/frame.js";
 import { readDocument } from "../../core/schemas/documents.js";
 import type { ScreenState } from "../../core/schemas/screenstate.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
@@ -60,12 +62,27 @@ const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () 
 };
 
 /** The default detector of the product (used by `rpav detect`, `rpav locate`, replay). */
-export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
+/** Logging of the detector: the logger, and the folder where failed detections keep their screenshot. */
+export interface DetectorObservers {
+  logger?: Logger;
+  failureDir?: string;
+}
+
+export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
   const make = OCR_PROVIDERS[o.ocr];
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
   const { ocr, close } = await make();
   const cached = new CachedOcr(ocr, cacheDir ? { dir: cacheDir } : {});
-  const detector = new UIElementDetector({ ocr: cached, ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
+  const failureDir = obs.failureDir;
+  const saveFailure = failureDir
+    ? async (frame: Frame, what: string) => {
+        mkdirSync(failureDir, { recursive: true });
+        const file = join(failureDir, `${timestampedId(what)}.png`);
+        writeFileSync(file, await encodePng(frame));
+        return file;
+      }
+    : undefined;
+  const detector = new UIElementDetector({ ocr: cached, ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}), ...(obs.logger ? { logger: obs.logger } : {}), ...(saveFailure ? { saveFailure } : {}) });
   return { detector, close };
 }
 
@@ -118,7 +135,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .action(async (image: string, o: PerceptionChoice & { app: string; title: string; json?: boolean; debugImage?: string; out?: string }) => {
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       const dataDir = resolveDataDir(globals(), io.env);
-      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out);
+      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
       try {
         if (!o.json) io.err(`detecting elements in ${image} (${frame.width}×${frame.height})…\n`);
         const det = await detector.detect(frame, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1, cropDir: o.out ? "elements" : undefined });
@@ -168,7 +185,8 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .action(async (image: string, instruction: string, o: PerceptionChoice & { app: string; json?: boolean }) => {
       if (!instruction.trim()) throw new InvalidInputError("The instruction is empty: say what to click, e.g. \"click the Save button\".");
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
-      const { detector, close } = await createDetector(o, join(resolveDataDir(globals(), io.env), "cache", "ocr"), false);
+      const dataDir = resolveDataDir(globals(), io.env);
+      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
       try {
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
         const r = locate(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame);

@@ -88,7 +88,7 @@ export async function runStartJob(io: CliIo, dataDir: string): Promise<{ report:
   const screen = new X11ScreenSource({ env, windows });
   const input = new X11XTestInputDriver({ env });
   const store = SqliteStore.open(dataDir);
-  const { detector, close } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false);
+  const { detector, close } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
   try {
     say("opening gtk3-widget-factory…");
     const app = await launchApp({ env }, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" } });
@@ -204,7 +204,7 @@ async function replayDemo(io: CliIo, env: NodeJS.ProcessEnv, dataDir: string, st
   const failures: JobFailure[] = [];
   const run = await YAD_PATIENT.start({ env }, windows, {}, row);
   try {
-    const r = await replayWorkflow({ workflowPath: DEMO_WORKFLOW, vars: { ...row } }, env, dataDir, (s) => io.err(s), store);
+    const r = await replayWorkflow({ workflowPath: DEMO_WORKFLOW, vars: { ...row }, logger: io.logger?.() }, env, dataDir, (s) => io.err(s), store);
     const got = await run.observe();
     const want = YAD_PATIENT.expected(row);
     io.out(`replay ${r.status}; yad printed ${JSON.stringify(got)}${got === want ? " (as expected)" : ` — expected ${JSON.stringify(want)}`}\n`);
