@@ -88,10 +88,10 @@ module.exports = {
     },
     {
       name: "not-to-unresolvable",
-      comment: "An import that resolves to nothing is a typo or a missing file.",
+      comment: "A relative import that resolves to nothing is a typo or a missing file (missing npm packages are the compiler's and npm's business).",
       severity: "error",
       from: { path: "^src/" },
-      to: { couldNotResolve: true },
+      to: { couldNotResolve: true, path: "^\\." },
     },
   ],
   options: {
