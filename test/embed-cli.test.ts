@@ -40,6 +40,17 @@ describe("rpav embed / match", () => {
     expect(out.vector).toHaveLength(128);
     expect(Math.hypot(...out.vector)).toBeCloseTo(1, 3);
     expect(Object.keys(out.components).sort()).toEqual(["context", "image", "text", "title", "ui"]);
+    // A PNG in complete mode is read by perception: its text and elements are in the embedding.
+    const warned = out.warnings.map((w: { component: string }) => w.component);
+    expect(warned).not.toContain("text");
+    expect(warned).not.toContain("ui");
+    expect(out.components.text.norm).toBeCloseTo(1, 3);
+    expect(out.components.ui.norm).toBeCloseTo(1, 3);
+    // --title and --app fill the title and context components; --mode light is the image alone, no OCR.
+    const titled = JSON.parse(rpav(["embed", invoices, "--json", "--dim", "128", "--title", "Factures - Clinique Demo", "--app", "clinique"]).stdout);
+    expect(titled.warnings).toEqual([]);
+    const light = JSON.parse(rpav(["embed", invoices, "--json", "--dim", "128", "--mode", "light"]).stdout);
+    expect(Object.keys(light.components)).toEqual(["image"]);
   });
 
   it("match finds the right step of a workflow without element descriptors (legacy matcher), in light mode", () => {

@@ -3,7 +3,7 @@
 import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp } from "../../src/lab/apps.js";
-import { labDown, labUp } from "../../src/lab/desktop.js";
+import { labDown, labUp } from "../../src/platform/x11/desktop-lab.js";
 import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
 import { percentile, round, writeResult } from "../lib.js";
 

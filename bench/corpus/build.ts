@@ -17,7 +17,7 @@ import { bboxCenter, bboxIntersection, type BBox } from "../../src/core/geometry
 import { sleep } from "../../src/core/process.js";
 import { launchApp, type AppSpec } from "../../src/lab/apps.js";
 import { atspiDump, groundTruthFromAtspi, type AtspiNode, type GroundTruth } from "../../src/lab/atspi.js";
-import { labDown, labUp, type AppVariant, type LabSession } from "../../src/lab/desktop.js";
+import { labDown, labUp, type AppVariant, type LabSession } from "../../src/platform/x11/desktop-lab.js";
 import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));

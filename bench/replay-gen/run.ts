@@ -16,7 +16,7 @@ import { createDetector } from "../../src/cli/commands/perception.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { runCommand, sleep } from "../../src/core/process.js";
 import type { Workflow } from "../../src/core/schemas/workflow.js";
-import { labDown, labUp, type AppVariant } from "../../src/lab/desktop.js";
+import { labDown, labUp, type AppVariant } from "../../src/platform/x11/desktop-lab.js";
 import { genTasks, recordDemonstration, type GenFamily } from "../../src/lab/gen-tasks.js";
 import type { ReplayTask, TaskData, TaskRun } from "../../src/lab/replay-tasks.js";
 import { AccentLexicon } from "../../src/perception/hybrid-ocr.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { runCommand, sleep } from "../../src/core/process.js";
-import { labDown, labUp, type AppVariant } from "../../src/lab/desktop.js";
+import { labDown, labUp, type AppVariant } from "../../src/platform/x11/desktop-lab.js";
 import { REPLAY_TASKS, type ReplayTask, type TaskData, type TaskRun } from "../../src/lab/replay-tasks.js";
 import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
 import { readTrace } from "../../src/replay/trace.js";

@@ -19,5 +19,5 @@ export function isDebug(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.RPAV_DEBUG === "1" || env.RPAV_DEBUG === "true";
 }
 
-/** Where `rpav lab` keeps its state; the same default as src/lab/desktop.ts. */
+/** Where `rpav lab` keeps its state; the same default as src/platform/x11/desktop-lab.ts. */
 export const LAB_STATE_DIR = "/tmp/rpav-lab";

@@ -17,11 +17,14 @@ import { vlmChecks } from "./commands/doctor-vlm.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
 import { parseSize } from "./io.js";
+import { createCliLogger, logLevel } from "./logger.js";
+import type { Logger } from "../core/providers/logger.js";
 
 interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
   env: NodeJS.ProcessEnv;
+  logger?: () => Logger;
 }
 
 function packageVersion(): string {
@@ -36,10 +39,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--data-dir <dir>", "data directory (default: $RPAV_HOME, else ~/.rpav)")
     .option("--store <kind>", "sqlite (default, in the data directory) or postgres ($RPAV_STORE)")
     .option("--pg-url <url>", "PostgreSQL connection URL for --store postgres ($RPAV_PG_URL)")
+    .option("--log-level <level>", "trace, debug, info, warn (default), error, silent ($RPAV_LOG); lines on stderr")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();
 
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  let logger: Logger | undefined;
+  io = { ...io, logger: () => (logger ??= createCliLogger(logLevel(program.opts<{ logLevel?: string }>().logLevel, io.env), io.env)) } as Io;
 
   program
     .command("validate")
@@ -62,7 +68,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--json", "print checks as JSON")
     .option("--strict", "exit 1 when something is missing")
     .action(async (opts: { json?: boolean; strict?: boolean }) => {
-      const checks = runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
+      const checks = await runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
       checks.push(...(await vlmChecks(resolveDataDir(globals(), io.env), io.env)));
       io.out(opts.json ? `${JSON.stringify(checks, null, 2)}\n` : `${formatChecks(checks)}\n`);
       if (opts.strict && checks.some((c) => c.status === "missing")) setExit(1);
@@ -73,7 +79,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("the `npm start` job: health check, sample documents, then capture → embed → store → search on a real app")
     .option("--no-desktop", "only the health check and the sample documents")
     .action(async (o: { desktop: boolean }) => {
-      const checks = runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
+      const checks = await runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
       io.out(`${formatChecks(checks)}\n\nBundled sample documents:\n`);
       const samples = ["uielement-example.json", "screenstate-complete-example.json"].map((f) => new URL(`../../examples/design/${f}`, import.meta.url).pathname);
       for (const f of samples) {
@@ -83,7 +89,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       }
       if (o.desktop) {
         io.out("\nMain job:\n");
-        await runStartJob(io, resolveDataDir(globals(), io.env));
+        const job = await runStartJob(io, resolveDataDir(globals(), io.env));
+        if (job.failures.length) setExit(1);
       }
     });
 

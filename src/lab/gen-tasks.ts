@@ -12,7 +12,7 @@ import { runCommand, sleep } from "../core/process.js";
 import type { InputDriver } from "../core/providers/input-driver.js";
 import type { WindowInfo } from "../core/providers/window-info.js";
 import { launchApp } from "./apps.js";
-import type { AppVariant } from "./desktop.js";
+import type { AppVariant } from "../platform/x11/desktop-lab.js";
 import type { ReplayTask, TaskData, TaskRun } from "./replay-tasks.js";
 
 export type GenFamily = "gtk" | "tk";

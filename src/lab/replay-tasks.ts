@@ -10,31 +10,13 @@ import { bboxCenter } from "../core/geometry.js";
 import { sleep } from "../core/process.js";
 import type { InputDriver } from "../core/providers/input-driver.js";
 import type { WindowInfo } from "../core/providers/window-info.js";
-import { launchApp, type AppHandle } from "./apps.js";
-import { atspiDump, type AtspiNode } from "./atspi.js";
-import type { AppVariant } from "./desktop.js";
+import { launchApp } from "./apps.js";
+import { YAD_PATIENT_APP, type TaskApp, type TaskData, type TaskRun } from "../cli/demo-yad.js";
+import { atspiApps, atspiDump, type AtspiNode } from "./atspi.js";
 
-export type TaskData = Readonly<Record<string, string>>;
+export type { TaskData, TaskRun } from "../cli/demo-yad.js";
 
-export interface TaskRun {
-  app: AppHandle;
-  /** What the app produced, to compare with `expected`. */
-  observe(): Promise<string>;
-  stop(): Promise<void>;
-}
-
-export interface ReplayTask {
-  name: string;
-  /** Workflow name when recorded. */
-  title: string;
-  app: string;
-  /** Data of the demonstration, and the new rows replay uses. */
-  recorded: TaskData;
-  rows: TaskData[];
-  /** Opens the app ready for the task (files the task opens are created from `data`). */
-  start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, data: TaskData): Promise<TaskRun>;
-  /** What `observe` must return once the task ran with `data`. */
-  expected(data: TaskData): string;
+export interface ReplayTask extends TaskApp {
   /** The demonstration (for the recorder): a person's clicks and typing through `input`. */
   demonstrate(run: TaskRun, input: InputDriver, env: NodeJS.ProcessEnv, data: TaskData, windows: WindowInfo): Promise<void>;
 }
@@ -42,45 +24,16 @@ export interface ReplayTask {
 const center = (b: BBox): Point => [Math.round(bboxCenter(b)[0]), Math.round(bboxCenter(b)[1])];
 const typing = { meanDelayMs: 25, jitterMs: 10 };
 
+const atspiListed = async (env: NodeJS.ProcessEnv, pid: number) => (await atspiApps(env)).some((a) => a.pid === pid);
+
 async function nodes(env: NodeJS.ProcessEnv, pid: number): Promise<AtspiNode[]> {
   return (await atspiDump(env, { pid })).nodes.filter((n) => n.states.includes("showing"));
 }
 
-/** Reads yad's stdout once it exits. */
-function yadOutput(app: AppHandle): Promise<string> {
-  return new Promise((resolve) => {
-    if (app.process.exitCode !== null) return resolve(app.stdout());
-    app.process.once("close", () => resolve(app.stdout()));
-  });
-}
-
+/** The bundled demo's form with the AT-SPI readiness check of the lab. */
 export const YAD_PATIENT: ReplayTask = {
-  name: "yad-patient",
-  title: "Nouveau patient",
-  app: "yad",
-  recorded: { nom: "Martin", prenom: "Zoë", date_de_naissance: "12/03/1985" },
-  rows: [
-    { nom: "Durand", prenom: "Héloïse", date_de_naissance: "01/02/1990" },
-    { nom: "Lefèvre", prenom: "Noël", date_de_naissance: "24/12/1977" },
-    { nom: "N'Diaye", prenom: "Aïcha", date_de_naissance: "31/07/2001" },
-  ],
-  async start(desktop, windows, variant) {
-    const app = await launchApp(desktop, windows, {
-      command: "yad",
-      args: ["--form", "--title=Nouveau patient", "--width=640", "--field=Nom", "--field=Prénom", "--field=Date de naissance", "", "", ""],
-      variant,
-    });
-    const out = yadOutput(app);
-    return {
-      app,
-      observe: async () => {
-        const timeout = sleep(15_000).then(() => `(yad still open) ${app.stdout()}`);
-        return (await Promise.race([out, timeout])).trim();
-      },
-      stop: () => app.stop(),
-    };
-  },
-  expected: (d) => `${d.nom}|${d.prenom}|${d.date_de_naissance}|`,
+  ...YAD_PATIENT_APP,
+  start: (desktop, windows, variant, data) => YAD_PATIENT_APP.start(desktop, windows, variant, data, atspiListed),
   async demonstrate(run, input, env, d) {
     const all = await nodes(env, run.app.pid);
     const fields = all.filter((n) => n.role === "text").sort((a, b) => a.bbox[1] - b.bbox[1]);

@@ -59,17 +59,59 @@ describe("workflow matching", () => {
     );
   });
 
-  it("property 18: a failed match returns a non-empty list of differences", async () => {
-    const matcher = new ElementMatcher(text);
+  it("property 18: every match lists exactly its differences — each missing element, wrong type, title change, or the low similarity; none on success", async () => {
+    // A stricter threshold than the default, so that a screen with every element can still fail on its look.
+    const matcher = new ElementMatcher(text, { threshold: 0.8 });
+    const expectedVec = unit(7);
+    // A unit vector at a chosen cosine from the step's embedding (Gram–Schmidt against a second one).
+    const atCosine = (c: number) => {
+      const o = unit(11);
+      let dot = 0;
+      for (let i = 0; i < o.length; i++) dot += o[i]! * expectedVec[i]!;
+      const orth = l2Normalize(Float32Array.from(o, (x, i) => x - dot * expectedVec[i]!)).vector;
+      return Float32Array.from(expectedVec, (x, i) => c * x + Math.sqrt(1 - c * c) * orth[i]!);
+    };
+    // Mostly present, so that complete screens (which can succeed) are frequent.
+    const statusArb = fc.oneof({ arbitrary: fc.constant("present"), weight: 6 }, { arbitrary: fc.constant("wrong_type"), weight: 1 }, { arbitrary: fc.constant("absent"), weight: 1 });
+    const caseArb = fc
+      .uniqueArray(fc.tuple(labelArb, typeArb), { minLength: 1, maxLength: 5, selector: ([l]) => l })
+      .chain((descs) =>
+        fc.record({
+          descs: fc.constant(descs),
+          status: fc.array(statusArb, { minLength: descs.length, maxLength: descs.length }),
+          otherType: fc.array(fc.integer({ min: 1, max: UI_ELEMENT_TYPES.length - 1 }), { minLength: descs.length, maxLength: descs.length }),
+          cosine: fc.oneof(fc.constantFrom(1, -1), fc.double({ min: -1, max: 1, noNaN: true })),
+          sameTitle: fc.boolean(),
+        }),
+      );
+    let successes = 0;
+    let failures = 0;
     await fc.assert(
-      fc.asyncProperty(scenarioArb, fc.integer(), async ([descs, present, seed], other) => {
+      fc.asyncProperty(caseArb, async ({ descs, status, otherType, cosine, sameTitle }) => {
         const required: ElementDescriptor[] = descs.map(([label, type]) => ({ label, type }));
-        const shown = descs.flatMap(([label, type], k) => (present[k] ? [element(label, type, k)] : []));
-        const r = await matcher.matchStep(state(shown, other, "Autre fenêtre"), { stepId: "s1", expectedEmbedding: { provider: "p", vector: unit(seed) }, expectedWindowTitle: "Factures", requiredElements: required }, "wf");
-        if (!r.ok) expect(r.differences.length).toBeGreaterThan(0);
+        const wrong = (k: number) => UI_ELEMENT_TYPES[(UI_ELEMENT_TYPES.indexOf(descs[k]![1]) + otherType[k]!) % UI_ELEMENT_TYPES.length]!;
+        const shown = descs.flatMap(([label, type], k) => (status[k] === "present" ? [element(label, type, k)] : status[k] === "wrong_type" ? [element(label, wrong(k), k)] : []));
+        const current: CurrentState = { embedding: { provider: "p", vector: atCosine(cosine) }, elements: shown, windowTitle: sameTitle ? "Factures" : "Autre fenêtre", frame };
+        const r = await matcher.matchStep(current, { stepId: "s1", expectedEmbedding: { provider: "p", vector: expectedVec }, expectedWindowTitle: "Factures", requiredElements: required }, "wf");
+        expect(r.stateSimilarity).toBeCloseTo(Math.max(0, cosine), 4); // a negative cosine counts as no likeness
+        const allPresent = status.every((x) => x === "present");
+        expect(r.ok).toBe(allPresent && r.score >= 0.8);
+        const want: unknown[] = [];
+        descs.forEach(([label, type], k) => {
+          if (status[k] === "wrong_type") want.push({ kind: "wrong_type", descriptor: { label, type }, found: wrong(k), label });
+          if (status[k] === "absent") want.push({ kind: "missing_element", descriptor: { label, type }, ...(shown.length ? { closest: expect.objectContaining({ label: expect.any(String) }) } : {}) });
+        });
+        if (!sameTitle) want.push({ kind: "title_mismatch", expected: "Factures", actual: "Autre fenêtre" });
+        if (!r.ok && want.length === 0) want.push({ kind: "low_state_similarity", similarity: r.stateSimilarity, threshold: 0.8 });
+        // On success only an informative title change can be listed: the screen matched, its title did not.
+        expect(r.differences).toEqual(want);
+        if (r.ok) successes++;
+        else failures++;
       }),
-      { numRuns: 100 },
+      { numRuns: 200 },
     );
+    expect(successes).toBeGreaterThan(10);
+    expect(failures).toBeGreaterThan(10);
   });
 
   it("reports missing elements, wrong types and title mismatches", async () => {

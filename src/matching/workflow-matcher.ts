@@ -9,6 +9,7 @@
 import { VectorError } from "../core/errors.js";
 import { matchesPositionHint, positionHintScore, type Size } from "../core/geometry.js";
 import type { TextEmbedder } from "../core/providers/embedders.js";
+import type { Logger } from "../core/providers/logger.js";
 import type { Difference, ElementDescriptor, MatchableStep, MatchableWorkflow, MatchResult } from "../core/providers/matching.js";
 import type { UIElementEntry } from "../core/schemas/uielement.js";
 import { cosine, l2Norm, type Vector } from "../core/vectors.js";
@@ -41,7 +42,7 @@ function result(method: MatchResult["method"], workflowId: string): MatchResult 
 }
 
 export class LegacyMatcher {
-  constructor(private readonly opts: { threshold?: number } = {}) {}
+  constructor(private readonly opts: { threshold?: number; logger?: Logger } = {}) {}
 
   match(state: CurrentState, workflow: MatchableWorkflow): MatchResult {
     const threshold = this.opts.threshold ?? 0.85;
@@ -57,7 +58,7 @@ export class LegacyMatcher {
     best.ok = best.stepId !== null && best.score >= threshold;
     if (!best.ok && best.stepId !== null) best.differences = [{ kind: "low_state_similarity", similarity: best.score, threshold }];
     if (!best.ok && best.differences.length === 0) best.differences = [{ kind: "no_embedding", reason: "the workflow has no step" }];
-    return best;
+    return traceScore(this.opts.logger, best);
   }
 }
 
@@ -69,6 +70,13 @@ export interface ElementMatcherOptions {
   /** Largest share of the score that optional elements can add. */
   optionalBonus?: number;
   threshold?: number;
+  /** Each step's score is traced at debug level (silent by default). */
+  logger?: Logger;
+}
+
+function traceScore(log: Logger | undefined, r: MatchResult): MatchResult {
+  log?.debug({ stage: "match", method: r.method, workflow_id: r.workflowId, step: r.stepId, score: Math.round(r.score * 1e4) / 1e4, state_similarity: r.stateSimilarity === null ? null : Math.round(r.stateSimilarity * 1e4) / 1e4, required: `${r.requiredMatched}/${r.requiredTotal}`, optional: `${r.optionalMatched}/${r.optionalTotal}`, ok: r.ok, differences: r.differences.map((d) => d.kind) }, "step score");
+  return r;
 }
 
 export class ElementMatcher {
@@ -151,7 +159,7 @@ export class ElementMatcher {
     if (step.expectedWindowTitle !== undefined && step.expectedWindowTitle !== state.windowTitle) r.differences.push({ kind: "title_mismatch", expected: step.expectedWindowTitle, actual: state.windowTitle });
     r.ok = r.score >= threshold && r.requiredMatched === required.length;
     if (!r.ok && r.differences.length === 0) r.differences.push({ kind: "low_state_similarity", similarity: sim ?? 0, threshold });
-    return r;
+    return traceScore(this.opts.logger, r);
   }
 
   async match(state: CurrentState, workflow: MatchableWorkflow): Promise<MatchResult> {

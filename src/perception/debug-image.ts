@@ -2,6 +2,7 @@
 import sharp from "sharp";
 import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
+import { escapeHtml as esc } from "../core/html.js";
 
 export const TYPE_COLOURS: Readonly<Record<string, string>> = {
   button: "#e6194b",
@@ -21,8 +22,6 @@ export interface DrawnBox {
   /** Dashed outline (ground truth, candidates). */
   readonly dashed?: boolean;
 }
-
-const esc = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function boxesSvg(width: number, height: number, boxes: readonly DrawnBox[]): string {
   const parts = boxes.map((b) => {

@@ -5,7 +5,8 @@
 // region whose characterization fails is reported and skipped, the others are kept; a failing
 // OCR or proposer yields no elements and `failed` set, so matching falls back to the legacy
 // whole-screen comparison.
-import { AbortedError, RpaError, throwIfAborted } from "../core/errors.js";
+import { AbortedError, RpaError, throwIfAborted, type ErrorCode } from "../core/errors.js";
+import { silentLogger, type Logger } from "../core/providers/logger.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, clampBBox, roundBBoxOut } from "../core/geometry.js";
@@ -37,6 +38,13 @@ export interface DetectorDeps {
    * proposer and the rule classifier, and OCR names them (learned-fusion.ts).
    */
   readonly proposer?: ElementProposer;
+  /** Where the pipeline's state goes (timings at debug, failures at warn); silent by default. */
+  readonly logger?: Logger;
+  /**
+   * Keeps the screenshot of a detection that failed (or lost regions) and returns where it is;
+   * the warning logged names that file (design: "les échecs de détection enregistrés avec screenshots").
+   */
+  readonly saveFailure?: (frame: Frame, what: string) => Promise<string>;
 }
 
 export interface DetectOptions {
@@ -50,7 +58,10 @@ export interface DetectOptions {
    * large text setting) from the height of the text read, and scale widget sizes by it.
    */
   autoScale?: boolean;
-  /** Where element crops are said to be saved (visual.screenshot_path = <dir>/<element_id>.png). */
+  /**
+   * Where the caller writes element crops (visual.screenshot_path = <dir>/<element_id>.png). Without
+   * it no crop file exists and screenshot_path is "" (the crops are still in DetectionResult.crops).
+   */
   cropDir?: string;
   signal?: AbortSignal;
 }
@@ -58,7 +69,7 @@ export interface DetectOptions {
 export interface RegionError {
   readonly bbox: BBox;
   readonly stage: string;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly message: string;
 }
 
@@ -76,7 +87,7 @@ export interface DetectionResult {
     vlm_used: boolean;
     timings: Record<string, number>;
     /** Set when the whole detector failed: matching must fall back to legacy. */
-    failed?: { code: string; message: string };
+    failed?: { code: ErrorCode; message: string };
     vlm_error?: string;
     region_errors: RegionError[];
   };
@@ -227,6 +238,20 @@ export class UIElementDetector {
     }
     timings.characterize_ms = performance.now() - t3;
     elements.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+    const log = this.deps.logger ?? silentLogger();
+    const round = (v: number) => Math.round(v * 10) / 10;
+    log.debug({ stage: "detect", app: options.appName ?? "", elements: elements.length, text_lines: ocr?.lines.length ?? 0, ms: round(performance.now() - t0), timings: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, round(v)])) }, "detection done");
+    if (failed || regionErrors.length || vlmError) {
+      let screenshot: string | undefined;
+      try {
+        screenshot = await this.deps.saveFailure?.(frame, failed ? "detector_failed" : "region_failed");
+      } catch (e) {
+        log.error({ stage: "detect", err: (e as Error).message }, "could not save the screenshot of a failed detection");
+      }
+      if (failed) log.warn({ stage: "detect", code: failed.code, screenshot, err: failed.message }, "detection failed: matching falls back to the whole screen");
+      for (const r of regionErrors) log.warn({ stage: r.stage, code: r.code, bbox: r.bbox, screenshot, err: r.message }, "region skipped");
+      if (vlmError) log.warn({ stage: "vlm", screenshot, err: vlmError }, "VLM region proposal failed: heuristics only");
+    }
     return {
       elements,
       crops,
@@ -276,7 +301,7 @@ export class UIElementDetector {
       label: c.label,
       confidence: Math.round(Math.min(1, Math.max(0, c.confidence)) * 1000) / 1000,
       detection_method: c.method,
-      visual: { screenshot_path: `${o.cropDir ?? "data/screens/elements"}/${id}.png`, embedding: visualEmbedding },
+      visual: { screenshot_path: o.cropDir === undefined ? "" : `${o.cropDir}/${id}.png`, embedding: visualEmbedding },
       text: { raw: c.text, normalized: normalizeLabel(c.text), embedding: textEmbedding },
       properties: { is_clickable: role.is_clickable, is_focusable: role.is_focusable, is_dangerous: role.is_dangerous },
       context: { app_name: appName, window_title: o.windowTitle ?? "", workflow_hint: o.workflowHint ?? null },

@@ -22,6 +22,14 @@ describe("variables", () => {
     expect(() => parseCsv("a;b\n1;2\n3\n", "rows.csv")).toThrow(/rows\.csv: line 3 has 1 cells, the header has 2/);
     expect(() => parseCsv("", "rows.csv")).toThrow(/empty/);
     expect(() => parseCsv('a\n"open', "rows.csv")).toThrow(/never closed/);
+    // What spreadsheets export: a ; header whose cells hold commas, quoted line breaks, tabs, Excel's sep= line.
+    expect(parseCsv("nom;note\nDurand;réglée le 3 mars, 120 €\n")).toEqual([{ nom: "Durand", note: "réglée le 3 mars, 120 €" }]);
+    expect(parseCsv('"a;b",c\n1,"deux\nlignes"\n')).toEqual([{ "a;b": "1", c: "deux\nlignes" }]);
+    expect(parseCsv("nom\tprenom\nN'Diaye\tAïcha\n")).toEqual([{ nom: "N'Diaye", prenom: "Aïcha" }]);
+    expect(parseCsv("sep=,\r\nnom;x,prenom\r\nA;B,C\r\n")).toEqual([{ "nom;x": "A;B", prenom: "C" }]);
+    expect(parseCsv('nom,prenom\n"a",b\n"c", d \n')).toEqual([{ nom: "a", prenom: "b" }, { nom: "c", prenom: " d " }]);
+    expect(() => parseCsv("a,a\n1,2\n", "rows.csv")).toThrow(/column "a" appears twice/);
+    expect(() => parseCsv('a,b\n"x"y,2\n', "rows.csv")).toThrow(/rows\.csv: not a CSV file .*line 2/);
   });
 
   it("every missing variable is reported at once, before anything runs; unknown names are refused", () => {

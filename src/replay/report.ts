@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TraceActionSchema, TraceAfterSchema, TraceBeforeSchema, type TraceAction, type TraceAfter, type TraceBefore, type TraceEvent } from "../core/schemas/trace.js";
 import { rowOutcomes, type ReadTrace } from "./trace.js";
+import { escapeHtml as esc } from "../core/html.js";
 
-const esc = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function shotData(dir: string, rel: string | null): string | undefined {
   if (!rel) return undefined;

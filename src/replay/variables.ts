@@ -1,6 +1,7 @@
 // Binding a workflow's variables before a replay: from `--var name=value`, from the rows of a CSV
 // file (one run per row), or from the recorded examples when asked. Every missing variable is
 // reported at once, before any action.
+import { parse } from "csv-parse/sync";
 import { InvalidInputError } from "../core/errors.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 
@@ -18,65 +19,52 @@ export function parseVarArgs(args: readonly string[]): Record<string, string> {
 }
 
 /**
- * CSV text → rows keyed by the header. Separator "," or ";" (whichever the header uses more),
- * double quotes with "" escapes, CRLF, a UTF-8 BOM; blank lines are skipped. A row with a
- * different number of cells is an error naming its line.
+ * CSV text → rows keyed by the header, through csv-parse. Separator ";", "," or tab (whichever the
+ * header line uses most outside quotes; an Excel `sep=;` first line names it), double quotes with
+ * "" escapes (line breaks allowed inside), CRLF, a UTF-8 BOM; blank lines are skipped. A row with
+ * a different number of cells is an error naming its line.
  */
 export function parseCsv(text: string, source = "<csv>"): Record<string, string>[] {
-  const body = text.replace(/^\uFEFF/, "");
-  const firstLine = body.split(/\r?\n/, 1)[0] ?? "";
-  const sep = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ";" : ",";
-  const records: { cells: string[]; line: number }[] = [];
-  let cells: string[] = [];
-  let cell = "";
-  let quoted = false;
-  let line = 1;
-  let startLine = 1;
-  let touched = false;
-  const endRecord = () => {
-    cells.push(cell);
-    if (touched || cells.length > 1 || cell !== "") records.push({ cells, line: startLine });
-    cells = [];
-    cell = "";
-    touched = false;
-  };
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (quoted) {
-      if (c === '"' && body[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === "\n") line++;
-        cell += c;
-      }
-      continue;
-    }
-    if (c === '"') {
-      quoted = true;
-      touched = true;
-    } else if (c === sep) {
-      cells.push(cell);
-      cell = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && body[i + 1] === "\n") i++;
-      endRecord();
-      line++;
-      startLine = line;
-    } else cell += c;
+  let body = text.replace(/^\uFEFF/, "");
+  let delimiter: string | undefined;
+  const hint = /^sep=(.)\r?\n/.exec(body);
+  if (hint) {
+    delimiter = hint[1]!;
+    body = body.slice(hint[0].length);
   }
-  if (quoted) throw new InvalidInputError(`${source}: a quoted cell opened on line ${startLine} is never closed.`, { details: { source, line: startLine } });
-  if (cell !== "" || cells.length > 0 || touched) endRecord();
+  delimiter ??= guessDelimiter(body);
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(body, { delimiter, bom: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+  } catch (e) {
+    const err = e as { code?: string; lines?: number; message?: string };
+    if (err.code === "CSV_QUOTE_NOT_CLOSED") throw new InvalidInputError(`${source}: a quoted cell is never closed (the file ends inside quotes).`, { cause: e, details: { source } });
+    throw new InvalidInputError(`${source}: not a CSV file the replay can read${err.lines ? ` (line ${err.lines})` : ""}: ${err.message ?? String(e)}`, { cause: e, details: { source, line: err.lines } });
+  }
   const [header, ...rows] = records;
   if (!header) throw new InvalidInputError(`${source}: the file is empty; expected a header line with variable names, then one line per run.`, { details: { source } });
-  const names = header.cells.map((h) => h.trim());
+  const names = header.record.map((h) => h.trim());
   if (names.some((n) => !n)) throw new InvalidInputError(`${source}: the header line has an empty column name.`, { details: { source } });
-  return rows.map((r) => {
-    if (r.cells.length !== names.length)
-      throw new InvalidInputError(`${source}: line ${r.line} has ${r.cells.length} cells, the header has ${names.length} (${names.join(", ")}).`, { details: { source, line: r.line } });
-    return Object.fromEntries(names.map((n, i) => [n, r.cells[i]!]));
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) throw new InvalidInputError(`${source}: the column "${dup}" appears twice in the header.`, { details: { source, column: dup } });
+  return rows.map(({ record, info }) => {
+    if (record.length !== names.length)
+      throw new InvalidInputError(`${source}: line ${info.lines} has ${record.length} cells, the header has ${names.length} (${names.join(", ")}).`, { details: { source, line: info.lines } });
+    return Object.fromEntries(names.map((n, i) => [n, record[i]!]));
   });
+}
+
+/** The separator the first line uses most, counting only outside double quotes. */
+function guessDelimiter(body: string): string {
+  const counts: Record<string, number> = { ";": 0, ",": 0, "\t": 0 };
+  let quoted = false;
+  for (const c of body) {
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === "\n" || c === "\r")) break;
+    else if (!quoted && c in counts) counts[c]!++;
+  }
+  const best = Object.entries(counts).sort((x, y) => y[1] - x[1])[0]!;
+  return best[1] > 0 ? best[0] : ",";
 }
 
 /**

@@ -2,7 +2,7 @@
 // checkouts test at once; a developer's lab on :99 is
 // left alone) and takes it down afterwards with every process it started.
 import type { TestProject } from "vitest/node";
-import { labDown, labUp, type LabSession } from "../../src/lab/desktop.js";
+import { labDown, labUp, type LabSession } from "../../src/platform/x11/desktop-lab.js";
 
 export const LAB_DISPLAY = Number(process.env.RPAV_TEST_DISPLAY ?? 97);
 

@@ -2,7 +2,7 @@ import { existsSync, rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp } from "../../src/lab/apps.js";
-import { labDown, labProcesses, labStatus, labUp } from "../../src/lab/desktop.js";
+import { labDown, labProcesses, labStatus, labUp } from "../../src/platform/x11/desktop-lab.js";
 
 describe("lab lifecycle", () => {
   it("up is idempotent, down ends every process it started (apps and AT-SPI services included)", async () => {

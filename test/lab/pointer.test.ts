@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { bboxCenter, bboxContains, translateBBox, type BBox } from "../../src/core/geometry.js";
 import { atspiDump, type AtspiNode } from "../../src/lab/atspi.js";
-import type { AppVariant } from "../../src/lab/desktop.js";
+import type { AppVariant } from "../../src/platform/x11/desktop-lab.js";
 import { waitFor } from "../../src/core/process.js";
 import { labKit } from "./support.js";
 

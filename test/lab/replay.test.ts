@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCommand, sleep } from "../../src/core/process.js";
-import type { AppVariant } from "../../src/lab/desktop.js";
+import type { AppVariant } from "../../src/platform/x11/desktop-lab.js";
 import { MOUSEPAD_OPEN_SAVE, WIDGET_FACTORY, YAD_PATIENT, type ReplayTask, type TaskRun } from "../../src/lab/replay-tasks.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { readTrace } from "../../src/replay/trace.js";

@@ -2,7 +2,7 @@ import { inject } from "vitest";
 import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp, type AppHandle, type AppSpec } from "../../src/lab/apps.js";
-import type { LabSession } from "../../src/lab/desktop.js";
+import type { LabSession } from "../../src/platform/x11/desktop-lab.js";
 import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
 
 export interface LabKit {

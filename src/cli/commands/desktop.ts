@@ -2,6 +2,7 @@
 // ScreenSource / WindowInfo / InputDriver as the product.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
+import type { Logger } from "../../core/providers/logger.js";
 import { fileURLToPath } from "node:url";
 import { InvalidInputError, ProviderUnavailableError, WindowNotFoundError } from "../../core/errors.js";
 import { runCommand } from "../../core/process.js";
@@ -9,7 +10,7 @@ import type { Point } from "../../core/geometry.js";
 import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { encodePng } from "../../capture/png.js";
-import { labDown, labStatus, labUp } from "../../lab/desktop.js";
+import { labDown, labStatus, labUp } from "../../platform/x11/desktop-lab.js";
 import { assertKnownButton, X11XTestInputDriver } from "../../platform/x11/x11-xtest-input-driver.js";
 import { LAB_STATE_DIR } from "../config.js";
 import { desktopEnv, resolveWindow } from "../desktop-env.js";
@@ -18,6 +19,8 @@ export interface CliIo {
   out: (s: string) => void;
   err: (s: string) => void;
   env: NodeJS.ProcessEnv;
+  /** The command's structured logger (--log-level / $RPAV_LOG); silent when absent. */
+  logger?: () => Logger;
 }
 
 function int(name: string) {

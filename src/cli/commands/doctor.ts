@@ -2,6 +2,9 @@
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import pg from "pg";
+import { redactUrl } from "../../store/postgres-store.js";
+import { STORE_SCHEMA_VERSION } from "../../store/sql-store.js";
 import { DEFAULT_ENGLISH_WORD_LIST, DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
 
 export type CheckStatus = "ok" | "missing" | "warn";
@@ -61,13 +64,43 @@ function checkModels(dataDir: string): Check {
     : { name: "models", status: "warn", detail: `no local model folder (${dir}); weight-free providers are used` };
 }
 
-function checkPostgres(env: NodeJS.ProcessEnv): Check {
-  return env.RPAV_PG_URL
-    ? { name: "postgresql", status: "ok", detail: "RPAV_PG_URL is set" }
-    : { name: "postgresql", status: "warn", detail: "RPAV_PG_URL not set: the embedded SQLite store is used" };
+/**
+ * Connects to the server of RPAV_PG_URL and says what is there: the server version, and the
+ * store schema ($RPAV_PG_SCHEMA, default rpav) with its version, or that it is not created yet.
+ */
+export async function checkPostgres(env: NodeJS.ProcessEnv, timeoutMs = 5000): Promise<Check> {
+  const url = env.RPAV_PG_URL;
+  if (!url) return { name: "postgresql", status: "warn", detail: "RPAV_PG_URL not set: the embedded SQLite store is used" };
+  const where = redactUrl(url);
+  const schema = env.RPAV_PG_SCHEMA ?? "rpav";
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    const server = String((await client.query("SHOW server_version")).rows[0]?.server_version ?? "?");
+    const meta = await client.query("SELECT to_regclass($1) AS t", [`${schema}.meta`]);
+    let store = `schema "${schema}" not created yet (the first store command creates it)`;
+    let status: CheckStatus = "ok";
+    if (meta.rows[0]?.t) {
+      const v = (await client.query(`SELECT value FROM ${pg.escapeIdentifier(schema)}.meta WHERE key = 'schema_version'`)).rows[0]?.value;
+      const version = v === undefined ? 0 : Number(v);
+      store = `schema "${schema}" at store version ${version}`;
+      if (version > STORE_SCHEMA_VERSION) {
+        status = "missing";
+        store += `, newer than this rpav reads (${STORE_SCHEMA_VERSION}): upgrade rpav`;
+      } else if (version < STORE_SCHEMA_VERSION) store += ` (migrated to ${STORE_SCHEMA_VERSION} on first use)`;
+    }
+    return { name: "postgresql", status, detail: `connected to ${where}: PostgreSQL ${server}, ${store}` };
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    const why = err.code === "ECONNREFUSED" ? "connection refused" : err.code === "28P01" ? "password authentication failed" : err.code === "3D000" ? "the database does not exist" : (err.message ?? String(e));
+    return { name: "postgresql", status: "missing", detail: `cannot connect to ${where} (${why}): start it (\`rpav db up\`) or fix RPAV_PG_URL` };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
-export function runDoctor(ctx: DoctorContext): Check[] {
+export async function runDoctor(ctx: DoctorContext): Promise<Check[]> {
   return [
     checkNode(),
     checkDisplay(ctx.env),
@@ -81,7 +114,7 @@ export function runDoctor(ctx: DoctorContext): Check[] {
       ? { name: "english words", status: "ok", detail: DEFAULT_ENGLISH_WORD_LIST }
       : { name: "english words", status: "warn", detail: `${DEFAULT_ENGLISH_WORD_LIST} missing (Debian package wamerican): English screens without function words get needless accent re-reads (slower)` },
     checkPackages("sqlite", ["better-sqlite3"], "the embedded store is unavailable"),
-    checkPostgres(ctx.env),
+    await checkPostgres(ctx.env),
     checkModels(ctx.dataDir),
   ];
 }

@@ -1,6 +1,6 @@
 // `rpav embed` and `rpav match`: state embeddings and workflow-step matching from the command line.
 import { readFile } from "node:fs/promises";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { ConfigError, InvalidInputError, SchemaValidationError, UnknownProviderError } from "../../core/errors.js";
@@ -19,6 +19,9 @@ import { OnnxImageEmbedder } from "../../embedding/onnx-image-embedder.js";
 import { OnnxTextEmbedder } from "../../embedding/onnx-text-embedder.js";
 import { ElementMatcher, LegacyMatcher, WorkflowMatcher } from "../../matching/workflow-matcher.js";
 import type { CliIo } from "./desktop.js";
+import { createDetector } from "./perception.js";
+import { resolveDataDir, type GlobalOptions } from "../config.js";
+import type { Frame } from "../../core/frame.js";
 
 interface ProviderChoice {
   dim: number;
@@ -58,9 +61,24 @@ function providerOptions(cmd: Command): Command {
     .option("--model-dir <dir>", "local folder of an ONNX CLIP-family model (for clip-onnx)");
 }
 
-/** A PNG, or a screenstate_v1 JSON whose raw.screenshot_path (relative to the JSON) is the image. */
-async function loadInput(path: string): Promise<PyramidInput> {
-  if (!path.toLowerCase().endsWith(".json")) return { frame: await readImageFile(path) };
+/** Reads the text and elements of a PNG (perception), for the complete mode. */
+type Perceive = (frame: Frame) => Promise<Pick<PyramidInput, "detectedText" | "textBoxes" | "elements">>;
+
+/**
+ * A PNG, or a screenstate_v1 JSON whose raw.screenshot_path (relative to the JSON) is the image.
+ * A PNG in complete mode goes through perception (OCR + elements) when `perceive` is given; its
+ * title and app come from --title / --app (a PNG carries none).
+ */
+async function loadInput(path: string, perceive?: Perceive, meta: { title?: string; app?: string } = {}): Promise<PyramidInput> {
+  if (!path.toLowerCase().endsWith(".json")) {
+    const frame = await readImageFile(path);
+    return {
+      frame,
+      ...(perceive ? await perceive(frame) : {}),
+      ...(meta.title ? { windowTitle: meta.title } : {}),
+      ...(meta.app ? { context: { workflowCandidate: null, tags: [], appName: meta.app } } : {}),
+    };
+  }
   const doc = readDocument(parseJsonText(await readFile(path, "utf8"), path), path);
   if (doc.version !== "screenstate_v1") throw new InvalidInputError(`${path}: expected a screenstate_v1 document or a PNG, found ${doc.version}.`);
   const s = doc.value;
@@ -99,7 +117,7 @@ export const MatchWorkflowSchema = z.object({
     .min(1),
 });
 
-async function loadWorkflow(path: string, mgr: MultiModalEmbeddingManager, mode: ScreenStateMode): Promise<MatchableWorkflow> {
+async function loadWorkflow(path: string, mgr: MultiModalEmbeddingManager, mode: ScreenStateMode, perceive?: Perceive): Promise<MatchableWorkflow> {
   const parsed = MatchWorkflowSchema.safeParse(parseJsonText(await readFile(path, "utf8"), path));
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: formatJsonPath(i.path), message: i.message }));
@@ -113,7 +131,7 @@ async function loadWorkflow(path: string, mgr: MultiModalEmbeddingManager, mode:
     let extraEmbeddings;
     if (s.expected_state) {
       // The whole recorded screen plus its top-left ×1.5 and ×2 crops (scale changes at replay).
-      const [whole, ...zoomed] = await embedPyramid(mgr, await loadInput(resolve(dirname(path), s.expected_state)), mode);
+      const [whole, ...zoomed] = await embedPyramid(mgr, await loadInput(resolve(dirname(path), s.expected_state), perceive, { title: s.window_title }), mode);
       expectedEmbedding = whole;
       extraEmbeddings = zoomed;
     }
@@ -127,13 +145,46 @@ function parseMode(m: string): ScreenStateMode {
   return m as ScreenStateMode;
 }
 
+/**
+ * Perception for PNG inputs in complete mode (the product's detector, OCR cache in the data
+ * folder), started on first use and closed by `close`.
+ */
+function lazyPerception(io: CliIo, dataDir: string, ocr: string): { perceive: Perceive; close: () => Promise<void> } {
+  let made: Promise<Awaited<ReturnType<typeof createDetector>>> | undefined;
+  return {
+    perceive: async (frame) => {
+      made ??= createDetector({ ocr }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
+      const det = await (await made).detector.detect(frame);
+      return { detectedText: det.perception.detected_text, textBoxes: det.perception.text_boxes.filter((b) => b.level === "line"), elements: det.elements };
+    },
+    close: async () => {
+      if (made) await (await made).close();
+    },
+  };
+}
+
+function perceptionOptions(cmd: Command): Command {
+  return cmd
+    .option("--ocr <name>", "OCR of PNG inputs in complete mode: hybrid, ppocr, tesseract", "hybrid")
+    .option("--title <title>", "window title of a PNG input (a PNG carries none)")
+    .option("--app <name>", "application name of a PNG input");
+}
+
 export function registerEmbedCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  providerOptions(program.command("embed <input>"))
-    .description("state embedding of a PNG or a screenstate_v1 JSON (image, text, title, UI elements, context)")
+  const dataDir = () => resolveDataDir(program.opts<GlobalOptions>(), io.env);
+  perceptionOptions(providerOptions(program.command("embed <input>")))
+    .description("state embedding of a PNG or a screenstate_v1 JSON (image, text, title, UI elements, context); a PNG in complete mode is read by perception (OCR + elements) first")
     .option("--mode <mode>", "light | enriched | complete", "complete")
     .option("--json", "print the embedding as JSON, vector included")
-    .action(async (input: string, o: ProviderChoice & { mode: string; json?: boolean }) => {
-      const emb = await (await manager(o)).embed(await loadInput(input), parseMode(o.mode));
+    .action(async (input: string, o: ProviderChoice & { mode: string; json?: boolean; ocr: string; title?: string; app?: string }) => {
+      const mode = parseMode(o.mode);
+      const p = mode === "complete" ? lazyPerception(io, dataDir(), o.ocr) : undefined;
+      let emb;
+      try {
+        emb = await (await manager(o)).embed(await loadInput(input, p?.perceive, o), mode);
+      } finally {
+        await p?.close();
+      }
       const components = Object.fromEntries(Object.entries(emb.components).map(([k, c]) => [k, { provider: c.provider, norm: Number(l2Norm(c.vector).toFixed(6)), vector: o.json ? Array.from(c.vector) : undefined }]));
       if (o.json) io.out(`${JSON.stringify({ provider: emb.provider, mode: emb.mode, dimensions: emb.dimensions, vector: Array.from(emb.vector), components, warnings: emb.warnings }, null, 2)}\n`);
       else {
@@ -143,18 +194,25 @@ export function registerEmbedCommands(program: Command, io: CliIo, setExit: (cod
       }
     });
 
-  providerOptions(program.command("match <input>"))
-    .description("which step of a workflow is this screen? prints the MatchResult")
+  perceptionOptions(providerOptions(program.command("match <input>")))
+    .description("which step of a workflow is this screen? prints the MatchResult (PNG inputs in complete mode are read by perception first)")
     .requiredOption("--workflow <file.json>", "workflow: {workflow_id, steps: [{step_id, expected_state, window_title, required_elements, optional_elements}]}")
     .option("--mode <mode>", "light | enriched | complete", "complete")
     .option("--json", "print the MatchResult as JSON")
-    .action(async (input: string, o: ProviderChoice & { workflow: string; mode: string; json?: boolean }) => {
+    .action(async (input: string, o: ProviderChoice & { workflow: string; mode: string; json?: boolean; ocr: string; title?: string; app?: string }) => {
       const mode = parseMode(o.mode);
       const mgr = await manager(o);
-      const wf = await loadWorkflow(o.workflow, mgr, mode);
-      const current = await loadInput(input);
-      const emb = await mgr.embed(current, mode);
-      const router = new WorkflowMatcher(new LegacyMatcher(), new ElementMatcher(await TEXT_PROVIDERS[o.textProvider]!(o)));
+      const p = mode === "complete" ? lazyPerception(io, dataDir(), o.ocr) : undefined;
+      let wf, current, emb;
+      try {
+        wf = await loadWorkflow(o.workflow, mgr, mode, p?.perceive);
+        current = await loadInput(input, p?.perceive, o);
+        emb = await mgr.embed(current, mode);
+      } finally {
+        await p?.close();
+      }
+      const logger = io.logger?.();
+      const router = new WorkflowMatcher(new LegacyMatcher(logger ? { logger } : {}), new ElementMatcher(await TEXT_PROVIDERS[o.textProvider]!(o), logger ? { logger } : {}));
       const r = await router.match({ embedding: { provider: emb.provider, vector: emb.vector }, elements: current.elements ?? [], windowTitle: current.windowTitle ?? "", frame: { width: current.frame.width, height: current.frame.height } }, wf);
       if (o.json) io.out(`${JSON.stringify(r, null, 2)}\n`);
       else {

@@ -3,12 +3,14 @@
 // under the data folder, the shape proposer and heuristic classifier, no VLM (none is wired yet:
 // heuristics only, design fallback 2).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
 import { encodeNpy } from "../../core/npy.js";
 import type { OcrProvider } from "../../core/providers/ocr.js";
+import type { Logger } from "../../core/providers/logger.js";
+import type { Frame } from "../../core/frame.js";
 import { readDocument } from "../../core/schemas/documents.js";
 import type { ScreenState } from "../../core/schemas/screenstate.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
@@ -71,7 +73,14 @@ const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () 
 };
 
 /** The default detector of the product (used by `rpav detect`, `rpav locate`, replay). */
-export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, vlm?: VlmClient): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
+/** Logging of the detector (the logger, and the folder where failed detections keep their screenshot) and its optional VLM. */
+export interface DetectorObservers {
+  logger?: Logger;
+  failureDir?: string;
+  vlm?: VlmClient;
+}
+
+export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
   const make = OCR_PROVIDERS[o.ocr];
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
   const kind = o.detector ?? DEFAULT_DETECTOR;
@@ -85,7 +94,23 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     throw e;
   }
   const cached = new CachedOcr(ocrParts.ocr, cacheDir ? { dir: cacheDir } : {});
-  const detector = new UIElementDetector({ ocr: cached, ...(proposer ? { proposer } : {}), ...(vlm ? { vlm } : {}), ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}) });
+  const failureDir = obs.failureDir;
+  const saveFailure = failureDir
+    ? async (frame: Frame, what: string) => {
+        mkdirSync(failureDir, { recursive: true });
+        const file = join(failureDir, `${timestampedId(what)}.png`);
+        writeFileSync(file, await encodePng(frame));
+        return file;
+      }
+    : undefined;
+  const detector = new UIElementDetector({
+    ocr: cached,
+    ...(proposer ? { proposer } : {}),
+    ...(obs.vlm ? { vlm: obs.vlm } : {}),
+    ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}),
+    ...(obs.logger ? { logger: obs.logger } : {}),
+    ...(saveFailure ? { saveFailure } : {}),
+  });
   return { detector, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
 }
 
@@ -95,8 +120,8 @@ function scaleOption(v: string): number {
   return n;
 }
 
-/** The enriched screen state of a detection (mode "enriched", one image vector). */
-export function enrichedState(det: DetectionResult, meta: { id: string; app: string; title: string; width: number; height: number; scale: number; screenshot: string }, imageVectorId: string): ScreenState {
+/** The enriched screen state of a detection (mode "enriched", one image vector, written at `image.vector_id`). */
+export function enrichedState(det: DetectionResult, meta: { id: string; app: string; title: string; width: number; height: number; scale: number; screenshot: string }, image: { provider: string; vector_id: string }): ScreenState {
   const state: ScreenState = {
     schema_version: "screenstate_v1",
     mode: "enriched",
@@ -108,7 +133,7 @@ export function enrichedState(det: DetectionResult, meta: { id: string; app: str
     raw: { screenshot_path: meta.screenshot },
     perception: det.perception,
     ui_elements: det.elements,
-    state_embedding: { provider: "layout_v1", vector_id: imageVectorId, components: null },
+    state_embedding: { provider: image.provider, vector_id: image.vector_id, components: null },
     context: { current_workflow_candidate: null, tags: det.metadata.failed ? ["detector_failed"] : [] },
     processing_metadata: {
       detection_time_ms: Math.round(det.metadata.detection_time_ms),
@@ -141,12 +166,20 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       const dataDir = resolveDataDir(globals(), io.env);
       const proposer = o.vlmRegions ? createVlmProviders(resolveVlmConfig(dataDir, io.env)).proposer : undefined;
-      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out, proposer);
+      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out, { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}) });
       try {
         if (!o.json) io.err(`detecting elements in ${image} (${frame.width}×${frame.height})…\n`);
         const det = await detector.detect(frame, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1, cropDir: o.out ? "elements" : undefined });
         const id = timestampedId("screen");
-        const state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, `data/embeddings/screens/image/${id}.npy`);
+        // The screen vector is always written, so its vector_id names a file: under --out (relative
+        // to it, like the element crops and vectors), else in the data folder (absolute path).
+        const imageEmbedder = new LayoutImageEmbedder(512);
+        const imageVector = await imageEmbedder.embed(frame);
+        const vectorRel = `data/embeddings/screens/image/${id}.npy`;
+        const vectorFile = o.out ? join(resolve(o.out), vectorRel) : join(dataDir, "embeddings", "screens", "image", `${id}.npy`);
+        mkdirSync(dirname(vectorFile), { recursive: true });
+        writeFileSync(vectorFile, encodeNpy(imageVector));
+        const state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, { provider: imageEmbedder.name, vector_id: o.out ? vectorRel : vectorFile });
         if (o.out) {
           const out = resolve(o.out);
           mkdirSync(join(out, "elements"), { recursive: true });
@@ -156,9 +189,6 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
             mkdirSync(join(file, ".."), { recursive: true });
             writeFileSync(file, encodeNpy(v.vector));
           }
-          const imageVector = await new LayoutImageEmbedder(512).embed(frame);
-          mkdirSync(join(out, "data/embeddings/screens/image"), { recursive: true });
-          writeFileSync(join(out, state.state_embedding.vector_id), encodeNpy(imageVector));
           writeFileSync(join(out, "screen_state.json"), `${JSON.stringify(state, null, 2)}\n`);
         }
         if (o.debugImage) writeFileSync(o.debugImage, await drawBoxes(frame, det.elements));
@@ -189,7 +219,8 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .action(async (image: string, instruction: string, o: PerceptionChoice & { app: string; json?: boolean; vlm?: boolean }) => {
       if (!instruction.trim()) throw new InvalidInputError("The instruction is empty: say what to click, e.g. \"click the Save button\".");
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
-      const { detector, close } = await createDetector(o, join(resolveDataDir(globals(), io.env), "cache", "ocr"), false);
+      const dataDir = resolveDataDir(globals(), io.env);
+      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
       try {
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
         const r = locate(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame);

@@ -24,12 +24,15 @@ import { desktopEnv } from "../desktop-env.js";
 import { readInputFile } from "../io.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
+import { silentLogger, type Logger } from "../../core/providers/logger.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { createVlmProviders } from "../vlm-providers.js";
 
 export interface ReplayRequest {
   workflowPath: string;
+  /** Structured log of the run (run_id, row, step fields); silent when absent. */
+  logger?: Logger;
   vars?: Record<string, string>;
   dataPath?: string;
   useExamples?: boolean;
@@ -128,7 +131,9 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const windows = new X11WindowInfo({ env });
   const screen = new X11ScreenSource({ env, windows });
   const input = new X11XTestInputDriver({ env });
-  const { detector, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false);
+  const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
+  // Detection failures keep their screenshot in the run's folder, next to the trace.
+  const { detector, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlm = (req.vlm ?? vlmConfig.enabled) ? createVlmProviders(vlmConfig).grounder : undefined;
   const t0 = performance.now();
@@ -154,7 +159,12 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         encodePng: (f) => encodePng(f, { compressionLevel: 3 }),
         ...(vlm ? { vlm } : {}),
         trace,
-        onProgress: (p) => log(progressLine(p)),
+        onProgress: (p) => {
+          log(progressLine(p));
+          const fields = { row: p.row + 1, step: p.step + 1, step_id: p.stepId, phase: p.phase, ...(p.status ? { status: p.status } : {}), ...(p.ms !== undefined ? { ms: Math.round(p.ms) } : {}), ...(p.message ? { message: p.message } : {}) };
+          if (p.status === "failed") runLog.warn(fields, `step ${p.step + 1} failed: ${p.intention}`);
+          else runLog.info(fields, `step ${p.step + 1} ${p.phase === "start" ? "starts" : "done"}: ${p.intention}`);
+        },
         ...(req.beforeRow || req.beforeRowCommand ? { beforeRow: req.beforeRow ?? rowCommand(req.beforeRowCommand!, env, workflow, log) } : {}),
         ...(req.afterRow ? { afterRow: req.afterRow } : {}),
       },
@@ -206,7 +216,7 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
       const store = await openStore(globals(), io.env);
       try {
         const r = await replayWorkflow(
-          { workflowPath: file ?? "", ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal },
+          { workflowPath: file ?? "", logger: io.logger?.(), ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal },
           env,
           dataDir,
           (s) => io.err(s),

@@ -47,6 +47,6 @@ export interface MatchResult {
   requiredTotal: number;
   optionalMatched: number;
   optionalTotal: number;
-  /** Why the match failed (empty on success). */
+  /** Why the match failed; on success empty but for an informative title_mismatch (the screen matched, its title changed). */
   differences: Difference[];
 }

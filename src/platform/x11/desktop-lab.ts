@@ -6,8 +6,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DisplayUnavailableError, InvalidInputError, ProviderUnavailableError } from "../core/errors.js";
-import { CommandFailedError, runCommand, sleep, waitFor } from "../core/process.js";
+import { DisplayUnavailableError, InvalidInputError, ProviderUnavailableError } from "../../core/errors.js";
+import { CommandFailedError, runCommand, sleep, waitFor } from "../../core/process.js";
 
 export interface LabOptions {
   /** X display number (default 99). */
