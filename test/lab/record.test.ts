@@ -17,7 +17,7 @@ import { Recorder } from "../../src/record/recorder.js";
 import { readSession } from "../../src/record/session.js";
 import { buildWorkflow } from "../../src/record/template-builder.js";
 import { X11RecordSource } from "../../src/platform/x11/x11-record-source.js";
-import { detectorReader, secretFinder } from "../../src/record/perception-adapters.js";
+import { detectorReader, secretFieldFinder } from "../../src/record/perception-adapters.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
@@ -56,7 +56,7 @@ describe("recorder + template builder on a real yad form", () => {
     const ok = gt.elements.find((e) => e.type === "button" && e.label === "OK")!;
     expect(fields).toHaveLength(3);
     const dir = mkdtempSync(join(tmpdir(), "rpav-session-"));
-    const recorder = new Recorder({ events: new X11RecordSource({ env: kit.env }), screen: kit.screen, windows: kit.windows, encodePng, secretAt: secretFinder(detector) });
+    const recorder = new Recorder({ events: new X11RecordSource({ env: kit.env }), screen: kit.screen, windows: kit.windows, encodePng, secretField: secretFieldFinder(detector) });
     const recording = recorder.record({ dir, name: "Nouveau patient", app: "yad", settleMs: 300 });
     await sleep(700); // the recorder is listening
     const typeInto = async (i: number, text: string) => {
@@ -120,7 +120,7 @@ describe("recorder + template builder on a real yad form", () => {
     await kit.windows.activate(app.window.id);
     await sleep(1200);
     const dir = mkdtempSync(join(tmpdir(), "rpav-session-"));
-    const recorder = new Recorder({ events: new X11RecordSource({ env: kit.env }), screen: kit.screen, windows: kit.windows, encodePng, secretAt: secretFinder(detector) });
+    const recorder = new Recorder({ events: new X11RecordSource({ env: kit.env }), screen: kit.screen, windows: kit.windows, encodePng, secretField: secretFieldFinder(detector) });
     const recording = recorder.record({ dir, name: "Ouvrir et compléter", app: "mousepad", settleMs: 300 });
     await sleep(700);
     // File › Open through its accelerator: GTK menus driven by XTEST under Xvfb open the item only

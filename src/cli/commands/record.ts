@@ -11,7 +11,7 @@ import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { Recorder } from "../../record/recorder.js";
 import { readSession } from "../../record/session.js";
-import { detectorReader, secretFinder } from "../../record/perception-adapters.js";
+import { detectorReader, secretFieldFinder } from "../../record/perception-adapters.js";
 import { buildWorkflow } from "../../record/template-builder.js";
 import { applyVariableOperations, type VariableOperation } from "../../record/workflow-vars.js";
 import { X11RecordSource } from "../../platform/x11/x11-record-source.js";
@@ -41,13 +41,14 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
       const dir = resolve(o.out ?? join(dataDir, "sessions", timestampedId(o.name.replace(/[^\w.-]+/g, "_"))));
       const windows = new X11WindowInfo({ env });
       const screen = new X11ScreenSource({ env, windows });
-      const { detector, close } = await createDetector({ ocr: "ppocr" }, join(dataDir, "cache", "ocr"), false);
+      // No OCR cache while recording: what the screen shows during typing stays in memory.
+      const { detector, close } = await createDetector({ ocr: "ppocr" }, undefined, false);
       const ctl = new AbortController();
       const onSig = () => ctl.abort();
       process.once("SIGINT", onSig);
       process.once("SIGTERM", onSig);
       try {
-        const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretAt: secretFinder(detector) });
+        const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretField: secretFieldFinder(detector) });
         io.err(`recording "${o.name}" into ${dir} — press ${o.stopKey} or Ctrl+C to stop\n`);
         const r = await recorder.record({
           dir,
