@@ -101,6 +101,8 @@ export interface RecorderOptions {
   captureEveryMs?: number;
   signal?: AbortSignal;
   onAction?: (a: SessionAction) => void;
+  /** Why a burst was found secret or not (for the log; never holds the text). */
+  onSecretVerdict?: (seq: number, v: SecretVerdict) => void;
 }
 
 const MODIFIERS: Record<string, string> = {
@@ -116,6 +118,9 @@ interface Burst {
   window: SessionWindow | null;
   /** The last click, when the keyboard focus has not moved since. */
   click: Point | undefined;
+  /** Host time of the first and the last key. */
+  startHost: number;
+  lastHost: number;
 }
 
 interface Scroll {
@@ -203,16 +208,25 @@ export class Recorder {
       this.queue = this.queue.then(job, job).catch((e) => void this.errors.push(e));
     };
     const beforeOf = (e: RawInputEvent) => [...this.latest].reverse().find((f) => f.at <= e.host)?.frame ?? this.latest[0]?.frame;
-    const flushBurst = () => {
+    // The screen once a burst ended and before the key that ended it took effect: the latest
+    // rolling frame taken after the burst's last key (else after its first), before `until`.
+    const endOf = (b: Burst, until: number): Frame | undefined => {
+      const frames = this.latest.filter((f) => f.at <= until);
+      return (frames.filter((f) => f.at >= b.lastHost).at(-1) ?? frames.filter((f) => f.at > b.startHost).at(-1))?.frame;
+    };
+    const flushBurst = (until = Infinity) => {
       const b = this.burst;
       this.burst = undefined;
       if (!b || b.chars.length === 0) return;
       const text = b.chars.join("");
       b.chars.length = 0;
+      const seq = this.seq + 1;
+      const end = until === Infinity ? undefined : endOf(b, until);
       write(async (after): Promise<Content> => {
         const verdict: SecretVerdict = this.deps.secretField
-          ? await this.deps.secretField({ before: b.before, after, text, window: b.window, click: b.click }).catch((e: unknown) => ({ secret: true, box: undefined, why: `the field could not be checked (${e instanceof Error ? e.message : String(e)})` }))
+          ? await this.deps.secretField({ before: b.before, after: end ?? after, text, window: b.window, click: b.click }).catch((e: unknown) => ({ secret: true, box: undefined, why: `the field could not be checked (${e instanceof Error ? e.message : String(e)})` }))
           : { secret: true, box: undefined, why: "no way to see the field" };
+        o.onSecretVerdict?.(seq, verdict);
         if (!verdict.secret) return { a: { kind: "type", t: b.t, text, window: b.window } };
         // In doubt about where the field is, the whole window (or screen) is painted over.
         const mask = verdict.box ?? (b.window ? (b.window.bbox as unknown as BBox) : ([0, 0, 1e6, 1e6] as const));
@@ -225,8 +239,8 @@ export class Recorder {
       if (!sc) return;
       write({ a: { kind: "scroll", t: sc.t, x: sc.x, y: sc.y, ...(sc.dy ? { dy: sc.dy } : {}), ...(sc.dx ? { dx: sc.dx } : {}), window: sc.window } }, sc.before);
     };
-    const flushAll = () => {
-      flushBurst();
+    const flushAll = (until = Infinity) => {
+      flushBurst(until);
       flushScroll();
     };
     const mods = new Set<string>();
@@ -250,11 +264,12 @@ export class Recorder {
         flushScroll();
         const ctrlOrAlt = e.modifiers.includes("ctrl") || e.modifiers.includes("alt") || mods.has("ctrl") || mods.has("alt");
         if (e.char && e.char !== "\n" && e.char !== "\t" && !ctrlOrAlt) {
-          if (!this.burst) this.burst = { chars: [], t: e.t, before: beforeOf(e), window: lastWindow ?? (await windowNow()), click: this.lastClick?.point };
+          if (!this.burst) this.burst = { chars: [], t: e.t, before: beforeOf(e), window: lastWindow ?? (await windowNow()), click: this.lastClick?.point, startHost: e.host, lastHost: e.host };
           this.burst.chars.push(e.char);
+          this.burst.lastHost = e.host;
           return;
         }
-        flushBurst();
+        flushBurst(e.host);
         // Any other key may move the keyboard focus (Tab, Shift+Tab, Return, a shortcut opening a
         // dialog): the last click no longer tells where typing goes.
         this.lastClick = undefined;
@@ -274,7 +289,7 @@ export class Recorder {
       if (e.ev === "button_down" && pressWindow) lastWindow = pressWindow;
       if (wheel) {
         if (e.ev !== "button_down") return;
-        flushBurst();
+        flushBurst(e.host);
         const sc = this.scroll;
         const same = sc && Math.sign(sc.dx) === Math.sign(wheel.dx) && Math.sign(sc.dy) === Math.sign(wheel.dy) && e.t - sc.last <= 600 && Math.hypot(e.x - sc.x, e.y - sc.y) <= 24;
         if (!same) {
@@ -288,7 +303,7 @@ export class Recorder {
         return;
       }
       if (e.ev === "button_down") {
-        flushAll();
+        flushAll(e.host);
         this.press = { e, before: beforeOf(e), window: pressWindow ?? (await windowNow()) };
         return;
       }

@@ -56,6 +56,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
           app: o.app,
           stopKey: o.stopKey,
           signal: ctl.signal,
+          onSecretVerdict: (seq, v) => io.err(`  ${seq}. typing ${v.secret ? "kept secret" : "kept"}: ${v.why}\n`),
           onAction: (a) => io.err(`  ${a.seq}. ${a.kind}${a.combo ? ` ${a.combo}` : ""}${a.secret ? " (secret)" : a.text !== undefined ? ` ${JSON.stringify(a.text)}` : ""}${a.x !== undefined ? ` at (${a.x}, ${a.y})` : ""} — ${a.window?.title ?? "?"}\n`),
         });
         io.out(`${r.dir}\n`);
