@@ -109,7 +109,7 @@ describe("recorder + template builder on a real yad form", () => {
     expect(workflow.steps[7]!.text).toBe("{{mot_de_passe}}");
     expect(workflow.steps[0]!.expected_state).toContain("Fenêtre « Nouveau patient » (Yad)");
     expect(JSON.stringify(workflow)).not.toContain(SECRET);
-  });
+  }, 240_000);
 
   it("records opening a file through the Open dialog in mousepad, typing two lines with accents and saving; the template has the dialog and variables", async () => {
     const work = mkdtempSync(join(tmpdir(), "rpav-rec-mousepad-"));
@@ -165,5 +165,5 @@ describe("recorder + template builder on a real yad form", () => {
     const waits = workflow.steps.filter((st) => st.action === "wait_for").map((st) => st.window.title);
     expect(waits.some((t) => /janvier\.txt/.test(t)), waits.join(" | ")).toBe(true);
     expect(workflow.steps.find((st) => st.combo === "ctrl+l")).toBeDefined();
-  });
+  }, 240_000);
 });
