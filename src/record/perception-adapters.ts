@@ -36,19 +36,23 @@ export function changedBox(a: Frame, b: Frame, within?: BBox): BBox | undefined 
 const fold = (t: string) => t.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, "");
 
 /**
- * Whether text read on screen shows what was typed: the typed text's last characters (a field
- * scrolls to keep the caret in view), compared by character pairs so that an OCR slip or two
- * still counts as shown. A password field shows bullets: nothing typed is readable there.
+ * Whether text read on screen shows what was typed: a run of the typed characters (folded: case,
+ * accents, spaces) of at least 4 (all of them when fewer) read in the field, or 60 % of the typed
+ * text's last character pairs (OCR slips). The screen may show the field mid-typing (the key that
+ * ended the burst came quickly) or scrolled, so a part is enough. A password field shows bullets:
+ * nothing typed is readable there.
  */
 export function showsTyped(read: string, typed: string): boolean {
-  const t = fold(typed).slice(-12);
+  const t = fold(typed);
   const r = fold(read);
   if (t.length === 0) return true;
-  if (r.includes(t)) return true;
-  if (t.length < 3) return false;
+  const need = Math.min(t.length, 4);
+  for (let i = 0; i + need <= t.length; i++) if (r.includes(t.slice(i, i + need))) return true;
+  const tail = t.slice(-12);
+  if (tail.length < 3) return false;
   const pairs = (x: string) => Array.from({ length: x.length - 1 }, (_, i) => x.slice(i, i + 2));
   const have = new Set(pairs(r));
-  const want = pairs(t);
+  const want = pairs(tail);
   return want.filter((p) => have.has(p)).length / want.length >= 0.6;
 }
 
@@ -78,11 +82,13 @@ export function secretFieldFinder(detector: UIElementDetector): (q: SecretQuery)
     if (field && (field.role === "password_field" || isSecretCaption(field.label))) return { secret: true, box, why: `the field « ${field.label} » is a password field` };
     // A caption just left of the field (same row) or just above it.
     const [rx1, ry1, rx2, ry2] = region;
-    const h = ry2 - ry1;
+    const [fx1, fy1, fx2, fy2] = field?.bbox ?? region;
+    const h = fy2 - fy1;
     const caption = det.ocr?.lines.find((l) => {
       const [lx1, ly1, lx2, ly2] = l.bbox;
-      const sameRow = ly2 > ry1 - h * 0.3 && ly1 < ry2 + h * 0.3 && lx2 <= rx1 + 4 && rx1 - lx2 < 400;
-      const above = ly2 <= ry1 + 4 && ry1 - ly2 < Math.max(2 * h, 40) && lx1 < rx2 && lx2 > rx1 - 20;
+      const cy = (ly1 + ly2) / 2;
+      const sameRow = cy >= fy1 && cy <= fy2 && lx2 <= fx1 + 4 && fx1 - lx2 < 400;
+      const above = ly2 <= fy1 + 4 && fy1 - ly2 < Math.max(1.5 * h, 30) && lx1 < fx2 && lx2 > fx1 - 20;
       return (sameRow || above) && isSecretCaption(l.text);
     });
     if (caption) return { secret: true, box, why: `the field's caption « ${caption.text} » names a secret` };

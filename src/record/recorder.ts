@@ -209,10 +209,10 @@ export class Recorder {
     };
     const beforeOf = (e: RawInputEvent) => [...this.latest].reverse().find((f) => f.at <= e.host)?.frame ?? this.latest[0]?.frame;
     // The screen once a burst ended and before the key that ended it took effect: the latest
-    // rolling frame taken after the burst's last key (else after its first), before `until`.
+    // rolling frame taken after the burst's last key, before `until`.
     const endOf = (b: Burst, until: number): Frame | undefined => {
       const frames = this.latest.filter((f) => f.at <= until);
-      return (frames.filter((f) => f.at >= b.lastHost).at(-1) ?? frames.filter((f) => f.at > b.startHost).at(-1))?.frame;
+      return frames.filter((f) => f.at >= b.lastHost).at(-1)?.frame;
     };
     const flushBurst = (until = Infinity) => {
       const b = this.burst;
@@ -222,9 +222,11 @@ export class Recorder {
       b.chars.length = 0;
       const seq = this.seq + 1;
       const end = until === Infinity ? undefined : endOf(b, until);
+      // No rolling frame since the last key (the next key came at once): the screen right now.
+      const endNow = end ? undefined : this.deps.screen.capture({ kind: "screen" }).catch(() => undefined);
       write(async (after): Promise<Content> => {
         const verdict: SecretVerdict = this.deps.secretField
-          ? await this.deps.secretField({ before: b.before, after: end ?? after, text, window: b.window, click: b.click }).catch((e: unknown) => ({ secret: true, box: undefined, why: `the field could not be checked (${e instanceof Error ? e.message : String(e)})` }))
+          ? await this.deps.secretField({ before: b.before, after: end ?? (await endNow) ?? after, text, window: b.window, click: b.click }).catch((e: unknown) => ({ secret: true, box: undefined, why: `the field could not be checked (${e instanceof Error ? e.message : String(e)})` }))
           : { secret: true, box: undefined, why: "no way to see the field" };
         o.onSecretVerdict?.(seq, verdict);
         if (!verdict.secret) return { a: { kind: "type", t: b.t, text, window: b.window } };
