@@ -10,8 +10,6 @@ import { rowOutcomes, type ReadTrace } from "./trace.js";
 
 const esc = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-}
-
 /** How a step card shows a run's screenshots: embedded (the report) or by URL (the studio). */
 export interface ShotSource {
   /** The `src` of the image `rel` (relative to the run folder), undefined when it cannot be read. */
