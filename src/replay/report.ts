@@ -144,7 +144,7 @@ export function stepCard(trace: ReadTrace, a: StepAttempt, shots: ShotSource, op
 <h3><span class="status">${after.status}</span> ${esc(after.step_id)} · ${esc(step?.action ?? "")} · ${esc(step?.intention ?? "")}</h3>
 <ul class="timeline"><li>window: ${esc(before?.window ? `« ${before.window.title} » (${before.window.app})` : "—")}</li><li>decision: ${esc(before?.decision ?? "—")}</li>
 <li>action: ${esc(action ? `${action.action}${action.point ? ` at (${action.point.join(", ")})` : ""}${action.input !== null ? ` « ${action.input} »` : ""}` : "none")}</li>
-<li>check: ${esc(after.check)}</li><li>attempts ${after.attempts}, ${after.duration_ms} ms (overhead ${after.overhead_ms} ms)${before ? `; ${Object.entries(before.timings).map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}</li>
+<li>check: ${esc(after.check)}</li><li>attempts ${esc(String(after.attempts))}, ${esc(String(after.duration_ms))} ms (overhead ${esc(String(after.overhead_ms))} ms)${before ? `; ${esc(Object.entries(before.timings).map(([k, v]) => `${k} ${v}`).join(", "))}` : ""}</li>
 ${after.error ? `<li class="error">${esc(after.error.code)}: ${esc(after.error.message)}</li>` : ""}</ul>
 ${cands ? `<details><summary>candidates</summary><ol>${cands}</ol></details>` : ""}${extrasHtml}
 <div class="shots">${figure(shots, before?.screenshot ?? null, before?.origin ?? null, attemptBoxes(a), action?.point ?? null, "before")}${figure(shots, after.screenshot, after.origin, [], null, "after")}</div></section>`;
