@@ -13,7 +13,7 @@ import { AccentLexicon, HybridOcr } from "../src/perception/hybrid-ocr.js";
 import { PpOcr } from "../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../src/perception/ui-element-detector.js";
-import { detectorReader, secretFinder } from "../src/record/perception-adapters.js";
+import { detectorReader, secretFieldFinder } from "../src/record/perception-adapters.js";
 import { Recorder } from "../src/record/recorder.js";
 import { readSession } from "../src/record/session.js";
 import { buildWorkflow } from "../src/record/template-builder.js";
@@ -37,7 +37,7 @@ try {
     try {
       await windows.activate(run.app.window.id);
       await sleep(800);
-      const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretAt: secretFinder(new UIElementDetector({ ocr: pp })) });
+      const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretField: secretFieldFinder(new UIElementDetector({ ocr: pp })) });
       const recording = recorder.record({ dir, name: task.title, app: task.app, settleMs: 300 });
       await sleep(700);
       await task.demonstrate(run, input, env, task.recorded, windows);

@@ -1,11 +1,14 @@
 // PNG in and out of Frames (sharp / libvips). Typed errors for corrupt, truncated or huge images.
-import { readFile, stat } from "node:fs/promises";
 import sharp, { type Metadata } from "sharp";
+import { readBoundedFile } from "../core/bounded-read.js";
 import { InvalidInputError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 
 /** Largest image accepted (pixels): 8K × 8K. Larger inputs are refused before decoding. */
 export const MAX_IMAGE_PIXELS = 8192 * 8192;
+
+/** Largest image file read (bytes): a compressed 8K × 8K screenshot is far below. */
+export const MAX_IMAGE_FILE_BYTES = 256 * 1048576;
 
 export interface DecodeOptions {
   scaleFactor?: number;
@@ -36,16 +39,7 @@ export async function decodeImage(bytes: Uint8Array, source: string, opts: Decod
 }
 
 export async function readImageFile(path: string, opts: DecodeOptions = {}): Promise<Frame> {
-  let bytes: Buffer;
-  try {
-    const st = await stat(path);
-    if (st.isDirectory()) throw new InvalidInputError(`${path}: is a directory; expected an image file.`, { details: { source: path } });
-    bytes = await readFile(path);
-  } catch (e) {
-    if (e instanceof InvalidInputError) throw e;
-    throw new InvalidInputError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, { cause: e, details: { source: path } });
-  }
-  return decodeImage(bytes, path, opts);
+  return decodeImage(await readBoundedFile(path, MAX_IMAGE_FILE_BYTES), path, opts);
 }
 
 /** Encodes a frame as PNG. */

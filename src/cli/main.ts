@@ -1,7 +1,7 @@
 // Composition root of the `rpav` command. Only this folder (and src/fleet) picks concrete providers.
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
-import { isRpaError } from "../core/errors.js";
+import { InvalidInputError, isRpaError } from "../core/errors.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
 import { registerDesktopCommands } from "./commands/desktop.js";
 import { formatChecks, runDoctor } from "./commands/doctor.js";
@@ -46,6 +46,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
   let logger: Logger | undefined;
   io = { ...io, logger: () => (logger ??= createCliLogger(logLevel(program.opts<{ logLevel?: string }>().logLevel, io.env), io.env)) } as Io;
+  // Data at rest: the data directory is the user's alone (0700); see protectDataDir.
+  program.hook("preAction", () => protectDataDir(resolveDataDir(globals(), io.env)));
 
   program
     .command("validate")
@@ -103,6 +105,23 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerServeCommand(program, io);
   registerVlmCommands(program, io, setExit);
   return program;
+}
+
+/**
+ * What rpav writes is the user's alone: files 0600 and folders 0700 (umask 077), and an existing
+ * data directory is narrowed to 0700. A data directory that names something else than a folder
+ * is a typed error before any command runs.
+ */
+export function protectDataDir(dir: string): void {
+  process.umask(0o077);
+  let st;
+  try {
+    st = statSync(dir);
+  } catch {
+    return; // created 0700 when a command first needs it
+  }
+  if (!st.isDirectory()) throw new InvalidInputError(`--data-dir ${dir}: is not a folder (a file is there); give a folder, or remove the file.`, { details: { source: dir } });
+  if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) chmodSync(dir, 0o700);
 }
 
 /** Runs the CLI and returns the exit code; never throws for expected failures. */

@@ -26,3 +26,14 @@ describe("JSON error position", () => {
     expect(lineColumn("ab\ncd", 4)).toEqual({ line: 2, column: 2 });
   });
 });
+
+describe("findJsonErrorOffset on deep nesting", () => {
+  it("does not recurse on input depth (100,000 levels, valid and cut)", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    expect(findJsonErrorOffset(deep)).toBeUndefined();
+    expect(findJsonErrorOffset("[".repeat(100_000))).toBe(100_000);
+    const obj = '{"a":'.repeat(50_000) + "1" + "}".repeat(50_000);
+    expect(findJsonErrorOffset(obj)).toBeUndefined();
+    expect(findJsonErrorOffset('{"a":'.repeat(50_000) + "x")).toBe(250_000);
+  });
+});

@@ -48,61 +48,65 @@ export function findJsonErrorOffset(text: string): number | undefined {
     if (!m || m[0].length === 0) fail();
     i += (m as RegExpExecArray)[0].length;
   };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        string();
-        ws();
-        if (text[i] !== ":") fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "}") {
-          i++;
-          return;
-        }
-        fail();
-      }
-    } else if (c === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "]") {
-          i++;
-          return;
-        }
-        fail();
-      }
-    } else if (c === '"') string();
+  // A scalar or the opening of a container; containers are walked with an explicit stack, so
+  // that nesting depth costs memory, not the call stack (12,000 levels once overflowed it).
+  const stack: ("{" | "[")[] = [];
+  const scalar = (c: string | undefined) => {
+    if (c === '"') string();
     else if (c === "t") literal("true");
     else if (c === "f") literal("false");
     else if (c === "n") literal("null");
     else if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) number();
     else fail();
+  };
+  /** Reads a value; returns with i after it, or after the opening of a container (pushed). */
+  const start = (): boolean => {
+    ws();
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      i++;
+      ws();
+      if (text[i] === (c === "{" ? "}" : "]")) {
+        i++;
+        return false;
+      }
+      stack.push(c);
+      if (c === "{") key();
+      return true;
+    }
+    scalar(c);
+    return false;
+  };
+  const key = () => {
+    ws();
+    if (text[i] !== '"') fail();
+    string();
+    ws();
+    if (text[i] !== ":") fail();
+    i++;
+  };
+  const value = (): void => {
+    if (!start()) return;
+    while (stack.length > 0) {
+      // Inside a container, at a member's value.
+      if (start()) continue;
+      for (;;) {
+        ws();
+        const top = stack.at(-1);
+        if (top === undefined) return;
+        if (text[i] === ",") {
+          i++;
+          if (top === "{") key();
+          break;
+        }
+        if (text[i] === (top === "{" ? "}" : "]")) {
+          i++;
+          stack.pop();
+          continue;
+        }
+        fail();
+      }
+    }
   };
   try {
     value();

@@ -3,16 +3,25 @@
 // active window. The session is a folder with `session.jsonl` written append-only, one complete
 // action a line (a crash loses at most the action in flight), and `shots/*.png`.
 //
-// Secrets: a burst typed into a field that `secretAt` says is a password is written as
-// {secret: true, length} — the characters never reach the disk — and the field's box is painted
-// over in both screenshots.
+// Secrets: whether a burst of typing is secret is decided from what the screen shows, not from the
+// last click: the keyboard focus may have moved since (Tab, Shift+Tab, Return, a dialog opening).
+// When the burst ends, `secretField` compares the screen when typing started with the screen after
+// it: the field that changed is the focused one; its caption, its role and whether the typed text
+// is readable there (a password field shows bullets) decide. When nothing locates the field, the
+// burst is secret (a false positive costs a variable; a false negative leaks a password). A secret
+// burst is written as {secret: true, length} — the characters never reach the disk — and the
+// field's box (or, in doubt, the whole window) is painted over in both screenshots.
+//
+// Scroll: wheel notches (buttons 4–7) are `scroll` actions (position, dy/dx in notches), notches
+// in one direction at one place within 600 ms coalesced into one. Button 2 is a click with
+// `button: 2` (middle click).
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bboxScreenToFrame, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
 import type { ScreenSource } from "../core/providers/screen-source.js";
 import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
-import type { InputEventSource, RawInputEvent } from "../core/providers/input-event-source.js";
+import type { EventWindow, InputEventSource, RawInputEvent } from "../core/providers/input-event-source.js";
 
 export const RAW_SESSION_V1 = "rawsession_v1";
 
@@ -25,13 +34,16 @@ export interface SessionWindow {
 
 export interface SessionAction {
   seq: number;
-  kind: "click" | "drag" | "type" | "key";
+  kind: "click" | "drag" | "type" | "key" | "scroll";
   /** X server time of the action's first event, ms. */
   t: number;
   button?: number;
   /** Screen point of the press (click, drag start). */
   x?: number;
   y?: number;
+  /** Scroll: notches, dy > 0 down, dx > 0 right. */
+  dx?: number;
+  dy?: number;
   /** Drag end. */
   x2?: number;
   y2?: number;
@@ -50,8 +62,31 @@ export interface RecorderDeps {
   windows: WindowInfo;
   /** Encodes a frame as PNG (the capture module's encoder). */
   encodePng: (frame: Frame) => Promise<Buffer>;
-  /** Box of a password field at this point of this screen, if there is one there. */
-  secretAt?: (frame: Frame, point: Point) => Promise<BBox | undefined>;
+  /**
+   * Whether a burst of typing went into a secret field, from the screens before and after it;
+   * without it every burst is secret.
+   */
+  secretField?: (q: SecretQuery) => Promise<SecretVerdict>;
+}
+
+export interface SecretQuery {
+  /** The screen when typing started and after it ended. */
+  before: Frame | undefined;
+  after: Frame | undefined;
+  /** What was typed (never written anywhere; to tell whether the field shows it). */
+  text: string;
+  /** Window that had the keyboard when typing started. */
+  window: SessionWindow | null;
+  /** Where the person last clicked, when no keyboard focus change happened since. */
+  click: Point | undefined;
+}
+
+export interface SecretVerdict {
+  secret: boolean;
+  /** The field's box on screen (what to paint over when secret); undefined when not located. */
+  box: BBox | undefined;
+  /** Why, in words, for the log. */
+  why: string;
 }
 
 export interface RecorderOptions {
@@ -66,21 +101,40 @@ export interface RecorderOptions {
   captureEveryMs?: number;
   signal?: AbortSignal;
   onAction?: (a: SessionAction) => void;
+  /** Why a burst was found secret or not (for the log; never holds the text). */
+  onSecretVerdict?: (seq: number, v: SecretVerdict) => void;
 }
 
 const MODIFIERS: Record<string, string> = {
   Control_L: "ctrl", Control_R: "ctrl", Shift_L: "shift", Shift_R: "shift", Alt_L: "alt", Alt_R: "alt", Meta_L: "alt", Super_L: "super", Super_R: "super", ISO_Level3_Shift: "altgr",
+  Caps_Lock: "capslock", Num_Lock: "numlock", Mode_switch: "altgr",
 };
-const CONTROL_MASK = 4;
-const ALT_MASK = 8;
+const WHEEL: Record<number, { dx: number; dy: number }> = { 4: { dx: 0, dy: -1 }, 5: { dx: 0, dy: 1 }, 6: { dx: -1, dy: 0 }, 7: { dx: 1, dy: 0 } };
 
 interface Burst {
   chars: string[];
   t: number;
   before: Frame | undefined;
   window: SessionWindow | null;
-  focus: { frame: Frame | undefined; point: Point } | undefined;
+  /** The last click, when the keyboard focus has not moved since. */
+  click: Point | undefined;
+  /** Host time of the first and the last key. */
+  startHost: number;
+  lastHost: number;
 }
+
+interface Scroll {
+  t: number;
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+  last: number;
+  before: Frame | undefined;
+  window: SessionWindow | null;
+}
+
+const sessionWindow = (w: EventWindow): SessionWindow => ({ id: w.id, title: w.title, app: w.app, bbox: [...w.bbox] });
 
 export class Recorder {
   private seq = 0;
@@ -88,7 +142,8 @@ export class Recorder {
   private queue: Promise<void> = Promise.resolve();
   private burst: Burst | undefined;
   private press: { e: RawInputEvent; before: Frame | undefined; window: SessionWindow | null } | undefined;
-  private lastClick: { frame: Frame | undefined; point: Point } | undefined;
+  private lastClick: { point: Point } | undefined;
+  private scroll: Scroll | undefined;
   private stopped = false;
   private stopResolve: (() => void) | undefined;
   private errors: unknown[] = [];
@@ -132,14 +187,14 @@ export class Recorder {
       }
     })();
     type Content = { a: Omit<SessionAction, "seq" | "before" | "after">; mask?: BBox };
-    // The sequence number is taken when the action happens; its content may still be settling
-    // (a burst being checked for a password field), so jobs run in that order.
-    const write = (content: Content | Promise<Content>, before: Frame | undefined) => {
+    // The sequence number is taken when the action happens; jobs run in that order. A burst's
+    // content is known only once the screen after it is seen (is it secret?).
+    const write = (content: Content | ((after: Frame | undefined) => Promise<Content>), before: Frame | undefined) => {
       const seq = ++this.seq;
       const job = async () => {
-        const { a, mask } = await content;
         await new Promise((r) => setTimeout(r, settle));
         const after = await this.deps.screen.capture({ kind: "screen" }).catch(() => undefined);
+        const { a, mask } = typeof content === "function" ? await content(after) : content;
         const shot = async (f: Frame | undefined, which: string) => {
           if (!f) return null;
           const name = `shots/${String(seq).padStart(4, "0")}-${which}.png`;
@@ -153,60 +208,116 @@ export class Recorder {
       this.queue = this.queue.then(job, job).catch((e) => void this.errors.push(e));
     };
     const beforeOf = (e: RawInputEvent) => [...this.latest].reverse().find((f) => f.at <= e.host)?.frame ?? this.latest[0]?.frame;
-    const flushBurst = () => {
+    // The screen once a burst ended and before the key that ended it took effect: the latest
+    // rolling frame taken after the burst's last key, before `until`.
+    const endOf = (b: Burst, until: number): Frame | undefined => {
+      const frames = this.latest.filter((f) => f.at <= until);
+      return frames.filter((f) => f.at >= b.lastHost).at(-1)?.frame;
+    };
+    const flushBurst = (until = Infinity) => {
       const b = this.burst;
       this.burst = undefined;
       if (!b || b.chars.length === 0) return;
       const text = b.chars.join("");
-      const content = (async (): Promise<Content> => {
-        const box = b.focus?.frame && this.deps.secretAt ? await this.deps.secretAt(b.focus.frame, b.focus.point).catch(() => undefined) : undefined;
-        return box ? { a: { kind: "type", t: b.t, secret: true, length: [...text].length, window: b.window }, mask: box } : { a: { kind: "type", t: b.t, text, window: b.window } };
-      })();
-      write(content, b.before);
+      b.chars.length = 0;
+      const seq = this.seq + 1;
+      const end = until === Infinity ? undefined : endOf(b, until);
+      // No rolling frame since the last key (the next key came at once): the screen right now.
+      const endNow = end ? undefined : this.deps.screen.capture({ kind: "screen" }).catch(() => undefined);
+      write(async (after): Promise<Content> => {
+        const verdict: SecretVerdict = this.deps.secretField
+          ? await this.deps.secretField({ before: b.before, after: end ?? (await endNow) ?? after, text, window: b.window, click: b.click }).catch((e: unknown) => ({ secret: true, box: undefined, why: `the field could not be checked (${e instanceof Error ? e.message : String(e)})` }))
+          : { secret: true, box: undefined, why: "no way to see the field" };
+        o.onSecretVerdict?.(seq, verdict);
+        if (!verdict.secret) return { a: { kind: "type", t: b.t, text, window: b.window } };
+        // In doubt about where the field is, the whole window (or screen) is painted over.
+        const mask = verdict.box ?? (b.window ? (b.window.bbox as unknown as BBox) : ([0, 0, 1e6, 1e6] as const));
+        return { a: { kind: "type", t: b.t, secret: true, length: [...text].length, window: b.window }, mask };
+      }, b.before);
+    };
+    const flushScroll = () => {
+      const sc = this.scroll;
+      this.scroll = undefined;
+      if (!sc) return;
+      write({ a: { kind: "scroll", t: sc.t, x: sc.x, y: sc.y, ...(sc.dy ? { dy: sc.dy } : {}), ...(sc.dx ? { dx: sc.dx } : {}), window: sc.window } }, sc.before);
+    };
+    const flushAll = (until = Infinity) => {
+      flushBurst(until);
+      flushScroll();
     };
     const mods = new Set<string>();
     const handle = async (e: RawInputEvent) => {
       if (this.stopped) return;
       if (e.ev === "key_down" || e.ev === "key_up") {
-        const mod = MODIFIERS[e.keysym ?? ""];
+        const mod = MODIFIERS[e.key ?? ""];
         if (mod) {
           if (e.ev === "key_down") mods.add(mod);
           else mods.delete(mod);
           return;
         }
         if (e.ev === "key_up") return;
-        if (e.keysym === stopKey) {
+        // A key that had no name and types nothing (unbound when pressed) is no step, and does not
+        // cut the text typed around it.
+        if (!e.key && !e.char) return;
+        if (e.key === stopKey) {
           this.stop();
           return;
         }
-        const ctrlOrAlt = (e.state & (CONTROL_MASK | ALT_MASK)) !== 0 || mods.has("ctrl") || mods.has("alt");
+        flushScroll();
+        const ctrlOrAlt = e.modifiers.includes("ctrl") || e.modifiers.includes("alt") || mods.has("ctrl") || mods.has("alt");
         if (e.char && e.char !== "\n" && e.char !== "\t" && !ctrlOrAlt) {
-          if (!this.burst) this.burst = { chars: [], t: e.t, before: beforeOf(e), window: await windowNow(), focus: this.lastClick };
+          if (!this.burst) this.burst = { chars: [], t: e.t, before: beforeOf(e), window: lastWindow ?? (await windowNow()), click: this.lastClick?.point, startHost: e.host, lastHost: e.host };
           this.burst.chars.push(e.char);
+          this.burst.lastHost = e.host;
           return;
         }
-        flushBurst();
-        const held = ["ctrl", "alt", "shift", "super"].filter((m) => mods.has(m));
-        const key = e.keysym && /^[A-Z]$/.test(e.keysym) && held.includes("shift") ? e.keysym.toLowerCase() : e.keysym ?? `keycode${e.keycode}`;
+        flushBurst(e.host);
+        // Any other key may move the keyboard focus (Tab, Shift+Tab, Return, a shortcut opening a
+        // dialog): the last click no longer tells where typing goes.
+        this.lastClick = undefined;
+        const held = ["ctrl", "alt", "shift", "super"].filter((m) => mods.has(m) || e.modifiers.includes(m as never));
+        const name = e.key ?? `U+${(e.char?.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+        const key = /^[A-Z]$/.test(name) && held.includes("shift") ? name.toLowerCase() : name;
+        const combo = [...held, key].join("+");
         // The window of a key is the one seen just before it (rolling, ≤ 200 ms old): asked now, it
         // would already be the dialog that ctrl+o opened.
-        write({ a: { kind: "key", t: e.t, combo: [...held, key].join("+"), window: lastWindow ?? (await windowNow()) } }, beforeOf(e));
+        write({ a: { kind: "key", t: e.t, combo, window: lastWindow ?? (await windowNow()) } }, beforeOf(e));
+        return;
+      }
+      const wheel = WHEEL[e.button ?? 0];
+      // The window of a press is the one under the pointer at the press, from the event itself: a
+      // click on "OK" closes the dialog before anyone could ask.
+      const pressWindow = e.window ? sessionWindow(e.window) : undefined;
+      if (e.ev === "button_down" && pressWindow) lastWindow = pressWindow;
+      if (wheel) {
+        if (e.ev !== "button_down") return;
+        flushBurst(e.host);
+        const sc = this.scroll;
+        const same = sc && Math.sign(sc.dx) === Math.sign(wheel.dx) && Math.sign(sc.dy) === Math.sign(wheel.dy) && e.t - sc.last <= 600 && Math.hypot(e.x - sc.x, e.y - sc.y) <= 24;
+        if (!same) {
+          flushScroll();
+          this.scroll = { t: e.t, x: e.x, y: e.y, dx: 0, dy: 0, last: e.t, before: beforeOf(e), window: pressWindow ?? lastWindow ?? (await windowNow()) };
+        }
+        const cur = this.scroll!;
+        cur.dx += wheel.dx;
+        cur.dy += wheel.dy;
+        cur.last = e.t;
         return;
       }
       if (e.ev === "button_down") {
-        flushBurst();
-        // The window is read at the press: a click on "OK" may close it before the release.
-        this.press = { e, before: beforeOf(e), window: await windowNow() };
+        flushAll(e.host);
+        this.press = { e, before: beforeOf(e), window: pressWindow ?? (await windowNow()) };
         return;
       }
       const press = this.press;
+      if (!press || press.e.button !== e.button) return;
       this.press = undefined;
-      if (!press) return;
       const moved = Math.hypot(e.x - press.e.x, e.y - press.e.y) > 6;
       const window = press.window;
+      this.lastClick = undefined;
       if (moved) write({ a: { kind: "drag", t: press.e.t, button: press.e.button, x: press.e.x, y: press.e.y, x2: e.x, y2: e.y, window } }, press.before);
       else {
-        this.lastClick = { frame: press.before, point: [press.e.x, press.e.y] };
+        if (press.e.button === 1) this.lastClick = { point: [press.e.x, press.e.y] };
         write({ a: { kind: "click", t: press.e.t, button: press.e.button, x: press.e.x, y: press.e.y, window } }, press.before);
       }
     };
@@ -218,7 +329,7 @@ export class Recorder {
     await done;
     await this.deps.events.stop();
     await chain;
-    flushBurst();
+    flushAll();
     capturing = false;
     await loop;
     await this.queue;

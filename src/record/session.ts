@@ -1,6 +1,7 @@
 // Reading a raw session written by the recorder: every complete action line is used; a tail cut
 // by a crash is reported, not fatal.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readBoundedFileSync } from "../core/bounded-read.js";
 import { join } from "node:path";
 import { InvalidInputError, SchemaVersionError } from "../core/errors.js";
 import { RAW_SESSION_V1, type SessionAction } from "./recorder.js";
@@ -15,10 +16,13 @@ export interface RawSession {
   truncatedTail?: string;
 }
 
+/** Largest session file read: hours of recording are a few MB. */
+export const MAX_SESSION_BYTES = 256 * 1048576;
+
 export function readSession(dir: string): RawSession {
   const file = join(dir, "session.jsonl");
   if (!existsSync(file)) throw new InvalidInputError(`${dir}: no session.jsonl here; give the folder \`rpav record\` printed.`, { details: { source: dir } });
-  const lines = readFileSync(file, "utf8").split("\n");
+  const lines = readBoundedFileSync(file, MAX_SESSION_BYTES).toString("utf8").replace(/^\uFEFF/, "").split("\n");
   if (lines.at(-1) === "") lines.pop();
   let header: RawSession["header"] | undefined;
   const actions: SessionAction[] = [];
@@ -35,6 +39,7 @@ export function readSession(dir: string): RawSession {
       }
       throw new InvalidInputError(`${file}:${i + 1}: not a JSON line (the session is damaged before its last line).`, { details: { source: file, line: i + 1 } });
     }
+    if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new InvalidInputError(`${file}:${i + 1}: ${JSON.stringify(doc)} is not an action (a JSON object); the session is damaged there.`, { details: { source: file, line: i + 1 } });
     if (i === 0) {
       if (doc.schema_version !== RAW_SESSION_V1) throw new SchemaVersionError(`${file}: schema_version ${JSON.stringify(doc.schema_version)} is not ${RAW_SESSION_V1}; this build reads ${RAW_SESSION_V1} sessions.`);
       header = doc as unknown as RawSession["header"];

@@ -82,11 +82,11 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
   const warnings: string[] = [];
   if (session.truncatedTail !== undefined) warnings.push(`the session ends with an incomplete action (cut by a crash?), ignored: ${session.truncatedTail}`);
   if (!session.ended) warnings.push("the session has no end mark: the recorder did not stop cleanly; every complete action is used");
-  // Clicks of the same button at the same place within 400 ms are one double click.
+  // Left clicks at the same place within 400 ms are one double click (other buttons never are).
   const actions: (SessionAction & { double?: boolean })[] = [];
   for (const a of session.actions) {
     const prev = actions.at(-1);
-    if (a.kind === "click" && prev?.kind === "click" && !prev.double && prev.button === a.button && a.t - prev.t <= 400 && Math.hypot((a.x ?? 0) - (prev.x ?? 0), (a.y ?? 0) - (prev.y ?? 0)) <= 6) {
+    if (a.kind === "click" && a.button === 1 && prev?.kind === "click" && !prev.double && prev.button === a.button && a.t - prev.t <= 400 && Math.hypot((a.x ?? 0) - (prev.x ?? 0), (a.y ?? 0) - (prev.y ?? 0)) <= 6) {
       prev.double = true;
       prev.after = a.after;
       continue;
@@ -148,6 +148,17 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     const expected_state = describeScreen(a.window, before?.lines ?? []);
     const expected_result = nextWindow && nextWindow.title !== a.window?.title ? `Fenêtre « ${nextWindow.title} » (${nextWindow.app})` : `Fenêtre « ${a.window?.title ?? ""} » inchangée`;
     const window = { title: a.window?.title ?? "", app: a.window?.app ?? "" };
+    if (a.kind === "scroll") {
+      // "This region of this window": the point relative to the client area, where the wheel turned.
+      const wb = a.window?.bbox ?? [0, 0, 0, 0];
+      const at: [number, number] = [(a.x ?? 0) - (wb[0] ?? 0), (a.y ?? 0) - (wb[1] ?? 0)];
+      const dy = a.dy ?? 0;
+      const dx = a.dx ?? 0;
+      const how = [dy ? `${Math.abs(dy)} cran(s) vers le ${dy > 0 ? "bas" : "haut"}` : "", dx ? `${Math.abs(dx)} cran(s) vers la ${dx > 0 ? "droite" : "gauche"}` : ""].filter(Boolean).join(" et ");
+      steps.push({ step_id: stepId, action: "scroll", intention: `Faire défiler ${how} au point (${at.join(", ")}) de la fenêtre`, by_text: null, target: null, variables: {}, expected_state, expected_result, window, scroll: { dx, dy, at } });
+      waitForNext(a, i);
+      continue;
+    }
     if (a.kind === "click" || a.kind === "drag") {
       const point: Point = [a.x ?? 0, a.y ?? 0];
       // The screen before the pointer came: the previous action's "after", when the pointer was elsewhere then.
@@ -158,9 +169,9 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
       if (!target) warnings.push(`${stepId}: nothing recognisable under (${point.join(", ")}); the step keeps its recorded box only`);
       focused = target;
       focusedWindow = a.window?.title ?? "";
-      const action = a.kind === "drag" ? "drag" : a.button === 3 ? "right_click" : a.double ? "double_click" : "click";
+      const action = a.kind === "drag" ? "drag" : a.button === 3 ? "right_click" : a.button === 2 ? "middle_click" : a.double ? "double_click" : "click";
       const what = target ? describeTarget(target, a.window?.title ?? "") : `le point (${point.join(", ")})`;
-      const verb = { click: "Cliquer sur", double_click: "Double-cliquer sur", right_click: "Clic droit sur", drag: "Glisser depuis" }[action];
+      const verb = { click: "Cliquer sur", double_click: "Double-cliquer sur", right_click: "Clic droit sur", middle_click: "Clic du milieu sur", drag: "Glisser depuis" }[action];
       const prev = steps.at(-1);
       // A click on a dropdown followed by a click on one of its items is one choice: `select`.
       if (action === "click" && prev?.action === "click" && prev.target?.type === "dropdown" && target?.label && target.label !== prev.target.label && selectable.has(prev)) {

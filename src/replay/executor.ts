@@ -299,7 +299,7 @@ export class ReplayExecutor {
     timings.precheck_ms = performance.now() - tPre;
     let decision = exact ? "execute" : `adapt: window title « ${window.title} » differs from the recorded « ${step.window.title} » (same app)`;
     const tFrame = performance.now();
-    const needsTarget = step.target !== null && ["click", "double_click", "right_click", "drag", "select"].includes(step.action);
+    const needsTarget = step.target !== null && ["click", "double_click", "right_click", "middle_click", "drag", "select"].includes(step.action);
     // Grounding needs a still screen; keys and typing go to the focused window, one capture (for the trace) is enough.
     const frame = needsTarget ? await this.stableFrame(window) : await this.deps.screen.capture(regionOf(window), signal);
     timings.stable_ms = performance.now() - tFrame;
@@ -321,7 +321,7 @@ export class ReplayExecutor {
         screenPoint = frameToScreen(frame, g.point);
         decision += `; ${g.note}`;
       }
-    } else if (step.target === null && ["click", "double_click", "right_click", "drag"].includes(step.action)) {
+    } else if (step.target === null && ["click", "double_click", "right_click", "middle_click", "drag"].includes(step.action)) {
       throw fail("target_not_found", `${step.step_id} has no target to look for (nothing was recognised there at recording time); re-record this step.`);
     }
     const shot = await this.shoot(`${step.step_id}-before`, window, frame);
@@ -350,6 +350,14 @@ export class ReplayExecutor {
       case "right_click":
         await input.click(screenPoint!, { ...guard, button: "right" });
         break;
+      case "middle_click":
+        await input.click(screenPoint!, { ...guard, button: "middle" });
+        break;
+      case "scroll": {
+        actedOn = scrollPoint(step, window.bbox);
+        await input.scroll(actedOn, step.scroll?.dy ?? 0, step.scroll?.dx ?? 0, guard);
+        break;
+      }
       case "drag": {
         const to = (step as Step & { to?: [number, number] }).to;
         const rec = step.target?.recorded_bbox;
@@ -463,4 +471,10 @@ function secretStep(wf: Workflow, step: Step): boolean {
 /** Bindings with secret values hidden, for messages. */
 export function maskSecrets(wf: Workflow, b: Bindings): Bindings {
   return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, wf.variables.find((x) => x.name === k)?.secret ? "•".repeat([...v].length) : v]));
+}
+
+/** Where a scroll step turns the wheel: its window-relative point, kept inside the window's client area. */
+export function scrollPoint(step: Step, win: BBox): Point {
+  const [ax, ay] = step.scroll?.at ?? [(win[2] - win[0]) / 2, (win[3] - win[1]) / 2];
+  return [Math.min(Math.max(win[0] + ax, win[0] + 1), win[2] - 1), Math.min(Math.max(win[1] + ay, win[1] + 1), win[3] - 1)];
 }

@@ -2,21 +2,13 @@
 // of results per row, then per step its timeline entry, the screenshot before the action with the
 // chosen box (green), the other candidates (orange) and the point acted on, and the screenshot
 // after. Images are embedded (data: URLs) so the file can be mailed or archived alone.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import { readBoundedFileSync } from "../core/bounded-read.js";
 import { TraceActionSchema, TraceAfterSchema, TraceBeforeSchema, type TraceAction, type TraceAfter, type TraceBefore, type TraceEvent } from "../core/schemas/trace.js";
 import { rowOutcomes, type ReadTrace } from "./trace.js";
 import { escapeHtml as esc } from "../core/html.js";
 
-
-function shotData(dir: string, rel: string | null): string | undefined {
-  if (!rel) return undefined;
-  try {
-    return `data:image/png;base64,${readFileSync(join(dir, rel)).toString("base64")}`;
-  } catch {
-    return undefined;
-  }
-}
 
 /** How a step card shows a run's screenshots: embedded (the report) or by URL (the studio). */
 export interface ShotSource {
@@ -30,7 +22,30 @@ export interface ShotSource {
 
 /** Screenshots embedded as data: URLs, read from the run folder `dir`. */
 export function embeddedShots(dir: string): ShotSource {
-  return { src: (rel) => shotData(dir, rel), size: (rel) => pngSize(join(dir, rel)), inlineStyle: true };
+  return {
+    src: (rel) => {
+      const png = confinedShot(dir, rel);
+      return png ? `data:image/png;base64,${png.toString("base64")}` : undefined;
+    },
+    size: (rel) => (confinedShot(dir, rel) ? pngSize(join(realpathSync(dir), rel)) : undefined),
+    inlineStyle: true,
+  };
+}
+
+/**
+ * A screenshot of the run, read only inside the run folder (a trace naming `../x`, or a link out of
+ * the folder, gets nothing), bounded, and only when it is a PNG; undefined otherwise.
+ */
+function confinedShot(dir: string, rel: string): Buffer | undefined {
+  try {
+    const root = realpathSync(dir);
+    const path = realpathSync(resolve(root, rel));
+    if (!path.startsWith(root + sep)) return undefined;
+    const png = readBoundedFileSync(path, 64 * 1048576);
+    return png.length >= 24 && png.readUInt32BE(0) === 0x89504e47 ? png : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Width and height from a PNG's header; undefined when the file is missing or not a PNG. */
@@ -129,7 +144,7 @@ export function stepCard(trace: ReadTrace, a: StepAttempt, shots: ShotSource, op
 <h3><span class="status">${after.status}</span> ${esc(after.step_id)} · ${esc(step?.action ?? "")} · ${esc(step?.intention ?? "")}</h3>
 <ul class="timeline"><li>window: ${esc(before?.window ? `« ${before.window.title} » (${before.window.app})` : "—")}</li><li>decision: ${esc(before?.decision ?? "—")}</li>
 <li>action: ${esc(action ? `${action.action}${action.point ? ` at (${action.point.join(", ")})` : ""}${action.input !== null ? ` « ${action.input} »` : ""}` : "none")}</li>
-<li>check: ${esc(after.check)}</li><li>attempts ${after.attempts}, ${after.duration_ms} ms (overhead ${after.overhead_ms} ms)${before ? `; ${Object.entries(before.timings).map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}</li>
+<li>check: ${esc(after.check)}</li><li>attempts ${esc(String(after.attempts))}, ${esc(String(after.duration_ms))} ms (overhead ${esc(String(after.overhead_ms))} ms)${before ? `; ${esc(Object.entries(before.timings).map(([k, v]) => `${k} ${v}`).join(", "))}` : ""}</li>
 ${after.error ? `<li class="error">${esc(after.error.code)}: ${esc(after.error.message)}</li>` : ""}</ul>
 ${cands ? `<details><summary>candidates</summary><ol>${cands}</ol></details>` : ""}${extrasHtml}
 <div class="shots">${figure(shots, before?.screenshot ?? null, before?.origin ?? null, attemptBoxes(a), action?.point ?? null, "before")}${figure(shots, after.screenshot, after.origin, [], null, "after")}</div></section>`;

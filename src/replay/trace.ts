@@ -1,5 +1,6 @@
 // Run folders: <run>/trace.jsonl (trace_v1, append-only) and <run>/shots/*.png.
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readBoundedFileSync } from "../core/bounded-read.js";
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInputError, StoreError } from "../core/errors.js";
 import { readDocument } from "../core/schemas/documents.js";
@@ -58,13 +59,17 @@ export interface ReadTrace {
   truncatedTail?: string;
 }
 
+/** Largest trace read. */
+export const MAX_TRACE_BYTES = 256 * 1048576;
+
 /** Reads and validates a run's trace; a newer trace version is a SchemaVersionError naming both. */
 export function readTrace(dir: string): ReadTrace {
   const path = join(dir, TRACE_FILE);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readBoundedFileSync(path, MAX_TRACE_BYTES).toString("utf8").replace(/^\uFEFF/, "");
   } catch (e) {
+    if (e instanceof InvalidInputError && (e.details as { size?: number } | undefined)?.size !== undefined) throw e;
     throw new InvalidInputError(`${dir}: no run trace here (${TRACE_FILE} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Give the folder a replay wrote (rpav replay --report <dir>).`, { cause: e, details: { source: path } });
   }
   const lines = text.split("\n");

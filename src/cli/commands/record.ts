@@ -11,7 +11,7 @@ import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { Recorder } from "../../record/recorder.js";
 import { readSession } from "../../record/session.js";
-import { detectorReader, secretFinder } from "../../record/perception-adapters.js";
+import { detectorReader, secretFieldFinder } from "../../record/perception-adapters.js";
 import { buildWorkflow } from "../../record/template-builder.js";
 import { applyVariableOperations, type VariableOperation } from "../../record/workflow-vars.js";
 import { AccentLexicon } from "../../perception/hybrid-ocr.js";
@@ -42,13 +42,14 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
       const dir = resolve(o.out ?? join(dataDir, "sessions", timestampedId(o.name.replace(/[^\w.-]+/g, "_"))));
       const windows = new X11WindowInfo({ env });
       const screen = new X11ScreenSource({ env, windows });
-      const { detector, close } = await createDetector({ ocr: "ppocr" }, join(dataDir, "cache", "ocr"), false);
+      // No OCR cache while recording: what the screen shows during typing stays in memory.
+      const { detector, close } = await createDetector({ ocr: "ppocr" }, undefined, false);
       const ctl = new AbortController();
       const onSig = () => ctl.abort();
       process.once("SIGINT", onSig);
       process.once("SIGTERM", onSig);
       try {
-        const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretAt: secretFinder(detector) });
+        const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretField: secretFieldFinder(detector) });
         io.err(`recording "${o.name}" into ${dir} — press ${o.stopKey} or Ctrl+C to stop\n`);
         const r = await recorder.record({
           dir,
@@ -56,6 +57,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
           app: o.app,
           stopKey: o.stopKey,
           signal: ctl.signal,
+          onSecretVerdict: (seq, v) => io.err(`  ${seq}. typing ${v.secret ? "kept secret" : "kept"}: ${v.why}\n`),
           onAction: (a) => io.err(`  ${a.seq}. ${a.kind}${a.combo ? ` ${a.combo}` : ""}${a.secret ? " (secret)" : a.text !== undefined ? ` ${JSON.stringify(a.text)}` : ""}${a.x !== undefined ? ` at (${a.x}, ${a.y})` : ""} — ${a.window?.title ?? "?"}\n`),
         });
         io.out(`${r.dir}\n`);

@@ -68,7 +68,7 @@ export const TargetSchema = z.looseObject({
 });
 export type Target = z.infer<typeof TargetSchema>;
 
-export const STEP_ACTIONS = ["click", "double_click", "right_click", "drag", "type", "key", "select", "wait_for"] as const;
+export const STEP_ACTIONS = ["click", "double_click", "right_click", "drag", "type", "key", "select", "wait_for", "middle_click", "scroll"] as const;
 
 export const StepSchema = z.looseObject({
   step_id: nonEmptyString,
@@ -82,6 +82,8 @@ export const StepSchema = z.looseObject({
   combo: z.string().optional(),
   /** `select`: the item chosen in the dropdown `target`. */
   option: z.string().optional(),
+  /** `scroll`: wheel notches (dy > 0 down, dx > 0 right) at `at`, a point relative to the window's client area. */
+  scroll: z.looseObject({ dx: z.number().int(), dy: z.number().int(), at: z.tuple([z.number(), z.number()]) }).optional(),
   /** `wait_for`: how long replay waits for `window` (ms). */
   timeout_ms: z.number().int().positive().optional(),
   /** Variables this step uses, with the recorded example (null for secrets), as in the plan. */

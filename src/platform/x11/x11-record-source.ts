@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { DisplayUnavailableError, ProviderUnavailableError } from "../../core/errors.js";
-import type { InputEventSource, RawInputEvent } from "../../core/providers/input-event-source.js";
+import type { EventWindow, InputEventSource, ModifierName, RawInputEvent } from "../../core/providers/input-event-source.js";
 
 export const DEFAULT_RECORD_HELPER = fileURLToPath(new URL("../../../native/build/rpav-x11-record", import.meta.url));
 
@@ -39,7 +39,8 @@ export class X11RecordSource implements InputEventSource {
           resolve();
           return;
         }
-        onEvent({ ...(msg as unknown as Omit<RawInputEvent, "host">), host: performance.now() });
+        const e = fromX11(msg);
+        if (e) onEvent(e);
       });
       child.on("exit", (code) => {
         if (ready) return;
@@ -61,4 +62,33 @@ export class X11RecordSource implements InputEventSource {
     await exited;
     clearTimeout(timer);
   }
+}
+
+// X11 modifier masks: Shift 1, Lock 2, Control 4, Mod1 (Alt) 8, Mod4 (Super) 64, Mod5 (ISO Level3, AltGr) 128.
+const MASKS: readonly [number, ModifierName][] = [[1, "shift"], [2, "capslock"], [4, "ctrl"], [8, "alt"], [64, "super"], [128, "altgr"]];
+const EVENTS = new Set(["key_down", "key_up", "button_down", "button_up"]);
+
+/** One line of the helper as a platform-neutral event; undefined for a line that is not one. */
+export function fromX11(msg: Record<string, unknown>): RawInputEvent | undefined {
+  const ev = msg.ev;
+  if (typeof ev !== "string" || !EVENTS.has(ev) || typeof msg.t !== "number" || typeof msg.x !== "number" || typeof msg.y !== "number") return undefined;
+  const state = typeof msg.state === "number" ? msg.state : 0;
+  const modifiers = MASKS.filter(([m]) => (state & m) !== 0).map(([, n]) => n);
+  const w = msg.window as Record<string, unknown> | undefined;
+  const window: EventWindow | undefined =
+    w && typeof w.id === "string" && Array.isArray(w.bbox) && w.bbox.length === 4
+      ? { id: w.id, title: String(w.title ?? ""), app: String(w.app ?? ""), bbox: w.bbox.map(Number) as unknown as EventWindow["bbox"] }
+      : undefined;
+  return {
+    t: msg.t,
+    ev: ev as RawInputEvent["ev"],
+    x: msg.x,
+    y: msg.y,
+    modifiers,
+    ...(typeof msg.button === "number" ? { button: msg.button } : {}),
+    ...(typeof msg.keysym === "string" && msg.keysym !== "" ? { key: msg.keysym } : {}),
+    ...(typeof msg.char === "string" && msg.char !== "" ? { char: msg.char } : {}),
+    ...(window ? { window } : {}),
+    host: performance.now(),
+  };
 }
