@@ -11,6 +11,7 @@ import type { UIElement } from "../core/schemas/uielement.js";
 import { WORKFLOW_V1, type Step, type Target, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
 import { foldText, stripAccelerators } from "../core/text.js";
 import { sameLabelInOrder, textTargets } from "../perception/locate.js";
+import { addExpectations } from "./expectations.js";
 import type { SessionAction } from "./recorder.js";
 import type { RawSession } from "./session.js";
 
@@ -201,6 +202,7 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     variables,
     steps,
   };
+  warnings.push(...(await addExpectations(workflow, { session, loadImage: deps.loadImage, saveCrop: deps.saveIcon })));
   return { workflow, warnings };
 }
 
