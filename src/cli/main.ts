@@ -10,6 +10,7 @@ import { registerPerceptionCommands } from "./commands/perception.js";
 import { registerRecordCommands } from "./commands/record.js";
 import { registerReplayCommands } from "./commands/replay.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerWorkflowPatchCommands } from "./commands/workflow-patches.js";
 import { runStartJob } from "./commands/start.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { registerVlmCommands } from "./commands/vlm.js";
@@ -104,6 +105,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerReplayCommands(program, io, setExit);
   registerServeCommand(program, io);
   registerVlmCommands(program, io, setExit);
+  registerWorkflowPatchCommands(program, io);
   return program;
 }
 

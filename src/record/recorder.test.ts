@@ -111,7 +111,7 @@ describe("secret field cues", () => {
 describe("builder and replay of scroll and middle click", () => {
   it("scroll → a scroll step at a window-relative point; middle click its own action; two quick middle clicks are no double click", async () => {
     const { buildWorkflow } = await import("./template-builder.js");
-    const { scrollPoint } = await import("../replay/executor.js");
+    const { scrollPoint } = await import("../actor/actor.js");
     const { writeFileSync, mkdirSync } = await import("node:fs");
     const dir = mkdtempSync(join(tmpdir(), "rpav-sess-scroll-"));
     mkdirSync(join(dir, "shots"));

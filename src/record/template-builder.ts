@@ -11,6 +11,7 @@ import type { UIElement } from "../core/schemas/uielement.js";
 import { WORKFLOW_V1, type Step, type Target, type TargetCue, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
 import { foldText, stripAccelerators } from "../core/text.js";
 import { sameLabelInOrder, textTargets, typeCompatibility } from "../perception/locate.js";
+import { addExpectations } from "./expectations.js";
 import type { SessionAction } from "./recorder.js";
 import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, type WordList } from "./target-cues.js";
 import { fillContrast, greyContrast } from "../perception/icon-match.js";
@@ -229,6 +230,7 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     variables,
     steps,
   };
+  warnings.push(...(await addExpectations(workflow, { session, loadImage: deps.loadImage, saveCrop: deps.saveIcon })));
   return { workflow, warnings };
 }
 

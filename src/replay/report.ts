@@ -5,7 +5,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { readBoundedFileSync } from "../core/bounded-read.js";
-import { TraceActionSchema, TraceAfterSchema, TraceBeforeSchema, type TraceAction, type TraceAfter, type TraceBefore, type TraceEvent } from "../core/schemas/trace.js";
+import { TraceActionSchema, TraceAfterSchema, TraceBeforeSchema, type TraceAction, type TraceAfter, type TraceBefore, type TraceDecision, type TraceEvent } from "../core/schemas/trace.js";
 import { rowOutcomes, type ReadTrace } from "./trace.js";
 import { escapeHtml as esc } from "../core/html.js";
 
@@ -133,6 +133,19 @@ export function extraFields(event: TraceBefore | TraceAction | TraceAfter | unde
     .map(([name, v]) => ({ event: event.type, name, value: typeof v === "string" ? v : JSON.stringify(v, null, 1) }));
 }
 
+/** The actor's decisions for this attempt (since the step's previous result) and each check with its evidence, everything escaped. */
+function actorHtml(trace: ReadTrace, a: StepAttempt): string {
+  const { after, row } = a;
+  const t = Date.parse(after.t);
+  const prev = trace.events.filter((e): e is TraceAfter => e.type === "after" && e.row === row && e.step === after.step && Date.parse(e.t) < t).at(-1);
+  const decisions = trace.events.filter((e): e is TraceDecision => e.type === "decision" && e.row === row && e.step === after.step && Date.parse(e.t) <= t && (!prev || Date.parse(e.t) > Date.parse(prev.t)));
+  const list = decisions.length
+    ? `<ol class="decisions">${decisions.map((d) => `<li class="decision ${esc(d.decision.kind)}"><b>${esc(d.decision.kind)}</b> (${esc(d.decision.by)}${d.decision.chosen ? `, chose ${esc(d.decision.chosen)}` : ""}): ${esc(d.decision.reason)}${d.decision.options.length > 1 ? `<br><small>options: ${d.decision.options.map((o) => esc(o.id)).join(", ")}</small>` : ""}<details><summary>evidence</summary><pre>${esc(JSON.stringify(d.decision.evidence, null, 1))}</pre></details></li>`).join("")}</ol>`
+    : "";
+  const checks = after.checks?.length ? `<ul class="checks">${after.checks.map((c) => `<li class="check ${esc(c.status)}">${esc(c.kind)} <b>${esc(c.status)}</b>: ${esc(c.evidence)}</li>`).join("")}</ul>` : "";
+  return list + checks;
+}
+
 /** One step card of the report (and of the studio's run viewer): status, timeline, candidates, screenshots. */
 export function stepCard(trace: ReadTrace, a: StepAttempt, shots: ShotSource, opts: StepCardOptions = {}): string {
   const { after, before, action, row } = a;
@@ -141,18 +154,19 @@ export function stepCard(trace: ReadTrace, a: StepAttempt, shots: ShotSource, op
   const extras = opts.extraFields ? [...extraFields(before), ...extraFields(action), ...extraFields(after)] : [];
   const extrasHtml = extras.length ? `<dl class="extra">${extras.map((x) => `<dt>${esc(x.event)}.${esc(x.name)}</dt><dd><pre>${esc(x.value)}</pre></dd>`).join("")}</dl>` : "";
   return `<section class="step ${after.status}" data-step="${esc(after.step_id)}" data-row="${row}">
-<h3><span class="status">${after.status}</span> ${esc(after.step_id)} · ${esc(step?.action ?? "")} · ${esc(step?.intention ?? "")}</h3>
+<h3><span class="status">${esc(after.status)}</span> ${esc(after.step_id)} · ${esc(step?.action ?? "")} · ${esc(step?.intention ?? "")}</h3>
 <ul class="timeline"><li>window: ${esc(before?.window ? `« ${before.window.title} » (${before.window.app})` : "—")}</li><li>decision: ${esc(before?.decision ?? "—")}</li>
 <li>action: ${esc(action ? `${action.action}${action.point ? ` at (${action.point.join(", ")})` : ""}${action.input !== null ? ` « ${action.input} »` : ""}` : "none")}</li>
 <li>check: ${esc(after.check)}</li><li>attempts ${esc(String(after.attempts))}, ${esc(String(after.duration_ms))} ms (overhead ${esc(String(after.overhead_ms))} ms)${before ? `; ${esc(Object.entries(before.timings).map(([k, v]) => `${k} ${v}`).join(", "))}` : ""}</li>
 ${after.error ? `<li class="error">${esc(after.error.code)}: ${esc(after.error.message)}</li>` : ""}</ul>
+${actorHtml(trace, a)}
 ${cands ? `<details><summary>candidates</summary><ol>${cands}</ol></details>` : ""}${extrasHtml}
 <div class="shots">${figure(shots, before?.screenshot ?? null, before?.origin ?? null, attemptBoxes(a), action?.point ?? null, "before")}${figure(shots, after.screenshot, after.origin, [], null, "after")}</div></section>`;
 }
 
 /** The report's style sheet (the studio serves it as a file). */
 export const REPORT_CSS = `body{font-family:sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
-.passed .status{color:#0a7a28;font-weight:bold}.failed .status{color:#b00020;font-weight:bold}.not_run .status,.skipped .status{color:#777}
+.passed .status{color:#0a7a28;font-weight:bold}.failed .status{color:#b00020;font-weight:bold}.not_run .status,.skipped .status{color:#777}.unverified .status{color:#a86500;font-weight:bold}section.step.unverified{border-color:#e0a000}section.step.skipped{border-color:#999}ol.decisions{font-size:90%}li.check.failed{color:#b00020}li.check.unverified{color:#a86500}
 section.step{border-left:4px solid #0a7a28;padding-left:10px;margin:1em 0}section.step.failed{border-color:#b00020}
 .shots{display:flex;gap:10px;flex-wrap:wrap}figure{margin:0;max-width:48%}.shot{position:relative;width:100%}.shot img{width:100%;height:auto;display:block;border:1px solid #999}
 .shot svg{position:absolute;left:0;top:0;width:100%;height:100%}rect.chosen{fill:none;stroke:#00c040;stroke-width:3}rect.candidate{fill:none;stroke:#ff8c00;stroke-width:2;stroke-dasharray:6 3}

@@ -102,7 +102,7 @@ export function readTrace(dir: string): ReadTrace {
 }
 
 /** Per row: its last status and, when it did not pass, the step to resume from. */
-export function rowOutcomes(trace: ReadTrace): { row: number; status: "passed" | "failed" | "skipped" | "not_run"; resumeFrom: number }[] {
+export function rowOutcomes(trace: ReadTrace): { row: number; status: "passed" | "failed" | "skipped" | "unverified" | "not_run"; resumeFrom: number }[] {
   return trace.run.rows.map((_, row) => {
     const evs = trace.events.filter((e) => "row" in e && e.row === row);
     const ends = evs.filter((e) => e.type === "row_end");
@@ -111,7 +111,7 @@ export function rowOutcomes(trace: ReadTrace): { row: number; status: "passed" |
     // Resume at the first step not passed (after a crash: the one that was running).
     let resumeFrom = 0;
     while (passedSteps.has(resumeFrom)) resumeFrom++;
-    if (lastEnd?.type === "row_end") return { row, status: lastEnd.status, resumeFrom: lastEnd.status === "passed" ? trace.run.steps.length : (lastEnd.failed_step ?? resumeFrom) };
+    if (lastEnd?.type === "row_end") return { row, status: lastEnd.status, resumeFrom: lastEnd.status === "passed" || lastEnd.status === "unverified" ? trace.run.steps.length : (lastEnd.failed_step ?? resumeFrom) };
     return { row, status: "not_run", resumeFrom: evs.length ? resumeFrom : 0 };
   });
 }

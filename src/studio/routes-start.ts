@@ -45,6 +45,8 @@ export function describeEvent(e: TraceEvent): string {
       return `row ${e.row + 1} ${e.status}`;
     case "run_end":
       return `run ${e.status} in ${(e.duration_ms / 1000).toFixed(1)} s`;
+    case "decision":
+      return `${e.step_id} ${e.decision.kind} (${e.decision.by}): ${e.decision.reason}`;
   }
 }
 

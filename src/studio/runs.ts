@@ -6,7 +6,7 @@ import type { RunRecord, Store } from "../core/providers/store.js";
 import type { TraceEvent } from "../core/schemas/trace.js";
 import { readTrace, TRACE_FILE, type ReadTrace } from "../replay/trace.js";
 
-export type RunStatus = "passed" | "failed" | "running" | "unfinished";
+export type RunStatus = "passed" | "failed" | "unverified" | "running" | "unfinished";
 
 export interface RunSummary {
   runId: string;

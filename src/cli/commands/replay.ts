@@ -17,6 +17,12 @@ import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { ReplayExecutor, type ReplayProgress, type RowOutcome } from "../../replay/executor.js";
 import { X11XTestInputDriver } from "../../platform/x11/x11-xtest-input-driver.js";
 import { renderReport } from "../../replay/report.js";
+import { ElementMatcher } from "../../matching/workflow-matcher.js";
+import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
+import type { DecisionModel } from "../../core/providers/decision-model.js";
+import { AssistFiles } from "../../store/assist-files.js";
+import { PatchFiles } from "../../store/patch-files.js";
+import { terminalAnswerer } from "../assist-prompt.js";
 import { readTrace, rowOutcomes, TraceWriter } from "../../replay/trace.js";
 import { bindVariables, parseCsv, parseVarArgs, type Bindings } from "../../replay/variables.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
@@ -52,6 +58,16 @@ export interface ReplayRequest {
   signal?: AbortSignal;
   /** Replay's last-resort grounding by the grounding model (default: on, unless config.json says "enabled": false). */
   vlm?: boolean;
+  /** --no-actor: the plain replay from before the decision actor (execute only), for comparison. */
+  noActor?: boolean;
+  /** --allow-dangerous: steps whose target deletes, pays, sends… may run. */
+  allowDangerous?: boolean;
+  /** --assist: questions go to <data dir>/assist (answered by the terminal prompt when given, or the studio). */
+  assist?: boolean;
+  /** With --assist on a terminal: where the prompt reads and writes. */
+  prompt?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
+  /** A decision model (rules decide when absent). */
+  decisionModel?: DecisionModel;
 }
 
 export interface ReplayResult {
@@ -61,7 +77,7 @@ export interface ReplayResult {
   rows: RowOutcome[];
   /** Every row of the run (from the trace, earlier attempts included). */
   summary: { row: number; status: string }[];
-  status: "passed" | "failed";
+  status: "passed" | "failed" | "unverified";
 }
 
 export async function loadWorkflow(path: string): Promise<Workflow> {
@@ -71,7 +87,8 @@ export async function loadWorkflow(path: string): Promise<Workflow> {
 function progressLine(p: ReplayProgress): string {
   const where = `${p.rows > 1 ? `row ${p.row + 1}/${p.rows} · ` : ""}step ${p.step + 1}/${p.steps}`;
   if (p.phase === "start") return `  ${where} ${p.intention} …\n`;
-  return `  ${where} ${p.status === "passed" ? "ok" : "FAILED"} (${p.ms} ms)${p.message ? ` — ${p.message}` : ""}\n`;
+  const word = { passed: "ok", skipped: "skipped (already done)", unverified: "done, unverified", failed: "FAILED" }[p.status ?? "failed"];
+  return `  ${where} ${word} (${p.ms} ms)${p.message ? ` — ${p.message}` : ""}\n`;
 }
 
 /** `--before-row`: a detached shell command per row (it may leave an app running), given a second to start. */
@@ -86,6 +103,16 @@ function rowCommand(cmd: string, env: NodeJS.ProcessEnv, workflow: Workflow, log
       setTimeout(resolve, 1000);
     });
   };
+}
+
+/** Starts the workflow's app again (its recorded command line), detached, given a second to start. */
+function startDetached(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const child = spawn(command, [...args], { env, stdio: "ignore", detached: true });
+  child.unref();
+  return new Promise<void>((resolve, reject) => {
+    child.once("error", (e) => reject(new InvalidInputError(`The workflow's launch command "${command}" cannot start: ${e.message}.`)));
+    setTimeout(resolve, 1000);
+  });
 }
 
 /** Replays a workflow on the desktop of `env`; writes the trace and the report. */
@@ -107,7 +134,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
     // Recorded values, secrets given again (--var), then checked like a new run.
     const recorded = previous.run.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)) as Record<string, string>);
     rows = bindVariables(workflow, { rows: recorded, ...(req.vars ? { vars: req.vars } : {}), source: `${runDir} (resume)` });
-    const outcomes = rowOutcomes(previous).filter((o) => o.status !== "passed");
+    const outcomes = rowOutcomes(previous).filter((o) => o.status !== "passed" && o.status !== "unverified");
     if (outcomes.length === 0) throw new InvalidInputError(`${runDir}: every row of this run passed; nothing to resume.`, { details: { run: runDir } });
     only = new Set(outcomes.map((o) => o.row));
     from = new Map(outcomes.map((o) => [o.row, o.resumeFrom]));
@@ -138,7 +165,12 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const vlm = (req.vlm ?? vlmConfig.enabled) ? createVlmProviders(vlmConfig).grounder : undefined;
   const t0 = performance.now();
   let outcomes: RowOutcome[] = [];
-  let status: "passed" | "failed" = "failed";
+  let status: ReplayResult["status"] = "failed";
+  const assistFiles = req.assist ? new AssistFiles(join(dataDir, "assist")) : undefined;
+  const patches = new PatchFiles(join(dataDir, "patches"));
+  const promptCtl = new AbortController();
+  const prompting = assistFiles && req.prompt ? terminalAnswerer(assistFiles, runId, req.prompt.input, req.prompt.output, promptCtl.signal) : undefined;
+  const launch = workflow.launch;
   let rowSummary: { row: number; status: string }[] = [];
   try {
     const executor = new ReplayExecutor(
@@ -150,6 +182,18 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         perceive: async (frame, signal) => {
           const det = await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) });
           return { elements: det.elements, lines: det.ocr?.lines ?? [] };
+        },
+        readText: async (frame, signal) => (await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) })).ocr?.lines.map((l) => l.text) ?? [],
+        matcher: new ElementMatcher(new NgramTextEmbedder(256)),
+        run: { runId, runDir },
+        ...(launch ? { launch: () => startDetached(launch.command, launch.args, env) } : {}),
+        ...(assistFiles ? { assist: assistFiles } : {}),
+        ...(req.decisionModel ? { decisionModel: req.decisionModel } : {}),
+        proposePatch: async (p) => {
+          const patch_id = timestampedId("patch");
+          await patches.put({ schema_version: "workflow_patch_v1", patch_id, workflow_id: workflow.workflow_id, workflow_path: workflowPath, step_id: p.step_id, op: p.op, reason: p.reason, proposed_at: new Date().toISOString(), run_id: runId, question_id: p.question_id, status: "proposed" });
+          log(`  proposed patch ${patch_id} for ${p.step_id}: ${p.reason} (rpav workflow patches --accept ${patch_id})\n`);
+          return patch_id;
         },
         loadIcon: async (rel) => {
           const p = resolve(dirname(workflowPath), rel);
@@ -168,18 +212,21 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         ...(req.beforeRow || req.beforeRowCommand ? { beforeRow: req.beforeRow ?? rowCommand(req.beforeRowCommand!, env, workflow, log) } : {}),
         ...(req.afterRow ? { afterRow: req.afterRow } : {}),
       },
-      { onError: req.onError ?? "stop", ...(req.maxAttempts ? { maxAttempts: req.maxAttempts } : {}), ...(req.windowTimeoutMs ? { windowTimeoutMs: req.windowTimeoutMs } : {}), ...(req.signal ? { signal: req.signal } : {}) },
+      { onError: req.onError ?? "stop", mode: req.noActor ? "plain" : "actor", ...(req.allowDangerous ? { allowDangerous: true } : {}), ...(req.maxAttempts ? { maxAttempts: req.maxAttempts } : {}), ...(req.windowTimeoutMs ? { windowTimeoutMs: req.windowTimeoutMs } : {}), ...(req.signal ? { signal: req.signal } : {}) },
     );
+    for (const n of executor.notes) log(`  note: ${n} (reported as unverified)\n`);
     log(`replaying « ${workflow.name} » (${workflow.steps.length} steps × ${only ? only.size : rows.length} row(s)) → ${runDir}\n`);
     outcomes = await executor.run(rows, from, only, !!req.resume);
   } finally {
     // Even after a failure or an abort: the run's end, its report and its record in the store.
     const summary = rowOutcomes(readTrace(runDir)).map((o) => ({ row: o.row, status: o.status }));
-    status = summary.every((o) => o.status === "passed") ? "passed" : "failed";
+    status = summary.every((o) => o.status === "passed") ? "passed" : summary.some((o) => o.status !== "passed" && o.status !== "unverified") ? "failed" : "unverified";
+    promptCtl.abort();
+    await prompting?.catch(() => undefined);
     rowSummary = summary;
     trace.append({ type: "run_end", status, duration_ms: Math.round(performance.now() - t0) });
     writeFileSync(join(runDir, "report.html"), renderReport(readTrace(runDir)));
-    await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: status === "passed" ? "succeeded" : "failed", startedAt: started.toISOString(), finishedAt: new Date().toISOString(), document: { run_dir: runDir, rows: summary } });
+    await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: status === "failed" ? "failed" : "succeeded", startedAt: started.toISOString(), finishedAt: new Date().toISOString(), document: { run_dir: runDir, rows: summary } });
     await Promise.allSettled([input.close(), screen.close(), close()]);
   }
   return { runDir, runId, report: join(runDir, "report.html"), rows: outcomes, summary: rowSummary, status };
@@ -199,10 +246,13 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
     .option("--ocr <provider>", "OCR for grounding: ppocr (default), hybrid, tesseract", "ppocr")
     .option("--max-attempts <n>", "attempts per step", "3")
     .option("--before-row <command>", "shell command run before each row (opens the app); the row's values are in RPAV_VAR_<NAME>")
+    .option("--no-actor", "plain replay without the decision actor (execute every step, no skip / adapt / ask), for comparison")
+    .option("--allow-dangerous", "let steps whose target deletes, pays, sends… run")
+    .option("--assist", "when the actor cannot decide, ask a person: on this terminal, or through <data dir>/assist (the studio)")
     .option("--json", "print the result as JSON")
     .option("--vlm", "last-resort grounding by the grounding model (default, unless config.json disables it)")
     .option("--no-vlm", "never ask a model: elements and icon templates only")
-    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean }) => {
+    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean; actor: boolean; allowDangerous?: boolean; assist?: boolean }) => {
       if (o.onError !== "stop" && o.onError !== "skip") throw new InvalidInputError(`--on-error must be stop or skip, got "${o.onError}".`);
       if (!file && !o.resume) throw new InvalidInputError("Give a workflow file, or --resume <run folder>.");
       const attempts = Number(o.maxAttempts);
@@ -216,7 +266,9 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
       const store = await openStore(globals(), io.env);
       try {
         const r = await replayWorkflow(
-          { workflowPath: file ?? "", logger: io.logger?.(), ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal },
+          { workflowPath: file ?? "", logger: io.logger?.(), ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal,
+            ...(o.actor === false ? { noActor: true } : {}), ...(o.allowDangerous ? { allowDangerous: true } : {}), ...(o.assist ? { assist: true } : {}),
+            ...(o.assist && process.stdin.isTTY ? { prompt: { input: process.stdin, output: process.stderr } } : {}) },
           env,
           dataDir,
           (s) => io.err(s),
@@ -225,10 +277,10 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
         if (o.json) io.out(`${JSON.stringify({ run_id: r.runId, run_dir: r.runDir, report: r.report, status: r.status, rows: r.summary, steps: r.rows.flatMap((x) => x.steps.map((s) => ({ row: x.row, ...s }))) }, null, 2)}\n`);
         else {
           io.out(`row  result\n${r.summary.map((s) => `${String(s.row + 1).padStart(3)}  ${s.status}`).join("\n")}\n`);
-          io.out(`${r.status === "passed" ? "passed" : "FAILED"} — report: ${r.report}\n`);
-          if (r.status !== "passed") io.out(`resume with: rpav replay --resume ${r.runDir}\n`);
+          io.out(`${r.status === "passed" ? "passed" : r.status === "unverified" ? "done, UNVERIFIED (some checks could not be made; see the report)" : "FAILED"} — report: ${r.report}\n`);
+          if (r.status === "failed") io.out(`resume with: rpav replay --resume ${r.runDir}\n`);
         }
-        if (r.status !== "passed") setExit(1);
+        if (r.status === "failed") setExit(1);
       } finally {
         process.off("SIGINT", onSig);
         process.off("SIGTERM", onSig);

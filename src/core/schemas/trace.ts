@@ -8,7 +8,8 @@ import { BBoxSchema, IsoTimestampSchema, nonEmptyString } from "./common.js";
 
 export const TRACE_V1 = "trace_v1" as const;
 
-export const TRACE_STATUSES = ["passed", "failed", "skipped"] as const;
+/** `unverified`: the step ran but a check could not be made (never counted as passed). */
+export const TRACE_STATUSES = ["passed", "failed", "skipped", "unverified"] as const;
 export type TraceStatus = (typeof TRACE_STATUSES)[number];
 
 export const TraceCandidateSchema = z.looseObject({
@@ -76,6 +77,33 @@ export const TraceActionSchema = z.looseObject({
   duration_ms: z.number(),
 });
 
+export const DECISION_KINDS = ["execute", "adapt", "skip", "ask", "fail"] as const;
+export type DecisionKind = (typeof DECISION_KINDS)[number];
+
+/** One option the actor weighed (a recovery strategy, a candidate, skip, abort). */
+export const DecisionOptionSchema = z.looseObject({ id: nonEmptyString, kind: z.enum(DECISION_KINDS), description: z.string() });
+
+/** A decision of the actor before (or while) running a step: typed, with what it saw (style guide). */
+export const DecisionSchema = z.looseObject({
+  kind: z.enum(DECISION_KINDS),
+  /** For people; never parsed. */
+  reason: z.string(),
+  /** What was observed: typed facts (window title, check results, dialog text…). */
+  evidence: z.record(z.string(), z.unknown()),
+  options: z.array(DecisionOptionSchema),
+  /** The option id taken (one of `options`), null when there was no choice. */
+  chosen: z.string().nullable(),
+  by: z.enum(["rules", "model", "person"]),
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const TraceDecisionSchema = z.looseObject({ ...base, type: z.literal("decision"), ...stepRef, attempt: z.number().int().positive(), decision: DecisionSchema });
+
+export const CHECK_STATUSES = ["passed", "failed", "unverified"] as const;
+/** The result of one post-condition. */
+export const CheckResultSchema = z.looseObject({ kind: z.string(), status: z.enum(CHECK_STATUSES), evidence: z.string() });
+export type CheckResult = z.infer<typeof CheckResultSchema>;
+
 export const TraceAfterSchema = z.looseObject({
   ...base,
   type: z.literal("after"),
@@ -86,6 +114,8 @@ export const TraceAfterSchema = z.looseObject({
   origin: z.tuple([z.number(), z.number()]).nullable(),
   /** What the post-check saw: the window title, whether the screen changed. */
   check: z.string(),
+  /** Each post-condition checked, with its evidence (absent in traces written before checks existed). */
+  checks: z.array(CheckResultSchema).optional(),
   error: TraceErrorSchema.nullable(),
   /** Perception + locate + checks, without the deliberate human-like delays (ms). */
   overhead_ms: z.number(),
@@ -96,14 +126,15 @@ export const TraceRowEndSchema = z.looseObject({ ...base, type: z.literal("row_e
 
 export const TraceResumeSchema = z.looseObject({ ...base, type: z.literal("resume"), row: z.number().int().nonnegative(), from_step: z.number().int().nonnegative() });
 
-export const TraceRunEndSchema = z.looseObject({ ...base, type: z.literal("run_end"), status: z.enum(["passed", "failed"]), duration_ms: z.number() });
+export const TraceRunEndSchema = z.looseObject({ ...base, type: z.literal("run_end"), status: z.enum(["passed", "failed", "unverified"]), duration_ms: z.number() });
 
-export const TraceEventSchema = z.discriminatedUnion("type", [TraceRunSchema, TraceRowStartSchema, TraceBeforeSchema, TraceActionSchema, TraceAfterSchema, TraceRowEndSchema, TraceResumeSchema, TraceRunEndSchema]);
+export const TraceEventSchema = z.discriminatedUnion("type", [TraceRunSchema, TraceRowStartSchema, TraceBeforeSchema, TraceActionSchema, TraceAfterSchema, TraceRowEndSchema, TraceResumeSchema, TraceRunEndSchema, TraceDecisionSchema]);
 
 export type TraceRun = z.infer<typeof TraceRunSchema>;
 export type TraceBefore = z.infer<typeof TraceBeforeSchema>;
 export type TraceAction = z.infer<typeof TraceActionSchema>;
 export type TraceAfter = z.infer<typeof TraceAfterSchema>;
+export type TraceDecision = z.infer<typeof TraceDecisionSchema>;
 export type TraceRowEnd = z.infer<typeof TraceRowEndSchema>;
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 export type TraceCandidate = z.infer<typeof TraceCandidateSchema>;

@@ -65,8 +65,71 @@ export const TargetSchema = z.looseObject({
   box_contrast: z.number().nonnegative().optional(),
   /** Grey distance between the target's fill and its surroundings when recorded: a greyed-out element blends in. */
   fill_contrast: z.number().nonnegative().optional(),
+  /** The element deletes, pays, sends…: replay acts on it only under an explicit policy (--allow-dangerous, workflow policy). */
+  is_dangerous: z.boolean().optional(),
 });
 export type Target = z.infer<typeof TargetSchema>;
+
+/** A window as an expectation names it: app, and title with the variables ("{{chemin}} - Mousepad" or the recorded example). */
+export const WindowRefSchema = z.looseObject({ app: z.string(), title: z.string() });
+
+/**
+ * Where a check looks: the step's own target as grounded at run time (`target`), the target of an
+ * earlier step of the same row (`step`: a field clicked before it is typed into), or the window.
+ */
+export const CheckRegionSchema = z.discriminatedUnion("of", [
+  z.looseObject({ of: z.literal("target") }),
+  z.looseObject({ of: z.literal("step"), step_id: nonEmptyString }),
+  z.looseObject({ of: z.literal("window") }),
+]);
+export type CheckRegion = z.infer<typeof CheckRegionSchema>;
+
+export const POSTCONDITION_KINDS = ["window_open", "window_closed", "window_active", "field_value", "toggle_state", "text_present", "region_changed"] as const;
+
+/**
+ * What must hold after a step: typed predicates checked by one module (src/actor/checks.ts),
+ * never read from a sentence. Values may hold "{{variable}}" parts.
+ */
+export const PostconditionSchema = z.discriminatedUnion("kind", [
+  z.looseObject({ kind: z.literal("window_open"), window: WindowRefSchema }),
+  z.looseObject({ kind: z.literal("window_closed"), window: WindowRefSchema }),
+  /** `modified`: the title carries (true) or lost (false) the modified marker `*`. */
+  z.looseObject({ kind: z.literal("window_active"), window: WindowRefSchema, modified: z.boolean().optional() }),
+  /** The field's text read back (OCR of its box); `masked`: a secret, dots or stars of the right length count. */
+  z.looseObject({ kind: z.literal("field_value"), region: CheckRegionSchema, value: z.string(), masked: z.boolean().optional() }),
+  /** `on` / `off` crops recorded (relative to the workflow file): the state is the one the live crop resembles. */
+  z.looseObject({ kind: z.literal("toggle_state"), region: CheckRegionSchema, state: z.enum(["on", "off"]), on_crop: z.string().nullable(), off_crop: z.string().nullable() }),
+  z.looseObject({ kind: z.literal("text_present"), region: CheckRegionSchema, text: z.string() }),
+  /** Pixels of the region differ after the action (a window that closed, or whose title changed when `title` is set, counts). */
+  z.looseObject({ kind: z.literal("region_changed"), region: CheckRegionSchema, title: z.boolean().optional() }),
+]);
+export type Postcondition = z.infer<typeof PostconditionSchema>;
+export type PostconditionKind = Postcondition["kind"];
+
+export const RequiredElementSchema = z.looseObject({
+  type: UIElementTypeSchema.nullable(),
+  label: z.string(),
+  role: z.string().nullable(),
+  position_hint: z.string().nullable(),
+});
+export type RequiredElement = z.infer<typeof RequiredElementSchema>;
+
+/** Machine-checkable expectations of a step, next to its human sentences (expected_state, expected_result). */
+export const StepExpectationsSchema = z.looseObject({
+  before: z.looseObject({
+    window: WindowRefSchema,
+    required_elements: z.array(RequiredElementSchema),
+    /** The recorded screen state's vector (state embedding), when the recording stored one. */
+    state_vector_id: z.string().nullable(),
+  }),
+  after: z.array(PostconditionSchema),
+  /** No check of its own: its effect is what a later step checks (a click that focuses the field the next step types into). */
+  checked_by: nonEmptyString.optional(),
+  /** Written by the builder, or derived when an older workflow was loaded (what could not be derived is listed). */
+  source: z.enum(["recorded", "derived"]),
+  not_derived: z.array(z.string()).optional(),
+});
+export type StepExpectations = z.infer<typeof StepExpectationsSchema>;
 
 export const STEP_ACTIONS = ["click", "double_click", "right_click", "drag", "type", "key", "select", "wait_for", "middle_click", "scroll"] as const;
 
@@ -91,6 +154,8 @@ export const StepSchema = z.looseObject({
   expected_state: z.string(),
   expected_result: z.string(),
   window: z.looseObject({ title: z.string(), app: z.string() }),
+  /** Optional so that workflows built before expectations existed still load (derived at load). */
+  expect: StepExpectationsSchema.optional(),
 });
 export type Step = z.infer<typeof StepSchema>;
 
@@ -106,6 +171,10 @@ export const WorkflowSchema = z
     steps: z.array(StepSchema).min(1),
     /** `rpav build --enrich`: the model that wrote the intentions and expected states, and which steps. */
     enrichment: z.looseObject({ model: z.string(), at: IsoTimestampSchema, steps: z.array(nonEmptyString) }).optional(),
+    /** How to start the app again when it is not running (recorded at record time, when the session has it). */
+    launch: z.looseObject({ command: nonEmptyString, args: z.array(z.string()) }).optional(),
+    /** Run policy stated by the workflow's owner: dangerous targets may run without --allow-dangerous. */
+    policy: z.looseObject({ allow_dangerous: z.boolean().optional() }).optional(),
   })
   .superRefine((wf, ctx) => {
     const names = new Set(wf.variables.map((v) => v.name));

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { makeFrame, type Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import type { WindowDescriptor } from "../core/providers/window-info.js";
+import type { CheckRegion, Postcondition } from "../core/schemas/workflow.js";
+import { checkPostcondition, fieldShows, textShows, type CheckProbe } from "./checks.js";
+
+const win = (title: string, active = true, app = "Yad"): WindowDescriptor => ({ id: `0x${title.length}`, title, appName: app, instance: app.toLowerCase(), pid: 1, bbox: [0, 0, 100, 100], frame: { left: 0, right: 0, top: 0, bottom: 0 }, active, visible: true });
+
+/** A grey frame with a dark square at (x, y) of side s: a "ticked" look when s > 0. */
+function box(w: number, h: number, mark: number): Frame {
+  const data = new Uint8Array(w * h * 3).fill(230);
+  for (let y = 2; y < h - 2; y++) for (let x = 2; x < w - 2; x++) if (x === 2 || y === 2 || x === w - 3 || y === h - 3) data.set([60, 60, 60], (y * w + x) * 3);
+  for (let y = 0; y < mark; y++) for (let x = 0; x < mark; x++) data.set([20, 20, 20], ((y + 6) * w + x + 6) * 3);
+  return makeFrame({ data, width: w, height: h, channels: 3 });
+}
+
+function probe(p: Partial<CheckProbe> & { list?: WindowDescriptor[]; text?: string[]; screen?: Frame; boxes?: Partial<Record<CheckRegion["of"], BBox>> }): CheckProbe {
+  const list = p.list ?? [win("Nouveau patient")];
+  return {
+    windows: async () => list,
+    liveWindow: async () => list[0],
+    box: (r) => p.boxes?.[r.of],
+    capture: async (b) => {
+      const s = p.screen ?? box(200, 200, 0);
+      const clamp = (v: number, m: number) => Math.max(0, Math.min(m, Math.round(v)));
+      const x1 = clamp(b[0], s.width), y1 = clamp(b[1], s.height), x2 = clamp(b[2], s.width), y2 = clamp(b[3], s.height);
+      const data = new Uint8Array((x2 - x1) * (y2 - y1) * 3);
+      for (let y = y1; y < y2; y++) data.set(s.data.subarray((y * s.width + x1) * 3, (y * s.width + x2) * 3), (y - y1) * (x2 - x1) * 3);
+      return makeFrame({ data, width: x2 - x1, height: y2 - y1, channels: 3, origin: [x1, y1] });
+    },
+    before: () => undefined,
+    readText: async () => p.text ?? [],
+    loadCrop: async () => box(30, 30, 0),
+    fill: (t) => t.replace("{{nom}}", "Durand"),
+    title: (t) => t,
+    sleep: async () => undefined,
+    ...p,
+  };
+}
+
+const after = { phase: "after", windowTimeoutMs: 0, settleMs: 0 } as const;
+
+describe("post-condition checks, one per kind", () => {
+  it("window_open: passes on the named window (modified marker ignored), fails naming what is missing; before a step only an active window counts", async () => {
+    const pc: Postcondition = { kind: "window_open", window: { app: "Mousepad", title: "Open File" } };
+    expect(await checkPostcondition(pc, probe({ list: [win("Open File", true, "Mousepad")] }), after)).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ list: [win("Untitled 1", true, "Mousepad")] }), after)).toMatchObject({ status: "failed", evidence: expect.stringContaining("Open File") });
+    expect(await checkPostcondition(pc, probe({ list: [win("Open File", false, "Mousepad")] }), { phase: "before" })).toMatchObject({ status: "failed" });
+    expect(await checkPostcondition(pc, probe({ list: [win("Open File", true, "Other")] }), after)).toMatchObject({ status: "failed" });
+  });
+
+  it("window_closed: passes once the window is gone", async () => {
+    const pc: Postcondition = { kind: "window_closed", window: { app: "Yad", title: "Nouveau patient" } };
+    expect(await checkPostcondition(pc, probe({ list: [] }), after)).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({}), after)).toMatchObject({ status: "failed" });
+  });
+
+  it("window_active: the title's modified marker * counts when the condition names it", async () => {
+    const pc: Postcondition = { kind: "window_active", window: { app: "Mousepad", title: "janvier.txt - Mousepad" }, modified: false };
+    expect(await checkPostcondition(pc, probe({ list: [win("janvier.txt - Mousepad", true, "Mousepad")] }), after)).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ list: [win("*janvier.txt - Mousepad", true, "Mousepad")] }), after)).toMatchObject({ status: "failed", evidence: expect.stringContaining("without *") });
+    expect(await checkPostcondition(pc, probe({}), { phase: "before" })).toMatchObject({ status: "unverified" });
+  });
+
+  it("field_value: the field's text read back; a value typed twice or cut fails; no box or no OCR text is never a pass", async () => {
+    const pc: Postcondition = { kind: "field_value", region: { of: "step", step_id: "step_001" }, value: "{{nom}}" };
+    const boxes = { step: [10, 10, 90, 30] as BBox };
+    expect(await checkPostcondition(pc, probe({ boxes, text: ["Durand"] }), after)).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ boxes, text: ["DurandDurand"] }), after)).toMatchObject({ status: "failed", evidence: expect.stringContaining("DurandDurand") });
+    expect(await checkPostcondition(pc, probe({ boxes, text: [] }), after)).toMatchObject({ status: "failed" });
+    expect(await checkPostcondition(pc, probe({ text: ["Durand"] }), after)).toMatchObject({ status: "unverified" });
+    expect(fieldShows("Heloise", "Héloïse").status).toBe("passed"); // PP-OCR drops accents
+    expect(fieldShows("HéloHéloïse", "Héloïse").status).toBe("failed");
+    expect(fieldShows("Hélo", "Héloïse").status).toBe("failed");
+    expect(fieldShows("01/02/199O", "01/02/1990").status).toBe("passed"); // one OCR slip in a long value
+    expect(fieldShows("••••••", "secret", true).status).toBe("passed");
+    expect(fieldShows("***", "secret", true).status).toBe("failed");
+    expect(fieldShows("", "secret", true).status).toBe("unverified");
+  });
+
+  it("toggle_state: the live box resembles the recorded look after the click (on) or before it (off); neither clearly: unverified", async () => {
+    const on = box(30, 30, 14);
+    const off = box(30, 30, 0);
+    const pc: Postcondition = { kind: "toggle_state", region: { of: "target" }, state: "on", on_crop: "on.png", off_crop: "off.png" };
+    const loadCrop = async (p: string) => (p === "on.png" ? on : off);
+    const screen = (ticked: boolean) => {
+      const s = box(200, 200, 0);
+      const src = ticked ? on : off;
+      const data = new Uint8Array(s.data);
+      for (let y = 0; y < 30; y++) data.set(src.data.subarray(y * 30 * 3, (y + 1) * 30 * 3), ((y + 50) * 200 + 50) * 3);
+      return makeFrame({ data, width: 200, height: 200, channels: 3 });
+    };
+    const boxes = { target: [50, 50, 80, 80] as BBox };
+    expect(await checkPostcondition(pc, probe({ boxes, screen: screen(true), loadCrop }), after)).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ boxes, screen: screen(false), loadCrop }), after)).toMatchObject({ status: "failed" });
+    expect(await checkPostcondition(pc, probe({ boxes, screen: screen(true), loadCrop }), { phase: "before" })).toMatchObject({ status: "passed" }); // already ticked
+    expect(await checkPostcondition({ ...pc, on_crop: null }, probe({ boxes }), after)).toMatchObject({ status: "unverified" });
+  });
+
+  it("text_present: the text among the lines read in the region", async () => {
+    const pc: Postcondition = { kind: "text_present", region: { of: "window" }, text: "Réglée le 3 mars : 120 €" };
+    const boxes = { window: [0, 0, 100, 100] as BBox };
+    expect(await checkPostcondition(pc, probe({ boxes, text: ["Facture n° 42", "Reglee le 3 mars : 120 €"] }), after)).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ boxes, text: ["Facture n° 42"] }), after)).toMatchObject({ status: "failed" });
+    expect(await checkPostcondition(pc, probe({ boxes, text: [] }), after)).toMatchObject({ status: "unverified" });
+    expect(textShows(["Regiee le 3 mars : 120"], "Réglée le 3 mars : 120").status).toBe("passed");
+  });
+
+  it("region_changed: pixels, a closed window, or a changed title count; the same pixels fail; no picture before is unverified", async () => {
+    const pc: Postcondition = { kind: "region_changed", region: { of: "window" }, title: true };
+    const boxes = { window: [0, 0, 50, 50] as BBox };
+    const same = box(200, 200, 0);
+    const p0 = probe({ boxes, screen: same });
+    const was = { frame: await p0.capture([0, 0, 50, 50]), title: "Nouveau patient" };
+    expect(await checkPostcondition(pc, probe({ boxes, screen: same, before: () => was }), after)).toMatchObject({ status: "failed" });
+    expect(await checkPostcondition(pc, probe({ boxes, screen: box(200, 200, 20), before: () => was }), after)).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ boxes, screen: same, before: () => was, liveWindow: async () => undefined }), after)).toMatchObject({ status: "passed", evidence: "the window closed" });
+    expect(await checkPostcondition(pc, probe({ boxes, screen: same, before: () => ({ ...was, title: "*Nouveau patient" }) }), after)).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ boxes, screen: same }), after)).toMatchObject({ status: "unverified" });
+  });
+});

@@ -1,0 +1,238 @@
+// One checker for every post-condition (style guide: typed predicates, one module, a unit test per
+// kind, after OSWorld's getter + metric pairs). A check is `passed` with its evidence, `failed`
+// with what was seen instead, or `unverified` when it could not be made (no box for the field, OCR
+// read nothing, the toggle's look matches neither recorded state) — never `passed` without evidence.
+// `phase: "before"` asks whether a step's effect already holds (the actor's skip decision).
+import type { Frame } from "../core/frame.js";
+import { cropFrame, bboxScreenToFrame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { clampBBox } from "../core/geometry.js";
+import type { WindowDescriptor } from "../core/providers/window-info.js";
+import type { CheckResult } from "../core/schemas/trace.js";
+import type { CheckRegion, Postcondition, PostconditionKind } from "../core/schemas/workflow.js";
+import { foldText } from "../core/text.js";
+import { matchIcon } from "../perception/icon-match.js";
+import { isModified, normTitle, windowsNamed } from "./windows.js";
+
+/** What a check may look at; the actor gives the live desktop, unit tests give fixed data. */
+export interface CheckProbe {
+  windows(): Promise<WindowDescriptor[]>;
+  /** The window the step acted in as it is now; undefined when it closed. */
+  liveWindow(): Promise<WindowDescriptor | undefined>;
+  /** Screen box of a region (the grounded target, an earlier step's target, the window); undefined when unknown. */
+  box(region: CheckRegion): BBox | undefined;
+  /** The screen inside `box` (screen pixels). */
+  capture(box: BBox): Promise<Frame>;
+  /** The region as it was just before the action, and the window's title then (region_changed). */
+  before(region: CheckRegion): { frame: Frame; title: string } | undefined;
+  /** Text lines read in a frame (OCR). */
+  readText(frame: Frame): Promise<string[]>;
+  /** A crop the workflow names (relative to the workflow file). */
+  loadCrop(path: string): Promise<Frame>;
+  /** A value with the row's data ("{{nom}}" → "Durand"). */
+  fill(text: string): string;
+  /** A recorded window title with the row's data. */
+  title(title: string): string;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface CheckOptions {
+  phase: "before" | "after";
+  /** How long window checks wait for the window (after the action; default 10 s). */
+  windowTimeoutMs?: number;
+  /** How long visual checks retry (text still rendering; default 1.2 s). */
+  settleMs?: number;
+}
+
+/** Kinds that can already hold before the step runs (what the skip decision looks at). */
+export const STATE_KINDS: ReadonlySet<PostconditionKind> = new Set(["window_open", "field_value", "toggle_state", "text_present"]);
+
+const MASK = /^[•●*·∙⬤◦o.]+$/u;
+
+/** Letters and digits only, folded: OCR engines disagree on accents, spaces and punctuation. */
+export function comparable(s: string): string {
+  return foldText(s).replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+function levenshtein(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * Does the text read in a field show `want`? Exact after folding, or one OCR slip in a long value;
+ * a value typed twice (« DurandDurand ») or cut (« Hélo ») fails. A masked field passes on as many
+ * mask characters as the value has (±1), is unverified when the mask is not readable.
+ */
+export function fieldShows(read: string, want: string, masked = false): { status: CheckResult["status"]; evidence: string } {
+  const r = read.replace(/\s+/g, "");
+  if (masked) {
+    const n = [...want].length;
+    if (MASK.test(r) && Math.abs([...r].length - n) <= 1) return { status: "passed", evidence: `${[...r].length} mask characters for a ${n}-character secret` };
+    if (!r) return { status: "unverified", evidence: "no mask characters readable in the field" };
+    if (MASK.test(r)) return { status: "failed", evidence: `${[...r].length} mask characters, the secret has ${n}` };
+    return { status: "unverified", evidence: `the field shows « ${read} », not a mask` };
+  }
+  const a = comparable(read);
+  const b = comparable(want);
+  if (!b) return a ? { status: "failed", evidence: `the field holds « ${read} », expected it empty` } : { status: "passed", evidence: "the field is empty, as expected" };
+  if (!a) return { status: "failed", evidence: `the field reads empty, expected « ${want} »` };
+  if (a === b) return { status: "passed", evidence: `the field reads « ${read} »` };
+  const slips = b.length >= 6 ? 1 : 0;
+  if (a.length === b.length && levenshtein(a, b) <= slips) return { status: "passed", evidence: `the field reads « ${read} » (one OCR slip from « ${want} »)` };
+  return { status: "failed", evidence: `the field reads « ${read} », expected « ${want} »` };
+}
+
+/** Is `want` among the lines read (folded; a line may hold more)? */
+export function textShows(lines: readonly string[], want: string): { status: CheckResult["status"]; evidence: string } {
+  const b = comparable(want);
+  if (!b) return { status: "unverified", evidence: "nothing to look for" };
+  const joined = lines.map(comparable);
+  if (joined.some((l) => l.includes(b)) || joined.join("").includes(b)) return { status: "passed", evidence: `« ${want} » is shown` };
+  const near = joined.filter((l) => l.length >= b.length - 1).map((l) => Math.min(...[...Array(Math.max(1, l.length - b.length + 1)).keys()].map((k) => levenshtein(l.slice(k, k + b.length), b))));
+  const best = near.length ? Math.min(...near) : Infinity;
+  if (b.length >= 8 && best <= Math.floor(b.length / 10)) return { status: "passed", evidence: `« ${want} » is shown (${best} OCR slip${best > 1 ? "s" : ""})` };
+  if (lines.length === 0) return { status: "unverified", evidence: "no text could be read there" };
+  return { status: "failed", evidence: `« ${want} » not found; read: ${lines.slice(0, 6).map((l) => `« ${l} »`).join(", ")}` };
+}
+
+const result = (pc: Postcondition, r: { status: CheckResult["status"]; evidence: string }): CheckResult => ({ kind: pc.kind, status: r.status, evidence: r.evidence });
+
+async function until<T>(probe: CheckProbe, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined || Date.now() >= deadline) return v;
+    await probe.sleep(150);
+  }
+}
+
+/** The region's pixels now; undefined when its box is unknown or off the window. */
+async function regionFrame(probe: CheckProbe, region: CheckRegion): Promise<Frame | undefined> {
+  const b = probe.box(region);
+  if (!b || b[2] - b[0] < 2 || b[3] - b[1] < 2) return undefined;
+  return probe.capture(b);
+}
+
+export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, opts: CheckOptions): Promise<CheckResult> {
+  const before = opts.phase === "before";
+  const wait = before ? 0 : (opts.windowTimeoutMs ?? 10_000);
+  const settle = before ? 0 : (opts.settleMs ?? 1200);
+  switch (pc.kind) {
+    case "window_open": {
+      const title = probe.title(pc.window.title);
+      // Before the step, only an active window counts: the main window is always "open" behind a dialog.
+      const w = await until(probe, wait, async () => windowsNamed(await probe.windows(), pc.window.app, title).find((x) => !before || x.active));
+      return result(pc, w ? { status: "passed", evidence: `window « ${w.title} » (${w.appName}) is open${w.active ? " and active" : ""}` } : { status: "failed", evidence: `no window « ${title} » of ${pc.window.app || "any app"}${before ? " is active" : ` within ${Math.round(wait / 1000)} s`}` });
+    }
+    case "window_closed": {
+      const title = probe.title(pc.window.title);
+      const gone = await until(probe, wait, async () => (windowsNamed(await probe.windows(), pc.window.app, title).length === 0 ? true : undefined));
+      return result(pc, gone ? { status: "passed", evidence: `window « ${title} » is closed` } : { status: "failed", evidence: `window « ${title} » is still open` });
+    }
+    case "window_active": {
+      if (before) return result(pc, { status: "unverified", evidence: "checked after the step only" });
+      const title = probe.title(pc.window.title);
+      const ok = (w: WindowDescriptor) => w.active && (pc.modified === undefined || isModified(w.title) === pc.modified);
+      const w = await until(probe, wait, async () => windowsNamed(await probe.windows(), pc.window.app, title).find(ok));
+      if (w) return result(pc, { status: "passed", evidence: `window « ${w.title} » is active${pc.modified === undefined ? "" : pc.modified ? ", marked modified (*)" : ", not marked modified"}` });
+      const active = (await probe.windows()).find((x) => x.active);
+      return result(pc, { status: "failed", evidence: `expected « ${title} »${pc.modified === undefined ? "" : pc.modified ? " with *" : " without *"} active; active: ${active ? `« ${active.title} »` : "none"}` });
+    }
+    case "field_value": {
+      const want = probe.fill(pc.value);
+      let last = { status: "unverified" as CheckResult["status"], evidence: "the field's box is not known (its target was never grounded)" };
+      const deadline = Date.now() + settle;
+      for (;;) {
+        const f = await regionFrame(probe, pc.region);
+        if (!f) break;
+        const read = (await probe.readText(f)).join(" ");
+        last = fieldShows(read, want, pc.masked);
+        if (last.status === "passed" || Date.now() >= deadline) break;
+        await probe.sleep(300);
+      }
+      return result(pc, last);
+    }
+    case "text_present": {
+      const want = probe.fill(pc.text);
+      let last = { status: "unverified" as CheckResult["status"], evidence: "the region is not known" };
+      const deadline = Date.now() + settle;
+      for (;;) {
+        const f = await regionFrame(probe, pc.region);
+        if (!f) break;
+        last = textShows(await probe.readText(f), want);
+        if (last.status === "passed" || Date.now() >= deadline) break;
+        await probe.sleep(300);
+      }
+      return result(pc, last);
+    }
+    case "toggle_state": {
+      if (!pc.on_crop || !pc.off_crop) return result(pc, { status: "unverified", evidence: "the toggle's recorded looks are missing" });
+      const f = await regionFrame(probe, pc.region);
+      if (!f) return result(pc, { status: "unverified", evidence: "the toggle's box is not known" });
+      const [on, off] = [await probe.loadCrop(pc.on_crop), await probe.loadCrop(pc.off_crop)];
+      // The live box with a margin, so that a crop a few pixels off still aligns.
+      const m = 6 * f.scaleFactor;
+      const b = probe.box(pc.region)!;
+      const wide = await probe.capture([b[0] - m, b[1] - m, b[2] + m, b[3] + m]);
+      const score = (crop: Frame) => matchIcon(wide, crop, { scales: [f.scaleFactor / crop.scaleFactor], allowInverted: false })?.score ?? 0;
+      const [sOn, sOff] = [score(on), score(off)];
+      const looks = sOn >= sOff ? "on" : "off";
+      const margin = Math.abs(sOn - sOff);
+      const evidence = `looks ${looks} (as recorded ${looks === "on" ? "after" : "before"} the click): similarity on ${sOn.toFixed(3)}, off ${sOff.toFixed(3)}`;
+      if (Math.max(sOn, sOff) < 0.8 || margin < 0.04) return result(pc, { status: "unverified", evidence: `the toggle matches neither recorded look clearly (on ${sOn.toFixed(3)}, off ${sOff.toFixed(3)})` });
+      return result(pc, { status: looks === pc.state ? "passed" : "failed", evidence });
+    }
+    case "region_changed": {
+      if (before) return result(pc, { status: "unverified", evidence: "checked after the step only" });
+      const was = probe.before(pc.region);
+      const live = await probe.liveWindow();
+      if (!live) return result(pc, { status: "passed", evidence: "the window closed" });
+      if (pc.title && was && normTitle(was.title) !== normTitle(live.title)) return result(pc, { status: "passed", evidence: `the title changed: « ${was.title} » → « ${live.title} »` });
+      if (pc.title && was && isModified(was.title) !== isModified(live.title)) return result(pc, { status: "passed", evidence: `the modified marker changed: « ${was.title} » → « ${live.title} »` });
+      if (!was) return result(pc, { status: "unverified", evidence: "no picture of the region before the action" });
+      let diff = -1;
+      const deadline = Date.now() + settle;
+      for (;;) {
+        const now = await regionFrame(probe, pc.region);
+        if (!now) return result(pc, { status: "unverified", evidence: "the region is not known any more" });
+        diff = changedPixels(was.frame, now);
+        if (diff !== 0 || Date.now() >= deadline) break;
+        await probe.sleep(150);
+      }
+      return result(pc, diff === 0 ? { status: "failed", evidence: "the region looks exactly as before the action" } : { status: "passed", evidence: diff < 0 ? "the region changed size" : `${diff} pixels changed` });
+    }
+  }
+}
+
+/** Pixels that differ (−1 when the sizes differ). */
+export function changedPixels(a: Frame, b: Frame): number {
+  if (a.width !== b.width || a.height !== b.height || a.channels !== b.channels) return -1;
+  let n = 0;
+  for (let i = 0; i < a.width * a.height; i++) {
+    const o = i * a.channels;
+    if (a.data[o] !== b.data[o] || a.data[o + 1] !== b.data[o + 1] || a.data[o + 2] !== b.data[o + 2]) n++;
+  }
+  return n;
+}
+
+/** Every post-condition of a step, in order. */
+export async function checkAll(pcs: readonly Postcondition[], probe: CheckProbe, opts: CheckOptions): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  for (const pc of pcs) out.push(await checkPostcondition(pc, probe, opts));
+  return out;
+}
+
+/** A frame's box in screen pixels cropped from a larger capture (helper for probes). */
+export function cropScreenBox(frame: Frame, box: BBox): Frame {
+  return cropFrame(frame, clampBBox(bboxScreenToFrame(frame, box), frame));
+}

@@ -1,0 +1,65 @@
+// Observe: the step's window (by app and title with the row's data; another title of the same app
+// when alike), and a still frame of it. Expected outcomes are values; only a broken part throws.
+import { nearlySameFrame } from "../capture/stable-capture.js";
+import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { sleep } from "../core/process.js";
+import type { ScreenSource } from "../core/providers/screen-source.js";
+import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
+import { textSimilarity } from "../perception/locate.js";
+import { normTitle, ofApp, windowsNamed } from "./windows.js";
+
+export interface WindowObservation {
+  list: WindowDescriptor[];
+  /** The step's window: the exact one, else (when `adapt`) the active window of the same app with a like title. */
+  window?: WindowDescriptor;
+  exact: boolean;
+  /** How long it took the window to be there (ms). */
+  waitedMs: number;
+}
+
+/**
+ * Waits up to `timeoutMs` for the step's window. Another title of the same app's window
+ * ("Untitled 1" where "janvier.txt" was recorded) is accepted only when `adapt` and the titles are
+ * alike: a dialog that did not open is never replaced by the main window.
+ */
+export async function observeWindow(windows: WindowInfo, want: { title: string; app: string }, timeoutMs: number, adapt: boolean, signal?: AbortSignal): Promise<WindowObservation> {
+  const t0 = Date.now();
+  const title = normTitle(want.title);
+  const inApp = ofApp(want.app);
+  const deadline = t0 + timeoutMs;
+  let adaptAfter = t0 + Math.min(1500, timeoutMs);
+  for (;;) {
+    const list = await windows.list(signal);
+    const exact = windowsNamed(list, want.app, want.title)[0];
+    if (exact) return { list, window: exact, exact: true, waitedMs: Date.now() - t0 };
+    const active = list.find((w) => w.active);
+    if (adapt && active && inApp(active) && want.app && Date.now() >= adaptAfter && textSimilarity(title, normTitle(active.title)) >= 0.5) return { list, window: active, exact: false, waitedMs: Date.now() - t0 };
+    if (Date.now() >= deadline) return { list, exact: false, waitedMs: Date.now() - t0 };
+    if (!active) adaptAfter = Date.now() + 500;
+    await sleep(150, signal);
+  }
+}
+
+export function regionOf(w: WindowDescriptor): { kind: "region"; bbox: BBox } {
+  return { kind: "region", bbox: w.bbox };
+}
+
+/** Waits until two frames of the window are the same but for a spinner or a caret (≤ 0.3 % of the pixels), or `limitMs`. */
+export async function stableFrame(screen: ScreenSource, window: WindowDescriptor, limitMs: number, signal?: AbortSignal): Promise<{ frame: Frame; stable: boolean; ms: number }> {
+  const t0 = Date.now();
+  const target = regionOf(window);
+  let prev = await screen.capture(target, signal);
+  for (;;) {
+    await sleep(60, signal);
+    const next = await screen.capture(target, signal);
+    if (nearlySameFrame(prev, next, 0.003)) return { frame: next, stable: true, ms: Date.now() - t0 };
+    if (Date.now() - t0 >= limitMs) return { frame: next, stable: false, ms: Date.now() - t0 };
+    prev = next;
+  }
+}
+
+/** Does `a` cover part of `b` (screen boxes)? */
+export function overlaps(a: BBox, b: BBox): boolean {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeFrame } from "../core/frame.js";
+import type { BBox, Point } from "../core/geometry.js";
+import type { InputDriver } from "../core/providers/input-driver.js";
+import type { ScreenSource } from "../core/providers/screen-source.js";
+import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
+import type { WorkflowPatch } from "../core/schemas/workflow-patch.js";
+import type { Step, Workflow } from "../core/schemas/workflow.js";
+import { PatchFiles } from "../store/patch-files.js";
+import { applyPatch } from "./patches.js";
+import { safeAnswerRank, SAFE_DIALOG_ANSWERS } from "./policy.js";
+import { clearField, dismissDialog, refocus, restoreWindow, scrollToTarget, startApp, waitStable, type RecoveryEnv, type Situation } from "./recovery.js";
+
+const w = (id: string, title: string, bbox: BBox, o: Partial<WindowDescriptor> = {}): WindowDescriptor => ({ id, title, appName: "Yad", instance: "yad", pid: 1, bbox, frame: { left: 0, right: 0, top: 0, bottom: 0 }, active: false, visible: true, ...o });
+const step = { step_id: "s1", action: "click", intention: "i", by_text: null, target: null, variables: {}, expected_state: "", expected_result: "", window: { title: "Form", app: "Yad" } } as Step;
+const main = w("0x1", "Form", [0, 0, 800, 600]);
+const sit = (o: Partial<Situation>): Situation => ({ step, title: "Form", windows: [main], stepWindow: main, atStart: true, canLaunch: false, ...o });
+
+function env(buttons: string[], clicks: Point[]): RecoveryEnv {
+  return {
+    windows: { get: async () => undefined } as unknown as WindowInfo,
+    input: { click: async (p: Point) => void clicks.push(p) } as unknown as InputDriver,
+    screen: { capture: async () => makeFrame({ data: new Uint8Array(100 * 50 * 3), width: 100, height: 50, channels: 3, origin: [300, 300] }) } as unknown as ScreenSource,
+    perceive: async () => ({ elements: buttons.map((label, i) => ({ type: "button", label, bbox: [10 + 40 * i, 10, 40 + 40 * i, 30] }) as never), lines: [{ text: "Une mise à jour est disponible", bbox: [0, 0, 90, 8] }] }),
+    sleep: async () => undefined,
+  };
+}
+
+describe("recovery strategies", () => {
+  it("which one applies: app gone (only at the task's start, with a launch command), minimised, dialog over the window, focus elsewhere, still loading, field not empty, target off screen", () => {
+    expect(startApp.applies(sit({ windows: [], stepWindow: undefined, canLaunch: true }))).toBe(true);
+    expect(startApp.applies(sit({ windows: [], stepWindow: undefined, canLaunch: true, atStart: false }))).toBe(false);
+    expect(startApp.applies(sit({ windows: [], stepWindow: undefined }))).toBe(false);
+    expect(restoreWindow.applies(sit({ stepWindow: { ...main, visible: false } }))).toBe(true);
+    const dialog = w("0x2", "Mise à jour", [300, 250, 500, 350], { active: true, appName: "Zenity" });
+    expect(dismissDialog.applies(sit({ windows: [main, dialog] }))).toBe(true);
+    const other = w("0x3", "Terminal", [900, 0, 1800, 900], { active: true, appName: "XTerm" });
+    expect(dismissDialog.applies(sit({ windows: [main, other] }))).toBe(false);
+    expect(refocus.applies(sit({ windows: [main, other] }))).toBe(true);
+    expect(waitStable.applies(sit({ unstable: true }))).toBe(true);
+    expect(clearField.applies(sit({ step: { ...step, action: "type" }, fieldNotEmpty: { box: [0, 0, 1, 1], read: "x" } }))).toBe(true);
+    expect(clearField.applies(sit({ fieldNotEmpty: { box: [0, 0, 1, 1], read: "x" } }))).toBe(false);
+    expect(scrollToTarget.applies(sit({ targetMissing: true }))).toBe(true);
+  });
+
+  it("a dialog is dismissed with a safe answer only: « Plus tard » over « Installer »; never « Supprimer »", async () => {
+    const dialog = w("0x2", "Mise à jour", [300, 300, 400, 350], { active: true });
+    const s = sit({ windows: [main, dialog] });
+    const clicks: Point[] = [];
+    const out = await dismissDialog.act(s, env(["Installer", "Plus tard"], clicks));
+    expect(out).toMatchObject({ acted: true, evidence: { answer: "Plus tard", text: ["Une mise à jour est disponible"] } });
+    expect(clicks).toEqual([[300 + 65, 300 + 20]]);
+    const none: Point[] = [];
+    const refused = await dismissDialog.act(s, env(["Supprimer", "Envoyer", "OK"], none));
+    expect(refused).toMatchObject({ acted: false });
+    expect(none).toEqual([]);
+    expect(await dismissDialog.verify(s, env([], []))).toBe(true); // the dialog is gone
+  });
+
+  it("the safe-answer table: the listed answers, mnemonics ignored, destructive ones never", () => {
+    for (const a of SAFE_DIALOG_ANSWERS) expect(safeAnswerRank(a)).toBeDefined();
+    expect(safeAnswerRank("_Annuler")).toBe(0);
+    expect(safeAnswerRank("not now")).toBeDefined();
+    for (const bad of ["Supprimer", "Delete", "OK", "Envoyer", "Payer", "Oui", "Yes", "Installer"]) expect(safeAnswerRank(bad)).toBeUndefined();
+  });
+});
+
+describe("assist answers and patches", () => {
+  it("an accepted patch changes the step's target or removes the step; the workflow must still be the one it was made for", async () => {
+    const wf = { schema_version: "workflow_v1", workflow_id: "wf", name: "n", app: "a", created_at: "2026-12-02T00:00:00Z", source_session: "s", variables: [{ name: "v", type: "text", example: "x", secret: false, steps: ["s1", "s2"] }], steps: [step, { ...step, step_id: "s2", expect: { before: { window: step.window, required_elements: [], state_vector_id: null }, after: [], checked_by: "s1", source: "recorded" } }] } as unknown as Workflow;
+    const t = { type: "button" as const, label: "Valider", by_text: "Valider", role: null, position_hint: null, anchors: [], recorded_bbox: [1, 2, 3, 4] as [number, number, number, number], icon: null };
+    const p: WorkflowPatch = { schema_version: "workflow_patch_v1", patch_id: "patch_1", workflow_id: "wf", workflow_path: "/wf.json", step_id: "s1", op: { op: "set_target", target: t }, reason: "picked", proposed_at: "2026-12-02T00:00:00Z", run_id: "r", question_id: "q1", status: "proposed" };
+    expect(applyPatch(wf, p).steps[0]!.target).toEqual(t);
+    const removed = applyPatch(wf, { ...p, op: { op: "remove_step" } });
+    expect(removed.steps.map((s) => s.step_id)).toEqual(["s2"]);
+    expect(removed.steps[0]!.expect).toBeUndefined();
+    expect(removed.variables[0]!.steps).toEqual(["s2"]);
+    expect(() => applyPatch({ ...wf, workflow_id: "other" }, p)).toThrow(/not other/);
+    const files = new PatchFiles(mkdtempSync(join(tmpdir(), "rpav-patches-")));
+    await files.put(p);
+    expect((await files.list()).map((x) => x.patch_id)).toEqual(["patch_1"]);
+    await expect(files.get("nope")).rejects.toThrow(/No patch nope/);
+  });
+});

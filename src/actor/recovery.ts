@@ -1,0 +1,207 @@
+// Recovery strategies (the actor's "adapt"): each a small unit — applies(situation) → boolean,
+// act() → evidence, verify() → boolean — tried in order by the actor; the first that applies acts,
+// and the step is observed again. A strategy that cannot act safely (a dialog without a safe
+// answer) says so, and the actor asks a person or fails.
+import type { Frame } from "../core/frame.js";
+import { frameToScreen } from "../core/frame.js";
+import type { BBox, Point } from "../core/geometry.js";
+import { bboxArea, bboxCenter } from "../core/geometry.js";
+import type { InputDriver } from "../core/providers/input-driver.js";
+import type { ScreenSource } from "../core/providers/screen-source.js";
+import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
+import type { Step } from "../core/schemas/workflow.js";
+import type { PerceivedScreen } from "../replay/grounding.js";
+import { overlaps, regionOf, stableFrame } from "./observe.js";
+import { safeAnswerRank } from "./policy.js";
+import { ofApp, windowsNamed } from "./windows.js";
+
+/** What the actor saw before a step, as the strategies read it. */
+export interface Situation {
+  step: Step;
+  /** The step's window title with this row's data. */
+  title: string;
+  windows: readonly WindowDescriptor[];
+  /** The step's window, when there is one. */
+  stepWindow?: WindowDescriptor;
+  /** The step is where the task starts (its window is the first step's): restarting the app loses nothing. */
+  atStart: boolean;
+  /** The workflow knows how to start its app. */
+  canLaunch: boolean;
+  /** The screen was still moving when the actor looked. */
+  unstable?: boolean;
+  /** A typing step's field already holds other text (box in screen pixels). */
+  fieldNotEmpty?: { box: BBox; read: string };
+  /** The target was not found on the visible part of the window. */
+  targetMissing?: boolean;
+}
+
+export interface RecoveryEnv {
+  windows: WindowInfo;
+  input: InputDriver;
+  screen: ScreenSource;
+  perceive: (frame: Frame, signal?: AbortSignal) => Promise<PerceivedScreen>;
+  /** Starts the workflow's app again (the command line recorded at record time). */
+  launch?: () => Promise<void>;
+  sleep: (ms: number) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface RecoveryOutcome {
+  /** False when the strategy found it could not act safely (nothing was sent). */
+  acted: boolean;
+  evidence: Record<string, unknown>;
+}
+
+export interface RecoveryStrategy {
+  readonly id: string;
+  readonly description: string;
+  applies(s: Situation): boolean;
+  act(s: Situation, env: RecoveryEnv): Promise<RecoveryOutcome>;
+  /** After `act`: did it fix what it was for? */
+  verify(s: Situation, env: RecoveryEnv): Promise<boolean>;
+}
+
+const activeOf = (s: Situation) => s.windows.find((w) => w.active);
+
+/** Another window is active, over the step's window: a pop-up, a question, an update notice. */
+function dialogOver(s: Situation): WindowDescriptor | undefined {
+  const a = activeOf(s);
+  const w = s.stepWindow;
+  if (!a || !w || a.id === w.id || !w.visible) return undefined;
+  return overlaps(a.bbox, w.bbox) && bboxArea(a.bbox) < 0.8 * bboxArea(w.bbox) ? a : undefined;
+}
+
+async function waitGone(env: RecoveryEnv, id: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const w = await env.windows.get(id, env.signal);
+    if (!w || !w.visible) return true;
+    if (Date.now() >= deadline) return false;
+    await env.sleep(150);
+  }
+}
+
+/** An unexpected dialog: read its text and buttons, dismiss it with a safe answer from the policy table only. */
+export const dismissDialog: RecoveryStrategy = {
+  id: "dismiss_dialog",
+  description: "dismiss an unexpected dialog with a safe answer from the policy table (Annuler, Fermer, Plus tard, Cancel, Close, Not now…)",
+  applies: (s) => dialogOver(s) !== undefined,
+  async act(s, env) {
+    const d = dialogOver(s)!;
+    const { frame } = await stableFrame(env.screen, d, 2000, env.signal);
+    const seen = await env.perceive(frame, env.signal);
+    const texts = seen.lines.map((l) => l.text.trim()).filter(Boolean);
+    // Buttons by element, and words on their own (a button the classifier missed is still its text).
+    const labelled = [...seen.elements.filter((e) => e.type === "button").map((e) => ({ label: e.label, bbox: e.bbox })), ...seen.lines.map((l) => ({ label: l.text, bbox: l.bbox }))];
+    const safe = labelled.map((c) => ({ ...c, rank: safeAnswerRank(c.label) })).filter((c) => c.rank !== undefined).sort((a, b) => a.rank! - b.rank!)[0];
+    const evidence = { dialog: { title: d.title, app: d.appName }, text: texts.slice(0, 12), buttons: seen.elements.filter((e) => e.type === "button").map((e) => e.label) };
+    if (!safe) return { acted: false, evidence: { ...evidence, why: "no safe answer among its buttons" } };
+    const at: Point = frameToScreen(frame, bboxCenter(safe.bbox));
+    await env.input.click(at, { targetWindow: d.id, ...(env.signal ? { signal: env.signal } : {}) });
+    return { acted: true, evidence: { ...evidence, answer: safe.label, point: [Math.round(at[0]), Math.round(at[1])] } };
+  },
+  async verify(s, env) {
+    return waitGone(env, dialogOver(s)!.id, 3000);
+  },
+};
+
+/** The step's window is minimised or hidden: restore it. */
+export const restoreWindow: RecoveryStrategy = {
+  id: "restore_window",
+  description: "restore the minimised or hidden window",
+  applies: (s) => !!s.stepWindow && !s.stepWindow.visible,
+  async act(s, env) {
+    await env.windows.activate(s.stepWindow!.id, env.signal);
+    return { acted: true, evidence: { window: s.stepWindow!.title } };
+  },
+  async verify(s, env) {
+    const w = await env.windows.get(s.stepWindow!.id, env.signal);
+    return !!w && w.visible;
+  },
+};
+
+/** Another window took the focus (not a dialog over the step's window): activate the step's window again. */
+export const refocus: RecoveryStrategy = {
+  id: "refocus",
+  description: "activate the step's window again (focus stolen)",
+  applies: (s) => !!s.stepWindow && s.stepWindow.visible && !s.stepWindow.active,
+  async act(s, env) {
+    const thief = activeOf(s);
+    await env.windows.activate(s.stepWindow!.id, env.signal);
+    return { acted: true, evidence: { window: s.stepWindow!.title, focus_was_on: thief ? { title: thief.title, app: thief.appName } : null } };
+  },
+  async verify(s, env) {
+    return (await env.windows.activeId(env.signal)) === s.stepWindow!.id;
+  },
+};
+
+/** The app is not running (no window of it at all) and the step is where the task starts: start it again. */
+export const startApp: RecoveryStrategy = {
+  id: "start_app",
+  description: "start the app again with the command line recorded at record time",
+  applies: (s) => !s.stepWindow && s.atStart && s.canLaunch && !s.windows.some(ofApp(s.step.window.app)),
+  async act(_s, env) {
+    await env.launch!();
+    return { acted: true, evidence: {} };
+  },
+  async verify(s, env) {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      if (windowsNamed(await env.windows.list(env.signal), s.step.window.app, s.title).length) return true;
+      if (Date.now() >= deadline) return false;
+      await env.sleep(200);
+    }
+  },
+};
+
+/** The screen is still moving (loading): wait for it to settle, up to 10 s more. */
+export const waitStable: RecoveryStrategy = {
+  id: "wait_stable",
+  description: "wait for the window to stop changing (still loading), up to 10 s",
+  applies: (s) => !!s.stepWindow && !!s.unstable,
+  async act(s, env) {
+    const r = await stableFrame(env.screen, s.stepWindow!, 10_000, env.signal);
+    return { acted: true, evidence: { waited_ms: r.ms, stable: r.stable } };
+  },
+  async verify(s, env) {
+    return (await stableFrame(env.screen, s.stepWindow!, 1000, env.signal)).stable;
+  },
+};
+
+/** A typing step's field already holds other text (a resumed run, a pre-filled form): select it all, so typing replaces it. */
+export const clearField: RecoveryStrategy = {
+  id: "select_all_before_typing",
+  description: "clear the field (select all, delete) so that typing replaces its text",
+  applies: (s) => s.step.action === "type" && !!s.fieldNotEmpty && !!s.stepWindow,
+  async act(s, env) {
+    const guard = { targetWindow: s.stepWindow!.id, ...(env.signal ? { signal: env.signal } : {}) };
+    const at = bboxCenter(s.fieldNotEmpty!.box);
+    await env.input.click(at, guard);
+    await env.sleep(200);
+    // Select all and delete; then, should the toolkit not know ctrl+a, the line from its end.
+    for (const k of ["ctrl+a", "BackSpace", "End", "shift+Home", "BackSpace"]) {
+      await env.input.key(k, guard);
+      await env.sleep(60);
+    }
+    return { acted: true, evidence: { field_held: s.fieldNotEmpty!.read, keys: "ctrl+a BackSpace End shift+Home BackSpace" } };
+  },
+  // Verified by the step's own read-back once it typed.
+  verify: async () => true,
+};
+
+/** The target is not on the visible part of the window: scroll down (then up) and ground again. */
+export const scrollToTarget: RecoveryStrategy = {
+  id: "scroll_to_target",
+  description: "scroll the window and look for the target again",
+  applies: (s) => !!s.targetMissing && !!s.stepWindow,
+  async act(s, env) {
+    const w = s.stepWindow!;
+    await env.input.scroll(bboxCenter(w.bbox), 5, 0, { targetWindow: w.id, ...(env.signal ? { signal: env.signal } : {}) });
+    await env.sleep(300);
+    return { acted: true, evidence: { scrolled: "down 5", window: w.title, region: regionOf(w).bbox } };
+  },
+  verify: async () => true,
+};
+
+/** In the order the actor tries them. */
+export const RECOVERY_STRATEGIES: readonly RecoveryStrategy[] = [startApp, restoreWindow, dismissDialog, refocus, waitStable, clearField, scrollToTarget];

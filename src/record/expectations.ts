@@ -1,0 +1,187 @@
+// Expectations as data (style guide, after OSWorld's evaluators): each step gets machine-checkable
+// expectations next to its human sentences — before: the window, the elements it needs, the
+// recorded state's vector; after: typed post-conditions (window_open / window_closed /
+// window_active, field_value, toggle_state, text_present, region_changed). Written from the
+// structure of the recording (actions, targets, windows, the recorded screenshots), never from a
+// sentence. The builder calls `addExpectations`; replay calls `deriveExpectations` on workflows
+// built before expectations existed and says what could not be derived.
+import { join } from "node:path";
+import type { Frame } from "../core/frame.js";
+import { cropFrame } from "../core/frame.js";
+import { bboxContainsPoint, clampBBox } from "../core/geometry.js";
+import type { Postcondition, RequiredElement, Step, StepExpectations, Target, Workflow } from "../core/schemas/workflow.js";
+import { describeRole } from "../perception/roles.js";
+import type { RawSession } from "./session.js";
+
+const TOGGLES = new Set(["checkbox", "radio_button"]);
+const CHANGES_ON_CLICK = new Set(["checkbox", "radio_button", "tab", "dropdown"]);
+const FOCUSABLE = new Set(["text_input", "dropdown", "generic_interactive"]);
+
+/** Folded title without the modified marker, to tell "the same window, now modified" from another window. */
+function bare(title: string): string {
+  return title.replace(/^\s*\*\s*/, "").trim();
+}
+
+const sameWindow = (a: Step["window"], b: Step["window"]) => a.app.toLowerCase() === b.app.toLowerCase() && bare(a.title) === bare(b.title);
+
+/** The target's danger, from its type and label (perception's role lexicon), unless the builder already said. */
+export function targetIsDangerous(t: Target | null): boolean {
+  if (!t) return false;
+  if (t.is_dangerous !== undefined) return t.is_dangerous;
+  return !!t.label.trim() && describeRole(t.type ?? "button", t.label).is_dangerous;
+}
+
+function required(t: Target | null): RequiredElement[] {
+  return t && t.label.trim() ? [{ type: t.type, label: t.by_text ?? t.label, role: t.role, position_hint: t.position_hint }] : [];
+}
+
+/** The earlier step of the same window whose target a typing step types into (the click that focused it). */
+function focusingStep(steps: readonly Step[], i: number): Step | undefined {
+  const s = steps[i]!;
+  if (!s.target) return undefined;
+  for (let k = i - 1; k >= 0; k--) {
+    const p = steps[k]!;
+    if (!sameWindow(p.window, s.window)) return undefined;
+    if (p.action === "click" && p.target && p.target.label === s.target.label && p.target.type === s.target.type) return p;
+    if (p.action !== "wait_for") return undefined;
+  }
+  return undefined;
+}
+
+/** The window the next acting step happens in, if another one. */
+function nextWindow(steps: readonly Step[], i: number): Step["window"] | undefined {
+  const n = steps[i + 1];
+  return n ? n.window : undefined;
+}
+
+interface Derived {
+  after: Postcondition[];
+  checked_by?: string;
+  not_derived: string[];
+}
+
+/** Post-conditions from the structure alone: actions, targets, windows of this step and the next ones. */
+function structural(steps: readonly Step[], i: number, secretText: (s: Step) => boolean): Derived {
+  const s = steps[i]!;
+  const after: Postcondition[] = [];
+  const not_derived: string[] = [];
+  if (s.action === "wait_for") return { after: [{ kind: "window_open", window: s.window }], not_derived };
+  const next = nextWindow(steps, i);
+  if (next && (next.title !== s.window.title || next.app.toLowerCase() !== s.window.app.toLowerCase())) {
+    if (sameWindow(next, s.window)) after.push({ kind: "window_active", window: next, modified: /^\s*\*/.test(next.title) });
+    else {
+      after.push({ kind: "window_open", window: next });
+      // A window the task opened (a dialog) that no later step uses again closes with this step
+      // (Return in « Open File »); the task's first window may just be retitled.
+      const opened = !sameWindow(steps[0]!.window, s.window);
+      if (opened && !steps.slice(i + 1).some((x) => sameWindow(x.window, s.window))) after.push({ kind: "window_closed", window: s.window });
+    }
+    return { after, not_derived };
+  }
+  if (s.action === "type") {
+    const text = s.text ?? "";
+    const masked = secretText(s);
+    const field = focusingStep(steps, i);
+    if (s.target && FOCUSABLE.has(s.target.type ?? "")) after.push({ kind: "field_value", region: field ? { of: "step", step_id: field.step_id } : { of: "target" }, value: text, ...(masked ? { masked: true } : {}) });
+    else if (!masked) after.push({ kind: "text_present", region: { of: "window" }, text });
+    else not_derived.push("a secret typed outside a known field cannot be read back");
+    return { after, not_derived };
+  }
+  if (s.action === "select") {
+    after.push({ kind: "text_present", region: { of: "target" }, text: s.option ?? "" });
+    return { after, not_derived };
+  }
+  if (s.action === "click" && s.target && FOCUSABLE.has(s.target.type ?? "") && !CHANGES_ON_CLICK.has(s.target.type ?? "")) {
+    // A click that focuses a field is checked by the typing that follows (its text read back there).
+    const typer = steps.slice(i + 1).findIndex((x, k) => x.action === "type" && focusingStep(steps, i + 1 + k)?.step_id === s.step_id);
+    if (typer >= 0) return { after, checked_by: steps[i + 1 + typer]!.step_id, not_derived };
+  }
+  if (s.target && CHANGES_ON_CLICK.has(s.target.type ?? "") && s.action === "click") {
+    after.push({ kind: "region_changed", region: { of: "target" } });
+    return { after, not_derived };
+  }
+  // Anything else must change what the window shows (or its title, or close it): weak, but evidence.
+  after.push({ kind: "region_changed", region: { of: "window" }, title: true });
+  if (!next && s.action !== "key") not_derived.push("the last step: which window it leaves open is not recorded");
+  return { after, not_derived };
+}
+
+function secretStepOf(wf: Pick<Workflow, "variables">): (s: Step) => boolean {
+  const secrets = wf.variables.filter((v) => v.secret).map((v) => `{{${v.name}}}`);
+  return (s) => secrets.some((t) => (s.text ?? "").includes(t));
+}
+
+function expectationsOf(steps: readonly Step[], i: number, wf: Pick<Workflow, "variables">, source: StepExpectations["source"]): StepExpectations {
+  const s = steps[i]!;
+  const d = structural(steps, i, secretStepOf(wf));
+  return {
+    before: { window: s.window, required_elements: required(s.target), state_vector_id: null },
+    after: d.after,
+    ...(d.checked_by ? { checked_by: d.checked_by } : {}),
+    source,
+    ...(d.not_derived.length ? { not_derived: d.not_derived } : {}),
+  };
+}
+
+export interface ExpectationDeps {
+  session: RawSession;
+  loadImage: (path: string) => Promise<Frame>;
+  /** Writes a crop next to the workflow; returns its relative path. */
+  saveCrop: (name: string, frame: Frame) => Promise<string>;
+}
+
+/**
+ * Called by the builder once the steps are written: expectations for every step, the targets'
+ * danger, the toggles' recorded looks (the crop before and after the recorded click), and the
+ * command line that started the app when the session recorded one.
+ */
+export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Promise<string[]> {
+  const warnings: string[] = [];
+  const clicks = deps.session.actions.filter((a) => a.kind === "click");
+  let cursor = 0;
+  for (const [i, s] of wf.steps.entries()) {
+    if (s.target && s.target.is_dangerous === undefined) s.target.is_dangerous = targetIsDangerous(s.target);
+    const e = expectationsOf(wf.steps, i, wf, "recorded");
+    if (s.action === "click" && s.target?.recorded_bbox) {
+      const box = s.target.recorded_bbox;
+      const k = clicks.findIndex((a, j) => j >= cursor && a.window?.title === s.window.title && bboxContainsPoint(box, [a.x ?? -1, a.y ?? -1]));
+      if (k >= 0) {
+        cursor = k + 1;
+        const a = clicks[k]!;
+        if (TOGGLES.has(s.target.type ?? "") && a.before && a.after) {
+          try {
+            const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before)), await deps.loadImage(join(deps.session.dir, a.after))];
+            const crop = (f: Frame) => cropFrame(f, clampBBox(box, f));
+            const off = await deps.saveCrop(`${s.step_id}-off.png`, crop(f0));
+            const on = await deps.saveCrop(`${s.step_id}-on.png`, crop(f1));
+            e.after.push({ kind: "toggle_state", region: { of: "target" }, state: "on", on_crop: on, off_crop: off });
+          } catch (err) {
+            warnings.push(`${s.step_id}: the toggle's recorded look could not be kept (${(err as Error).message}); only a change is checked`);
+          }
+        }
+      }
+    }
+    s.expect = e;
+  }
+  const launch = (deps.session.header as { launch?: { command?: unknown; args?: unknown } }).launch;
+  if (launch && typeof launch.command === "string" && launch.command && Array.isArray(launch.args) && launch.args.every((x) => typeof x === "string")) wf.launch = { command: launch.command, args: launch.args as string[] };
+  return warnings;
+}
+
+/**
+ * A workflow built before expectations existed (or edited by hand): the expectations derivable
+ * from its structure are added to the steps that have none; `notes` says, per step, what could not
+ * be derived (it will be reported as unverified). The workflow file is not changed.
+ */
+export function deriveExpectations(wf: Workflow): { workflow: Workflow; notes: string[] } {
+  const notes: string[] = [];
+  const steps = wf.steps.map((s) => ({ ...s }));
+  for (const [i, s] of steps.entries()) {
+    if (s.expect) continue;
+    s.expect = expectationsOf(steps, i, wf, "derived");
+    if (s.target && s.target.is_dangerous === undefined) s.target = { ...s.target, is_dangerous: targetIsDangerous(s.target) };
+    if (TOGGLES.has(s.target?.type ?? "")) (s.expect.not_derived ??= []).push("the toggle's on/off look was not recorded: only a change is checked, and an already ticked box is not recognised");
+    for (const n of s.expect.not_derived ?? []) notes.push(`${s.step_id}: ${n}`);
+  }
+  return { workflow: { ...wf, steps }, notes };
+}

@@ -1,0 +1,155 @@
+// The decision actor on real apps (yad forms, zenity dialogs): each surprise of src/lab/surprises.ts
+// replayed with the recorded demo (an old workflow: its expectations are derived at load), judged
+// by yad's own output and the dialog's exit code; then a dangerous step blocked, and an assist
+// answer turning into a patch accepted as a new version of the workflow.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { TraceDecision } from "../../src/core/schemas/trace.js";
+import type { Workflow } from "../../src/core/schemas/workflow.js";
+import { replayWorkflow } from "../../src/cli/commands/replay.js";
+import { expectedOutput, prepareRow, type Surprise } from "../../src/lab/surprises.js";
+import { readTrace } from "../../src/replay/trace.js";
+import { AssistFiles } from "../../src/store/assist-files.js";
+import { rpav } from "../support/cli.js";
+import { labKit } from "./support.js";
+
+const kit = labKit();
+afterAll(() => kit.cleanup());
+const dataDir = mkdtempSync(join(tmpdir(), "rpav-actor-lab-"));
+const demoPath = new URL("../../demos/yad-patient/workflow.json", import.meta.url).pathname;
+const demo = JSON.parse(readFileSync(demoPath, "utf8")) as Workflow;
+const row = { nom: "Durand", prenom: "Héloïse", date_de_naissance: "01/02/1990" };
+
+function save(name: string, wf: Workflow): string {
+  const dir = join(dataDir, name);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "workflow.json");
+  writeFileSync(file, JSON.stringify(wf, null, 2));
+  return file;
+}
+
+async function surprise(s: Surprise, opts: { noActor?: boolean } = {}) {
+  const prepared = await prepareRow(s, demo, row, kit, kit.windows);
+  const file = prepared.workflow === demo ? demoPath : save(`wf-${s}`, prepared.workflow);
+  let result: Awaited<ReturnType<typeof replayWorkflow>>;
+  let judged: Awaited<ReturnType<typeof prepared.finish>>;
+  try {
+    result = await replayWorkflow({ workflowPath: file, vars: { ...row }, runDir: join(dataDir, `${s}${opts.noActor ? "-plain" : ""}`), ...(opts.noActor ? { noActor: true } : {}) }, kit.env, dataDir, () => undefined);
+  } finally {
+    judged = await prepared.finish();
+  }
+  const decisions = readTrace(result.runDir).events.filter((e): e is TraceDecision => e.type === "decision").map((e) => e.decision);
+  return { result, ...judged, decisions };
+}
+
+describe("the decision actor on real apps", () => {
+  it("an old workflow (demos/yad-patient, no expectations in it) replays unchanged: each field read back, OK closes the form", async () => {
+    const r = await surprise("none");
+    expect(r.output).toBe(expectedOutput(row));
+    expect(r.result.status).toBe("passed");
+    const trace = readTrace(r.result.runDir);
+    const typed = trace.events.filter((e) => e.type === "after" && e.step_id === "step_004");
+    expect(typed.at(-1)).toMatchObject({ status: "passed", checks: [{ kind: "field_value", status: "passed" }] });
+    expect(r.decisions.every((d) => d.kind === "execute")).toBe(true);
+  }, 200_000);
+
+  it("half-filled field (« Hél », a run cut mid-typing): adapt — select all, then type; never « HélHéloïse »; --no-actor doubles it", async () => {
+    const r = await surprise("half_filled");
+    expect(r.output).toBe(expectedOutput(row));
+    expect(r.decisions.some((d) => d.kind === "adapt" && d.chosen === "select_all_before_typing")).toBe(true);
+    const plain = await surprise("half_filled", { noActor: true });
+    expect(plain.output).toBe(`${row.nom}|Hél${row.prenom}|${row.date_de_naissance}|`);
+    expect(plain.result.status).toBe("passed"); // the plain replay's false success, kept for comparison
+  }, 300_000);
+
+  it("field already holding the value: skip — nothing typed there", async () => {
+    const r = await surprise("filled");
+    expect(r.output).toBe(expectedOutput(row));
+    expect(r.decisions.some((d) => d.kind === "skip")).toBe(true);
+    const typed = readTrace(r.result.runDir).events.filter((e) => e.type === "action" && e.step_id === "step_002");
+    expect(typed).toEqual([]);
+  }, 200_000);
+
+  it("unexpected dialog over the form: adapt — its text and buttons read, dismissed with « Plus tard » (never « Installer »)", async () => {
+    const r = await surprise("dialog");
+    expect(r.output).toBe(expectedOutput(row));
+    expect(r.dialogExit).toBe(1); // zenity: 1 = the cancel answer
+    const d = r.decisions.find((x) => x.chosen === "dismiss_dialog");
+    expect(d?.evidence).toMatchObject({ answer: "Plus tard" });
+  }, 200_000);
+
+  it("minimised window: adapt — restored; focus stolen by another window: adapt — re-activated", async () => {
+    const m = await surprise("minimised");
+    expect(m.output).toBe(expectedOutput(row));
+    expect(m.decisions.some((d) => d.chosen === "restore_window")).toBe(true);
+    const f = await surprise("focus_stolen");
+    expect(f.output).toBe(expectedOutput(row));
+    expect(f.decisions.some((d) => d.chosen === "refocus")).toBe(true);
+  }, 300_000);
+
+  it("app not started: adapt — started again with the workflow's launch command; slow window: waited for", async () => {
+    const n = await surprise("not_started");
+    expect(n.output).toBe(expectedOutput(row));
+    expect(n.decisions.some((d) => d.chosen === "start_app")).toBe(true);
+    const s = await surprise("slow_window");
+    expect(s.output).toBe(expectedOutput(row));
+    expect(s.decisions.some((d) => d.kind === "adapt")).toBe(true);
+  }, 300_000);
+
+  it("a dangerous step is blocked: typed error, the form stays open, nothing clicked; --allow-dangerous runs it", async () => {
+    const wf = structuredClone(demo);
+    wf.steps[6]!.target = { ...wf.steps[6]!.target!, is_dangerous: true };
+    const file = save("dangerous", wf);
+    const prepared = await prepareRow("none", wf, row, kit, kit.windows);
+    const r = await replayWorkflow({ workflowPath: file, vars: { ...row }, runDir: join(dataDir, "dangerous-run") }, kit.env, dataDir, () => undefined);
+    const { output } = await prepared.finish();
+    expect(r.status).toBe("failed");
+    expect(output).toBe(""); // OK never clicked: yad printed nothing
+    const end = readTrace(r.runDir).events.find((e) => e.type === "row_end");
+    expect(end).toMatchObject({ failed_step: 6, error: { code: "dangerous_action_blocked" } });
+    expect(readTrace(r.runDir).events.filter((e) => e.type === "action" && e.step === 6)).toEqual([]);
+  }, 200_000);
+
+  it("assist: a target not found is asked; the answer (pick) clicks it and becomes a patch, accepted as a new version that replays alone", async () => {
+    const wf = structuredClone(demo);
+    wf.steps[6]!.target = { ...wf.steps[6]!.target!, label: "Valider", by_text: "Valider" };
+    wf.steps[6]!.by_text = "Valider";
+    const file = save("assist", wf);
+    const prepared = await prepareRow("none", wf, row, kit, kit.windows);
+    const inbox = new AssistFiles(join(dataDir, "assist"));
+    let asked: string | undefined;
+    const answering = (async () => {
+      for (let i = 0; i < 900 && !asked; i++) {
+        const q = (await inbox.pending())[0];
+        if (q) {
+          const ok = q.candidates.find((c) => c.label === "OK");
+          asked = q.message;
+          await inbox.answer({ schema_version: "assist_answer_v1", question_id: q.question_id, answered_at: new Date().toISOString(), by: "studio", choice: ok ? { kind: "pick", candidate_id: ok.candidate_id } : { kind: "abort" } });
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    const r = await replayWorkflow({ workflowPath: file, vars: { ...row }, runDir: join(dataDir, "assist-run"), assist: true, maxAttempts: 1 }, kit.env, dataDir, () => undefined);
+    await answering;
+    const { output } = await prepared.finish();
+    expect(asked).toContain("Valider");
+    expect(output).toBe(expectedOutput(row));
+    expect(r.status).toBe("passed");
+    const list = rpav(["--data-dir", dataDir, "workflow", "patches", "--json"], kit.env);
+    const patches = JSON.parse(list.stdout) as { patch_id: string; step_id: string; op: { op: string } }[];
+    expect(patches).toEqual([expect.objectContaining({ step_id: "step_007", op: expect.objectContaining({ op: "set_target" }) })]);
+    // Nothing changes until accepted.
+    expect((JSON.parse(readFileSync(file, "utf8")) as Workflow).steps[6]!.target!.label).toBe("Valider");
+    const acc = rpav(["--data-dir", dataDir, "workflow", "patches", "--accept", patches[0]!.patch_id], kit.env);
+    expect(acc.code, acc.stderr).toBe(0);
+    expect(acc.stdout).toMatch(/accepted: .* version \d+/);
+    expect((JSON.parse(readFileSync(file, "utf8")) as Workflow).steps[6]!.target!.label).toBe("OK");
+    // The new version replays without asking.
+    const again = await prepareRow("none", wf, row, kit, kit.windows);
+    const r2 = await replayWorkflow({ workflowPath: file, vars: { ...row }, runDir: join(dataDir, "assist-run-2") }, kit.env, dataDir, () => undefined);
+    expect((await again.finish()).output).toBe(expectedOutput(row));
+    expect(r2.status).toBe("passed");
+  }, 300_000);
+});
