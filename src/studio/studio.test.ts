@@ -92,7 +92,7 @@ describe("studio security", () => {
   it("escapes the text of screens and recordings (window titles, workflow names, labels, decision records)", async () => {
     const run = await get("/runs/run_r1");
     expect(run.body).not.toContain("<script>window.__pwned");
-    expect(run.body).toContain("&#60;script&#62;window.__pwned=1&#60;/script&#62;");
+    expect(run.body).toContain("&lt;script&gt;window.__pwned=1&lt;/script&gt;");
     expect(run.body).not.toContain("<b>Nom</b>");
     expect(run.body).toContain("decision_record"); // a field this build does not know, shown as text
     expect(run.body).not.toContain("<i>only match</i>");
