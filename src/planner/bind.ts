@@ -34,6 +34,8 @@ const TYPE_FIELDS: Partial<Record<WorkflowVariable["type"], string[]>> = {
   number: ["nombre", "number", "quantite", "quantity"],
 };
 
+const GENERIC_WORDS = new Set(["date", "du", "de", "d", "la", "le", "jour", "day", "of", "the", "id", "ref", "reference", "numero", "identifiant", "email", "e", "mail", "courriel", "montant", "amount", "total", "nombre", "number", "quantite", "quantity", "path", "chemin", "fichier", "file", "nom", "name", "filename", "document", "dossier", "item", "element"]);
+
 /** A date (YYYY-MM-DD) written like the recorded example: 15/01/2026, 15-01-2026, 15.01.2026 or ISO. */
 export function formatDateLike(iso: string, example: string | null): string {
   const [y, m, d] = iso.split("-");
@@ -49,7 +51,10 @@ function bindOne(v: WorkflowVariable, item: PlanItem, opts: BindOptions): { valu
   const vk = key(v.name);
   const same = fields.find(([k]) => key(k) === vk);
   if (same) return { value: v.type === "date" && /^\d{4}-\d{2}-\d{2}$/.test(same[1]) ? formatDateLike(same[1], v.example) : same[1], source: `field « ${same[0]} »` };
-  for (const want of TYPE_FIELDS[v.type] ?? []) {
+  // By type only when the name says nothing more than its type (« date », « date_du_jour », "file"):
+  // a « date_de_naissance » is not the item's date.
+  const generic = vk.split("_").every((t) => GENERIC_WORDS.has(t));
+  for (const want of generic || v.type === "path" || v.type === "file_name" ? (TYPE_FIELDS[v.type] ?? []) : []) {
     const f = fields.find(([k]) => key(k) === want);
     if (!f || f[1] === "") continue;
     if (v.type === "date") {

@@ -86,7 +86,8 @@ export function rankWorkflows(taskWords: readonly string[], candidates: readonly
       const scores = asked.map((w) => [w, wordScore(w, pool)] as const);
       const text = asked.length ? scores.reduce((s, [, x]) => s + x, 0) / asked.length : 0;
       const vars = c.workflow.variables.length;
-      const coverage = items.length === 0 ? 0 : vars === 0 ? 0.5 : 1 - unboundVariables(c.workflow, items, { ...bind, useExamples: false }).length / vars;
+      // A workflow without variables does the same thing for every item: nothing to fill, no credit.
+      const coverage = items.length === 0 || vars === 0 ? 0 : 1 - unboundVariables(c.workflow, items, { ...bind, useExamples: false }).length / vars;
       return { ...c, text, coverage, score: TEXT_WEIGHT * text + (1 - TEXT_WEIGHT) * coverage, matched: scores.filter(([, x]) => x >= 0.5).map(([w]) => w) };
     })
     .sort((a, b) => b.score - a.score || a.workflow.name.localeCompare(b.workflow.name));

@@ -206,9 +206,9 @@ export function parseInstruction(text: string, opts: ParseOptions = {}): Instruc
     take(scan, /\b(?:dans le dossier|dans le repertoire|du dossier|dans|depuis|in the folder|in folder|from the folder|in|from)\s+(?=\s*(?:$|[,.]))/);
   }
 
-  // Name pattern: quoted text, « contenant X », "named X", « commençant par X », a glob.
+  // Name pattern: text in double quotes or « » (not ' ': French apostrophes), « contenant X », "named X", « commençant par X », a glob.
   let name_pattern: string | null = null;
-  const quoted = /(?:(contenant|contient|containing|contains|nommes?|nommees?|named|called|commencant par|starting with|beginning with|finissant par|ending with|se terminant par)\s+)?(?:"([^"]+)"|«\s*([^»]+?)\s*»|'([^']+)')/.exec(scan.s);
+  const quoted = /(?:(contenant|contient|containing|contains|nommes?|nommees?|named|called|commencant par|starting with|beginning with|finissant par|ending with|se terminant par)\s+)?(?:"([^"]+)"|«\s*([^»]+?)\s*»)/.exec(scan.s);
   const glob = /(?:^|\s)([^\s"«»]*(?:\*|\?(?=\w)|(?<=\w)\?(?=\w))[^\s"«»]*)(?=\s|$)/.exec(scan.s);
   const unquoted = /\b(contenant|containing|nommes?|nommees?|named|called|commencant par|starting with|beginning with|finissant par|ending with|se terminant par|dont le nom contient|whose name contains)\s+([^\s,]+)/.exec(scan.s);
   const asGlob = (how: string | undefined, v: string) => {
@@ -218,7 +218,7 @@ export function parseInstruction(text: string, opts: ParseOptions = {}): Instruc
     return `*${v}*`;
   };
   if (quoted) {
-    name_pattern = asGlob(quoted[1], (quoted[2] ?? quoted[3] ?? quoted[4] ?? "").trim());
+    name_pattern = asGlob(quoted[1], (quoted[2] ?? quoted[3] ?? "").trim());
     take(scan, new RegExp(quoted[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
     take(scan, /\b(?:dont le nom|whose name)\s*$/);
   } else if (unquoted) {

@@ -104,13 +104,15 @@ function rowItems(rows: Record<string, string>[], location: string, kind: Source
   const headers = Object.keys(rows[0] ?? {});
   const folded = headers.map((h) => foldText(h).trim());
   const idCol = headers[folded.findIndex((h) => ID_HEADER.test(h))];
-  const dateCol = headers[folded.findIndex((h) => DATE_HEADER.test(h))];
+  const exactDate = folded.findIndex((h) => /^(date|jour|day)$/.test(h));
+  const dateCol = headers[exactDate >= 0 ? exactDate : folded.findIndex((h) => DATE_HEADER.test(h))];
   const items = rows.map((r, i) => {
     const fields = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? ""]));
     const date = dateCol ? dateFromValue(fields[dateCol] ?? "") : null;
     const id = idCol ? fields[idCol]?.trim() : "";
     const line = firstLine + i;
-    const label = id || Object.values(fields).find((v) => v.trim())?.trim() || `row ${line}`;
+    const other = Object.entries(fields).find(([k, v]) => k !== idCol && k !== dateCol && v.trim())?.[1].trim();
+    const label = [id, other].filter(Boolean).join(" · ") || `row ${line}`;
     return { key: `${location}#${id ? `${idCol}=${id}` : `row${line}`}`, label, fields, date, date_rule: dateCol ? `column « ${dateCol} »` : null };
   });
   return { kind, location, items };
