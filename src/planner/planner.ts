@@ -101,6 +101,11 @@ export async function preparePlan(req: PrepareRequest): Promise<PreparedPlan> {
   if (!source && !req.explicitItems?.length) throw new InvalidInputError("No items to work on: give --in <folder | file.csv | file.xlsx>, --item <value> (repeatable), or name a folder in the instruction.");
   const list = req.explicitItems?.length ? listExplicit(req.explicitItems) : await listItems(source!);
   const filtered = filterItems(list.items, instruction);
+  const noItem = () => {
+    const why = filtered.dropped.slice(0, 6).map((d) => `${d.item.label}: ${d.why}`).join("; ");
+    return new InvalidInputError(`No item of ${list.location} matches « ${req.instruction} » (${list.items.length} listed${why ? `; ${why}${filtered.dropped.length > 6 ? "; …" : ""}` : ""}). Nothing was run.`, { details: { listed: list.items.length } });
+  };
+  if (filtered.kept.length === 0) throw noItem();
 
   let chosen: ScoredCandidate;
   let ranking: ScoredCandidate[] = [];
@@ -132,10 +137,7 @@ export async function preparePlan(req: PrepareRequest): Promise<PreparedPlan> {
     kept = kept.filter((it) => !alreadyDone.has(it.key));
   }
   filtered.kept = kept;
-  if (kept.length === 0) {
-    const why = filtered.dropped.slice(0, 6).map((d) => `${d.item.label}: ${d.why}`).join("; ");
-    throw new InvalidInputError(`No item of ${list.location} matches « ${req.instruction} » (${list.items.length} listed${why ? `; ${why}${filtered.dropped.length > 6 ? "; …" : ""}` : ""}). Nothing was run.`, { details: { listed: list.items.length } });
-  }
+  if (kept.length === 0) throw noItem();
   const bound = bindItems(workflow, kept, req.bind ?? {});
   const estimate = req.estimateMs ? await req.estimateMs(workflow) : workflow.steps.length * 3000;
   const rules = [...new Set(kept.map((i) => i.date_rule).filter((r): r is string => !!r))];
