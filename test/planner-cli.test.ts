@@ -108,3 +108,17 @@ describe("rpav run refuses before any action", () => {
     expect(rpav(["run"], env("all")).stderr).toMatch(/Give an instruction/);
   });
 });
+
+describe("--app: the app started per item", () => {
+  it("runs in its own process group and is ended with all its children; a command that fails at once is a typed error", async () => {
+    const { ShellAppSession } = await import("../src/cli/commands/run.js");
+    const pidFile = join(tmp, "app.pid");
+    const app = new ShellAppSession(`sleep 60 & echo $! > ${pidFile}; wait`, () => process.env, 300);
+    await app.start();
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await app.stop();
+    expect(() => process.kill(pid, 0)).toThrow();
+    await expect(new ShellAppSession("exit 3", () => process.env, 500).start()).rejects.toMatchObject({ code: "command_failed", message: expect.stringMatching(/exited with code 3/) });
+  });
+});

@@ -9,14 +9,18 @@ import type { Step, Workflow } from "../core/schemas/workflow.js";
 
 /** Codes that are about the item's own data whatever the step. */
 export const BUSINESS_CODES: ReadonlySet<string> = new Set([
-  "postcheck_failed", // the step ran and its expected result did not come (the app refused this item's data)
   "invalid_input", // a value of the item is not valid input
   "dangerous_action_blocked", // this item would need an action the policy forbids
   "assist_needed", // a person must decide for this item
 ]);
 
-/** Codes that depend on the step: a target not found is the item's when the step uses its data. */
-const DATA_DEPENDENT_CODES: ReadonlySet<string> = new Set(["target_not_found", "target_ambiguous"]);
+/**
+ * Codes that depend on the step: a post-check that fails after typing the item's value or waiting
+ * for a window named after it (the app refused this item), or a target named after the item's
+ * data that is not there, are the item's; the same codes on a step that uses none of its data (a
+ * menu that did not open) are the machinery's.
+ */
+const DATA_DEPENDENT_CODES: ReadonlySet<string> = new Set(["postcheck_failed", "target_not_found", "target_ambiguous"]);
 
 /** Whether a step reads the item's values: a {{variable}}, or a recorded value in its window title, target or option. */
 export function stepUsesItemData(workflow: Workflow, step: Step | undefined): boolean {

@@ -115,7 +115,8 @@ describe("binding", () => {
 
 describe("business or system", () => {
   it("classifies by the typed code, and a target not found by whether its step uses the item's data", () => {
-    expect(classifyFailure("postcheck_failed", editor, "step_006")).toBe("business");
+    expect(classifyFailure("postcheck_failed", editor, "step_006")).toBe("business"); // the window named after the item's file did not come
+    expect(classifyFailure("postcheck_failed", editor, "step_001")).toBe("system"); // the File menu did not open
     expect(classifyFailure("invalid_input", editor, null)).toBe("business");
     expect(classifyFailure("window_not_found", editor, "step_001")).toBe("system");
     expect(classifyFailure("display_unavailable", editor, null)).toBe("system");
