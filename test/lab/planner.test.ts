@@ -34,12 +34,15 @@ const original = (n: string) => `Dossier ${n}\nMontant : 120 €\n`;
 // lies on the bar, so the recorded first click misses the menu (a perception issue, reported).
 const APP = "env GDK_SCALE=2 mousepad";
 
+const children: ReturnType<typeof spawn>[] = [];
+
 /** The CLI as a child process, with the lab's display and the app's own settings. */
 function cli(args: string[]) {
   const child = spawn(process.execPath, [join(ROOT, "bin/rpav.js"), "--data-dir", dataDir, ...args], {
     env: { ...kit.env, GSETTINGS_BACKEND: "memory", XDG_CONFIG_HOME: join(appHome, "config"), XDG_DATA_HOME: join(appHome, "data") },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.push(child);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
@@ -80,6 +83,9 @@ beforeAll(async () => {
   await store.close();
 });
 afterAll(async () => {
+  // A failed expectation leaves its CLI running: end it (by its id) before the lab goes down.
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  await sleep(1000);
   await killLeftEditors();
   await kit.cleanup();
 });
