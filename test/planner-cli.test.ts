@@ -44,7 +44,7 @@ describe("rpav run --dry-run", () => {
     expect(r.stdout).toMatch(/items: 3 of 5 in folder/);
     expect(r.stdout).toMatch(/12012026-dupont\.txt — 2026-01-12 \(name: DDMMYYYY\)/);
     expect(r.stdout).toMatch(/Dossier janvier Martin\.txt — --01 \(name: month-name\)/);
-    expect(r.stdout).toMatch(/chemin = ".*dossier-2026-01-05\.txt"  \[type path ← path\]/);
+    expect(r.stdout).toMatch(/chemin = ".*dossier-2026-01-05\.txt" {2}\[type path ← path\]/);
     expect(r.stdout).toMatch(/estimated time: \d+/);
     expect(r.stdout).toMatch(/dossier-2026-02-03\.txt: date 2026-02-03 \(name: YYYY-MM-DD\) outside the filter/);
     expect(r.stdout).toMatch(/nothing was run/);
@@ -75,7 +75,7 @@ describe("rpav run --dry-run", () => {
     const r = rpav(["run", "les 2 premières lignes", "--in", f, "--workflow", "compléter un fichier", "--dry-run"], env("all"));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/--workflow/);
-    expect(r.stdout).toMatch(/texte = "C"  \[field « texte »\]/);
+    expect(r.stdout).toMatch(/texte = "C" {2}\[field « texte »\]/);
   });
 });
 

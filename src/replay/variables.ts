@@ -123,7 +123,7 @@ export function titleWithData(title: string, workflow: Workflow, b: Bindings): s
     // The longest recorded form found is replaced, once: a new value may hold a shorter form
     // (« Dossier janvier Martin.txt » holds « janvier »), which must not be replaced again.
     const hit = ([[e0, n0], [e1, n1], [e2, n2]] as const).find(([from]) => from && from.length >= 3 && out.includes(from));
-    if (hit) out = out.split(hit[0]).join(hit[1]);
+    if (hit?.[0] && hit[1] !== undefined) out = out.split(hit[0]).join(hit[1]);
   }
   return out;
 }
