@@ -46,11 +46,12 @@ export class ReplayItemRunner implements ItemRunner {
     const row = r.rows[0];
     const failedStep = row?.failedStep ?? null;
     return {
-      status: r.status,
+      // An unverified run (the actor found no evidence of success) is not a done item.
+      status: r.status === "passed" ? "passed" : "failed",
       runId: r.runId,
       runDir: r.runDir,
       report: r.report,
-      error: r.status === "passed" ? null : { code: row?.error?.code ?? "command_failed", message: row?.error?.message ?? "the run ended without finishing its row", stepId: failedStep === null ? null : (req.workflow.steps[failedStep]?.step_id ?? null) },
+      error: r.status === "passed" ? null : { code: row?.error?.code ?? (r.status === "unverified" ? "postcheck_failed" : "command_failed"), message: row?.error?.message ?? (r.status === "unverified" ? "the run ended without evidence that it succeeded (unverified)" : "the run ended without finishing its row"), stepId: failedStep === null ? null : (req.workflow.steps[failedStep]?.step_id ?? null) },
     };
   }
 }
