@@ -11,6 +11,7 @@ import { registerRecordCommands } from "./commands/record.js";
 import { registerReplayCommands } from "./commands/replay.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerWorkflowPatchCommands } from "./commands/workflow-patches.js";
+import { registerRunCommand } from "./commands/run.js";
 import { runStartJob } from "./commands/start.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { registerVlmCommands } from "./commands/vlm.js";
@@ -106,6 +107,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerServeCommand(program, io);
   registerVlmCommands(program, io, setExit);
   registerWorkflowPatchCommands(program, io);
+  registerRunCommand(program, io, setExit);
   return program;
 }
 

@@ -47,6 +47,8 @@ describe("variables", () => {
     const wf = { ...demo, variables: [{ name: "chemin", type: "path", example: "/tmp/x/janvier.txt", secret: false, steps: [] }] } as Workflow;
     expect(titleWithData("*/tmp/x/janvier.txt - Mousepad", wf, { chemin: "/tmp/y/fevrier.txt" })).toBe("*/tmp/y/fevrier.txt - Mousepad");
     expect(titleWithData("janvier.txt - Mousepad", wf, { chemin: "/tmp/y/fevrier.txt" })).toBe("fevrier.txt - Mousepad");
+    // A new value that holds a shorter recorded form is not rewritten again.
+    expect(titleWithData("*/tmp/x/janvier.txt - Mousepad", wf, { chemin: "/tmp/y/Dossier janvier Martin.txt" })).toBe("*/tmp/y/Dossier janvier Martin.txt - Mousepad");
   });
 });
 

@@ -120,7 +120,10 @@ export function titleWithData(title: string, workflow: Workflow, b: Bindings): s
     };
     const [e0, e1, e2] = forms(v.example);
     const [n0, n1, n2] = forms(value);
-    for (const [from, to] of [[e0, n0], [e1, n1], [e2, n2]] as const) if (from && from.length >= 3 && out.includes(from)) out = out.split(from).join(to);
+    // The longest recorded form found is replaced, once: a new value may hold a shorter form
+    // (« Dossier janvier Martin.txt » holds « janvier »), which must not be replaced again.
+    const hit = ([[e0, n0], [e1, n1], [e2, n2]] as const).find(([from]) => from && from.length >= 3 && out.includes(from));
+    if (hit?.[0] && hit[1] !== undefined) out = out.split(hit[0]).join(hit[1]);
   }
   return out;
 }

@@ -1,14 +1,14 @@
 // The Store over SQL, shared by the SQLite and PostgreSQL backends. Subclasses provide the
 // connection (`exec`), transactions and dialect details; SQL here uses `?` placeholders.
 import { StoreError } from "../core/errors.js";
-import type { RunEvent, RunRecord, ScreenStateQuery, Store, StoredVector, VectorStamp, WorkflowDocument, WorkflowVersion } from "../core/providers/store.js";
+import type { LedgerItem, LedgerUpdate, PlanRecord, RunEvent, RunRecord, ScreenStateQuery, Store, StoredVector, VectorStamp, WorkflowDocument, WorkflowVersion } from "../core/providers/store.js";
 import { readDocument } from "../core/schemas/documents.js";
 import type { ScreenState } from "../core/schemas/screenstate.js";
 import type { UIElement, UIElementEntry } from "../core/schemas/uielement.js";
 import { assertFinite, type Vector } from "../core/vectors.js";
 
 /** Version of the database schema this code writes; `migrations` lists how to get there. */
-export const STORE_SCHEMA_VERSION = 2;
+export const STORE_SCHEMA_VERSION = 3;
 
 export type Row = Record<string, unknown>;
 
@@ -232,7 +232,62 @@ export abstract class SqlStore implements Store {
     const rows = await this.exec(`SELECT seq, kind, ts, payload FROM run_events WHERE run_id = ? ORDER BY seq`, [runId]);
     return rows.map((r) => ({ seq: Number(r.seq), kind: String(r.kind), ts: String(r.ts), payload: parseDoc<Record<string, unknown>>(r.payload, "run event") }));
   }
+
+  async createPlan(plan: PlanRecord, items: ReadonlyArray<{ itemKey: string; ord: number }>): Promise<void> {
+    await this.transaction(async () => {
+      await this.exec(`INSERT INTO plans (plan_id, workflow_id, created_at, status, doc) VALUES (?, ?, ?, ?, ?)`, [plan.planId, plan.workflowId, plan.createdAt, plan.status, JSON.stringify(plan.document)]);
+      for (const it of items) await this.exec(`INSERT INTO plan_items (plan_id, item_key, ord, status, attempts) VALUES (?, ?, ?, 'pending', 0)`, [plan.planId, it.itemKey, it.ord]);
+    });
+  }
+
+  async getPlan(planId: string): Promise<PlanRecord | undefined> {
+    const r = (await this.exec(`SELECT * FROM plans WHERE plan_id = ?`, [planId]))[0];
+    return r ? { planId: String(r.plan_id), workflowId: String(r.workflow_id), createdAt: String(r.created_at), status: r.status as PlanRecord["status"], document: parseDoc<Record<string, unknown>>(r.doc, `plan ${planId}`) } : undefined;
+  }
+
+  async setPlanStatus(planId: string, status: PlanRecord["status"]): Promise<void> {
+    await this.exec(`UPDATE plans SET status = ? WHERE plan_id = ?`, [status, planId]);
+  }
+
+  async planItems(planId: string): Promise<LedgerItem[]> {
+    const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+    return (await this.exec(`SELECT * FROM plan_items WHERE plan_id = ? ORDER BY ord`, [planId])).map((r) => ({
+      planId: String(r.plan_id),
+      itemKey: String(r.item_key),
+      ord: Number(r.ord),
+      status: r.status as LedgerItem["status"],
+      exceptionClass: str(r.exception_class) as LedgerItem["exceptionClass"],
+      attempts: Number(r.attempts),
+      runId: str(r.run_id),
+      errorCode: str(r.error_code),
+      reason: str(r.reason),
+      startedAt: str(r.started_at),
+      finishedAt: str(r.finished_at),
+    }));
+  }
+
+  async updatePlanItem(planId: string, itemKey: string, update: LedgerUpdate): Promise<void> {
+    const keys = (Object.keys(update) as (keyof LedgerUpdate)[]).filter((k) => update[k] !== undefined);
+    if (keys.length === 0) return;
+    await this.exec(`UPDATE plan_items SET ${keys.map((k) => `${LEDGER_COLUMNS[k]} = ?`).join(", ")} WHERE plan_id = ? AND item_key = ?`, [...keys.map((k) => update[k] ?? null), planId, itemKey]);
+  }
+
+  async doneItems(workflowId: string): Promise<Map<string, string>> {
+    const rows = await this.exec(`SELECT i.item_key, i.plan_id FROM plan_items i JOIN plans p ON p.plan_id = i.plan_id WHERE p.workflow_id = ? AND i.status = 'done' ORDER BY i.finished_at`, [workflowId]);
+    return new Map(rows.map((r) => [String(r.item_key), String(r.plan_id)]));
+  }
 }
+
+const LEDGER_COLUMNS: Record<keyof LedgerUpdate, string> = {
+  status: "status",
+  exceptionClass: "exception_class",
+  attempts: "attempts",
+  runId: "run_id",
+  errorCode: "error_code",
+  reason: "reason",
+  startedAt: "started_at",
+  finishedAt: "finished_at",
+};
 
 /** The schema, per dialect. Each migration brings the database from version i to i + 1. */
 export function schemaStatements(dialect: "sqlite" | "postgres"): string[][] {
@@ -259,6 +314,13 @@ export function schemaStatements(dialect: "sqlite" | "postgres"): string[][] {
     [
       `CREATE TABLE vector_generations (provider TEXT PRIMARY KEY, generation BIGINT NOT NULL)`,
       `INSERT INTO vector_generations (provider, generation) SELECT DISTINCT provider, 1 FROM vectors`,
+    ],
+    // v3: the planner's plans and their item ledger (status, exception class, attempts, run).
+    [
+      `CREATE TABLE plans (plan_id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, created_at TEXT NOT NULL, status TEXT NOT NULL, doc ${json} NOT NULL)`,
+      `CREATE INDEX plans_workflow ON plans (workflow_id)`,
+      `CREATE TABLE plan_items (plan_id TEXT NOT NULL REFERENCES plans (plan_id) ON DELETE CASCADE, item_key TEXT NOT NULL, ord INTEGER NOT NULL, status TEXT NOT NULL, exception_class TEXT, attempts INTEGER NOT NULL, run_id TEXT, error_code TEXT, reason TEXT, started_at TEXT, finished_at TEXT, PRIMARY KEY (plan_id, item_key))`,
+      `CREATE INDEX plan_items_status ON plan_items (status, item_key)`,
     ],
   ];
 }

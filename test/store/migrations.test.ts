@@ -22,6 +22,9 @@ describe("store migrations", () => {
     expect(Array.from((await store.getVector("old.npy"))?.vector ?? [])).toEqual([1, 2]);
     expect(await store.vectorGeneration("legacy")).toBe(1);
     await store.putVector("new.npy", "legacy", Float32Array.from([3, 4]));
+    // v3: the planner's ledger tables exist after the upgrade.
+    await store.createPlan({ planId: "p", workflowId: "wf", createdAt: "2026-01-01T00:00:00Z", status: "running", document: {} }, [{ itemKey: "k", ord: 0 }]);
+    expect((await store.planItems("p")).map((i) => i.status)).toEqual(["pending"]);
     expect(await store.vectorGeneration("legacy")).toBe(2);
     await store.close();
     const check = new Database(file);

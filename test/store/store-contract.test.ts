@@ -8,6 +8,7 @@ import type { Store } from "../../src/core/providers/store.js";
 import type { ScreenState } from "../../src/core/schemas/screenstate.js";
 import type { UIElement } from "../../src/core/schemas/uielement.js";
 import { PostgresStore } from "../../src/store/postgres-store.js";
+import { STORE_SCHEMA_VERSION } from "../../src/store/sql-store.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { VectorSearch } from "../../src/store/vector-search.js";
 import { ROOT } from "../support/cli.js";
@@ -162,6 +163,31 @@ describe.each(backends)("Store contract on $name", (backend) => {
     expect((await store.runsOfWorkflow("wf_facture")).map((r) => r.runId)).toEqual(["run_1"]);
   });
 
+  it("keeps a plan's item ledger: all pending at first, updates survive a reopen, done items per workflow", async () => {
+    await store.createPlan({ planId: "plan_1", workflowId: "wf_facture", createdAt: "2026-01-20T10:00:00Z", status: "running", document: { n: 2 } }, [
+      { itemKey: "/in/a.txt", ord: 0 },
+      { itemKey: "/in/b.txt", ord: 1 },
+    ]);
+    expect((await store.planItems("plan_1")).map((i) => [i.itemKey, i.status, i.attempts])).toEqual([["/in/a.txt", "pending", 0], ["/in/b.txt", "pending", 0]]);
+    await store.updatePlanItem("plan_1", "/in/a.txt", { status: "running", attempts: 1, startedAt: "2026-01-20T10:00:01Z" });
+    await store.updatePlanItem("plan_1", "/in/a.txt", { status: "done", runId: "run_9", finishedAt: "2026-01-20T10:00:09Z" });
+    await store.updatePlanItem("plan_1", "/in/b.txt", { status: "failed", exceptionClass: "business", errorCode: "postcheck_failed", reason: "rejected « b »", attempts: 1 });
+    store = await backend.reopen(store);
+    expect(await store.planItems("plan_1")).toEqual([
+      { planId: "plan_1", itemKey: "/in/a.txt", ord: 0, status: "done", exceptionClass: null, attempts: 1, runId: "run_9", errorCode: null, reason: null, startedAt: "2026-01-20T10:00:01Z", finishedAt: "2026-01-20T10:00:09Z" },
+      { planId: "plan_1", itemKey: "/in/b.txt", ord: 1, status: "failed", exceptionClass: "business", attempts: 1, runId: null, errorCode: "postcheck_failed", reason: "rejected « b »", startedAt: null, finishedAt: null },
+    ]);
+    expect(await store.getPlan("plan_1")).toMatchObject({ workflowId: "wf_facture", status: "running", document: { n: 2 } });
+    await store.setPlanStatus("plan_1", "finished");
+    expect((await store.getPlan("plan_1"))?.status).toBe("finished");
+    expect(await store.getPlan("plan_none")).toBeUndefined();
+    expect([...(await store.doneItems("wf_facture"))]).toEqual([["/in/a.txt", "plan_1"]]);
+    expect((await store.doneItems("wf_other")).size).toBe(0);
+    // A plan is written whole or not at all (a duplicate item key rolls it back).
+    await expect(store.createPlan({ planId: "plan_2", workflowId: "wf_facture", createdAt: "2026-01-21T10:00:00Z", status: "running", document: {} }, [{ itemKey: "x", ord: 0 }, { itemKey: "x", ord: 1 }])).rejects.toThrow();
+    expect(await store.getPlan("plan_2")).toBeUndefined();
+  });
+
   it("rolls a failed transaction back completely", async () => {
     await expect(
       store.transaction(async () => {
@@ -180,7 +206,7 @@ describe.each(backends)("Store contract on $name", (backend) => {
     });
     const err = await backend.reopen(store).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SchemaVersionError);
-    expect((err as Error).message).toMatch(/schema version 99, newer than this rpav reads \(2\)/);
+    expect((err as Error).message).toContain(`schema version 99, newer than this rpav reads (${STORE_SCHEMA_VERSION})`);
     // Put it back so cleanup can open and drop it.
     store = await reopenAfterDowngrade(backend, store);
   });
@@ -190,14 +216,14 @@ async function reopenAfterDowngrade(backend: Backend, s: Store): Promise<Store> 
   if (backend.name === "sqlite") {
     const Database = (await import("better-sqlite3")).default;
     const db = new Database(s.location);
-    db.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(STORE_SCHEMA_VERSION));
     db.close();
     return new SqliteStore(s.location);
   }
   const pg = (await import("pg")).default;
   const c = new pg.Client({ connectionString: inject("pgUrl") });
   await c.connect();
-  await c.query(`UPDATE ${(s as PostgresStore).schema}.meta SET value = '2' WHERE key = 'schema_version'`);
+  await c.query(`UPDATE ${(s as PostgresStore).schema}.meta SET value = $1 WHERE key = 'schema_version'`, [String(STORE_SCHEMA_VERSION)]);
   await c.end();
   return PostgresStore.open(inject("pgUrl"), { schema: (s as PostgresStore).schema });
 }

@@ -1,3 +1,4 @@
+import type { ExceptionClass, ItemStatus } from "../schemas/plan.js";
 import type { ScreenState } from "../schemas/screenstate.js";
 import type { UIElement, UIElementEntry } from "../schemas/uielement.js";
 import type { Vector } from "../vectors.js";
@@ -52,6 +53,32 @@ export interface RunEvent {
   payload: Record<string, unknown>;
 }
 
+/** A plan of the planner (`rpav run`): its plan_v1 document and whether it is still going. */
+export interface PlanRecord {
+  planId: string;
+  workflowId: string;
+  createdAt: string;
+  status: "running" | "finished";
+  document: Record<string, unknown>;
+}
+
+/** The ledger row of one item of a plan. */
+export interface LedgerItem {
+  planId: string;
+  itemKey: string;
+  ord: number;
+  status: ItemStatus;
+  exceptionClass: ExceptionClass | null;
+  attempts: number;
+  runId: string | null;
+  errorCode: string | null;
+  reason: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export type LedgerUpdate = Partial<Pick<LedgerItem, "status" | "exceptionClass" | "attempts" | "runId" | "errorCode" | "reason" | "startedAt" | "finishedAt">>;
+
 /** Counts that tell an in-process vector index whether it is stale. */
 export interface VectorStamp {
   count: number;
@@ -101,4 +128,14 @@ export interface Store {
   runsOfWorkflow(workflowId: string): Promise<RunRecord[]>;
   appendRunEvent(runId: string, event: Omit<RunEvent, "seq">): Promise<number>;
   runEvents(runId: string): Promise<RunEvent[]>;
+
+  /** Creates a plan and its ledger (every item pending), in one transaction. */
+  createPlan(plan: PlanRecord, items: ReadonlyArray<{ itemKey: string; ord: number }>): Promise<void>;
+  getPlan(planId: string): Promise<PlanRecord | undefined>;
+  setPlanStatus(planId: string, status: PlanRecord["status"]): Promise<void>;
+  /** The ledger of a plan, in item order. */
+  planItems(planId: string): Promise<LedgerItem[]>;
+  updatePlanItem(planId: string, itemKey: string, update: LedgerUpdate): Promise<void>;
+  /** Items some plan of this workflow has done: key → the latest such plan. */
+  doneItems(workflowId: string): Promise<Map<string, string>>;
 }
