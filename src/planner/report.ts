@@ -10,7 +10,7 @@ import type { PlanDocument } from "../core/schemas/plan.js";
 import { describeDateFilter } from "./instruction.js";
 import { itemRunDir } from "./planner.js";
 
-const esc = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml as esc } from "../core/html.js";
 
 export interface ItemSummary {
   index: number;
