@@ -248,7 +248,7 @@ describe("plans and the ledger", () => {
     const ledger = await executePlan(store, "plan_esc", { runner: new FileEditingRunner(() => ({ code: "postcheck_failed", stepId: "step_006" })) });
     const html = renderPlanReport(p.document, summarizeItems(p.document, ledger), summaryLine(p.document, ledger));
     expect(html).not.toMatch(/<img src=x|<script>/);
-    expect(html).toContain("&#60;img src=x onerror=alert(1)&#62;");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(existsSync(join(tmp, "report-esc"))).toBe(true);
   });
 });
