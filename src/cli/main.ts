@@ -13,6 +13,7 @@ import { registerServeCommand } from "./commands/serve.js";
 import { registerWorkflowPatchCommands } from "./commands/workflow-patches.js";
 import { registerRunCommand } from "./commands/run.js";
 import { runStartJob } from "./commands/start.js";
+import { studioUrl } from "./commands/serve.js";
 import { registerStoreCommands } from "./commands/store.js";
 import { registerVlmCommands } from "./commands/vlm.js";
 import { vlmChecks } from "./commands/doctor-vlm.js";
@@ -93,8 +94,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       }
       if (o.desktop) {
         io.out("\nMain job:\n");
-        const job = await runStartJob(io, resolveDataDir(globals(), io.env));
+        const dataDir = resolveDataDir(globals(), io.env);
+        const job = await runStartJob(io, dataDir);
         if (job.failures.length) setExit(1);
+        io.out(`\nTo review this run, its workflow and its trace in the studio: rpav serve, then open\n  ${studioUrl(dataDir)}\n`);
       }
     });
 
