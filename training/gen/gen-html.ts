@@ -14,6 +14,9 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
 const require = createRequire(import.meta.url);
 const pkgFile = (spec: string) => require.resolve(spec, { paths: [ROOT] });
+/** foundation-sites is not a devDependency (its motion-ui pulls sass-embedded, whose platform packages break `npm ci`): its kit runs where it is installed by hand. */
+const kitInstalled = (k: { css: string[] }) => k.css.every((c) => { try { pkgFile(c); return true; } catch { return false; } });
+const warned = new Set<string>();
 
 // A small seeded generator (mulberry32 over a string hash), so page i is the same on every run.
 function rngFor(seed: string): () => number {
@@ -269,6 +272,11 @@ async function main(): Promise<void> {
       const k = only.length ? KITS.filter((x) => only.includes(x.name))[i % only.length]! : KITS[i % KITS.length]!;
       const id = `html-${k.name}-${String(i).padStart(5, "0")}`;
       if (existsSync(join(out, `${id}.json`))) continue;
+      if (!kitInstalled(k)) {
+        if (!warned.has(k.name)) process.stderr.write(`gen-html: ${k.name} is not installed (npm install --no-save ${k.css[0]!.split("/dist")[0]}): its pages are skipped\n`);
+        warned.add(k.name);
+        continue;
+      }
       const p = new Pick(p0.r, p0.chance(0.5));
       const dark = p.chance(0.4);
       const scale = p.one([1, 1, 1.25, 1.5, 2]);
