@@ -3,6 +3,7 @@
 // scripted person who demonstrates a task moves like a hand (the input driver's Bézier paths),
 // holds each click 60–150 ms and types with human delays; it finds widgets through the app's own
 // geometry file (ground truth, lab only).
+import { seededRandom } from "../core/bezier-path.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,17 +41,8 @@ const SCRIPTS: Record<GenFamily, string> = {
   tk: new URL("../../lab/task-apps/tk_form.py", import.meta.url).pathname,
 };
 
-/** A small seeded generator (mulberry32): the scripted person's timings repeat run to run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (mulberry32, the one of core): the scripted person's timings repeat run to run. */
+export const seeded = seededRandom;
 
 /** A person's click: the driver's human path to the point, then a press held 60–150 ms. */
 export async function humanClick(input: InputDriver, env: NodeJS.ProcessEnv, at: Point, random: () => number): Promise<void> {
