@@ -24,7 +24,7 @@ describe("rpav start (npm start's job)", () => {
       expect(Number(found![4])).toBe(run);
       expect(r.stdout).toContain(`stored ${found![1]} in`);
       expect(r.stdout).toContain("main job: every part passed");
-      expect(r.stdout).toMatch(/rpav serve, then open\n  http:\/\/127\.0\.0\.1:7878\/\?token=\S+/);
+      expect(r.stdout).toMatch(/rpav serve, then open\n {2}http:\/\/127\.0\.0\.1:7878\/\?token=\S+/);
       expect(r.stdout).not.toContain("FAILED");
       const report = /report: (\S+\.html)/.exec(r.stdout)?.[1] as string;
       expect(existsSync(report)).toBe(true);
