@@ -1,8 +1,8 @@
 // A private PostgreSQL cluster on 127.0.0.1 for `rpav db up` and the tests: initdb once, then
 // pg_ctl start/stop. Runs the server as the `postgres` user when we are root (PostgreSQL refuses
 // to run as root).
-import { chownSync, existsSync, mkdirSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { ProviderUnavailableError, StoreError } from "../core/errors.js";
 import { runCommand } from "../core/process.js";
 
@@ -45,7 +45,12 @@ export async function clusterUp(opts: ClusterOptions): Promise<string> {
   const bin = binDir();
   if (await clusterStatus(opts)) return clusterUrl(port);
   const isRoot = process.getuid?.() === 0;
-  mkdirSync(opts.dir, { recursive: true });
+  // Folders created here for the cluster must let the server's user through (the CLI's umask is 077):
+  // the ones this call creates get 0711 (enter, not list); the cluster folder itself is the server's.
+  const created = mkdirSync(resolve(opts.dir), { recursive: true });
+  if (isRoot && created) {
+    for (let d = dirname(resolve(opts.dir)); d.length >= created.length; d = dirname(d)) chmodSync(d, 0o711);
+  }
   if (isRoot) {
     const id = await runCommand("id", ["-u", "postgres"], { check: false });
     const gid = await runCommand("id", ["-g", "postgres"], { check: false });
