@@ -79,7 +79,13 @@ export function meaninglessLabel(label: string): boolean {
   const t = label.trim();
   if (!t) return true;
   const letters = t.replace(/[^\p{L}\p{N}]/gu, "");
-  return letters.length === 0 || (t.length <= 2 && !/^\d+$/.test(t));
+  if (letters.length === 0) return true;
+  if (/^\d+$/.test(t)) return false;
+  if (t.length === 1) return true;
+  // Two letters in one case pattern name buttons everywhere (« OK », « No », « Go »); an icon misread
+  // by OCR gives one character or a letter with a symbol.
+  if (t.length === 2) return !/^(\p{Lu}{2}|\p{Lu}\p{Ll})$/u.test(t);
+  return false;
 }
 
 export interface IconCrop {
