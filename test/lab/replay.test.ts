@@ -121,7 +121,12 @@ describe("replay of the recorded demos on real apps", () => {
       const end = trace.events.find((e) => e.type === "row_end");
       expect(end).toMatchObject({ failed_step: 6, error: { code: "invalid_input" } });
       expect(end?.type === "row_end" && end.error?.message).toContain(join(dataDir, "no-icon", "icons", "ok-button.png"));
-      expect(trace.events.filter((e) => e.type === "after" && e.status === "passed")).toHaveLength(6);
+      // Earlier steps are kept: the six before it ran, the typing ones verified by reading their field back; a click that
+      // only focuses a field is checked by the typing after it (the actor marks it unverified on its own).
+      const earlier = trace.events.filter((e) => e.type === "after" && e.step < 6).map((e) => (e as { status: string }).status);
+      expect(earlier).toHaveLength(6);
+      expect(earlier.filter((s) => s === "passed")).toHaveLength(3);
+      expect(earlier.every((s) => s === "passed" || s === "unverified")).toBe(true);
       expect(readFileSync(r.report, "utf8")).toContain("ok-button.png");
     } finally {
       await run.stop();
