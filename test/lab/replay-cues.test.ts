@@ -136,6 +136,8 @@ describe("targets with every cue on a real GTK form", () => {
     // The two fields before it got their values; no Save happened (the app wrote nothing).
     expect(got).toBe("(not saved)");
     const typed = trace.events.filter((e) => e.type === "action" && e.action === "type").map((e) => (e.type === "action" ? e.input : ""));
-    expect(typed).toEqual([data.client, data.prix]);
+    // Only those two typing steps ran (the recorder, in doubt, may keep a burst secret: the trace then masks it).
+    const mask = (v: string) => "•".repeat([...v].length);
+    expect(typed.map((t, i) => (t === mask([data.client!, data.prix!][i] ?? "") ? [data.client, data.prix][i] : t))).toEqual([data.client, data.prix]);
   }, 300_000);
 });
