@@ -135,3 +135,73 @@ describe("rpav detect --vlm-regions", () => {
     expect(d.processing_metadata.vlm_used).toBe(false);
   }, 90_000);
 });
+
+describe("model regions only for new screens (the design's _should_use_vlm)", () => {
+  const home = () => join(dir, "home-gate");
+  const regionRequests = () => fake.requests.filter((r) => r.model.startsWith("qwen")).length;
+  type Meta = { processing_metadata: { vlm_used: boolean; vlm_gate?: { novel: boolean; nearest: { id: string; cosine: number } | null; min_cosine: number; stored: number } }; mode: string; screen_state_id: string };
+  const detect = async (image: string, extra: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = await rpav(["detect", join(dir, image), "--json", "--ocr", "ppocr", "--app", "demo", "--title", "Nouveau patient", ...extra], { RPAV_HOME: home(), RPAV_VLM_URL: fake.url, ...env });
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Meta;
+  };
+
+  it("asks the model for a screen the store does not know, not for one it remembers, always when told", async () => {
+    fake.respond = () => '[{"bbox_2d": [100, 50, 180, 80], "type": "button", "label": "Magenta"}]';
+    // Another screen: dark, with light blocks where the first has none.
+    const w = 640, h = 400;
+    const data = new Uint8Array(w * h * 3).fill(40);
+    for (let y = 40; y < 360; y++) for (let x = 20; x < 620; x++) if ((Math.floor(x / 80) + Math.floor(y / 60)) % 2 === 0) data.fill(230, (y * w + x) * 3, (y * w + x) * 3 + 3);
+    writeFileSync(join(dir, "other.png"), await encodePng(makeFrame({ data, width: w, height: h, channels: 3 })));
+    try {
+      let before = regionRequests();
+      const first = await detect("screen.png", ["--vlm-regions", "--remember"]);
+      expect(first.processing_metadata.vlm_gate).toMatchObject({ novel: true, nearest: null, stored: 0, min_cosine: 0.85 });
+      expect(first.processing_metadata.vlm_used).toBe(true);
+      expect(first.mode).toBe("complete");
+      expect(regionRequests()).toBe(before + 1);
+
+      before = regionRequests();
+      const again = await detect("screen.png", ["--vlm-regions"]);
+      expect(again.processing_metadata.vlm_gate?.novel).toBe(false);
+      expect(again.processing_metadata.vlm_gate?.nearest?.id).toContain(first.screen_state_id);
+      expect(again.processing_metadata.vlm_gate?.nearest?.cosine).toBeGreaterThan(0.99);
+      expect(again.processing_metadata.vlm_used).toBe(false);
+      expect(regionRequests()).toBe(before);
+
+      const other = await detect("other.png", ["--vlm-regions"]);
+      expect(other.processing_metadata.vlm_gate?.novel).toBe(true);
+      expect(other.processing_metadata.vlm_gate?.nearest?.cosine).toBeLessThan(0.85);
+      expect(other.processing_metadata.vlm_used).toBe(true);
+      expect(regionRequests()).toBe(before + 1);
+
+      // Told "always": asked although the screen is known (its answer now comes from the cache).
+      const always = await detect("screen.png", ["--vlm-regions", "always"]);
+      expect(always.processing_metadata.vlm_gate).toBeUndefined();
+      expect(always.processing_metadata.vlm_used).toBe(true);
+    } finally {
+      fake.respond = respond;
+    }
+  }, 180_000);
+
+  it("config.json's vlm.regions applies without the flag; --no-vlm overrides it; a bad value is a typed error", async () => {
+    mkdirSync(home(), { recursive: true });
+    writeFileSync(join(home(), "config.json"), JSON.stringify({ vlm: { regions: "new_screens", new_screen_cosine: 0.999999 } }));
+    try {
+      const strict = await detect("screen.png", []);
+      // The remembered screen again, but the threshold is set above what a recapture reaches.
+      expect(strict.processing_metadata.vlm_gate?.min_cosine).toBe(0.999999);
+      expect(strict.processing_metadata.vlm_used).toBe(strict.processing_metadata.vlm_gate?.novel);
+      const off = await detect("screen.png", ["--no-vlm"]);
+      expect(off.processing_metadata.vlm_gate).toBeUndefined();
+      expect(off.processing_metadata.vlm_used).toBe(false);
+      const bad = await rpav(["detect", join(dir, "screen.png"), "--vlm-regions", "sometimes"], { RPAV_HOME: home(), RPAV_VLM_URL: fake.url });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain("[invalid_input]");
+      expect(bad.stderr).toContain("--vlm-regions always");
+    } finally {
+      rmSync(join(home(), "config.json"), { force: true });
+    }
+  }, 180_000);
+});
+

@@ -2,13 +2,14 @@
 // `npm run train -- <what> [args]`: the training commands (never run by CI or npm test).
 //   data       generate the training screens and write the data manifest (training/data.py)
 //   detector   train, calibrate, evaluate and export the UI element detector (training/detector/train.py)
+//   ppocr-fold fold PP-OCR's exported graphs once into models/ppocr (training/ocr/fold_ppocr.py, python3-onnx)
 // Both run with Debian's /usr/bin/python3 (python3-torch, python3-gi, python3-pyqt5, python3-tk) at nice 19.
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const scripts = { data: join(here, "data.py"), detector: join(here, "detector", "train.py") };
+const scripts = { data: join(here, "data.py"), detector: join(here, "detector", "train.py"), "ppocr-fold": join(here, "ocr", "fold_ppocr.py") };
 const [what, ...args] = process.argv.slice(2);
 if (!what || !(what in scripts)) {
   console.error(`usage: npm run train -- <${Object.keys(scripts).join("|")}> [args]  (add --help after it for its options)`);

@@ -37,6 +37,13 @@ export const VlmFileSchema = z.strictObject({
   /** Answers kept on disk under <data dir>/cache/vlm (default true). */
   cache: z.boolean().optional(),
   api_key: z.string().optional(),
+  /**
+   * Region proposals by the grounding model when detecting (slow): off (default), new_screens (only
+   * for a screen whose state embedding matches no stored state), always.
+   */
+  regions: z.enum(["off", "new_screens", "always"]).optional(),
+  /** Cosine at or above which a stored state counts as the same screen (default 0.85). */
+  new_screen_cosine: z.number().gt(0).max(1).optional(),
   roles: z.strictObject({ grounding: RoleSection.optional(), understanding: RoleSection.optional(), decision: RoleSection.optional() }).optional(),
 });
 
@@ -49,12 +56,16 @@ export interface VlmRoleConfig {
   readonly coordinates?: CoordinateSpace;
 }
 
+export type VlmRegionsMode = "off" | "new_screens" | "always";
+
 export interface VlmConfig {
   readonly enabled: boolean;
   readonly timeoutMs: number;
   readonly retries: number;
   readonly cacheDir: string | undefined;
   readonly apiKey: string | undefined;
+  readonly regions: VlmRegionsMode;
+  readonly newScreenCosine: number | undefined;
   readonly roles: Record<VlmRole, VlmRoleConfig>;
   /** Where each value came from, for `rpav vlm status`. */
   readonly sources: string[];
@@ -116,6 +127,8 @@ export function resolveVlmConfig(dataDir: string, env: NodeJS.ProcessEnv): VlmCo
     retries: file?.retries ?? 2,
     cacheDir: file?.cache === false ? undefined : join(dataDir, "cache", "vlm"),
     apiKey: file?.api_key,
+    regions: file?.regions ?? "off",
+    newScreenCosine: file?.new_screen_cosine,
     roles: { grounding, understanding, decision },
     sources,
   };

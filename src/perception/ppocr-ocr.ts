@@ -6,19 +6,20 @@
 // box grown back by the DB "unclip" distance. Recognition (CRNN + CTC): each line crop is read
 // at height 48; the CTC time steps give every character's x position, so words get their own box.
 // The character list has é è à É but not ê â ç ù û ô î ï œ €: `hybrid-ocr.ts` fills that gap.
-// Both graphs are folded when they load (`onnx-fold.ts`), and lines are read on worker threads
+// Both graphs run folded (made once by training/ocr/fold_ppocr.py, in models/ppocr), and lines are read on worker threads
 // (`ppocr-rec-pool.ts`), which send back each CTC step's best class only.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type * as OrtModule from "onnxruntime-node";
 import type { InferenceSession } from "onnxruntime-node";
+import { z } from "zod";
 import { ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
-import { foldPpOcrModel } from "./onnx-fold.js";
 import { bestPerStep, RecognizerPool, type RecOutput } from "./ppocr-rec-pool.js";
 import { connectedComponents, sampleAxis, toGrey, toRgb, type RgbImage } from "./raster.js";
 
@@ -41,9 +42,10 @@ export interface PpOcrOptions {
    */
   workers?: number;
   /**
-   * Folds the exported graphs' element-wise chains into their convolutions when the models load
-   * (`onnx-fold.ts`; default true): the same outputs up to float rounding, the recognizer ~40 %
-   * and the detector ~25 % faster. A model the folding does not understand loads as shipped.
+   * Runs the folded graphs of models/ppocr (the exported element-wise chains folded into their
+   * convolutions once, by training/ocr/fold_ppocr.py; default true): the same outputs up to float
+   * rounding, the recognizer ~40 % and the detector ~25 % faster. When they were not folded from
+   * the very files shipped (another package version), the shipped graphs run.
    */
   fold?: boolean;
 }
@@ -88,7 +90,7 @@ export class PpOcr implements OcrProvider {
     private readonly chars: readonly string[],
     private readonly opts: Required<Omit<PpOcrOptions, "modelDir" | "workers" | "fold">>,
     private pool: RecognizerPool | undefined,
-    /** Whether both graphs run folded (`onnx-fold.ts`); false when asked not to or when folding failed. */
+    /** Whether both graphs run folded (models/ppocr); false when asked not to or when no folded graph matches. */
     readonly folded: boolean,
   ) {
     this.name = `ppocr-v4.1@${opts.maxSide}${opts.widthScale !== 1 ? `x${opts.widthScale}` : ""}`;
@@ -108,7 +110,7 @@ export class PpOcr implements OcrProvider {
     const threads = options.threads ?? 2;
     const so: InferenceSession.SessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" };
     const workers = options.workers ?? (threads >= 2 ? threads : 0);
-    const [det0, rec0] = [files[0]!, files[1]!].map((f) => loadModel(f, options.fold ?? true)) as [LoadedModel, LoadedModel];
+    const [det0, rec0] = [files[0]!, files[1]!].map((f) => loadPpOcrModel(f, options.fold ?? true)) as [LoadedModel, LoadedModel];
     const detModel = det0.bytes;
     const recModel = rec0.bytes;
     const unreadable = (e: unknown) =>
@@ -374,21 +376,45 @@ function writeRecInput(img: RgbImage, box: BBox, w: number, stride: number, inpu
   }
 }
 
-interface LoadedModel {
+export interface LoadedModel {
   readonly bytes: Uint8Array;
   readonly folded: boolean;
+  /** Why it is (not) folded, for people. */
+  readonly reason: string;
 }
 
-/** A model file's bytes, folded when asked and when the folding applies. */
-function loadModel(file: string, fold: boolean): LoadedModel {
+/** Where the folded graphs and their manifest are (training/ocr/fold_ppocr.py writes them). */
+export function foldedPpOcrModelDir(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "models", "ppocr");
+}
+
+const FoldManifestSchema = z.looseObject({
+  fold_version: z.number(),
+  models: z.record(z.string(), z.looseObject({ source_sha256: z.string(), folded: z.string(), folded_sha256: z.string() })),
+});
+
+/**
+ * A model file's bytes: its folded graph (models/ppocr, made once by `npm run train -- ppocr-fold`)
+ * when asked and when the manifest says it was folded from these very bytes; else as shipped.
+ */
+export function loadPpOcrModel(file: string, fold: boolean, foldedDir = foldedPpOcrModelDir()): LoadedModel {
   const bytes = new Uint8Array(readFileSync(file));
-  if (!fold) return { bytes, folded: false };
+  if (!fold) return { bytes, folded: false, reason: "folding turned off" };
+  const manifestFile = join(foldedDir, "manifest.json");
+  if (!existsSync(manifestFile)) return { bytes, folded: false, reason: `no ${manifestFile}: run npm run train -- ppocr-fold` };
+  let entry: z.infer<typeof FoldManifestSchema>["models"][string] | undefined;
   try {
-    return { bytes: foldPpOcrModel(bytes).model, folded: true };
-  } catch {
-    // A graph the folding cannot read runs as exported.
-    return { bytes, folded: false };
+    entry = FoldManifestSchema.parse(JSON.parse(readFileSync(manifestFile, "utf8"))).models[basename(file)];
+  } catch (e) {
+    return { bytes, folded: false, reason: `${manifestFile} is unreadable (${(e as Error).message}): run npm run train -- ppocr-fold` };
   }
+  if (!entry) return { bytes, folded: false, reason: `${manifestFile} has no folded graph of ${basename(file)}` };
+  if (createHash("sha256").update(bytes).digest("hex") !== entry.source_sha256) return { bytes, folded: false, reason: `${file} is not the model ${manifestFile} was folded from (another package version?): run npm run train -- ppocr-fold` };
+  const foldedFile = join(foldedDir, basename(entry.folded));
+  if (!existsSync(foldedFile)) return { bytes, folded: false, reason: `${foldedFile} is missing: git checkout -- models/ppocr, or npm run train -- ppocr-fold` };
+  const folded = new Uint8Array(readFileSync(foldedFile));
+  if (createHash("sha256").update(folded).digest("hex") !== entry.folded_sha256) return { bytes, folded: false, reason: `${foldedFile} is not the file its manifest names (changed or damaged): git checkout -- models/ppocr, or npm run train -- ppocr-fold` };
+  return { bytes: folded, folded: true, reason: `folded graph ${foldedFile}` };
 }
 
 /** Content key of a line crop: its size and pixels. */

@@ -14,6 +14,7 @@ import { elementId } from "../core/ids.js";
 import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js";
 import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
 import type { ElementProposer } from "../core/providers/element-proposer.js";
+import type { ScreenNovelty, ScreenNoveltyCheck } from "../core/providers/screen-novelty.js";
 import type { VlmClient } from "../core/providers/vlm.js";
 import type { TextBox } from "../core/schemas/common.js";
 import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/schemas/uielement.js";
@@ -33,6 +34,8 @@ export interface DetectorDeps {
   readonly textEmbedder?: TextEmbedder;
   /** Region proposals from a vision-language model, when one is available. */
   readonly vlm?: VlmClient;
+  /** When given, the model is asked for regions only on a screen this check finds new. */
+  readonly vlmGate?: ScreenNoveltyCheck;
   /**
    * A learned detector (learned-detector.ts): when given, its typed boxes replace the shape
    * proposer and the rule classifier, and OCR names them (learned-fusion.ts).
@@ -85,6 +88,8 @@ export interface DetectionResult {
     detection_time_ms: number;
     num_elements_detected: number;
     vlm_used: boolean;
+    /** The new-screen check made before asking the model for regions (absent: none was made). */
+    vlm_gate?: ScreenNovelty;
     timings: Record<string, number>;
     /** Set when the whole detector failed: matching must fall back to legacy. */
     failed?: { code: ErrorCode; message: string };
@@ -197,21 +202,54 @@ export class UIElementDetector {
       failed = { code: e instanceof RpaError ? e.code : "detector_failed", message: (e as Error).message };
       candidates = [];
     }
+    const t3 = performance.now();
+    const elements: UIElement[] = [];
+    const crops = new Map<string, Frame>();
+    const vectors = new Map<string, { provider: string; vector: Vector }>();
+    const seen = new Set<string>();
+    const characterizeAll = async (list: readonly ElementCandidate[]) => {
+      for (const c of list) {
+        throwIfAborted(signal, "element characterization");
+        try {
+          const el = await this.characterize(frame, c, options, crops, vectors);
+          if (seen.has(el.element_id)) continue;
+          seen.add(el.element_id);
+          elements.push(el);
+        } catch (e) {
+          if (e instanceof AbortedError) throw e;
+          regionErrors.push({ bbox: c.bbox, stage: "characterize", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
+        }
+      }
+    };
+    await characterizeAll(candidates);
+    timings.characterize_ms = performance.now() - t3;
+    // Region proposals by the model (slow): after the heuristics, so that the new-screen check
+    // embeds the state with its elements, as stored states are; only for a new screen when a
+    // check is given (the design's _should_use_vlm).
+    let vlmGate: ScreenNovelty | undefined;
     if (this.deps.vlm && !failed) {
       const tv = performance.now();
       try {
-        const regions = await this.deps.vlm.proposeRegions(frame, signal);
-        vlmUsed = true;
-        for (const r of regions) {
-          const type = (UI_ELEMENT_TYPES as readonly string[]).includes(r.type ?? "") ? (r.type as UIElementType) : "generic_interactive";
-          const bbox = clampBBox(r.bbox, frame);
-          if (bbox[2] - bbox[0] < 2 || bbox[3] - bbox[1] < 2) continue;
-          const same = candidates.find((c) => bboxIoU(c.bbox, bbox) > 0.5);
-          if (same) {
-            same.confidence = Math.min(1, same.confidence + 0.1);
-            continue;
+        if (this.deps.vlmGate) {
+          vlmGate = await this.deps.vlmGate.check({ frame, detectedText: perceptionFromOcr(ocr?.lines ?? []).detected_text, elements, ...(options.windowTitle !== undefined ? { windowTitle: options.windowTitle } : {}), ...(options.appName !== undefined ? { appName: options.appName } : {}) }, signal);
+          timings.vlm_gate_ms = performance.now() - tv;
+        }
+        if (!vlmGate || vlmGate.novel) {
+          const regions = await this.deps.vlm.proposeRegions(frame, signal);
+          vlmUsed = true;
+          const extra: ElementCandidate[] = [];
+          for (const r of regions) {
+            const type = (UI_ELEMENT_TYPES as readonly string[]).includes(r.type ?? "") ? (r.type as UIElementType) : "generic_interactive";
+            const bbox = clampBBox(r.bbox, frame);
+            if (bbox[2] - bbox[0] < 2 || bbox[3] - bbox[1] < 2) continue;
+            const same = elements.find((e) => bboxIoU(e.bbox, bbox) > 0.5) ?? extra.find((c) => bboxIoU(c.bbox, bbox) > 0.5);
+            if (same) {
+              same.confidence = Math.min(1, same.confidence + 0.1);
+              continue;
+            }
+            extra.push({ type, bbox, label: r.label ?? "", text: r.label ?? "", confidence: Math.min(1, Math.max(0, r.confidence ?? 0.6)), method: "vlm_query", filled: false });
           }
-          candidates.push({ type, bbox, label: r.label ?? "", text: r.label ?? "", confidence: Math.min(1, Math.max(0, r.confidence ?? 0.6)), method: "vlm_query", filled: false });
+          await characterizeAll(extra);
         }
       } catch (e) {
         if (e instanceof AbortedError) throw e;
@@ -219,24 +257,6 @@ export class UIElementDetector {
       }
       timings.vlm_ms = performance.now() - tv;
     }
-    const t3 = performance.now();
-    const elements: UIElement[] = [];
-    const crops = new Map<string, Frame>();
-    const vectors = new Map<string, { provider: string; vector: Vector }>();
-    const seen = new Set<string>();
-    for (const c of candidates) {
-      throwIfAborted(signal, "element characterization");
-      try {
-        const el = await this.characterize(frame, c, options, crops, vectors);
-        if (seen.has(el.element_id)) continue;
-        seen.add(el.element_id);
-        elements.push(el);
-      } catch (e) {
-        if (e instanceof AbortedError) throw e;
-        regionErrors.push({ bbox: c.bbox, stage: "characterize", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
-      }
-    }
-    timings.characterize_ms = performance.now() - t3;
     elements.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
     const log = this.deps.logger ?? silentLogger();
     const round = (v: number) => Math.round(v * 10) / 10;
@@ -262,6 +282,7 @@ export class UIElementDetector {
         detection_time_ms: performance.now() - t0,
         num_elements_detected: elements.length,
         vlm_used: vlmUsed,
+        ...(vlmGate ? { vlm_gate: vlmGate } : {}),
         timings,
         ...(failed ? { failed } : {}),
         ...(vlmError ? { vlm_error: vlmError } : {}),

@@ -146,6 +146,18 @@ function actorHtml(trace: ReadTrace, a: StepAttempt): string {
   return list + checks;
 }
 
+/** Longest raw model answer shown in a card; the whole answer stays in trace.jsonl. */
+const RAW_ANSWER_SHOWN = 4000;
+
+/** What the grounding model was asked and answered for this step (method "vlm"), all of it untrusted text, escaped. */
+function vlmHtml(before: TraceBefore | undefined): string {
+  const v = before?.vlm;
+  if (!v) return "";
+  const raw = v.raw_answer.length > RAW_ANSWER_SHOWN ? `${v.raw_answer.slice(0, RAW_ANSWER_SHOWN)}… (${v.raw_answer.length} characters, all in trace.jsonl)` : v.raw_answer;
+  const facts = [`model ${v.model}`, v.cached ? "answer from the cache" : "answered now", v.snapped_to ? `snapped to ${v.snapped_to}` : "not snapped to a detected element", `prompt ${v.prompt_hash}`];
+  return `<details class="vlm"><summary>grounding model: ${esc(facts.join(" · "))}</summary><pre>${esc(raw)}</pre></details>`;
+}
+
 /** One step card of the report (and of the studio's run viewer): status, timeline, candidates, screenshots. */
 export function stepCard(trace: ReadTrace, a: StepAttempt, shots: ShotSource, opts: StepCardOptions = {}): string {
   const { after, before, action, row } = a;
@@ -159,7 +171,7 @@ export function stepCard(trace: ReadTrace, a: StepAttempt, shots: ShotSource, op
 <li>action: ${esc(action ? `${action.action}${action.point ? ` at (${action.point.join(", ")})` : ""}${action.input !== null ? ` « ${action.input} »` : ""}` : "none")}</li>
 <li>check: ${esc(after.check)}</li><li>attempts ${esc(String(after.attempts))}, ${esc(String(after.duration_ms))} ms (overhead ${esc(String(after.overhead_ms))} ms)${before ? `; ${esc(Object.entries(before.timings).map(([k, v]) => `${k} ${v}`).join(", "))}` : ""}</li>
 ${after.error ? `<li class="error">${esc(after.error.code)}: ${esc(after.error.message)}</li>` : ""}</ul>
-${actorHtml(trace, a)}
+${actorHtml(trace, a)}${vlmHtml(before)}
 ${cands ? `<details><summary>candidates</summary><ol>${cands}</ol></details>` : ""}${extrasHtml}
 <div class="shots">${figure(shots, before?.screenshot ?? null, before?.origin ?? null, attemptBoxes(a), action?.point ?? null, "before")}${figure(shots, after.screenshot, after.origin, [], null, "after")}</div></section>`;
 }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VectorError } from "../core/errors.js";
 import type { Store, VectorStamp } from "../core/providers/store.js";
-import type { VectorHit, VectorIndex } from "../core/providers/vector-index.js";
+import type { VectorHit, VectorIndex, VectorSearcher } from "../core/providers/vector-index.js";
 import type { Vector } from "../core/vectors.js";
 import { ExactVectorIndex } from "./exact-vector-index.js";
 import { UsearchVectorIndex, type UsearchOptions } from "./usearch-vector-index.js";
@@ -37,7 +37,7 @@ export function defaultExpansionSearch(n: number): number {
   return n > 300_000 ? 256 : 96;
 }
 
-export class VectorSearch {
+export class VectorSearch implements VectorSearcher {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
@@ -138,6 +138,12 @@ export class VectorSearch {
       if (rows.length < page) return out;
       after = (rows[rows.length - 1] as { seq: number }).seq;
     }
+  }
+
+  /** How many vectors of `provider` the index holds, in step with the store. */
+  async count(provider: string): Promise<number> {
+    await this.refresh(provider);
+    return (this.entries.get(provider) as Entry).index.size;
   }
 
   /** The k nearest stored vectors of `provider` by cosine similarity, best first. */

@@ -30,6 +30,9 @@ import { createVlmProviders } from "../vlm-providers.js";
 import type { VlmClient, VlmGrounding } from "../../core/providers/vlm.js";
 import { bboxCenter } from "../../core/geometry.js";
 import type { CliIo } from "./desktop.js";
+import type { ScreenNoveltyCheck } from "../../core/providers/screen-novelty.js";
+import { defaultStateManager, embedDetectedScreen, newScreenGate, processingMetadata, regionsMode, rememberScreen } from "../screen-memory.js";
+import { openStore } from "./store.js";
 
 export interface PerceptionChoice {
   ocr: string;
@@ -78,6 +81,8 @@ export interface DetectorObservers {
   logger?: Logger;
   failureDir?: string;
   vlm?: VlmClient;
+  /** With `vlm`: ask the model for regions only on a screen this check finds new. */
+  vlmGate?: ScreenNoveltyCheck;
 }
 
 export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
@@ -107,6 +112,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     ocr: cached,
     ...(proposer ? { proposer } : {}),
     ...(obs.vlm ? { vlm: obs.vlm } : {}),
+    ...(obs.vlmGate ? { vlmGate: obs.vlmGate } : {}),
     ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}),
     ...(obs.logger ? { logger: obs.logger } : {}),
     ...(saveFailure ? { saveFailure } : {}),
@@ -135,14 +141,7 @@ export function enrichedState(det: DetectionResult, meta: { id: string; app: str
     ui_elements: det.elements,
     state_embedding: { provider: image.provider, vector_id: image.vector_id, components: null },
     context: { current_workflow_candidate: null, tags: det.metadata.failed ? ["detector_failed"] : [] },
-    processing_metadata: {
-      detection_time_ms: Math.round(det.metadata.detection_time_ms),
-      num_elements_detected: det.metadata.num_elements_detected,
-      vlm_used: det.metadata.vlm_used,
-      timings_ms: Object.fromEntries(Object.entries(det.metadata.timings).map(([k, v]) => [k, Math.round(v * 10) / 10])),
-      ...(det.metadata.failed ? { detector_failed: det.metadata.failed } : {}),
-      region_errors: det.metadata.region_errors,
-    },
+    processing_metadata: processingMetadata(det),
   };
   readDocument(state, meta.id);
   return state;
@@ -161,25 +160,42 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--json", "print the screen state JSON on stdout")
     .option("--debug-image <out.png>", "draw every element box with its type and label")
     .option("--out <dir>", "write the screen state, element crops and vectors there")
-    .option("--vlm-regions", "also ask the grounding model for every interactive element (slow; off by default); without a server the heuristics stand (vlm_used false)")
-    .action(async (image: string, o: PerceptionChoice & { app: string; title: string; json?: boolean; debugImage?: string; out?: string; vlmRegions?: boolean }) => {
+    .option("--vlm-regions [when]", 'also ask the grounding model for the interactive elements (slow): "new" (the default: only for a screen whose state embedding matches no stored state) or "always"; without it, config.json\'s vlm.regions (off by default); without a server the heuristics stand (vlm_used false)')
+    .option("--no-vlm", "no model, whatever config.json says")
+    .option("--remember", "store this screen (complete mode: screenshot, elements, state embedding) so that later detections know it")
+    .action(async (image: string, o: PerceptionChoice & { app: string; title: string; json?: boolean; debugImage?: string; out?: string; vlmRegions?: string | boolean; vlm?: boolean; remember?: boolean }) => {
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       const dataDir = resolveDataDir(globals(), io.env);
-      const proposer = o.vlmRegions ? createVlmProviders(resolveVlmConfig(dataDir, io.env)).proposer : undefined;
-      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out, { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}) });
+      const vlmConfig = resolveVlmConfig(dataDir, io.env);
+      const mode = regionsMode(o.vlmRegions, o.vlm, vlmConfig);
+      const proposer = mode !== "off" ? createVlmProviders(vlmConfig).proposer : undefined;
+      const store = mode === "new_screens" || o.remember ? await openStore(globals(), io.env) : undefined;
+      const manager = defaultStateManager();
+      const vlmGate = store && mode === "new_screens" ? newScreenGate(store, manager, vlmConfig) : undefined;
+      const { detector, close: closeDetector } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out, { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) });
+      const close = async () => {
+        await closeDetector();
+        await store?.close();
+      };
       try {
         if (!o.json) io.err(`detecting elements in ${image} (${frame.width}×${frame.height})…\n`);
         const det = await detector.detect(frame, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1, cropDir: o.out ? "elements" : undefined });
-        const id = timestampedId("screen");
-        // The screen vector is always written, so its vector_id names a file: under --out (relative
-        // to it, like the element crops and vectors), else in the data folder (absolute path).
-        const imageEmbedder = new LayoutImageEmbedder(512);
-        const imageVector = await imageEmbedder.embed(frame);
-        const vectorRel = `data/embeddings/screens/image/${id}.npy`;
-        const vectorFile = o.out ? join(resolve(o.out), vectorRel) : join(dataDir, "embeddings", "screens", "image", `${id}.npy`);
-        mkdirSync(dirname(vectorFile), { recursive: true });
-        writeFileSync(vectorFile, encodeNpy(imageVector));
-        const state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, { provider: imageEmbedder.name, vector_id: o.out ? vectorRel : vectorFile });
+        const meta = { appName: o.app, title: o.title, sessionId: "rpav-detect", tags: [] };
+        const remembered = store && o.remember ? await rememberScreen(store, dataDir, frame, det, await embedDetectedScreen(manager, frame, det, meta), meta) : undefined;
+        let state: ScreenState;
+        if (remembered) state = remembered; // complete mode: its vectors are in the store
+        else {
+          const id = timestampedId("screen");
+          // The screen vector is always written, so its vector_id names a file: under --out (relative
+          // to it, like the element crops and vectors), else in the data folder (absolute path).
+          const imageEmbedder = new LayoutImageEmbedder(512);
+          const imageVector = await imageEmbedder.embed(frame);
+          const vectorRel = `data/embeddings/screens/image/${id}.npy`;
+          const vectorFile = o.out ? join(resolve(o.out), vectorRel) : join(dataDir, "embeddings", "screens", "image", `${id}.npy`);
+          mkdirSync(dirname(vectorFile), { recursive: true });
+          writeFileSync(vectorFile, encodeNpy(imageVector));
+          state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, { provider: imageEmbedder.name, vector_id: o.out ? vectorRel : vectorFile });
+        }
         if (o.out) {
           const out = resolve(o.out);
           mkdirSync(join(out, "elements"), { recursive: true });
@@ -198,6 +214,10 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
           for (const e of det.elements) io.out(`  ${e.type.padEnd(19)} ${JSON.stringify(e.label).padEnd(32)} [${e.bbox.join(", ")}] ${e.role} ${e.confidence}${e.properties.is_dangerous ? " DANGEROUS" : ""}\n`);
           if (det.metadata.failed) io.out(`  detector failed (${det.metadata.failed.code}): ${det.metadata.failed.message} — matching will use the whole screen\n`);
           for (const r of det.metadata.region_errors) io.out(`  region [${r.bbox.map(Math.round).join(", ")}] skipped: ${r.message}\n`);
+          const gate = det.metadata.vlm_gate;
+          if (gate) io.out(`  model regions: ${gate.novel ? "asked, a new screen" : "not asked, a known screen"} (${gate.nearest ? `nearest stored state ${gate.nearest.id}, cosine ${gate.nearest.cosine.toFixed(3)} ${gate.novel ? "<" : "≥"} ${gate.minCosine}` : "no state stored yet"})\n`);
+          if (det.metadata.vlm_error) io.out(`  model regions failed: ${det.metadata.vlm_error} — heuristics only\n`);
+          if (remembered) io.out(`stored as ${remembered.screen_state_id} in ${store!.location}\n`);
           if (o.debugImage) io.out(`debug image: ${o.debugImage}\n`);
           if (o.out) io.out(`written to ${resolve(o.out)}\n`);
         }

@@ -26,6 +26,7 @@ import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
 import { openStore, type StoreChoice } from "./store.js";
+import { defaultStateManager, newScreenGate, regionsMode } from "../screen-memory.js";
 
 export function registerRecordCommands(program: Command, io: CliIo): void {
   const globals = () => program.opts<GlobalOptions>();
@@ -76,11 +77,20 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
     .description("turn a recorded session into a workflow_v1 template with variables")
     .option("--out <file.json>", "workflow file (default: <session>/workflow.json)")
     .option("--enrich", "ask the understanding model (RPAV_MODEL_UNDERSTANDING) for each step's intention, expected state and result and its target's description; without a reachable model the deterministic texts stay")
-    .action(async (sessionDir: string, o: { out?: string; enrich?: boolean }) => {
+    .option("--vlm-regions [when]", 'also ask the grounding model for the elements of each step\'s screen: "new" (default: only screens whose state embedding matches no stored state) or "always"; without it, config.json\'s vlm.regions (off by default)')
+    .action(async (sessionDir: string, o: { out?: string; enrich?: boolean; vlmRegions?: string | boolean }) => {
       const session = readSession(resolve(sessionDir));
       const out = resolve(o.out ?? join(sessionDir, "workflow.json"));
       const dataDir = resolveDataDir(globals(), io.env);
-      const { detector, close } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false);
+      const vlmConfig = resolveVlmConfig(dataDir, io.env);
+      const mode = regionsMode(o.vlmRegions, undefined, vlmConfig);
+      const gateStore = mode === "new_screens" ? await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env) : undefined;
+      const regions = mode !== "off" ? { vlm: createVlmProviders(vlmConfig).proposer, ...(gateStore ? { vlmGate: newScreenGate(gateStore, defaultStateManager(), vlmConfig) } : {}) } : {};
+      const { detector, close: closeDetector } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false, regions);
+      const close = async () => {
+        await closeDetector();
+        await gateStore?.close();
+      };
       try {
         const built = await buildWorkflow(session, {
           reader: detectorReader(detector),

@@ -15,24 +15,18 @@ import { X11XTestInputDriver } from "../../platform/x11/x11-xtest-input-driver.j
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { captureStable } from "../../capture/stable-capture.js";
-import { encodePng } from "../../capture/png.js";
 import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
-import { timestampedId } from "../../core/ids.js";
-import { readDocument } from "../../core/schemas/documents.js";
-import type { ScreenState } from "../../core/schemas/screenstate.js";
-import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
-import { MultiModalEmbeddingManager } from "../../embedding/multimodal-embedding-manager.js";
-import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
-import { persistStateEmbedding } from "../../embedding/state-embedding-record.js";
+import type { MultiModalEmbeddingManager } from "../../embedding/multimodal-embedding-manager.js";
 import { launchApp } from "../../platform/x11/app-launcher.js";
 import { YAD_PATIENT_APP as YAD_PATIENT } from "../demo-yad.js";
 import { labDown, labUp, type LabSession } from "../../platform/x11/desktop-lab.js";
-import { ContentFiles } from "../../store/content-files.js";
 import { SqliteStore } from "../../store/sqlite-store.js";
 import { VectorSearch } from "../../store/vector-search.js";
 import { drawBoxes } from "../../perception/debug-image.js";
 import { LAB_STATE_DIR } from "../config.js";
+import { SAME_SCREEN_COSINE } from "../../embedding/screen-novelty.js";
+import { defaultStateManager, embedDetectedScreen, rememberScreen } from "../screen-memory.js";
 import { createDetector } from "./perception.js";
 import { replayWorkflow } from "./replay.js";
 import type { CliIo } from "./desktop.js";
@@ -53,12 +47,12 @@ interface Look {
 async function look(screen: X11ScreenSource, windowId: string, title: string, appName: string, detector: UIElementDetector, manager: MultiModalEmbeddingManager): Promise<Look & { stable: boolean }> {
   const { frame, stable } = await captureStable(screen, { kind: "window", windowId });
   const det = await detector.detect(frame, { appName, windowTitle: title });
-  const emb = await manager.embed({ frame, windowTitle: title, detectedText: det.perception.detected_text, elements: det.elements, context: { appName, tags: ["npm-start"] } }, "complete");
+  const emb = await embedDetectedScreen(manager, frame, det, { appName, title, sessionId: "npm-start", tags: ["npm-start"] });
   return { frame, det, emb, stable };
 }
 
 /** Minimum cosine for the recaptured window to count as "the same screen" (property 13's 0.85). */
-export const SAME_SCREEN_COSINE = 0.85;
+export { SAME_SCREEN_COSINE };
 /** Earlier captures of the very same screen may score this much higher than the state just stored. */
 const TIE_COSINE = 0.02;
 
@@ -93,35 +87,16 @@ export async function runStartJob(io: CliIo, dataDir: string): Promise<{ report:
     say("opening gtk3-widget-factory…");
     const app = await launchApp({ env }, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" } });
     try {
-      const manager = new MultiModalEmbeddingManager(new LayoutImageEmbedder(512), new NgramTextEmbedder(512));
+      const manager = defaultStateManager();
       say("detecting UI elements (OCR + shapes)…");
       const first = await look(screen, app.window.id, app.window.title, app.window.appName, detector, manager);
       const { frame, det, emb } = first;
       say(`captured ${frame.width}×${frame.height} at (${frame.origin.join(", ")})${first.stable ? "" : " (the window was still changing)"}`);
       say(`${det.elements.length} elements, ${det.perception.detected_text.length} text lines in ${Math.round(det.metadata.detection_time_ms)} ms`);
       if (det.metadata.failed) fail("detect", `${det.metadata.failed.code}: ${det.metadata.failed.message}`);
-      const png = await encodePng(frame);
       const annotated = await drawBoxes(frame, det.elements);
-      const shot = await new ContentFiles(join(dataDir, "screens")).put(png);
-      const id = timestampedId("screen");
-      const state_embedding = await persistStateEmbedding(emb, id, (vectorId, provider, vector) => store.putVector(vectorId, provider, vector));
-      const state: ScreenState = {
-        schema_version: "screenstate_v1",
-        mode: "complete",
-        screen_state_id: id,
-        timestamp: new Date().toISOString(),
-        session_id: "npm-start",
-        environment: { platform: process.platform, display_scale: frame.scaleFactor },
-        window: { app_name: app.window.appName, window_title: app.window.title, screen_resolution: [frame.width, frame.height] },
-        raw: { screenshot_path: shot.path },
-        perception: det.perception,
-        ui_elements: det.elements,
-        state_embedding,
-        context: { current_workflow_candidate: null, tags: ["npm-start"] },
-        processing_metadata: { detection_time_ms: Math.round(det.metadata.detection_time_ms), num_elements_detected: det.elements.length, vlm_used: false },
-      };
-      readDocument(state, id); // the document we store is valid screenstate_v1
-      await store.putScreenState(state);
+      const state = await rememberScreen(store, dataDir, frame, det, emb, { appName: app.window.appName, title: app.window.title, sessionId: "npm-start", tags: ["npm-start"] });
+      const { screen_state_id: id, state_embedding } = state;
       const stored = (await store.findScreenStates({ appName: app.window.appName, limit: 1_000_000 })).length;
       say(`stored ${id} in ${store.location} (${stored} state(s) of ${app.window.appName} so far)`);
       for (const w of emb.warnings) say(`  note: ${w.component} component empty (${w.reason})`);

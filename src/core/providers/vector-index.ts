@@ -14,3 +14,10 @@ export interface VectorIndex {
   add(id: string, vector: Vector): void;
   search(query: Vector, k: number): VectorHit[];
 }
+
+/** kNN search over stored vectors of one provider (the store's vector search). */
+export interface VectorSearcher {
+  search(provider: string, query: Vector, k: number): Promise<VectorHit[]>;
+  /** How many vectors of `provider` are stored. */
+  count(provider: string): Promise<number>;
+}
