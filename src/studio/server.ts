@@ -14,6 +14,7 @@ import type { AssistInbox } from "../core/providers/assist-channel.js";
 import type { Store } from "../core/providers/store.js";
 import { isRpaError } from "../core/errors.js";
 import { registerAskRoutes } from "./routes-ask.js";
+import { registerPatchRoutes, type PatchList } from "./routes-patches.js";
 import { registerRunRoutes } from "./routes-runs.js";
 import { registerStartRoutes, type ReplaySpawner } from "./routes-start.js";
 import { registerWorkflowRoutes } from "./routes-workflows.js";
@@ -32,6 +33,8 @@ export interface StudioOptions {
   /** The assist channel's answering side (<data dir>/assist). */
   inbox: AssistInbox;
   token: string;
+  /** The workflow patches proposed from assist answers (<data dir>/patches). */
+  patches: PatchList;
   /** Starts `rpav replay` with these arguments (the composition root knows the executable). */
   spawnReplay: ReplaySpawner;
   /** Logs requests (pino, through Fastify); off by default. */
@@ -58,7 +61,8 @@ export async function createStudio(opts: StudioOptions): Promise<FastifyInstance
     fragment: (view, data) => eta.render(view, data),
     page: async (reply, view, data, status = 200) => {
       const pending = (await opts.inbox.pending()).length;
-      return reply.code(status).type("text/html; charset=utf-8").send(eta.render(view, { pending, ...data }));
+      const proposed = (await opts.patches.list()).filter((p) => p.status === "proposed").length;
+      return reply.code(status).type("text/html; charset=utf-8").send(eta.render(view, { pending, proposed, ...data }));
     },
   };
 
@@ -112,5 +116,6 @@ export async function createStudio(opts: StudioOptions): Promise<FastifyInstance
   registerWorkflowRoutes(app, ctx);
   registerAskRoutes(app, ctx);
   registerStartRoutes(app, ctx);
+  registerPatchRoutes(app, ctx);
   return app;
 }

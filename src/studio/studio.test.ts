@@ -12,6 +12,7 @@ import { makeFrame } from "../core/frame.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 import { TraceWriter } from "../replay/trace.js";
 import { AssistFiles } from "../store/assist-files.js";
+import { PatchFiles } from "../store/patch-files.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import { confinedFile } from "./paths.js";
 import { COOKIE, createStudio, TOKEN_HEADER } from "./server.js";
@@ -43,7 +44,7 @@ beforeAll(async () => {
   writeFileSync(join(root, "secret.txt"), "outside the run folder");
   symlinkSync(join(root, "secret.txt"), join(dataDir, "runs", "r1", "shots", "link.png"));
   token = loadOrCreateToken(dataDir).token;
-  app = await createStudio({ dataDir, store, inbox: new AssistFiles(join(dataDir, "assist")), token, spawnReplay: (args) => {
+  app = await createStudio({ dataDir, store, inbox: new AssistFiles(join(dataDir, "assist")), patches: new PatchFiles(join(dataDir, "patches")), token, spawnReplay: (args) => {
       spawned.push(args);
       // Stands in for `rpav replay` (this test has no desktop): says something on stderr and fails.
       return spawn(process.execPath, ["-e", "process.stderr.write('Missing variable values, nothing was run\\n'); process.exit(1)"], { stdio: ["ignore", "pipe", "pipe"] });
@@ -78,7 +79,7 @@ describe("studio security", () => {
   });
 
   it("sends a strict Content Security Policy, and pages carry no inline script or style", async () => {
-    for (const url of ["/runs", "/runs/run_r1", "/workflows", "/workflows/wf_nouveau_patient", "/ask", "/start"]) {
+    for (const url of ["/runs", "/runs/run_r1", "/workflows", "/workflows/wf_nouveau_patient", "/ask", "/start", "/patches?all=1"]) {
       const r = await get(url);
       expect(r.statusCode, url).toBe(200);
       expect(r.headers["content-security-policy"]).toContain("default-src 'self'");
@@ -174,6 +175,46 @@ describe("studio runs started from the page", () => {
     expect(events.body).toContain('event: log\ndata: {"text":"Missing variable values, nothing was run"}');
     expect(events.body).toMatch(/event: done\ndata: \{"exit":1,"ended":false\}/);
     expect((await get("/live/..%2F..%2Fetc/events")).statusCode).toBe(400);
+  });
+});
+
+describe("studio patches", () => {
+  it("lists a proposed patch with its step, the old and new target and the crop from the asking run; accept is a new store version, reject marks it", async () => {
+    const wfPath = join(root, "hostile-workflow.json");
+    const wf = (await store.getWorkflow("wf_hostile"))!.document as unknown as Workflow;
+    writeFileSync(wfPath, JSON.stringify(wf));
+    const patches = new PatchFiles(join(dataDir, "patches"));
+    const target = { ...wf.steps[0]!.target!, label: "<b>Valider</b>", by_text: "<b>Valider</b>", recorded_bbox: [110, 105, 130, 115] as [number, number, number, number] };
+    const base = { schema_version: "workflow_patch_v1" as const, workflow_id: "wf_hostile", workflow_path: wfPath, step_id: "step_001", run_id: "run_r1", question_id: "q1", status: "proposed" as const };
+    await patches.put({ ...base, patch_id: "patch_a", op: { op: "set_target", target }, reason: "studio picked « <b>Valider</b> » (button)", proposed_at: "2026-12-02T10:00:00.000Z" });
+    await patches.put({ ...base, patch_id: "patch_b", op: { op: "remove_step" }, reason: "studio chose to skip", proposed_at: "2026-12-02T10:01:00.000Z" });
+    const list = await get("/patches");
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('data-patch="patch_a"');
+    expect(list.body).toContain('data-patch="patch_b"');
+    expect(list.body).not.toContain("<b>Valider</b>");
+    expect(list.body).toContain("&lt;b&gt;Valider&lt;/b&gt;");
+    expect(list.body).toContain("box [110, 105, 130, 115]");
+    expect(list.body).toContain('src="/patches/patch_a/crop.png"');
+    expect(list.body).toContain("the step is removed");
+    const crop = await get("/patches/patch_a/crop.png");
+    expect(crop.headers["content-type"]).toBe("image/png");
+    const f = await decodeImage(crop.rawPayload, "crop.png");
+    expect([f.width, f.height]).toEqual([40, 30]); // 40 px around [10, 5, 30, 15] in the 40×30 shot: all of it
+    expect((await post("/patches/patch_a/accept", {})).statusCode).toBe(303);
+    const v2 = await store.getWorkflow("wf_hostile");
+    expect(v2?.version).toBe(2);
+    expect((v2!.document as unknown as Workflow).steps[0]!.target!.label).toBe("<b>Valider</b>");
+    expect((JSON.parse(readFileSync(wfPath, "utf8")) as Workflow).steps[0]!.target!.label).toBe("<b>Valider</b>");
+    expect((await patches.get("patch_a")).status).toBe("accepted");
+    expect((await post("/patches/patch_b/reject", {})).statusCode).toBe(303);
+    expect((await patches.get("patch_b")).status).toBe("rejected");
+    expect((await store.getWorkflow("wf_hostile"))?.version).toBe(2);
+    expect((await post("/patches/patch_b/accept", {})).statusCode).toBe(400); // already rejected
+    expect((await get("/patches")).body).toContain('id="no-patches"');
+    const all = await get("/patches?all=1");
+    expect(all.body).toContain('href="/workflows/wf_hostile?version=2"');
+    expect(all.body).not.toContain('action="/patches/patch_b/accept"');
   });
 });
 
