@@ -3,7 +3,7 @@
 // new store versions. The browser side, on real runs, is test/lab/studio.test.ts.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -175,6 +175,30 @@ describe("studio runs started from the page", () => {
     expect(events.body).toContain('event: log\ndata: {"text":"Missing variable values, nothing was run"}');
     expect(events.body).toMatch(/event: done\ndata: \{"exit":1,"ended":false\}/);
     expect((await get("/live/..%2F..%2Fetc/events")).statusCode).toBe(400);
+  });
+});
+
+describe("studio runs whose process died", () => {
+  it("a run the store calls running is interrupted once its process is gone, running while it lives, running when no process is named", async () => {
+    const dead = spawn(process.execPath, ["-e", ""]);
+    await new Promise((res) => dead.once("exit", res));
+    const cases = [
+      ["run_dead", { pid: dead.pid!, host: hostname() }],
+      ["run_alive", { pid: process.pid, host: hostname() }],
+      ["run_old", {}],
+    ] as const;
+    for (const [id, proc] of cases) {
+      const dir = join(dataDir, "runs", id);
+      new TraceWriter(dir).append({ type: "run", schema_version: "trace_v1", run_id: id, workflow_id: "wf_nouveau_patient", workflow_name: "n", workflow_path: "/nowhere/workflow.json", rows: [{}], on_error: "stop", steps: [] });
+      await store.putRun({ runId: id, workflowId: "wf_nouveau_patient", workflowVersion: 1, status: "running", startedAt: new Date().toISOString(), document: { run_dir: dir, ...proc } });
+    }
+    const list = await get("/runs");
+    const status = (id: string) => new RegExp(`data-run="${id}">[\\s\\S]*?<td class="status">([a-z]+)</td>`).exec(list.body)?.[1];
+    expect(cases.map(([id]) => status(id))).toEqual(["interrupted", "running", "running"]);
+    const page = await get("/runs/run_dead");
+    expect(page.body).toContain('id="interrupted-note"');
+    expect(page.body).toContain(`rpav replay --resume ${join(dataDir, "runs", "run_dead")}`);
+    expect((await get("/runs/run_alive")).body).not.toContain('id="interrupted-note"');
   });
 });
 

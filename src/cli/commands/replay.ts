@@ -4,6 +4,7 @@
 // screenshots and report.html; it is also recorded in the store (runs table).
 import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
@@ -115,6 +116,11 @@ function startDetached(command: string, args: readonly string[], env: NodeJS.Pro
   });
 }
 
+/** Who runs a run while it is "running": a run whose process is gone was interrupted (kill -9, a crash, a power cut). */
+export function runningProcess(): { pid: number; host: string } {
+  return { pid: process.pid, host: hostname() };
+}
+
 /** Replays a workflow on the desktop of `env`; writes the trace and the report. */
 export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv), dataDir: string, log: (s: string) => void, store?: Store): Promise<ReplayResult> {
   let workflowPath = resolve(req.workflowPath);
@@ -154,7 +160,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   if (!req.resume)
     trace.append({ type: "run", schema_version: "trace_v1", run_id: runId, workflow_id: workflow.workflow_id, workflow_name: workflow.name, workflow_path: workflowPath, rows: writerRows(workflow, rows), on_error: req.onError ?? "stop", steps: workflow.steps.map((s) => ({ step_id: s.step_id, action: s.action, intention: s.intention })) });
   const started = new Date();
-  await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: "running", startedAt: started.toISOString(), document: { run_dir: runDir } });
+  await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: "running", startedAt: started.toISOString(), document: { run_dir: runDir, ...runningProcess() } });
   const windows = new X11WindowInfo({ env });
   const screen = new X11ScreenSource({ env, windows });
   const input = new X11XTestInputDriver({ env });
