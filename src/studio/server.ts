@@ -15,6 +15,7 @@ import type { Store } from "../core/providers/store.js";
 import { isRpaError } from "../core/errors.js";
 import { registerAskRoutes } from "./routes-ask.js";
 import { registerPatchRoutes, type PatchList } from "./routes-patches.js";
+import { registerPlanRoutes } from "./routes-plans.js";
 import { registerRunRoutes } from "./routes-runs.js";
 import { registerStartRoutes, type ReplaySpawner } from "./routes-start.js";
 import { registerWorkflowRoutes } from "./routes-workflows.js";
@@ -117,5 +118,6 @@ export async function createStudio(opts: StudioOptions): Promise<FastifyInstance
   registerAskRoutes(app, ctx);
   registerStartRoutes(app, ctx);
   registerPatchRoutes(app, ctx);
+  registerPlanRoutes(app, ctx);
   return app;
 }

@@ -9,7 +9,9 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeImage, encodePng } from "../capture/png.js";
 import { makeFrame } from "../core/frame.js";
+import type { PlanDocument } from "../core/schemas/plan.js";
 import type { Workflow } from "../core/schemas/workflow.js";
+import { itemRunDir } from "../planner/planner.js";
 import { TraceWriter } from "../replay/trace.js";
 import { AssistFiles } from "../store/assist-files.js";
 import { PatchFiles } from "../store/patch-files.js";
@@ -79,7 +81,7 @@ describe("studio security", () => {
   });
 
   it("sends a strict Content Security Policy, and pages carry no inline script or style", async () => {
-    for (const url of ["/runs", "/runs/run_r1", "/workflows", "/workflows/wf_nouveau_patient", "/ask", "/start", "/patches?all=1"]) {
+    for (const url of ["/runs", "/runs/run_r1", "/workflows", "/workflows/wf_nouveau_patient", "/ask", "/start", "/patches?all=1", "/plans"]) {
       const r = await get(url);
       expect(r.statusCode, url).toBe(200);
       expect(r.headers["content-security-policy"]).toContain("default-src 'self'");
@@ -199,6 +201,49 @@ describe("studio runs whose process died", () => {
     expect(page.body).toContain('id="interrupted-note"');
     expect(page.body).toContain(`rpav replay --resume ${join(dataDir, "runs", "run_dead")}`);
     expect((await get("/runs/run_alive")).body).not.toContain('id="interrupted-note"');
+  });
+});
+
+describe("studio plans", () => {
+  it("lists plans with their items counted, and one plan's ledger with status, exception class, attempts, reason and each item's run; a running item whose process died is interrupted", async () => {
+    const reportDir = join(root, "plan-1");
+    const item = (key: string, label: string) => ({ item: { key, label, fields: {}, date: null, date_rule: null }, bindings: {}, sources: {} });
+    const doc: PlanDocument = {
+      schema_version: "plan_v1", plan_id: "plan_s1", created_at: "2026-12-02T09:00:00.000Z",
+      instruction: { text: "Traite les <b>dossiers</b> de janvier", language: "fr", verb: "traite", noun: "dossiers", filters: { date: null, name_pattern: null, extension: null, not_done: false, count: null }, source: null, task_words: ["dossiers"] },
+      model_instruction: null,
+      workflow: { workflow_id: "wf_nouveau_patient", name: "Nouveau patient", version: 1, path: "/nowhere/workflow.json", chosen_by: "--workflow" },
+      source: { kind: "list", location: "--item", date_rules: [] },
+      items: [item("/in/a.txt", "a.txt"), item("/in/b.txt", "b.txt"), item("/in/c.txt", "c.txt"), item("/in/d.txt", "d.txt")],
+      options: { app_command: null, max_system_retries: 2, report_dir: reportDir, estimated_ms_per_item: 1000 },
+    };
+    await store.createPlan({ planId: "plan_s1", workflowId: "wf_nouveau_patient", createdAt: doc.created_at, status: "running", document: doc }, doc.items.map((x, ord) => ({ itemKey: x.item.key, ord })));
+    await store.updatePlanItem("plan_s1", "/in/a.txt", { status: "done", attempts: 1, runId: "run_r1", startedAt: "2026-12-02T09:00:01.000Z", finishedAt: "2026-12-02T09:00:09.000Z" });
+    await store.updatePlanItem("plan_s1", "/in/b.txt", { status: "failed", attempts: 1, exceptionClass: "business", errorCode: "postcheck_failed", reason: "step_003: « <i>refusé</i> »", startedAt: "2026-12-02T09:00:10.000Z", finishedAt: "2026-12-02T09:00:12.000Z" });
+    // c: its second attempt was under way when the process was killed.
+    await store.updatePlanItem("plan_s1", "/in/c.txt", { status: "running", attempts: 2, exceptionClass: null, startedAt: "2026-12-02T09:00:13.000Z" });
+    const dead = spawn(process.execPath, ["-e", ""]);
+    await new Promise((res) => dead.once("exit", res));
+    const cDir = itemRunDir(doc, 2, 2);
+    new TraceWriter(cDir).append({ type: "run", schema_version: "trace_v1", run_id: "run_c2", workflow_id: "wf_nouveau_patient", workflow_name: "n", workflow_path: "/nowhere/workflow.json", rows: [{}], on_error: "stop", steps: [] });
+    await store.putRun({ runId: "run_c2", workflowId: "wf_nouveau_patient", workflowVersion: 1, status: "running", startedAt: "2026-12-02T09:00:13.000Z", document: { run_dir: cDir, pid: dead.pid!, host: hostname() } });
+    const list = await get("/plans");
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('data-plan="plan_s1"');
+    expect(list.body).toContain("Traite les &lt;b&gt;dossiers&lt;/b&gt; de janvier");
+    expect(list.body).toMatch(/4: <span[^>]*>1 pending<\/span>, <span[^>]*>1 running<\/span>, <span[^>]*>1 done<\/span>, <span[^>]*>1 failed<\/span>/);
+    expect(list.body).toMatch(/data-plan="plan_s1">[\s\S]*?<td class="status">interrupted<\/td>/);
+    const page = await get("/plans/plan_s1");
+    const rows = [...page.body.matchAll(/<tr class="([a-z]+)" data-item="([^"]+)">([\s\S]*?)<\/tr>/g)].map((m) => ({ cls: m[1], key: m[2], attempts: /class="attempts">(\d+)/.exec(m[3]!)?.[1], exception: /class="exception">([a-z]*)/.exec(m[3]!)?.[1], run: /href="\/runs\/([^"]+)"/.exec(m[3]!)?.[1] ?? null }));
+    expect(rows).toEqual([
+      { cls: "done", key: "/in/a.txt", attempts: "1", exception: "", run: "run_r1" },
+      { cls: "failed", key: "/in/b.txt", attempts: "1", exception: "business", run: null },
+      { cls: "interrupted", key: "/in/c.txt", attempts: "2", exception: "", run: "run_c2" },
+      { cls: "pending", key: "/in/d.txt", attempts: "0", exception: "", run: null },
+    ]);
+    expect(page.body).toContain("&lt;i&gt;refusé&lt;/i&gt;");
+    expect(page.body).toContain("rpav run --resume plan_s1");
+    expect((await get("/plans/plan_none")).statusCode).toBe(404);
   });
 });
 
