@@ -171,12 +171,35 @@ describe("studio runs started from the page", () => {
     const csv = args[args.indexOf("--data") + 1]!;
     expect(readFileSync(csv, "utf8")).toBe("nom_de_famille;date_de_naissance\nN'Diaye;31/07/2001\n");
     expect(statSync(csv).mode & 0o777).toBe(0o600);
-    expect(args.filter((a, i) => args[i - 1] === "--var")).toEqual(["prenom=Noël"]); // empty fields are left to the CSV
+    expect(args).not.toContain("--var");
+    expect(args.join(" ")).not.toContain("Noël");
+    const varsFile = args[args.indexOf("--vars-file") + 1]!;
+    expect(JSON.parse(readFileSync(varsFile, "utf8"))).toEqual({ prenom: "Noël" }); // empty fields are left to the CSV
+    expect(statSync(varsFile).mode & 0o777).toBe(0o600);
     const events = await get(`/live/${folder}/events`);
     expect(events.headers["content-type"]).toContain("text/event-stream");
     expect(events.body).toContain('event: log\ndata: {"text":"Missing variable values, nothing was run"}');
     expect(events.body).toMatch(/event: done\ndata: \{"exit":1,"ended":false\}/);
     expect((await get("/live/..%2F..%2Fetc/events")).statusCode).toBe(400);
+  });
+
+  it("never asks for a secret variable's value, drops one posted anyway, and refuses a CSV column for it", async () => {
+    const secretWf: Workflow = { ...demo, workflow_id: "wf_secret", variables: demo.variables.map((v) => (v.name === "date_de_naissance" ? { ...v, name: "mot_de_passe", type: "secret", secret: true, example: null } : v)), steps: demo.steps.map((s) => (s.text === "{{date_de_naissance}}" ? { ...s, text: "{{mot_de_passe}}" } : s)) };
+    await store.putWorkflow(secretWf);
+    const form = await get("/start?workflow=wf_secret");
+    expect(form.body).not.toContain('name="var_mot_de_passe"');
+    expect(form.body).toContain("taken from the credential store (<code>rpav secret set mot_de_passe</code>)");
+    const n = spawned.length;
+    const r = await post("/start", { workflow: "wf_secret", var_nom: "Durand", var_prenom: "Zoé", var_mot_de_passe: "Tr0ub4dor&3" });
+    expect(r.statusCode).toBe(303);
+    const args = spawned.at(-1)!;
+    expect(spawned.length).toBe(n + 1);
+    expect(args.join(" ")).not.toMatch(/Tr0ub4dor|Durand|Zoé/);
+    expect(JSON.parse(readFileSync(args[args.indexOf("--vars-file") + 1]!, "utf8"))).toEqual({ nom: "Durand", prenom: "Zoé" });
+    const csv = await post("/start", { workflow: "wf_secret", csv: "nom;prenom;mot_de_passe\nDurand;Zoé;Tr0ub4dor&3" });
+    expect(csv.statusCode).toBe(400);
+    expect(csv.body).toContain("secret variable mot_de_passe");
+    expect(spawned.length).toBe(n + 1);
   });
 });
 
