@@ -33,7 +33,7 @@ export function applyPatch(wf: Workflow, p: WorkflowPatch): Workflow {
 export interface PatchDecisionDeps {
   patches: PatchStore;
   /** Needed to accept (the new version goes there); a rejection touches the patch file alone. */
-  store?: Pick<Store, "putWorkflow">;
+  store?: Pick<Store, "putWorkflow" | "getWorkflow">;
   /** Defaults: the bounded reader with the workflow_v1 schema, and a write then rename beside the file. */
   readWorkflow?: (path: string) => Promise<Workflow>;
   writeWorkflow?: (path: string, wf: Workflow) => Promise<void>;
@@ -64,8 +64,9 @@ async function writeWorkflowFile(path: string, wf: Workflow): Promise<void> {
 
 /**
  * Accepts or rejects a proposed patch — `rpav workflow patches --accept/--reject` and the studio
- * both come here. Accepting applies it to the workflow file it was proposed for, writes that file
- * and saves the result as a new version in the store; rejecting only marks it rejected. A patch
+ * both come here. Accepting applies it to the workflow's latest store version (or, when the store
+ * does not hold it, to the file it was proposed for), writes the result to that file and saves it
+ * as a new version in the store; rejecting only marks it rejected. A patch
  * already decided is an InvalidInputError (nothing changes).
  */
 export async function decidePatch(deps: PatchDecisionDeps, id: string, decision: "accept" | "reject"): Promise<PatchDecision> {
@@ -78,7 +79,11 @@ export async function decidePatch(deps: PatchDecisionDeps, id: string, decision:
     return { decision: "rejected", patch };
   }
   if (!deps.store) throw new InvalidInputError(`Accepting patch ${id} needs the store, where its new workflow version goes.`);
-  const next = applyPatch(await (deps.readWorkflow ?? readWorkflowFile)(p.workflow_path), p);
+  // The patch changes the workflow as it is now: the store's latest version (it may have moved on
+  // since the run that asked, a variable renamed in the studio), else the file it was proposed for.
+  const stored = await deps.store.getWorkflow(p.workflow_id);
+  const base = stored ? readDocumentAs("workflow_v1", JSON.stringify(stored.document), `${p.workflow_id} version ${stored.version} in the store`) : await (deps.readWorkflow ?? readWorkflowFile)(p.workflow_path);
+  const next = applyPatch(base, p);
   // The result is checked as a document before anything is written.
   readDocumentAs("workflow_v1", JSON.stringify(next), p.workflow_path);
   await (deps.writeWorkflow ?? writeWorkflowFile)(p.workflow_path, next);

@@ -95,7 +95,14 @@ describe("assist answers and patches", () => {
     await files.put(base);
     await files.put({ ...base, patch_id: "p_rej", step_id: "s2" });
     const saved: Workflow[] = [];
-    const store = { putWorkflow: async (d: unknown) => saved.push(d as Workflow) + 1 };
+    const held: { latest?: { version: number; document: Workflow } } = {};
+    const store = {
+      putWorkflow: async (d: unknown) => {
+        saved.push(d as Workflow);
+        return saved.length + 1;
+      },
+      getWorkflow: async () => (held.latest ? { workflowId: "wf", createdAt: "2026-12-02T00:00:00Z", ...held.latest, document: held.latest.document as never } : undefined),
+    };
     const acc = await decidePatch({ patches: files, store }, "p_acc", "accept");
     expect(acc).toMatchObject({ decision: "accepted", version: 2 });
     expect(saved.map((w) => w.steps.map((s) => s.step_id))).toEqual([["s2"]]);
@@ -107,5 +114,10 @@ describe("assist answers and patches", () => {
     await expect(decidePatch({ patches: files, store }, "p_rej", "accept")).rejects.toThrow(/already rejected/);
     expect(saved).toHaveLength(1);
     expect((JSON.parse(readFileSync(wfPath, "utf8")) as Workflow).steps.map((s) => s.step_id)).toEqual(["s2"]);
+    // The store moved on since the run that asked (a step added): the patch applies to its latest version.
+    held.latest = { version: 3, document: { ...wf, steps: [step, { ...step, step_id: "s2" }, { ...step, step_id: "s3" }] } };
+    await files.put({ ...base, patch_id: "p_new", step_id: "s2" });
+    expect(await decidePatch({ patches: files, store }, "p_new", "accept")).toMatchObject({ decision: "accepted", version: 3 });
+    expect(saved.at(-1)!.steps.map((s) => s.step_id)).toEqual(["s1", "s3"]);
   });
 });
