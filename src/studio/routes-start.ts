@@ -123,7 +123,7 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
     if (b.use_examples === "1") args.push("--use-examples");
     const child = ctx.spawnReplay(args);
     // The command line as the child got it (its argv holds paths and options, no value).
-    const job: Job = { folder, dir, child, log: [`rpav replay ${args.join(" ")}`], exit: undefined };
+    const job: Job = { folder, dir, child, log: [`$ ${child.spawnargs.join(" ")}`], exit: undefined };
     jobs.set(folder, job);
     const keep = (chunk: Buffer) => job.log.push(...chunk.toString("utf8").split("\n").filter((l) => l.trim()));
     child.stdout?.on("data", keep);
