@@ -25,6 +25,8 @@ interface Job {
   child: ChildProcess;
   log: string[];
   exit: number | null | undefined;
+  /** The signal that ended the child (SIGKILL…), when one did. */
+  signal: string | null;
 }
 
 const FOLDER = /^[A-Za-z0-9_.-]{1,160}$/;
@@ -123,12 +125,15 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
     if (b.use_examples === "1") args.push("--use-examples");
     const child = ctx.spawnReplay(args);
     // The command line as the child got it (its argv holds paths and options, no value).
-    const job: Job = { folder, dir, child, log: [`$ ${child.spawnargs.join(" ")}`], exit: undefined };
+    const job: Job = { folder, dir, child, log: [`$ ${child.spawnargs.join(" ")}`], exit: undefined, signal: null };
     jobs.set(folder, job);
     const keep = (chunk: Buffer) => job.log.push(...chunk.toString("utf8").split("\n").filter((l) => l.trim()));
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);
-    child.once("close", (code) => (job.exit = code));
+    child.once("close", (code, signal) => {
+      job.signal = signal;
+      job.exit = code;
+    });
     child.once("error", (e) => {
       job.log.push(`rpav replay could not start: ${e.message}`);
       job.exit = null;
@@ -185,7 +190,7 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
       const exited = job ? job.exit !== undefined : ended;
       if (exited && (ended || !job || logged >= job.log.length)) {
         if (job) while (logged < job.log.length) send("log", { text: job.log[logged++] });
-        send("done", { exit: job ? job.exit : null, ended });
+        send("done", { exit: job ? job.exit : null, ended, ...(job?.signal ? { signal: job.signal } : {}) });
         stop();
       }
     };
