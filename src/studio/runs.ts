@@ -9,10 +9,10 @@ import { readTrace, TRACE_FILE, type ReadTrace } from "../replay/trace.js";
 
 export type RunStatus = "passed" | "failed" | "unverified" | "running" | "interrupted" | "unfinished";
 
-/** Whether the process that runs a run is still there; undefined when this machine cannot tell (another host, no pid). */
-export type ProcessProbe = (pid: number, host: string) => boolean | undefined;
+/** Whether the process that runs a run is still there (`start`: its start time, when recorded); undefined when this machine cannot tell (another host, no pid). */
+export type ProcessProbe = (pid: number, host: string, start?: string) => boolean | undefined;
 
-/** Signal 0 to the pid on this host: ESRCH means gone, EPERM alive (another user's). */
+/** Signal 0 to the pid on this host: ESRCH means gone, EPERM alive (another user's). The CLI passes one that also compares start times. */
 export const localProcessProbe: ProcessProbe = (pid, host) => {
   if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return undefined;
   try {
@@ -32,7 +32,8 @@ function liveStatus(record: RunRecord, probe: ProcessProbe): "running" | "interr
   const pid = record.document?.pid;
   const host = record.document?.host;
   if (typeof pid !== "number" || typeof host !== "string") return "running";
-  return probe(pid, host) === false ? "interrupted" : "running";
+  const start = record.document?.pid_start;
+  return probe(pid, host, typeof start === "string" ? start : undefined) === false ? "interrupted" : "running";
 }
 
 export interface RunSummary {

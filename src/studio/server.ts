@@ -19,7 +19,7 @@ import { registerPlanRoutes } from "./routes-plans.js";
 import { registerRunRoutes } from "./routes-runs.js";
 import { registerStartRoutes, type ReplaySpawner } from "./routes-start.js";
 import { registerWorkflowRoutes } from "./routes-workflows.js";
-import { RunIndex } from "./runs.js";
+import { RunIndex, type ProcessProbe } from "./runs.js";
 import { tokenMatches } from "./token.js";
 import { REPORT_CSS } from "../replay/report.js";
 
@@ -38,6 +38,8 @@ export interface StudioOptions {
   patches: PatchList;
   /** Starts `rpav replay` with these arguments (the composition root knows the executable). */
   spawnReplay: ReplaySpawner;
+  /** Tells whether a run's process lives (default: signal 0 on this host). */
+  processProbe?: ProcessProbe;
   /** Logs requests (pino, through Fastify); off by default. */
   logger?: boolean;
 }
@@ -58,7 +60,7 @@ export async function createStudio(opts: StudioOptions): Promise<FastifyInstance
   const eta = new Eta({ views: join(studioSrc, "views"), autoEscape: true, cache: true });
   const ctx: StudioContext = {
     ...opts,
-    runs: new RunIndex(opts.dataDir, opts.store),
+    runs: new RunIndex(opts.dataDir, opts.store, opts.processProbe),
     fragment: (view, data) => eta.render(view, data),
     page: async (reply, view, data, status = 200) => {
       const pending = (await opts.inbox.pending()).length;

@@ -4,10 +4,10 @@
 // screenshots and report.html; it is also recorded in the store (runs table).
 import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
+import { runningProcess } from "../process-id.js";
 import { timestampedId } from "../../core/ids.js";
 import type { Store } from "../../core/providers/store.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentAs } from "../../core/schemas/documents.js";
@@ -114,11 +114,6 @@ function startDetached(command: string, args: readonly string[], env: NodeJS.Pro
     child.once("error", (e) => reject(new InvalidInputError(`The workflow's launch command "${command}" cannot start: ${e.message}.`)));
     setTimeout(resolve, 1000);
   });
-}
-
-/** Who runs a run while it is "running": a run whose process is gone was interrupted (kill -9, a crash, a power cut). */
-export function runningProcess(): { pid: number; host: string } {
-  return { pid: process.pid, host: hostname() };
 }
 
 /** Replays a workflow on the desktop of `env`; writes the trace and the report. */
