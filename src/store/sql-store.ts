@@ -1,7 +1,7 @@
 // The Store over SQL, shared by the SQLite and PostgreSQL backends. Subclasses provide the
 // connection (`exec`), transactions and dialect details; SQL here uses `?` placeholders.
 import { StoreError } from "../core/errors.js";
-import type { LedgerItem, LedgerUpdate, PlanRecord, RunEvent, RunRecord, ScreenStateQuery, Store, StoredVector, VectorStamp, WorkflowDocument, WorkflowVersion } from "../core/providers/store.js";
+import type { LedgerItem, LedgerUpdate, PlanRecord, PlanSummary, RunEvent, RunRecord, ScreenStateQuery, Store, StoredVector, VectorStamp, WorkflowDocument, WorkflowVersion } from "../core/providers/store.js";
 import { readDocument } from "../core/schemas/documents.js";
 import type { ScreenState } from "../core/schemas/screenstate.js";
 import type { UIElement, UIElementEntry } from "../core/schemas/uielement.js";
@@ -243,6 +243,29 @@ export abstract class SqlStore implements Store {
   async getPlan(planId: string): Promise<PlanRecord | undefined> {
     const r = (await this.exec(`SELECT * FROM plans WHERE plan_id = ?`, [planId]))[0];
     return r ? { planId: String(r.plan_id), workflowId: String(r.workflow_id), createdAt: String(r.created_at), status: r.status as PlanRecord["status"], document: parseDoc<Record<string, unknown>>(r.doc, `plan ${planId}`) } : undefined;
+  }
+
+  async listPlans(limit = 200): Promise<PlanSummary[]> {
+    const plans = await this.exec(`SELECT * FROM plans ORDER BY created_at DESC, plan_id DESC LIMIT ${Math.max(0, Math.floor(limit))}`);
+    if (plans.length === 0) return [];
+    const ids = plans.map((r) => String(r.plan_id));
+    const counts = await this.exec(`SELECT plan_id, status, COUNT(*) AS n, MIN(started_at) AS first_started, MAX(finished_at) AS last_finished FROM plan_items WHERE plan_id IN (${ids.map(() => "?").join(", ")}) GROUP BY plan_id, status`, ids);
+    return plans.map((r) => {
+      const planId = String(r.plan_id);
+      const mine = counts.filter((c) => String(c.plan_id) === planId);
+      const times = (k: string) => mine.map((c) => c[k]).filter((v): v is string => typeof v === "string" && v !== "").sort();
+      return {
+        planId,
+        workflowId: String(r.workflow_id),
+        createdAt: String(r.created_at),
+        status: r.status as PlanRecord["status"],
+        document: parseDoc<Record<string, unknown>>(r.doc, `plan ${planId}`),
+        items: mine.reduce((n, c) => n + Number(c.n), 0),
+        counts: Object.fromEntries(mine.map((c) => [String(c.status), Number(c.n)])) as PlanSummary["counts"],
+        firstStartedAt: times("first_started")[0] ?? null,
+        lastFinishedAt: times("last_finished").at(-1) ?? null,
+      };
+    });
   }
 
   async setPlanStatus(planId: string, status: PlanRecord["status"]): Promise<void> {

@@ -181,6 +181,14 @@ describe.each(backends)("Store contract on $name", (backend) => {
     await store.setPlanStatus("plan_1", "finished");
     expect((await store.getPlan("plan_1"))?.status).toBe("finished");
     expect(await store.getPlan("plan_none")).toBeUndefined();
+    await store.createPlan({ planId: "plan_0", workflowId: "wf_other", createdAt: "2026-01-19T10:00:00Z", status: "running", document: {} }, [{ itemKey: "k", ord: 0 }]);
+    const listed = await store.listPlans();
+    expect(listed.map((p) => [p.planId, p.items, p.counts, p.firstStartedAt, p.lastFinishedAt])).toEqual([
+      ["plan_1", 2, { done: 1, failed: 1 }, "2026-01-20T10:00:01Z", "2026-01-20T10:00:09Z"],
+      ["plan_0", 1, { pending: 1 }, null, null],
+    ]);
+    expect(listed[0]).toMatchObject({ workflowId: "wf_facture", status: "finished", document: { n: 2 } });
+    expect((await store.listPlans(1)).map((p) => p.planId)).toEqual(["plan_1"]);
     expect([...(await store.doneItems("wf_facture"))]).toEqual([["/in/a.txt", "plan_1"]]);
     expect((await store.doneItems("wf_other")).size).toBe(0);
     // A plan is written whole or not at all (a duplicate item key rolls it back).

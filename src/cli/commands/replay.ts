@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
+import { runningProcess } from "../process-id.js";
 import { timestampedId } from "../../core/ids.js";
 import type { Store } from "../../core/providers/store.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentAs } from "../../core/schemas/documents.js";
@@ -24,7 +25,7 @@ import { AssistFiles } from "../../store/assist-files.js";
 import { PatchFiles } from "../../store/patch-files.js";
 import { terminalAnswerer } from "../assist-prompt.js";
 import { readTrace, rowOutcomes, TraceWriter } from "../../replay/trace.js";
-import { bindVariables, parseCsv, parseVarArgs, type Bindings } from "../../replay/variables.js";
+import { bindVariables, mergeVars, parseCsv, parseVarArgs, readVarsFile, type Bindings } from "../../replay/variables.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { desktopEnv } from "../desktop-env.js";
 import { readInputFile } from "../io.js";
@@ -154,7 +155,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   if (!req.resume)
     trace.append({ type: "run", schema_version: "trace_v1", run_id: runId, workflow_id: workflow.workflow_id, workflow_name: workflow.name, workflow_path: workflowPath, rows: writerRows(workflow, rows), on_error: req.onError ?? "stop", steps: workflow.steps.map((s) => ({ step_id: s.step_id, action: s.action, intention: s.intention })) });
   const started = new Date();
-  await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: "running", startedAt: started.toISOString(), document: { run_dir: runDir } });
+  await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: "running", startedAt: started.toISOString(), document: { run_dir: runDir, ...runningProcess() } });
   const windows = new X11WindowInfo({ env });
   const screen = new X11ScreenSource({ env, windows });
   const input = new X11XTestInputDriver({ env });
@@ -238,6 +239,7 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
     .command("replay [workflow]")
     .description("replay a workflow on the desktop: ground each target on the live screen, act like a person, check, trace and report")
     .option("--var <name=value...>", "a variable value (applies to every row)")
+    .option("--vars-file <file.json>", "variable values as a JSON object {\"name\": \"value\"}, kept off the command line; the file is deleted once read")
     .option("--data <rows.csv>", "one run per CSV row; the header names the variables")
     .option("--use-examples", "variables left unbound take the values seen during the recording")
     .option("--report <dir>", "run folder for the trace, screenshots and report.html (default <data dir>/runs/<run id>)")
@@ -252,11 +254,14 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
     .option("--json", "print the result as JSON")
     .option("--vlm", "last-resort grounding by the grounding model (default, unless config.json disables it)")
     .option("--no-vlm", "never ask a model: elements and icon templates only")
-    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean; actor: boolean; allowDangerous?: boolean; assist?: boolean }) => {
+    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; varsFile?: string; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean; actor: boolean; allowDangerous?: boolean; assist?: boolean }) => {
+      // Read (and deleted) first, before anything can fail and leave it behind.
+      const fileVars = o.varsFile ? await readVarsFile(o.varsFile) : undefined;
       if (o.onError !== "stop" && o.onError !== "skip") throw new InvalidInputError(`--on-error must be stop or skip, got "${o.onError}".`);
       if (!file && !o.resume) throw new InvalidInputError("Give a workflow file, or --resume <run folder>.");
       const attempts = Number(o.maxAttempts);
       if (!Number.isInteger(attempts) || attempts < 1) throw new InvalidInputError(`--max-attempts must be a whole number ≥ 1, got "${o.maxAttempts}".`);
+      const vars = fileVars || o.var ? mergeVars(fileVars ?? {}, o.var ? parseVarArgs(o.var) : {}) : undefined;
       const env = () => desktopEnv(io.env);
       const dataDir = resolveDataDir(globals(), io.env);
       const ctl = new AbortController();
@@ -266,7 +271,7 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
       const store = await openStore(globals(), io.env);
       try {
         const r = await replayWorkflow(
-          { workflowPath: file ?? "", logger: io.logger?.(), ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal,
+          { workflowPath: file ?? "", logger: io.logger?.(), ...(vars ? { vars } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal,
             ...(o.actor === false ? { noActor: true } : {}), ...(o.allowDangerous ? { allowDangerous: true } : {}), ...(o.assist ? { assist: true } : {}),
             ...(o.assist && process.stdin.isTTY ? { prompt: { input: process.stdin, output: process.stderr } } : {}) },
           env,

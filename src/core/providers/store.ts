@@ -77,6 +77,14 @@ export interface LedgerItem {
   finishedAt: string | null;
 }
 
+/** A plan with its ledger counted: items by status, the first item started and the last finished. */
+export interface PlanSummary extends PlanRecord {
+  items: number;
+  counts: Partial<Record<ItemStatus, number>>;
+  firstStartedAt: string | null;
+  lastFinishedAt: string | null;
+}
+
 export type LedgerUpdate = Partial<Pick<LedgerItem, "status" | "exceptionClass" | "attempts" | "runId" | "errorCode" | "reason" | "startedAt" | "finishedAt">>;
 
 /** Counts that tell an in-process vector index whether it is stale. */
@@ -132,6 +140,8 @@ export interface Store {
   /** Creates a plan and its ledger (every item pending), in one transaction. */
   createPlan(plan: PlanRecord, items: ReadonlyArray<{ itemKey: string; ord: number }>): Promise<void>;
   getPlan(planId: string): Promise<PlanRecord | undefined>;
+  /** Plans newest first (at most `limit`), each with its ledger counted. */
+  listPlans(limit?: number): Promise<PlanSummary[]>;
   setPlanStatus(planId: string, status: PlanRecord["status"]): Promise<void>;
   /** The ledger of a plan, in item order. */
   planItems(planId: string): Promise<LedgerItem[]>;
