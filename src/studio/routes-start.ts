@@ -2,7 +2,7 @@
 // `rpav replay` on the store's latest version of it into <data dir>/runs/<folder>; the live page
 // follows the run's trace.jsonl as it grows (server-sent events) and the child's progress lines.
 import type { ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, openSync, readSync, closeSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, openSync, readSync, closeSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import type { FastifyInstance } from "fastify";
@@ -98,10 +98,21 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
       writeFileSync(csvFile, `${csv}\n`, { mode: 0o600 });
       args.push("--data", csvFile);
     }
+    // Secret values never go on argv (any user sees it in `ps`): a 0600 file the replay reads and deletes.
+    const handed: Record<string, string> = {};
     for (const v of wf.variables) {
       const value = b[`var_${v.name}`];
-      if (value !== undefined && value !== "") args.push("--var", `${v.name}=${value}`);
+      if (value === undefined || value === "") continue;
+      if (v.secret) handed[v.name] = value;
+      else args.push("--var", `${v.name}=${value}`);
     }
+    if (Object.keys(handed).length > 0) {
+      mkdirSync(join(ctx.dataDir, "studio", "uploads"), { recursive: true, mode: 0o700 });
+      const varsFile = join(ctx.dataDir, "studio", "uploads", `${folder}.vars.json`);
+      writeFileSync(varsFile, JSON.stringify(handed), { mode: 0o600, flag: "wx" });
+      args.push("--vars-file", varsFile);
+    }
+    const handedFile = args.includes("--vars-file") ? args[args.indexOf("--vars-file") + 1] : undefined;
     if (b.use_examples === "1") args.push("--use-examples");
     const child = ctx.spawnReplay(args);
     const job: Job = { folder, dir, child, log: [], exit: undefined };
@@ -109,7 +120,11 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
     const keep = (chunk: Buffer) => job.log.push(...chunk.toString("utf8").split("\n").filter((l) => l.trim()));
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);
-    child.once("close", (code) => (job.exit = code));
+    child.once("close", (code) => {
+      job.exit = code;
+      // The replay deletes the vars file once read; one left by a child that never read it goes too.
+      if (handedFile) rmSync(handedFile, { force: true });
+    });
     child.once("error", (e) => {
       job.log.push(`rpav replay could not start: ${e.message}`);
       job.exit = null;
