@@ -10,6 +10,7 @@ import { registerPerceptionCommands } from "./commands/perception.js";
 import { registerRecordCommands } from "./commands/record.js";
 import { registerReplayCommands } from "./commands/replay.js";
 import { registerSecretCommands } from "./commands/secret.js";
+import { registerGcCommand } from "./commands/gc.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerWorkflowPatchCommands } from "./commands/workflow-patches.js";
 import { registerRunCommand } from "./commands/run.js";
@@ -115,6 +116,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerWorkflowPatchCommands(program, io);
   registerRunCommand(program, io, setExit);
   registerSecretCommands(program, io, setExit);
+  registerGcCommand(program, io);
   return program;
 }
 
