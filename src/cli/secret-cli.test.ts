@@ -157,3 +157,29 @@ describe("secret variables in rpav replay", () => {
     expect(existsSync(vf)).toBe(false);
   });
 });
+
+describe("secret variables in the planner (rpav run)", () => {
+  it("--var for a secret is refused; a dry run says where the secret would come from, and the plan never holds it", () => {
+    const h = home("planner");
+    const demo = JSON.parse(readFileSync(join(ROOT, "demos/mousepad-open-save/workflow.json"), "utf8")) as Workflow;
+    const wf: Workflow = { ...demo, variables: [...demo.variables, { name: "mot_de_passe", type: "secret", example: null, secret: true, steps: [], secret_env: "RPAV_TEST_PLAN_PW" }] };
+    mkdirSync(join(h, "dossiers"), { recursive: true });
+    writeFileSync(join(h, "dossiers", "janvier.txt"), "x");
+    const file = join(h, "wf.json");
+    writeFileSync(file, JSON.stringify(wf));
+    const consts = demo.variables.filter((v) => v.type !== "path" && v.type !== "file_name").flatMap((v) => ["--var", `${v.name}=ok`]);
+    const refused = rpav(["run", "Traite les dossiers", "--in", join(h, "dossiers"), "--workflow", file, ...consts, "--var", `mot_de_passe=${SECRET}`, "--dry-run"], { home: h });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/\[invalid_input\]: --var: "mot_de_passe" is a secret variable.*RPAV_TEST_PLAN_PW/);
+    const dry = rpav(["run", "Traite les dossiers", "--in", join(h, "dossiers"), "--workflow", file, ...consts, "--dry-run", "--json"], { home: h, env: { RPAV_TEST_PLAN_PW: SECRET } });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain("secret « mot_de_passe »: environment RPAV_TEST_PLAN_PW");
+    const plan = (JSON.parse(dry.stdout) as { plan: { items: { bindings: Record<string, string>; sources: Record<string, string> }[] } }).plan;
+    expect(plan.items.length).toBeGreaterThan(0);
+    for (const it of plan.items) {
+      expect(it.bindings).not.toHaveProperty("mot_de_passe");
+      expect(it.sources.mot_de_passe).toMatch(/^secret: /);
+    }
+    expect(dry.stdout + dry.stderr).not.toContain(SECRET);
+  }, 120_000);
+});
