@@ -1,10 +1,8 @@
 // Binding a workflow's variables before a replay: from `--var name=value` or a `--vars-file`, from the rows of a CSV
 // file (one run per row), or from the recorded examples when asked. Every missing variable is
 // reported at once, before any action.
-import { rm } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
-import { readBoundedFile } from "../core/bounded-read.js";
 import { InvalidInputError } from "../core/errors.js";
 import { formatJsonPath, parseJsonText } from "../core/schemas/documents.js";
 import type { Workflow } from "../core/schemas/workflow.js";
@@ -27,21 +25,12 @@ export const VARS_FILE_MAX_BYTES = 1024 * 1024;
 
 const VarsFileSchema = z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, "a variable name is lower case letters, digits and _ (starting with a letter)"), z.string());
 
-/**
- * `--vars-file <path>`: variable values in a JSON object ({"nom": "Durand"}), so that they never
- * appear on a command line (other users can read argv). Read through the bounded reader, checked
- * with zod, and the file deleted once read — readable or not, valid or not.
- */
-export async function readVarsFile(path: string): Promise<Record<string, string>> {
-  try {
-    const value = parseJsonText((await readBoundedFile(path, VARS_FILE_MAX_BYTES)).toString("utf8"), path);
-    const r = VarsFileSchema.safeParse(value);
-    if (!r.success)
-      throw new InvalidInputError(`${path}: not a --vars-file (a JSON object of variable name → text value): ${r.error.issues.slice(0, 5).map((i) => `${formatJsonPath(i.path)} ${i.message}`).join("; ")}.`, { details: { source: path } });
-    return r.data;
-  } finally {
-    await rm(path, { force: true }).catch(() => undefined);
-  }
+/** The text of a `--vars-file` ({"nom": "Durand"}): a JSON object of variable name → text value, checked with zod. */
+export function parseVarsFile(text: string, path: string): Record<string, string> {
+  const r = VarsFileSchema.safeParse(parseJsonText(text, path));
+  if (!r.success)
+    throw new InvalidInputError(`${path}: not a --vars-file (a JSON object of variable name → text value): ${r.error.issues.slice(0, 5).map((i) => `${formatJsonPath(i.path)} ${i.message}`).join("; ")}.`, { details: { source: path } });
+  return r.data;
 }
 
 /** --vars-file values and --var values together; a name given by both is an error (which one was meant?). */

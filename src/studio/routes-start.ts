@@ -4,7 +4,7 @@
 // Values reach the child through a private --vars-file (never its argv); secret variables are
 // never asked for: the replay takes them from the credential store.
 import type { ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, openSync, readSync, closeSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, openSync, readSync, closeSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import type { FastifyInstance } from "fastify";
@@ -122,6 +122,7 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
       writeFileSync(varsFile, JSON.stringify(vars), { mode: 0o600, flag: "wx" });
       args.push("--vars-file", varsFile);
     }
+    const handedFile = args.includes("--vars-file") ? args[args.indexOf("--vars-file") + 1] : undefined;
     if (b.use_examples === "1") args.push("--use-examples");
     const child = ctx.spawnReplay(args);
     // The command line as the child got it (its argv holds paths and options, no value).
@@ -133,6 +134,8 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
     child.once("close", (code, signal) => {
       job.signal = signal;
       job.exit = code;
+      // The replay deletes the vars file once read; one left by a child that never read it goes too.
+      if (handedFile) rmSync(handedFile, { force: true });
     });
     child.once("error", (e) => {
       job.log.push(`rpav replay could not start: ${e.message}`);

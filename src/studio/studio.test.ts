@@ -310,6 +310,22 @@ describe("studio patches", () => {
   });
 });
 
+describe("studio runs with a secret variable", () => {
+  it("hands the secret over in a 0600 file named by --vars-file, never on the child's argv", async () => {
+    const SECRET = "studio-Pw-93kd";
+    await store.putWorkflow({ ...demo, workflow_id: "wf_secret", variables: [...demo.variables, { name: "mot_de_passe", type: "secret", example: null, secret: true, steps: [] }] });
+    const r = await post("/start", { workflow: "wf_secret", var_prenom: "Noël", var_mot_de_passe: SECRET });
+    expect(r.statusCode).toBe(303);
+    const args = spawned.at(-1)!;
+    expect(args.join(" ")).not.toContain(SECRET);
+    expect(args.filter((a, i) => args[i - 1] === "--var")).toEqual(["prenom=Noël"]);
+    const varsFile = args[args.indexOf("--vars-file") + 1]!;
+    expect(args.indexOf("--vars-file")).toBeGreaterThan(0);
+    expect(statSync(varsFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(varsFile, "utf8"))).toEqual({ mot_de_passe: SECRET });
+  });
+});
+
 describe("studio target crops", () => {
   it("cuts a step's target out of the recording's screenshot taken before the action that pointed inside its box", async () => {
     // A session as the recorder writes it: full-screen shots; the 2nd click (at 60,40) is on the target of step_002.

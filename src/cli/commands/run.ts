@@ -22,8 +22,10 @@ import { foldText } from "../../core/text.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
-import { loadWorkflow, replayWorkflow } from "./replay.js";
+import { loadWorkflow, replayWorkflow, withoutSecretEnv } from "./replay.js";
 import { openStore, type StoreChoice } from "./store.js";
+import { resolveSecrets, secretAvailability, type ResolvedSecrets } from "../../replay/secrets.js";
+import { lazySecretStore, terminalSecretPrompt } from "../secrets.js";
 
 /** Today's replay executor as the planner's ItemRunner: one replay run per item, in the item's folder. */
 export class ReplayItemRunner implements ItemRunner {
@@ -32,12 +34,13 @@ export class ReplayItemRunner implements ItemRunner {
     private readonly env: () => NodeJS.ProcessEnv,
     private readonly dataDir: string,
     private readonly store: Store | undefined,
-    private readonly opts: { ocr?: string; maxAttempts?: number; log?: (s: string) => void } = {},
+    /** `secrets`: the secret variables' values, taken once from their safe places and kept in memory (never in the plan). */
+    private readonly opts: { ocr?: string; maxAttempts?: number; log?: (s: string) => void; secrets?: Readonly<Record<string, string>> } = {},
   ) {}
 
   async run(req: ItemRunRequest): Promise<ItemRunResult> {
     const r = await replayWorkflow(
-      { workflowPath: req.workflowPath, vars: { ...req.bindings }, runDir: req.runDir, onError: "stop", ...(this.opts.ocr ? { ocr: this.opts.ocr } : {}), ...(this.opts.maxAttempts ? { maxAttempts: this.opts.maxAttempts } : {}), ...(req.signal ? { signal: req.signal } : {}) },
+      { workflowPath: req.workflowPath, vars: { ...req.bindings, ...this.opts.secrets }, runDir: req.runDir, onError: "stop", ...(this.opts.ocr ? { ocr: this.opts.ocr } : {}), ...(this.opts.maxAttempts ? { maxAttempts: this.opts.maxAttempts } : {}), ...(req.signal ? { signal: req.signal } : {}) },
       this.env,
       this.dataDir,
       this.opts.log ?? (() => undefined),
@@ -228,6 +231,15 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
       const dataDir = resolveDataDir(globals(), io.env);
       const env = () => desktopEnv(io.env);
       const store = await openStore(globals(), io.env);
+      const secretStore = lazySecretStore(dataDir, io.env);
+      // Secret variables: once, from the safe places (never the plan, the ledger or argv), before any item runs.
+      let secrets: ResolvedSecrets | undefined;
+      const takeSecrets = async (wf: Workflow) => {
+        const prompt = terminalSecretPrompt();
+        const r = await resolveSecrets(wf, { env: io.env, store: secretStore, ...(prompt ? { prompt } : {}) });
+        for (const [name, from] of Object.entries(r.from)) io.err(`secret « ${name} » from ${from}\n`);
+        return r;
+      };
       const ctl = new AbortController();
       const onSig = () => ctl.abort();
       process.once("SIGINT", onSig);
@@ -278,11 +290,14 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
           });
           doc = prepared.document;
           if (o.dryRun) {
+            const where = await secretAvailability(prepared.workflow, { env: io.env, store: secretStore });
+            for (const [name, from] of Object.entries(where)) io.err(`secret « ${name} »: ${from ?? "in no safe place yet: it would be asked on the terminal, else the run stops (rpav secret set, or its environment variable)"}\n`);
             if (o.json) io.out(`${JSON.stringify({ dry_run: true, plan: doc, differences: prepared.differences, warnings: prepared.warnings, left_out: prepared.filtered.dropped.map((d) => ({ key: d.item.key, label: d.item.label, why: d.why })), already_done: Object.fromEntries(prepared.alreadyDone) }, null, 2)}\n`);
             else io.out(`${formatPlan(prepared)}(dry run: nothing was run)\n`);
             return;
           }
           io.err(formatPlan(prepared));
+          secrets = await takeSecrets(prepared.workflow);
           if (!o.yes) {
             if (!interactive) throw new InvalidInputError("Not run: the plan above needs a confirmation and there is no terminal to ask. Add --yes to run it, or --dry-run to only print it.");
             const a = (await ask(doc.instruction.language === "fr" ? "Lancer ce plan ? [o/N] " : "Run this plan? [y/N] ")).toLowerCase();
@@ -298,8 +313,11 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
           await startPlan(store, prepared, o.force);
           io.err(`plan ${planId} → ${reportDir} (after a stop: rpav run --resume ${planId})\n`);
         }
-        const runner = new ReplayItemRunner(env, dataDir, store, { ocr: o.ocr, maxAttempts: attempts });
-        const app = doc.options.app_command ? new ShellAppSession(doc.options.app_command, env) : undefined;
+        secrets ??= await takeSecrets(planWorkflow(doc));
+        const runner = new ReplayItemRunner(env, dataDir, store, { ocr: o.ocr, maxAttempts: attempts, secrets: secrets.values });
+        // The app started per item never sees the environment variables that carry secrets.
+        const planned = planWorkflow(doc);
+        const app = doc.options.app_command ? new ShellAppSession(doc.options.app_command, () => withoutSecretEnv(env(), planned)) : undefined;
         let ledger: LedgerItem[];
         try {
           ledger = await executePlan(store, planId, { runner, ...(app ? { app } : {}), ...(o.force ? { force: true } : {}), ...(o.retryBusiness ? { retryBusiness: true } : {}), onProgress: (p) => io.err(progressLine(p)), signal: ctl.signal });
