@@ -24,13 +24,13 @@ describe("rpav replay on bad input", () => {
     const r = rpav(["replay", demo, "--vars-file", f], noDisplay);
     expect(r.stderr).toMatch(/Missing variable values, nothing was run: date_de_naissance \(date/); // nom and prenom came from the file
     expect(existsSync(f)).toBe(false);
-    writeFileSync(f, JSON.stringify({ nom: 3 }));
+    writeFileSync(f, JSON.stringify({ nom: 3 }), { mode: 0o600 });
     expect(rpav(["replay", demo, "--vars-file", f], noDisplay).stderr).toMatch(/vars\.json: not a --vars-file .*\$\.nom/);
     expect(existsSync(f)).toBe(false);
-    writeFileSync(f, "{ nom: ");
+    writeFileSync(f, "{ nom: ", { mode: 0o600 });
     expect(rpav(["replay", demo, "--vars-file", f, "--on-error", "never"], noDisplay).stderr).toMatch(/vars\.json: malformed JSON/);
     expect(existsSync(f)).toBe(false);
-    writeFileSync(f, JSON.stringify({ nom: "Durand" }));
+    writeFileSync(f, JSON.stringify({ nom: "Durand" }), { mode: 0o600 });
     expect(rpav(["replay", demo, "--vars-file", f, "--var", "nom=Martin"], noDisplay).stderr).toMatch(/"nom" given both by --var and --vars-file/);
     expect(existsSync(f)).toBe(false);
   });

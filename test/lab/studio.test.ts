@@ -400,7 +400,7 @@ describe("RPA Vision Studio in Chromium", () => {
     expect(argv).toContain("--vars-file");
     expect(argv).not.toMatch(/Durand-Argv|Zoé-Argv|Tr0ub4dor/);
     // nom and prenom reached the child through the file; the secret did not (no credential store here).
-    expect(lines.join("\n")).toMatch(/Missing variable values, nothing was run: mot_de_passe \(secret, secret\)\./);
+    expect(lines.join("\n")).toMatch(/secret_unavailable.*No value for the secret variable "mot_de_passe".*nothing was run/);
     const varsFile = argv.split(" ")[argv.split(" ").indexOf("--vars-file") + 1]!;
     expect(existsSync(varsFile)).toBe(false); // deleted by the child once read
     const leaked = spawnSync("grep", ["-rl", "--", SECRET, dataDir], { encoding: "utf8" });
