@@ -23,7 +23,8 @@ export class ModelInstructionProposer implements InstructionProposer {
 
   async propose(text: string, context: { now: string; language: "fr" | "en" }, signal?: AbortSignal): Promise<unknown> {
     const schema = JSON.stringify(toJSONSchema(InstructionSchema, { target: "draft-7", unrepresentable: "any" }));
-    const user = [`now: ${context.now}`, `language: ${context.language}`, `instruction: ${JSON.stringify(text.slice(0, 2000))}`, `schema: ${schema}`].join("\n");
+    // The day is all relative dates need (and keeps the answer cache useful within a day).
+    const user = [`now: ${context.now.slice(0, 10)}`, `language: ${context.language}`, `instruction: ${JSON.stringify(text.slice(0, 2000))}`, `schema: ${schema}`].join("\n");
     const r = await this.model.ask({ messages: [{ role: "system", content: SYSTEM }, { role: "user", content: user }], schema: InstructionSchema, structured: true, signal });
     return r.value;
   }
