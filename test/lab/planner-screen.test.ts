@@ -71,6 +71,16 @@ describe("rpav run --in screen:<window> on the lab", () => {
     expect(d.plan.items.map((x) => x.bindings.date_de_naissance)).toEqual(JANUARY_2026.map((row) => row[2]));
   }, 300_000);
 
+  it("« Enregistre les 2 premiers patients de janvier »: the rows read on screen are typed into the real form, once per row (yad's output is the oracle)", () => {
+    const out = join(tmp, "form-output.txt");
+    const app = `yad --form --title="Nouveau patient" --width=640 --field=Nom --field=Prénom "--field=Date de naissance" "" "" "" >> ${out}`;
+    const r = cli(["run", "Enregistre les 2 premiers patients de janvier", "--in", `screen:${TITLE}`, "--workflow", "Nouveau patient", "--ocr", "hybrid", "--no-model", "--app", app, "--yes"]);
+    process.stderr.write(`[planner screen lab] ${r.err.split("\n").filter((l) => /\[\d\/\d\]/.test(l)).join(" | ")}\n`);
+    expect(r.code, r.err).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(`${[ROWS[0]!, ROWS[2]!].map(([nom, prenom, naissance]) => `${nom}|${prenom}|${naissance}|`).join("\n")}\n`);
+    expect(r.out.trim().split("\n").at(-1)).toBe("2 patients traités");
+  }, 900_000);
+
   it("a title no window has: a typed error naming the open windows, nothing planned", () => {
     const r = cli(["run", "Enregistre les patients de janvier", "--in", "screen:Factures fournisseurs", "--workflow", "Nouveau patient", "--no-model", "--dry-run"]);
     expect(r.code).not.toBe(0);
