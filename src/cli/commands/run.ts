@@ -271,13 +271,14 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
         if (o.resume) {
           planId = o.resume;
           doc = await loadPlan(store, planId);
+          // Before anything is written: one process per plan.
+          lock = await lockPlan(store, planId, owner);
           // The workflow as planned (its snapshot), even if the file moved.
           if (!existsSync(doc.workflow.path)) {
             mkdirSync(doc.options.report_dir, { recursive: true });
             writeFileSync(join(doc.options.report_dir, "workflow.json"), JSON.stringify(planWorkflow(doc), null, 2));
             doc = { ...doc, workflow: { ...doc.workflow, path: join(doc.options.report_dir, "workflow.json") } };
           }
-          lock = await lockPlan(store, planId, owner);
           io.err(`resuming plan ${planId}: « ${doc.instruction.text} » with « ${doc.workflow.name} »${lock.tookOver ? ` (its lock was held by pid ${lock.tookOver.pid}, which is gone: taken over)` : ""}\n`);
         } else {
           planId = timestampedId("plan");
