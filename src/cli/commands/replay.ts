@@ -32,6 +32,7 @@ import { desktopEnv } from "../desktop-env.js";
 import { readInputFile } from "../io.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
+import type { UIElementDetector } from "../../perception/ui-element-detector.js";
 import { silentLogger, type Logger } from "../../core/providers/logger.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { resolveVlmConfig } from "../vlm-config.js";
@@ -76,6 +77,8 @@ export interface ReplayRequest {
   prompt?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
   /** A decision model (rules decide when absent). */
   decisionModel?: DecisionModel;
+  /** A detector the caller made and keeps (the planner's, for every item): not built here, not closed here. */
+  detector?: UIElementDetector;
 }
 
 export interface ReplayResult {
@@ -184,7 +187,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const input = new X11XTestInputDriver({ env });
   const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
   // Detection failures keep their screenshot in the run's folder, next to the trace.
-  const { detector, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const { detector, close } = req.detector ? { detector: req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlm = (req.vlm ?? vlmConfig.enabled) ? createVlmProviders(vlmConfig).grounder : undefined;
   const t0 = performance.now();
