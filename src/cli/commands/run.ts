@@ -46,12 +46,12 @@ export class ReplayItemRunner implements ItemRunner {
     private readonly dataDir: string,
     private readonly store: Store | undefined,
     /** `secrets`: the secret variables' values, taken once from their safe places and kept in memory (never in the plan). */
-    private readonly opts: { ocr?: string; maxAttempts?: number; log?: (s: string) => void; secrets?: Readonly<Record<string, string>>; detector?: UIElementDetector } = {},
+    private readonly opts: { ocr?: string; maxAttempts?: number; log?: (s: string) => void; secrets?: Readonly<Record<string, string>>; detector?: UIElementDetector; vlm?: boolean } = {},
   ) {}
 
   async run(req: ItemRunRequest): Promise<ItemRunResult> {
     const r = await replayWorkflow(
-      { workflowPath: req.workflowPath, vars: { ...req.bindings, ...this.opts.secrets }, runDir: req.runDir, onError: "stop", ...(this.opts.ocr ? { ocr: this.opts.ocr } : {}), ...(this.opts.maxAttempts ? { maxAttempts: this.opts.maxAttempts } : {}), ...(this.opts.detector ? { detector: this.opts.detector } : {}), ...(req.signal ? { signal: req.signal } : {}) },
+      { workflowPath: req.workflowPath, vars: { ...req.bindings, ...this.opts.secrets }, runDir: req.runDir, onError: "stop", ...(this.opts.ocr ? { ocr: this.opts.ocr } : {}), ...(this.opts.maxAttempts ? { maxAttempts: this.opts.maxAttempts } : {}), ...(this.opts.detector ? { detector: this.opts.detector } : {}), ...(this.opts.vlm !== undefined ? { vlm: this.opts.vlm } : {}), ...(req.signal ? { signal: req.signal } : {}) },
       this.env,
       this.dataDir,
       this.opts.log ?? (() => undefined),
@@ -209,6 +209,8 @@ interface RunCliOptions {
   lang?: string;
   model: boolean;
   modelTimeout: string;
+  /** Replay's last-resort grounding by the grounding model (undefined: as config.json says). */
+  vlm?: boolean;
 }
 
 /** Whether a process of this host exists (EPERM: it exists, another user's). */
@@ -244,6 +246,8 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
     .option("--ocr <provider>", "OCR for grounding: ppocr (default), hybrid, tesseract", "ppocr")
     .option("--lang <fr|en>", "the instruction's language (default: guessed)")
     .option("--no-model", "do not ask the decision model to read the instruction (the deterministic parse only)")
+    .option("--vlm", "each item's replay may ground a target with the grounding model as a last resort (the default, unless config.json disables it)")
+    .option("--no-vlm", "no grounding model in the items' replays: elements and icon templates only")
     .option("--model-timeout <s>", "seconds the decision model may take to read the instruction before the deterministic parse is used", "20")
     .action(async (instruction: string | undefined, o: RunCliOptions) => {
       const retries = Number(o.maxRetries);
@@ -373,7 +377,7 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
           io.err(`plan ${planId} → ${reportDir} (after a stop: rpav run --resume ${planId})\n`);
         }
         secrets ??= await takeSecrets(planWorkflow(doc));
-        const runner = new ReplayItemRunner(env, dataDir, store, { ocr: o.ocr, maxAttempts: attempts, secrets: secrets.values, detector: await detector(join(doc.options.report_dir, "failures")) });
+        const runner = new ReplayItemRunner(env, dataDir, store, { ocr: o.ocr, maxAttempts: attempts, secrets: secrets.values, detector: await detector(join(doc.options.report_dir, "failures")), ...(o.vlm !== undefined ? { vlm: o.vlm } : {}) });
         // The app started per item never sees the environment variables that carry secrets.
         const planned = planWorkflow(doc);
         const app = doc.options.app_command ? new ShellAppSession(doc.options.app_command, () => withoutSecretEnv(env(), planned)) : undefined;
