@@ -5,8 +5,9 @@
 // under cells: unchanged, window moved, dark theme, ×2 scale, larger text, new data. Beside it, the
 // coordinate baseline: the recorded raw actions replayed at their recorded screen coordinates, typing
 // the row's values (so it takes new data too).
-//   nice -n 10 npx tsx bench/replay-gen/run.ts   (RPAV_BENCH_FAMILIES=gtk,tk RPAV_BENCH_CELLS=unchanged,moved,…)
-// Tuned on: gtk (every threshold of the builder and of grounding was looked at on it). Held out: tk.
+//   nice -n 10 npx tsx bench/replay-gen/run.ts   (RPAV_BENCH_FAMILIES=gtk,tk,qt RPAV_BENCH_CELLS=unchanged,moved,…)
+// Tuned on: gtk (every threshold of the builder and of grounding was looked at on it). Held out: tk, qt
+// (Qt 5 Fusion, added 2026-12-02 and never looked at while tuning).
 // Brings its own lab up on display :70 and down again.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
