@@ -8,19 +8,22 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../src/store/sqlite-store.js";
 import { ROOT, rpav } from "./support/cli.js";
+import { spawn } from "node:child_process";
+import { hostname } from "node:os";
 
 const tmp = mkdtempSync(join(tmpdir(), "rpav-run-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const demo = (n: string) => JSON.parse(readFileSync(join(ROOT, `demos/${n}/workflow.json`), "utf8"));
 const home = (n: string) => join(tmp, n);
-const env = (n: string) => ({ DISPLAY: "", RPAV_HOME: home(n) });
+// No desktop, and no model server (a port nothing listens on: the deterministic parse).
+const env = (n: string) => ({ DISPLAY: "", RPAV_HOME: home(n), RPAV_VLM_URL: "http://127.0.0.1:9" });
 const dossiers = join(tmp, "dossiers");
 const NAMES = ["dossier-2026-01-05.txt", "12012026-dupont.txt", "Dossier janvier Martin.txt", "dossier-2026-02-03.txt", "03-02-2026 durand.txt"];
 
 beforeAll(async () => {
   mkdirSync(dossiers, { recursive: true });
   for (const n of NAMES) writeFileSync(join(dossiers, n), `contenu ${n}\n`);
-  for (const [name, wfs] of [["all", ["mousepad-open-save", "yad-patient", "widget-factory"]], ["two", ["yad-patient", "widget-factory"]]] as const) {
+  for (const [name, wfs] of [["all", ["mousepad-open-save", "yad-patient", "widget-factory"]], ["two", ["yad-patient", "widget-factory"]], ["lock", ["mousepad-open-save"]]] as const) {
     const s = SqliteStore.open(home(name));
     for (const w of wfs) await s.putWorkflow(demo(w));
     await s.close();
@@ -107,6 +110,45 @@ describe("rpav run refuses before any action", () => {
     expect(rpav(["run", "--resume", "plan_nope"], env("all")).stderr).toMatch(/\[invalid_input\]: No plan plan_nope/);
     expect(rpav(["run"], env("all")).stderr).toMatch(/Give an instruction/);
   });
+});
+
+describe("one process per plan", () => {
+  it("a resume while a live process holds the plan: plan_locked naming the plan and its pid; the same instruction started again is refused too; once the holder is gone its lock is taken over", async () => {
+    const args = ["run", "Traite les dossiers de janvier", "--in", dossiers, "--var", "texte=a", "--var", "texte_2=b", "--max-retries", "0"];
+    // A stored plan (its items fail here: no desktop).
+    const first = rpav([...args, "--yes"], env("lock"));
+    const planId = /plan (plan_\S+) →/.exec(first.stderr)?.[1];
+    expect(planId, first.stderr).toBeDefined();
+    const holderProcess = spawn("sleep", ["60"], { stdio: "ignore" });
+    const pid = holderProcess.pid!;
+    const s = SqliteStore.open(home("lock"));
+    try {
+      // The plan as a live process running it would leave it: locked, its items still to do.
+      expect((await s.lockPlan(planId!, { token: "other", pid, host: hostname(), since: "2026-12-02T10:00:00Z" }, () => false)).ok).toBe(true);
+      for (const it of await s.planItems(planId!)) await s.updatePlanItem(planId!, it.itemKey, { status: "pending" });
+      const before = await s.planItems(planId!);
+
+      const resumed = rpav(["run", "--resume", planId!], env("lock"));
+      expect(resumed.code).toBe(1);
+      expect(resumed.stderr).toContain(`rpav: error [plan_locked]: Plan ${planId} is being run by another rpav (pid ${pid}, since 2026-12-02T10:00:00Z)`);
+      const twice = rpav([...args, "--yes"], env("lock"));
+      expect(twice.code).toBe(1);
+      expect(twice.stderr).toMatch(new RegExp(`\\[plan_locked\\]: Plan ${planId} \\(pid ${pid}, since [^)]+\\) is already running « Compléter un fichier » on 3 of these items .*Nothing was run`));
+      expect(await s.planItems(planId!)).toEqual(before);
+      expect(await plans("lock")).toBe(1);
+
+      holderProcess.kill("SIGKILL");
+      await new Promise((r) => holderProcess.once("exit", r));
+      const after = rpav(["run", "--resume", planId!], env("lock"));
+      expect(after.stderr).toContain(`its lock was held by pid ${pid}, which is gone: taken over`);
+      expect((await s.planItems(planId!)).map((i) => i.attempts)).toEqual(before.map((i) => i.attempts + 1));
+      // Released at the end.
+      expect(await s.lockedPlans("wf_completer_un_fichier")).toEqual([]);
+    } finally {
+      if (holderProcess.exitCode === null && holderProcess.signalCode === null) holderProcess.kill("SIGKILL");
+      await s.close();
+    }
+  }, 120_000);
 });
 
 describe("--app: the app started per item", () => {

@@ -18,6 +18,23 @@ describe("rpav replay on bad input", () => {
     expect(r.stderr).toMatch(/rpav: error \[invalid_input\]: Missing variable values, nothing was run: prenom \(name, recorded: "Zoë"\); date_de_naissance \(date/);
   });
 
+  it("--vars-file gives values off the command line, is deleted once read (valid or not), and a name given twice is refused", () => {
+    const f = join(tmp, "vars.json");
+    writeFileSync(f, JSON.stringify({ nom: "Durand", prenom: "Zoé" }), { mode: 0o600 });
+    const r = rpav(["replay", demo, "--vars-file", f], noDisplay);
+    expect(r.stderr).toMatch(/Missing variable values, nothing was run: date_de_naissance \(date/); // nom and prenom came from the file
+    expect(existsSync(f)).toBe(false);
+    writeFileSync(f, JSON.stringify({ nom: 3 }), { mode: 0o600 });
+    expect(rpav(["replay", demo, "--vars-file", f], noDisplay).stderr).toMatch(/vars\.json: not a --vars-file .*\$\.nom/);
+    expect(existsSync(f)).toBe(false);
+    writeFileSync(f, "{ nom: ", { mode: 0o600 });
+    expect(rpav(["replay", demo, "--vars-file", f, "--on-error", "never"], noDisplay).stderr).toMatch(/vars\.json: malformed JSON/);
+    expect(existsSync(f)).toBe(false);
+    writeFileSync(f, JSON.stringify({ nom: "Durand" }), { mode: 0o600 });
+    expect(rpav(["replay", demo, "--vars-file", f, "--var", "nom=Martin"], noDisplay).stderr).toMatch(/"nom" given both by --var and --vars-file/);
+    expect(existsSync(f)).toBe(false);
+  });
+
   it("a CSV row short of a cell names its line; an unknown column is refused", () => {
     const csv = join(tmp, "rows.csv");
     writeFileSync(csv, "nom;prenom;date_de_naissance\nA;B;1\nC;D\n");

@@ -25,7 +25,7 @@ import { X11RecordSource } from "../../src/platform/x11/x11-record-source.js";
 import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
-import { detectorReader } from "../../src/record/perception-adapters.js";
+import { detectorReader, secretFieldFinder } from "../../src/record/perception-adapters.js";
 import { Recorder } from "../../src/record/recorder.js";
 import { readSession } from "../../src/record/session.js";
 import { buildWorkflow } from "../../src/record/template-builder.js";
@@ -140,7 +140,8 @@ try {
     const task = all[family];
     const sessionDir = join(work, family, "session");
     mkdirSync(sessionDir, { recursive: true });
-    const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng });
+    // The recorder sees the fields as `rpav record` does (without a way to see them, every burst would be secret).
+    const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretField: secretFieldFinder(detector) });
     console.log(`${family}: recording the demonstration…`);
     const rec = await recordDemonstration(task, { env, windows, input }, recorder, sessionDir);
     if (rec.observed !== task.expected(task.recorded)) console.log(`${family}: the demonstration itself did not do the task: ${rec.observed}`);

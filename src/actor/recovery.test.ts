@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info
 import type { WorkflowPatch } from "../core/schemas/workflow-patch.js";
 import type { Step, Workflow } from "../core/schemas/workflow.js";
 import { PatchFiles } from "../store/patch-files.js";
-import { applyPatch } from "./patches.js";
+import { applyPatch, decidePatch } from "./patches.js";
 import { safeAnswerRank, SAFE_DIALOG_ANSWERS } from "./policy.js";
 import { clearField, dismissDialog, refocus, restoreWindow, scrollToTarget, startApp, waitStable, type RecoveryEnv, type Situation } from "./recovery.js";
 
@@ -83,5 +83,41 @@ describe("assist answers and patches", () => {
     await files.put(p);
     expect((await files.list()).map((x) => x.patch_id)).toEqual(["patch_1"]);
     await expect(files.get("nope")).rejects.toThrow(/No patch nope/);
+  });
+
+  it("decidePatch: accepting writes the workflow file and a store version once; rejecting only marks the patch; a decided patch stays as it is", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rpav-decide-"));
+    const wf = { schema_version: "workflow_v1", workflow_id: "wf", name: "n", app: "a", created_at: "2026-12-02T00:00:00Z", source_session: "s", variables: [], steps: [step, { ...step, step_id: "s2" }] } as unknown as Workflow;
+    const wfPath = join(dir, "workflow.json");
+    writeFileSync(wfPath, JSON.stringify(wf));
+    const files = new PatchFiles(join(dir, "patches"));
+    const base: WorkflowPatch = { schema_version: "workflow_patch_v1", patch_id: "p_acc", workflow_id: "wf", workflow_path: wfPath, step_id: "s1", op: { op: "remove_step" }, reason: "skipped", proposed_at: "2026-12-02T00:00:00Z", run_id: "r", question_id: "q1", status: "proposed" };
+    await files.put(base);
+    await files.put({ ...base, patch_id: "p_rej", step_id: "s2" });
+    const saved: Workflow[] = [];
+    const held: { latest?: { version: number; document: Workflow } } = {};
+    const store = {
+      putWorkflow: async (d: unknown) => {
+        saved.push(d as Workflow);
+        return saved.length + 1;
+      },
+      getWorkflow: async () => (held.latest ? { workflowId: "wf", createdAt: "2026-12-02T00:00:00Z", ...held.latest, document: held.latest.document as never } : undefined),
+    };
+    const acc = await decidePatch({ patches: files, store }, "p_acc", "accept");
+    expect(acc).toMatchObject({ decision: "accepted", version: 2 });
+    expect(saved.map((w) => w.steps.map((s) => s.step_id))).toEqual([["s2"]]);
+    expect((JSON.parse(readFileSync(wfPath, "utf8")) as Workflow).steps.map((s) => s.step_id)).toEqual(["s2"]);
+    expect(await files.get("p_acc")).toMatchObject({ status: "accepted", version: 2 });
+    await expect(decidePatch({ patches: files, store }, "p_acc", "reject")).rejects.toThrow(/already accepted/);
+    expect((await decidePatch({ patches: files }, "p_rej", "reject")).decision).toBe("rejected");
+    expect((await files.get("p_rej")).status).toBe("rejected");
+    await expect(decidePatch({ patches: files, store }, "p_rej", "accept")).rejects.toThrow(/already rejected/);
+    expect(saved).toHaveLength(1);
+    expect((JSON.parse(readFileSync(wfPath, "utf8")) as Workflow).steps.map((s) => s.step_id)).toEqual(["s2"]);
+    // The store moved on since the run that asked (a step added): the patch applies to its latest version.
+    held.latest = { version: 3, document: { ...wf, steps: [step, { ...step, step_id: "s2" }, { ...step, step_id: "s3" }] } };
+    await files.put({ ...base, patch_id: "p_new", step_id: "s2" });
+    expect(await decidePatch({ patches: files, store }, "p_new", "accept")).toMatchObject({ decision: "accepted", version: 3 });
+    expect(saved.at(-1)!.steps.map((s) => s.step_id)).toEqual(["s1", "s3"]);
   });
 });

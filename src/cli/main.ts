@@ -9,6 +9,8 @@ import { registerEmbedCommands } from "./commands/embed.js";
 import { registerPerceptionCommands } from "./commands/perception.js";
 import { registerRecordCommands } from "./commands/record.js";
 import { registerReplayCommands } from "./commands/replay.js";
+import { registerSecretCommands } from "./commands/secret.js";
+import { registerGcCommand } from "./commands/gc.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerWorkflowPatchCommands } from "./commands/workflow-patches.js";
 import { registerRunCommand } from "./commands/run.js";
@@ -20,6 +22,7 @@ import { vlmChecks } from "./commands/doctor-vlm.js";
 import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
 import { parseSize } from "./io.js";
+import { secretsCheck } from "./secrets.js";
 import { createCliLogger, logLevel } from "./logger.js";
 import type { Logger } from "../core/providers/logger.js";
 
@@ -75,6 +78,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(async (opts: { json?: boolean; strict?: boolean }) => {
       const checks = await runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
       checks.push(...(await vlmChecks(resolveDataDir(globals(), io.env), io.env)));
+      checks.push(await secretsCheck(resolveDataDir(globals(), io.env), io.env));
       io.out(opts.json ? `${JSON.stringify(checks, null, 2)}\n` : `${formatChecks(checks)}\n`);
       if (opts.strict && checks.some((c) => c.status === "missing")) setExit(1);
     });
@@ -111,6 +115,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerVlmCommands(program, io, setExit);
   registerWorkflowPatchCommands(program, io);
   registerRunCommand(program, io, setExit);
+  registerSecretCommands(program, io, setExit);
+  registerGcCommand(program, io);
   return program;
 }
 

@@ -16,6 +16,7 @@ describe("error family", () => {
       "invalid_input",
       "model_answer_invalid",
       "npy_format",
+      "plan_locked",
       "postcheck_failed",
       "provider_unavailable",
       "region_failed",
@@ -55,6 +56,7 @@ describe("error family", () => {
       new errors.AmbiguousWorkflowError("x"),
       new errors.ModelAnswerInvalidError("x"),
       new errors.SecretUnavailableError("x"),
+      new errors.PlanLockedError("x"),
       new errors.DetectorFailedError("x"),
       new errors.RegionFailedError("x"),
     ];

@@ -194,6 +194,13 @@ export class SecretUnavailableError extends RpaError {
   }
 }
 
+/** A plan another live process is running or resuming now (the message names the plan and its pid). */
+export class PlanLockedError extends RpaError {
+  constructor(message: string, options?: RpaErrorOptions) {
+    super("plan_locked", message, options);
+  }
+}
+
 /** Every code this package can throw or write in a result, for documentation and the pinning test. */
 export const ERROR_CODES = [
   "aborted",
@@ -207,6 +214,7 @@ export const ERROR_CODES = [
   "invalid_input",
   "model_answer_invalid",
   "npy_format",
+  "plan_locked",
   "postcheck_failed",
   "provider_unavailable",
   "region_failed",

@@ -7,6 +7,10 @@ import { InvalidInputError } from "../core/errors.js";
 import type { PlanItem } from "../core/schemas/plan.js";
 import type { Workflow, WorkflowVariable } from "../core/schemas/workflow.js";
 import { foldText } from "../core/text.js";
+import { refuseExposedSecrets } from "../replay/secrets.js";
+
+/** The source noted for a secret variable: its value is never in the plan; the runner takes it from a safe place. */
+export const SECRET_SOURCE = "secret: credential store, its environment variable or a prompt, at run time (never stored in the plan)";
 
 export interface ItemBinding {
   bindings: Record<string, string>;
@@ -45,6 +49,7 @@ export function formatDateLike(iso: string, example: string | null): string {
 }
 
 function bindOne(v: WorkflowVariable, item: PlanItem, opts: BindOptions): { value: string; source: string } | undefined {
+  if (v.secret) return undefined;
   const c = opts.constants?.[v.name];
   if (c !== undefined) return { value: c, source: "--var" };
   const fields = Object.entries(item.fields);
@@ -76,10 +81,17 @@ export function bindItems(workflow: Workflow, items: readonly PlanItem[], opts: 
   const unknown = Object.keys(opts.constants ?? {}).filter((k) => !declared.has(k));
   if (unknown.length > 0)
     throw new InvalidInputError(`--var ${unknown.map((u) => `"${u}"`).join(", ")}: not a variable of « ${workflow.name} » (it has: ${[...declared].join(", ") || "none"}).`, { details: { unknown, declared: [...declared] } });
+  refuseExposedSecrets(workflow, Object.keys(opts.constants ?? {}), "--var");
+  const secretFields = workflow.variables.filter((v) => v.secret && items.some((it) => Object.keys(it.fields).some((k) => key(k) === key(v.name))));
+  if (secretFields.length > 0) refuseExposedSecrets(workflow, secretFields.map((v) => v.name), "the items' fields (a CSV or XLSX column is plain text)");
   const missing = new Map<string, string[]>();
   const out = items.map((item) => {
     const b: ItemBinding = { bindings: {}, sources: {} };
     for (const v of workflow.variables) {
+      if (v.secret) {
+        b.sources[v.name] = SECRET_SOURCE;
+        continue;
+      }
       const r = bindOne(v, item, opts);
       if (r) {
         b.bindings[v.name] = r.value;
@@ -104,5 +116,5 @@ export function bindItems(workflow: Workflow, items: readonly PlanItem[], opts: 
 
 /** The variables some item leaves unbound (no throw): what choosing a workflow weighs. */
 export function unboundVariables(workflow: Workflow, items: readonly PlanItem[], opts: BindOptions = {}): string[] {
-  return workflow.variables.filter((v) => items.some((it) => !bindOne(v, it, opts))).map((v) => v.name);
+  return workflow.variables.filter((v) => !v.secret && items.some((it) => !bindOne(v, it, opts))).map((v) => v.name);
 }

@@ -6,17 +6,23 @@ import { basename, extname, join, resolve } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { InvalidInputError } from "../core/errors.js";
+import type { ScreenTableReader } from "../core/providers/table-reader.js";
 import type { Instruction, PlanItem } from "../core/schemas/plan.js";
 import { foldText } from "../core/text.js";
 import { dayOf, isoDate, MONTH_WORDS, pad2, validDay } from "./dates.js";
 import { dateMatches } from "./instruction.js";
 
-export type SourceKind = "folder" | "csv" | "xlsx" | "list";
+export type SourceKind = "folder" | "csv" | "xlsx" | "list" | "screen";
+
+/** `--in screen:<window title pattern>`: the rows of the list or table shown in that window. */
+export const SCREEN_SOURCE = "screen:";
 
 export interface ItemList {
   kind: SourceKind;
   location: string;
   items: PlanItem[];
+  /** How the items were found (a screen table's header rule, rows left out…). */
+  notes?: string[];
 }
 
 /** A date read from a name, or null: "2026-01-15", "15-01-2026", "15012026", "20260115", « 15 janvier 2026 », "jan-2026", "2026-01". */
@@ -183,8 +189,27 @@ export function listExplicit(values: readonly string[]): ItemList {
   return { kind: "list", location: "--item", items };
 }
 
-/** Lists the items of `--in` (a folder, .csv, .xlsx). */
-export async function listItems(source: string): Promise<ItemList> {
+/** The rows of the list or table a window shows, as perception read them (header row = field names, when there is one). */
+export async function listScreen(pattern: string, reader: ScreenTableReader, signal?: AbortSignal): Promise<ItemList> {
+  const t = await reader.read(pattern, signal);
+  const location = `screen « ${t.window.title} »`;
+  if (t.rows.length === 0) throw new InvalidInputError(`${location}: no list or table rows were read in the window (${t.notes.join("; ")}). Show the list with its rows visible, or give --in a file.`, { details: { source: location, notes: t.notes } });
+  const rows = t.rows.map((r) => Object.fromEntries(t.columns.map((c, j) => [c, r[j] ?? ""])));
+  return { ...rowItems(rows, location, "screen", 1), notes: [`read by ${reader.name} in « ${t.window.title} » (${t.window.appName}): ${t.rows.length} row(s), columns ${t.columns.map((c) => `« ${c} »`).join(", ")}`, ...t.notes] };
+}
+
+export interface ListOptions {
+  /** Reads `screen:` sources; without it they are refused. */
+  screen?: ScreenTableReader;
+  signal?: AbortSignal;
+}
+
+/** Lists the items of `--in` (a folder, .csv, .xlsx, or screen:<window title pattern>). */
+export async function listItems(source: string, opts: ListOptions = {}): Promise<ItemList> {
+  if (source.startsWith(SCREEN_SOURCE)) {
+    if (!opts.screen) throw new InvalidInputError(`--in ${source}: reading a list on screen needs a desktop (DISPLAY) and the detector; none was given here.`, { details: { source } });
+    return listScreen(source.slice(SCREEN_SOURCE.length), opts.screen, opts.signal);
+  }
   const abs = resolve(source);
   let st;
   try {

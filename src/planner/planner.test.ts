@@ -230,9 +230,13 @@ describe("plans and the ledger", () => {
     expect(feb.document.items.map((x) => x.item.label)).toEqual(["03-02-2026 durand.txt", "dossier-2026-02-03.txt"]);
     expect(feb.document.model_instruction?.filters.date).toMatchObject({ month: 1 });
     expect(formatPlan(feb)).toMatch(/the model proposed this \(used\); the deterministic parse differs on filters\.date/);
+    expect(feb.document.model_proposal).toMatchObject({ by: "test-model", outcome: "used", differences: ["filters.date"] });
+    expect(renderPlanReport(feb.document, [], "")).toContain("test-model: proposal used (differs from the deterministic parse on filters.date)");
     const bad = await preparePlan(request("m2", "Traite les dossiers de janvier", d, { proposer: model(() => ({ verb: 42 })) }));
     expect(bad.warnings[0]).toMatch(/does not validate.*deterministic parse is used/);
     expect(bad.document.items).toHaveLength(3);
+    expect(bad.document.model_proposal).toMatchObject({ outcome: "refused", message: expect.stringMatching(/^\[model_answer_invalid\]/) });
+    expect(renderPlanReport(bad.document, [], "")).toMatch(/test-model: not used \(\[model_answer_invalid\].*the deterministic parse stands/);
     const same = await preparePlan(request("m3", "Traite les dossiers de janvier", d, { proposer: model((b) => b) }));
     expect(same.differences).toEqual([]);
     expect(same.document.model_instruction).toBeNull();

@@ -8,6 +8,7 @@ import { AbortedError, AmbiguousWorkflowError, InvalidInputError, isRpaError, Mo
 import type { AppSession, ItemRunner, ItemRunResult } from "../core/providers/item-runner.js";
 import type { InstructionProposer } from "../core/providers/instruction-proposer.js";
 import type { LedgerItem, Store } from "../core/providers/store.js";
+import type { ScreenTableReader } from "../core/providers/table-reader.js";
 import { InstructionSchema, PLAN_V1, PlanDocumentSchema, type ExceptionClass, type Instruction, type PlanDocument } from "../core/schemas/plan.js";
 import { WorkflowSchema, type Workflow } from "../core/schemas/workflow.js";
 import { bindItems, type BindOptions } from "./bind.js";
@@ -22,8 +23,10 @@ export interface PrepareRequest {
   language?: "fr" | "en";
   /** A decision model proposing the instruction's structure (optional; the parse is deterministic without it). */
   proposer?: InstructionProposer;
-  /** --in: a folder, a .csv or an .xlsx. */
+  /** --in: a folder, a .csv, an .xlsx or screen:<window title pattern>. */
   source?: string;
+  /** Reads a list on screen (`screen:` sources). */
+  screen?: ScreenTableReader;
   /** --item: explicit items. */
   explicitItems?: readonly string[];
   /** Stored workflows (latest versions). */
@@ -42,6 +45,16 @@ export interface PrepareRequest {
   appCommand?: string | null;
   maxSystemRetries?: number;
   signal?: AbortSignal;
+}
+
+/** What the decision model's proposal became (kept in the plan document: the trace of the parse). */
+export interface ModelProposal {
+  by: string;
+  /** used: valid and different (the deterministic parse is shown next to it); same: valid and equal; refused: invalid, slow or absent. */
+  outcome: "used" | "same" | "refused";
+  ms: number;
+  differences: string[];
+  message: string | null;
 }
 
 export interface PreparedPlan {
@@ -81,25 +94,35 @@ export async function preparePlan(req: PrepareRequest): Promise<PreparedPlan> {
   let modelInstruction: Instruction | null = null;
   const warnings: string[] = [];
   let differences: string[] = [];
+  let proposal: ModelProposal | null = null;
   if (req.proposer) {
+    const t0 = Date.now();
     try {
       const answer = await req.proposer.propose(req.instruction, { now: (req.now ?? new Date()).toISOString(), language: parsed.language }, req.signal);
       const ok = InstructionSchema.safeParse(answer);
       if (!ok.success) throw new ModelAnswerInvalidError(`${req.proposer.name}: the proposed instruction does not validate: ${ok.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`);
-      differences = instructionDifferences(parsed, ok.data);
-      if (differences.length > 0) {
-        modelInstruction = ok.data;
-        instruction = ok.data;
+      // Untrusted: the text is the user's, and a folder or file the user did not name is not taken.
+      const proposed: Instruction = { ...ok.data, text: req.instruction };
+      if (proposed.source !== null && proposed.source !== parsed.source && !req.instruction.includes(proposed.source)) {
+        warnings.push(`${req.proposer.name} proposed the source « ${proposed.source.slice(0, 200)} », which the instruction does not name: not taken.`);
+        proposed.source = parsed.source;
       }
+      differences = instructionDifferences(parsed, proposed);
+      if (differences.length > 0) {
+        modelInstruction = proposed;
+        instruction = proposed;
+      }
+      proposal = { by: req.proposer.name, outcome: differences.length ? "used" : "same", ms: Date.now() - t0, differences, message: null };
     } catch (e) {
       if (e instanceof AbortedError || !isRpaError(e)) throw e;
       warnings.push(`${req.proposer.name}: ${e.message} The deterministic parse is used.`);
+      proposal = { by: req.proposer.name, outcome: "refused", ms: Date.now() - t0, differences: [], message: `[${e.code}] ${e.message.slice(0, 500)}` };
     }
   }
 
   const source = req.source ?? instruction.source ?? undefined;
-  if (!source && !req.explicitItems?.length) throw new InvalidInputError("No items to work on: give --in <folder | file.csv | file.xlsx>, --item <value> (repeatable), or name a folder in the instruction.");
-  const list = req.explicitItems?.length ? listExplicit(req.explicitItems) : await listItems(source!);
+  if (!source && !req.explicitItems?.length) throw new InvalidInputError("No items to work on: give --in <folder | file.csv | file.xlsx | screen:<window title>>, --item <value> (repeatable), or name a folder in the instruction.");
+  const list = req.explicitItems?.length ? listExplicit(req.explicitItems) : await listItems(source!, { ...(req.screen ? { screen: req.screen } : {}), ...(req.signal ? { signal: req.signal } : {}) });
   const filtered = filterItems(list.items, instruction);
   const noItem = () => {
     const why = filtered.dropped.slice(0, 6).map((d) => `${d.item.label}: ${d.why}`).join("; ");
@@ -147,8 +170,9 @@ export async function preparePlan(req: PrepareRequest): Promise<PreparedPlan> {
     created_at: (req.now ?? new Date()).toISOString(),
     instruction,
     model_instruction: modelInstruction ? parsed : null,
+    ...(proposal ? { model_proposal: proposal } : {}),
     workflow: { workflow_id: workflow.workflow_id, name: workflow.name, version: chosen.version, path: chosen.origin === "store" ? join(req.reportDir, "workflow.json") : chosen.origin, chosen_by: req.forced ? "--workflow" : `similarity ${chosen.score.toFixed(2)}${ranking[1] ? ` (next: « ${ranking[1].workflow.name} » ${ranking[1].score.toFixed(2)})` : ""}`, document: workflow },
-    source: { kind: list.kind, location: list.location, date_rules: rules },
+    source: { kind: list.kind, location: list.location, date_rules: rules, ...(list.notes?.length ? { notes: list.notes } : {}) },
     items: kept.map((item, i) => ({ item, bindings: bound[i]!.bindings, sources: bound[i]!.sources })),
     options: { app_command: req.appCommand ?? null, max_system_retries: req.maxSystemRetries ?? 2, report_dir: req.reportDir, estimated_ms_per_item: Math.round(estimate) },
   });

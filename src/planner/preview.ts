@@ -37,6 +37,7 @@ export function formatPlan(p: PreparedPlan): string {
   out.push(`  workflow: « ${d.workflow.name} » (${d.workflow.workflow_id} v${d.workflow.version}) — ${d.workflow.chosen_by}`);
   for (const c of p.ranking.slice(1, 3)) out.push(`    also considered: « ${c.workflow.name} » ${c.score.toFixed(2)} (words ${c.text.toFixed(2)}, variables filled ${c.coverage.toFixed(2)})`);
   out.push(`  items: ${d.items.length} of ${d.items.length + p.filtered.dropped.length} in ${d.source.kind} ${d.source.location}${d.source.date_rules.length ? ` (dates from ${d.source.date_rules.join(", ")})` : ""}`);
+  for (const n of d.source.notes ?? []) out.push(`    ${n}`);
   d.items.forEach((x, i) => {
     const skip = p.alreadyDone.get(x.item.key);
     out.push(`   ${String(i + 1).padStart(3)}. ${x.item.label}${x.item.date ? ` — ${x.item.date} (${x.item.date_rule})` : ""}${skip ? ` — already done by plan ${skip}, skipped unless --force` : ""}`);

@@ -118,7 +118,12 @@ tr.done .st{background:#d8f5d8}tr.failed .st{background:#fbd5d5}tr.skipped .st{b
 <dl><dt>Plan</dt><dd><code>${esc(doc.plan_id)}</code> (${esc(doc.created_at)})</dd>
 <dt>Workflow</dt><dd>${esc(doc.workflow.name)} <code>${esc(doc.workflow.workflow_id)}</code> v${doc.workflow.version} — ${esc(doc.workflow.chosen_by)}</dd>
 <dt>Items</dt><dd>${esc(doc.source.kind)} ${esc(doc.source.location)}${doc.source.date_rules.length ? ` — dates: ${esc(doc.source.date_rules.join(", "))}` : ""}</dd>
-<dt>Understood</dt><dd>${esc([ins.verb ?? "", ins.noun ?? "", ...filters].filter(Boolean).join(" · "))}</dd></dl>
+${(doc.source.notes ?? []).map((n) => `<dd class="note">${esc(n)}</dd>`).join("")}
+<dt>Understood</dt><dd>${esc([ins.verb ?? "", ins.noun ?? "", ...filters].filter(Boolean).join(" · "))}</dd>${
+    doc.model_proposal
+      ? `<dt>Decision model</dt><dd>${esc(`${doc.model_proposal.by}: ${doc.model_proposal.outcome === "used" ? `proposal used (differs from the deterministic parse on ${doc.model_proposal.differences.join(", ")})` : doc.model_proposal.outcome === "same" ? "same as the deterministic parse" : `not used (${doc.model_proposal.message ?? "refused"}); the deterministic parse stands`} — ${doc.model_proposal.ms} ms`)}</dd>`
+      : ""
+  }</dl>
 <table><tr><th>#</th><th>item</th><th>status</th><th>class</th><th>code</th><th>reason</th><th>attempts</th>${vars.map((v) => `<th>${esc(v)}</th>`).join("")}<th>runs</th></tr>
 ${rows}
 </table></body></html>

@@ -1,8 +1,10 @@
-// Binding a workflow's variables before a replay: from `--var name=value`, from the rows of a CSV
+// Binding a workflow's variables before a replay: from `--var name=value` or a `--vars-file`, from the rows of a CSV
 // file (one run per row), or from the recorded examples when asked. Every missing variable is
 // reported at once, before any action.
 import { parse } from "csv-parse/sync";
+import { z } from "zod";
 import { InvalidInputError } from "../core/errors.js";
+import { formatJsonPath, parseJsonText } from "../core/schemas/documents.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 
 export type Bindings = Readonly<Record<string, string>>;
@@ -16,6 +18,26 @@ export function parseVarArgs(args: readonly string[]): Record<string, string> {
     out[a.slice(0, i).trim()] = a.slice(i + 1);
   }
   return out;
+}
+
+/** The most a --vars-file may hold. */
+export const VARS_FILE_MAX_BYTES = 1024 * 1024;
+
+const VarsFileSchema = z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, "a variable name is lower case letters, digits and _ (starting with a letter)"), z.string());
+
+/** The text of a `--vars-file` ({"nom": "Durand"}): a JSON object of variable name → text value, checked with zod. */
+export function parseVarsFile(text: string, path: string): Record<string, string> {
+  const r = VarsFileSchema.safeParse(parseJsonText(text, path));
+  if (!r.success)
+    throw new InvalidInputError(`${path}: not a --vars-file (a JSON object of variable name → text value): ${r.error.issues.slice(0, 5).map((i) => `${formatJsonPath(i.path)} ${i.message}`).join("; ")}.`, { details: { source: path } });
+  return r.data;
+}
+
+/** --vars-file values and --var values together; a name given by both is an error (which one was meant?). */
+export function mergeVars(fromFile: Record<string, string>, fromArgs: Record<string, string>): Record<string, string> {
+  const both = Object.keys(fromArgs).filter((k) => Object.hasOwn(fromFile, k));
+  if (both.length) throw new InvalidInputError(`${both.map((b) => `"${b}"`).join(", ")} given both by --var and --vars-file: give each variable once.`, { details: { both } });
+  return { ...fromFile, ...fromArgs };
 }
 
 /**

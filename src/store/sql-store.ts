@@ -1,14 +1,14 @@
 // The Store over SQL, shared by the SQLite and PostgreSQL backends. Subclasses provide the
 // connection (`exec`), transactions and dialect details; SQL here uses `?` placeholders.
 import { StoreError } from "../core/errors.js";
-import type { LedgerItem, LedgerUpdate, PlanRecord, RunEvent, RunRecord, ScreenStateQuery, Store, StoredVector, VectorStamp, WorkflowDocument, WorkflowVersion } from "../core/providers/store.js";
+import type { LedgerItem, LedgerUpdate, PlanLockHolder, PlanLockOutcome, PlanRecord, PlanSummary, RunEvent, RunRecord, ScreenStateQuery, Store, StoredVector, VectorStamp, WorkflowDocument, WorkflowVersion } from "../core/providers/store.js";
 import { readDocument } from "../core/schemas/documents.js";
 import type { ScreenState } from "../core/schemas/screenstate.js";
 import type { UIElement, UIElementEntry } from "../core/schemas/uielement.js";
 import { assertFinite, type Vector } from "../core/vectors.js";
 
 /** Version of the database schema this code writes; `migrations` lists how to get there. */
-export const STORE_SCHEMA_VERSION = 3;
+export const STORE_SCHEMA_VERSION = 4;
 
 export type Row = Record<string, unknown>;
 
@@ -245,6 +245,29 @@ export abstract class SqlStore implements Store {
     return r ? { planId: String(r.plan_id), workflowId: String(r.workflow_id), createdAt: String(r.created_at), status: r.status as PlanRecord["status"], document: parseDoc<Record<string, unknown>>(r.doc, `plan ${planId}`) } : undefined;
   }
 
+  async listPlans(limit = 200): Promise<PlanSummary[]> {
+    const plans = await this.exec(`SELECT * FROM plans ORDER BY created_at DESC, plan_id DESC LIMIT ${Math.max(0, Math.floor(limit))}`);
+    if (plans.length === 0) return [];
+    const ids = plans.map((r) => String(r.plan_id));
+    const counts = await this.exec(`SELECT plan_id, status, COUNT(*) AS n, MIN(started_at) AS first_started, MAX(finished_at) AS last_finished FROM plan_items WHERE plan_id IN (${ids.map(() => "?").join(", ")}) GROUP BY plan_id, status`, ids);
+    return plans.map((r) => {
+      const planId = String(r.plan_id);
+      const mine = counts.filter((c) => String(c.plan_id) === planId);
+      const times = (k: string) => mine.map((c) => c[k]).filter((v): v is string => typeof v === "string" && v !== "").sort();
+      return {
+        planId,
+        workflowId: String(r.workflow_id),
+        createdAt: String(r.created_at),
+        status: r.status as PlanRecord["status"],
+        document: parseDoc<Record<string, unknown>>(r.doc, `plan ${planId}`),
+        items: mine.reduce((n, c) => n + Number(c.n), 0),
+        counts: Object.fromEntries(mine.map((c) => [String(c.status), Number(c.n)])) as PlanSummary["counts"],
+        firstStartedAt: times("first_started")[0] ?? null,
+        lastFinishedAt: times("last_finished").at(-1) ?? null,
+      };
+    });
+  }
+
   async setPlanStatus(planId: string, status: PlanRecord["status"]): Promise<void> {
     await this.exec(`UPDATE plans SET status = ? WHERE plan_id = ?`, [status, planId]);
   }
@@ -275,6 +298,32 @@ export abstract class SqlStore implements Store {
   async doneItems(workflowId: string): Promise<Map<string, string>> {
     const rows = await this.exec(`SELECT i.item_key, i.plan_id FROM plan_items i JOIN plans p ON p.plan_id = i.plan_id WHERE p.workflow_id = ? AND i.status = 'done' ORDER BY i.finished_at`, [workflowId]);
     return new Map(rows.map((r) => [String(r.item_key), String(r.plan_id)]));
+  }
+
+  async lockPlan(planId: string, holder: PlanLockHolder, isStale: (h: PlanLockHolder) => boolean): Promise<PlanLockOutcome> {
+    const take = async (previous: string | null) =>
+      (await this.exec(`UPDATE plans SET lock_token = ?, lock_holder = ? WHERE plan_id = ? AND ${previous === null ? "lock_token IS NULL" : "lock_token = ?"} RETURNING plan_id`, [holder.token, JSON.stringify(holder), planId, ...(previous === null ? [] : [previous])])).length === 1;
+    // Compare-and-set on the token: of two processes taking the same lock, one update wins.
+    for (let tries = 0; tries < 3; tries++) {
+      if (await take(null)) return { ok: true, tookOver: null };
+      const row = (await this.exec(`SELECT lock_token, lock_holder FROM plans WHERE plan_id = ?`, [planId]))[0];
+      if (!row) throw new StoreError(`No plan ${planId} in ${this.location} to lock.`, { details: { plan: planId } });
+      if (row.lock_token === null || row.lock_token === undefined) continue; // released meanwhile
+      const current = parseDoc<PlanLockHolder>(row.lock_holder, `lock of plan ${planId}`);
+      if (!isStale(current)) return { ok: false, holder: current };
+      if (await take(String(row.lock_token))) return { ok: true, tookOver: current };
+    }
+    const row = (await this.exec(`SELECT lock_holder FROM plans WHERE plan_id = ?`, [planId]))[0];
+    return { ok: false, holder: parseDoc<PlanLockHolder>(row?.lock_holder, `lock of plan ${planId}`) };
+  }
+
+  async unlockPlan(planId: string, token: string): Promise<void> {
+    await this.exec(`UPDATE plans SET lock_token = NULL, lock_holder = NULL WHERE plan_id = ? AND lock_token = ?`, [planId, token]);
+  }
+
+  async lockedPlans(workflowId: string): Promise<Array<{ planId: string; holder: PlanLockHolder }>> {
+    const rows = await this.exec(`SELECT plan_id, lock_holder FROM plans WHERE workflow_id = ? AND lock_token IS NOT NULL ORDER BY created_at`, [workflowId]);
+    return rows.map((r) => ({ planId: String(r.plan_id), holder: parseDoc<PlanLockHolder>(r.lock_holder, `lock of plan ${String(r.plan_id)}`) }));
   }
 }
 
@@ -322,5 +371,7 @@ export function schemaStatements(dialect: "sqlite" | "postgres"): string[][] {
       `CREATE TABLE plan_items (plan_id TEXT NOT NULL REFERENCES plans (plan_id) ON DELETE CASCADE, item_key TEXT NOT NULL, ord INTEGER NOT NULL, status TEXT NOT NULL, exception_class TEXT, attempts INTEGER NOT NULL, run_id TEXT, error_code TEXT, reason TEXT, started_at TEXT, finished_at TEXT, PRIMARY KEY (plan_id, item_key))`,
       `CREATE INDEX plan_items_status ON plan_items (status, item_key)`,
     ],
+    // v4: a plan's lock (one process runs or resumes a plan at a time; a dead holder's lock is taken over).
+    [`ALTER TABLE plans ADD COLUMN lock_token TEXT`, `ALTER TABLE plans ADD COLUMN lock_holder ${json}`],
   ];
 }

@@ -1,8 +1,10 @@
 // Start a run: choose a workflow, enter its variables or give a CSV, and the studio spawns
 // `rpav replay` on the store's latest version of it into <data dir>/runs/<folder>; the live page
 // follows the run's trace.jsonl as it grows (server-sent events) and the child's progress lines.
+// Values reach the child through a private --vars-file (never its argv); secret variables are
+// never asked for: the replay takes them from the credential store.
 import type { ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, openSync, readSync, closeSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, openSync, readSync, closeSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import type { FastifyInstance } from "fastify";
@@ -11,6 +13,7 @@ import { timestampedId } from "../core/ids.js";
 import { TraceEventSchema, type TraceEvent } from "../core/schemas/trace.js";
 import { WorkflowSchema, type Workflow } from "../core/schemas/workflow.js";
 import { TRACE_FILE } from "../replay/trace.js";
+import { parseCsv } from "../replay/variables.js";
 import type { StudioContext } from "./server.js";
 
 /** Starts `rpav replay <args>` (the CLI gives the executable, the data directory and the store). */
@@ -22,6 +25,8 @@ interface Job {
   child: ChildProcess;
   log: string[];
   exit: number | null | undefined;
+  /** The signal that ended the child (SIGKILL…), when one did. */
+  signal: string | null;
 }
 
 const FOLDER = /^[A-Za-z0-9_.-]{1,160}$/;
@@ -91,25 +96,47 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
       }
     }
     const args = [wfFile, "--report", dir, "--on-error", b.on_error === "skip" ? "skip" : "stop"];
+    const secrets = wf.variables.filter((v) => v.secret).map((v) => v.name);
+    const uploads = join(ctx.dataDir, "studio", "uploads");
     const csv = (b.csv ?? "").trim();
     if (csv) {
-      mkdirSync(join(ctx.dataDir, "studio", "uploads"), { recursive: true, mode: 0o700 });
-      const csvFile = join(ctx.dataDir, "studio", "uploads", `${folder}.csv`);
+      // A secret's column would leave its values in a file: secrets come from the credential store only.
+      const header = Object.keys(parseCsv(`${csv}\n`, "the CSV")[0] ?? {});
+      const inCsv = header.filter((h) => secrets.includes(h));
+      if (inCsv.length) throw new InvalidInputError(`The CSV has a column for the secret variable${inCsv.length > 1 ? "s" : ""} ${inCsv.join(", ")}: secrets are not given in the studio; they are taken from the credential store (rpav secret set ${inCsv[0]}). Remove the column.`);
+      mkdirSync(uploads, { recursive: true, mode: 0o700 });
+      const csvFile = join(uploads, `${folder}.csv`);
       writeFileSync(csvFile, `${csv}\n`, { mode: 0o600 });
       args.push("--data", csvFile);
     }
+    // Values never go on the command line (other users of the machine can read it): a private file
+    // the replay deletes once read. Secret variables are never taken from the page.
+    const vars: Record<string, string> = {};
     for (const v of wf.variables) {
       const value = b[`var_${v.name}`];
-      if (value !== undefined && value !== "") args.push("--var", `${v.name}=${value}`);
+      if (!v.secret && value !== undefined && value !== "") vars[v.name] = value;
     }
+    if (Object.keys(vars).length) {
+      mkdirSync(uploads, { recursive: true, mode: 0o700 });
+      const varsFile = join(uploads, `${folder}.vars.json`);
+      writeFileSync(varsFile, JSON.stringify(vars), { mode: 0o600, flag: "wx" });
+      args.push("--vars-file", varsFile);
+    }
+    const handedFile = args.includes("--vars-file") ? args[args.indexOf("--vars-file") + 1] : undefined;
     if (b.use_examples === "1") args.push("--use-examples");
     const child = ctx.spawnReplay(args);
-    const job: Job = { folder, dir, child, log: [], exit: undefined };
+    // The command line as the child got it (its argv holds paths and options, no value).
+    const job: Job = { folder, dir, child, log: [`$ ${child.spawnargs.join(" ")}`], exit: undefined, signal: null };
     jobs.set(folder, job);
     const keep = (chunk: Buffer) => job.log.push(...chunk.toString("utf8").split("\n").filter((l) => l.trim()));
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);
-    child.once("close", (code) => (job.exit = code));
+    child.once("close", (code, signal) => {
+      job.signal = signal;
+      job.exit = code;
+      // The replay deletes the vars file once read; one left by a child that never read it goes too.
+      if (handedFile) rmSync(handedFile, { force: true });
+    });
     child.once("error", (e) => {
       job.log.push(`rpav replay could not start: ${e.message}`);
       job.exit = null;
@@ -166,7 +193,7 @@ export function registerStartRoutes(app: FastifyInstance, ctx: StudioContext): v
       const exited = job ? job.exit !== undefined : ended;
       if (exited && (ended || !job || logged >= job.log.length)) {
         if (job) while (logged < job.log.length) send("log", { text: job.log[logged++] });
-        send("done", { exit: job ? job.exit : null, ended });
+        send("done", { exit: job ? job.exit : null, ended, ...(job?.signal ? { signal: job.signal } : {}) });
         stop();
       }
     };

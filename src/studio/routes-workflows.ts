@@ -5,16 +5,25 @@
 import type { FastifyInstance } from "fastify";
 import { InvalidInputError } from "../core/errors.js";
 import { WorkflowSchema, type Workflow } from "../core/schemas/workflow.js";
-import { cropFrame } from "../core/frame.js";
-import { encodePng, readImageFile } from "../capture/png.js";
 import { applyVariableOperations, type VariableOperation } from "../record/workflow-vars.js";
 import { confinedFile } from "./paths.js";
 import type { RunEntry } from "./runs.js";
 import type { StudioContext } from "./server.js";
-import { diffDocuments, recordedTargetShot } from "./workflow-view.js";
+import { cropAround, diffDocuments, recordedTargetShot } from "./workflow-view.js";
 import { stepAttempts } from "../replay/report.js";
 
-const MARGIN = 40;
+/** Where a step's target can be seen: the recording's screenshot, else the latest run's screenshot of that step. */
+export function targetCropSource(wf: Workflow, stepId: string, runs: RunEntry[]): { file: string; bbox: number[]; origin: readonly [number, number]; from: string } | undefined {
+  const rec = recordedTargetShot(wf, stepId);
+  const recFile = rec && confinedFile(rec.dir, rec.rel);
+  if (rec && recFile) return { file: recFile, bbox: rec.bbox, origin: [0, 0], from: "recording" };
+  for (const r of runs.filter((x) => x.summary.workflowId === wf.workflow_id)) {
+    const before = stepAttempts(r.trace).filter((a) => a.after.step_id === stepId && a.before?.bbox && a.before.screenshot && a.before.origin).at(-1)?.before;
+    const file = before && confinedFile(r.summary.dir, before.screenshot!);
+    if (before && file) return { file, bbox: before.bbox!, origin: before.origin!, from: `run ${r.summary.runId}` };
+  }
+  return undefined;
+}
 
 export function registerWorkflowRoutes(app: FastifyInstance, ctx: StudioContext): void {
   const load = async (id: string, version?: number): Promise<{ wf: Workflow; version: number; latest: number; createdAt: string }> => {
@@ -46,6 +55,7 @@ export function registerWorkflowRoutes(app: FastifyInstance, ctx: StudioContext)
     }
     const { runs } = await ctx.runs.list();
     const lastRun = runs.find((r) => r.summary.workflowId === wf.workflow_id)?.summary ?? null;
+    const proposedPatches = (await ctx.patches.list()).filter((p) => p.workflow_id === wf.workflow_id && p.status === "proposed").length;
     return ctx.page(reply, "workflow", {
       title: wf.name,
       wf,
@@ -54,7 +64,8 @@ export function registerWorkflowRoutes(app: FastifyInstance, ctx: StudioContext)
       createdAt,
       versions,
       lastRun,
-      crops: Object.fromEntries(wf.steps.map((s) => [s.step_id, cropSource(wf, s.step_id, runs)?.from ?? null])),
+      proposedPatches,
+      crops: Object.fromEntries(wf.steps.map((s) => [s.step_id, targetCropSource(wf, s.step_id, runs)?.from ?? null])),
       typingSteps: wf.steps.filter((s) => s.action === "type" && s.text !== undefined && !/\{\{/.test(s.text)).map((s) => ({ stepId: s.step_id, text: s.text })),
     });
   });
@@ -82,27 +93,12 @@ export function registerWorkflowRoutes(app: FastifyInstance, ctx: StudioContext)
     return ctx.page(reply, "diff", { title: `${latest.wf.name}: v${av} → v${bv}`, wf: latest.wf, a: av, b: bv, versions: Array.from({ length: latest.latest }, (_, i) => i + 1), changes: diffDocuments(a.wf, b.wf) });
   });
 
-  /** Where a step's target can be seen: the recording's screenshot, else the latest run's screenshot of that step. */
-  const cropSource = (wf: Workflow, stepId: string, runs: RunEntry[]): { file: string; bbox: number[]; origin: readonly [number, number]; from: string } | undefined => {
-    const rec = recordedTargetShot(wf, stepId);
-    const recFile = rec && confinedFile(rec.dir, rec.rel);
-    if (rec && recFile) return { file: recFile, bbox: rec.bbox, origin: [0, 0], from: "recording" };
-    for (const r of runs.filter((x) => x.summary.workflowId === wf.workflow_id)) {
-      const before = stepAttempts(r.trace).filter((a) => a.after.step_id === stepId && a.before?.bbox && a.before.screenshot && a.before.origin).at(-1)?.before;
-      const file = before && confinedFile(r.summary.dir, before.screenshot!);
-      if (before && file) return { file, bbox: before.bbox!, origin: before.origin!, from: `run ${r.summary.runId}` };
-    }
-    return undefined;
-  };
-
   app.get<{ Params: { id: string; version: string; stepId: string } }>("/workflows/:id/v/:version/steps/:stepId/crop.png", async (req, reply) => {
     const { wf } = await load(req.params.id, Number(req.params.version));
-    const src = cropSource(wf, req.params.stepId, (await ctx.runs.list()).runs);
+    const src = targetCropSource(wf, req.params.stepId, (await ctx.runs.list()).runs);
     if (!src) return reply.code(404).type("text/plain").send("No screenshot of this target on this machine (neither the recording's nor a run's).");
-    const frame = await readImageFile(src.file);
-    const [x1, y1, x2, y2] = src.bbox.map((v, i) => v - src.origin[i % 2]!) as [number, number, number, number];
-    const box = [Math.max(0, x1 - MARGIN), Math.max(0, y1 - MARGIN), Math.min(frame.width, x2 + MARGIN), Math.min(frame.height, y2 + MARGIN)] as [number, number, number, number];
-    if (box[2] <= box[0] || box[3] <= box[1]) return reply.code(404).type("text/plain").send("The target's box lies outside its screenshot.");
-    return reply.header("x-rpav-crop-from", src.from).type("image/png").send(Buffer.from(await encodePng(cropFrame(frame, box))));
+    const png = await cropAround(src.file, src.bbox, src.origin);
+    if (!png) return reply.code(404).type("text/plain").send("The target's box lies outside its screenshot.");
+    return reply.header("x-rpav-crop-from", src.from).type("image/png").send(png);
   });
 }

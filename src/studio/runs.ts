@@ -1,12 +1,40 @@
 // The runs the studio shows: every run folder under <data dir>/runs and every run the store knows
 // (its run_dir may lie elsewhere, `rpav replay --report <dir>`), read from their trace_v1 only.
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import type { RunRecord, Store } from "../core/providers/store.js";
 import type { TraceEvent } from "../core/schemas/trace.js";
 import { readTrace, TRACE_FILE, type ReadTrace } from "../replay/trace.js";
 
-export type RunStatus = "passed" | "failed" | "unverified" | "running" | "unfinished";
+export type RunStatus = "passed" | "failed" | "unverified" | "running" | "interrupted" | "unfinished";
+
+/** Whether the process that runs a run is still there (`start`: its start time, when recorded); undefined when this machine cannot tell (another host, no pid). */
+export type ProcessProbe = (pid: number, host: string, start?: string) => boolean | undefined;
+
+/** Signal 0 to the pid on this host: ESRCH means gone, EPERM alive (another user's). The CLI passes one that also compares start times. */
+export const localProcessProbe: ProcessProbe = (pid, host) => {
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * A run the store still calls "running": running while its process lives; "interrupted" once the
+ * process named in its record (pid and host, written by the replay when it starts) is gone.
+ * Records of older runs name no process: they stay "running".
+ */
+function liveStatus(record: RunRecord, probe: ProcessProbe): "running" | "interrupted" {
+  const pid = record.document?.pid;
+  const host = record.document?.host;
+  if (typeof pid !== "number" || typeof host !== "string") return "running";
+  const start = record.document?.pid_start;
+  return probe(pid, host, typeof start === "string" ? start : undefined) === false ? "interrupted" : "running";
+}
 
 export interface RunSummary {
   runId: string;
@@ -29,7 +57,7 @@ export interface RunEntry {
   trace: ReadTrace;
 }
 
-function summarize(trace: ReadTrace, record: RunRecord | undefined): RunSummary {
+function summarize(trace: ReadTrace, record: RunRecord | undefined, probe: ProcessProbe): RunSummary {
   const end = trace.events.filter((e): e is Extract<TraceEvent, { type: "run_end" }> => e.type === "run_end").at(-1);
   const afters = trace.events.filter((e): e is Extract<TraceEvent, { type: "after" }> => e.type === "after");
   const firstError = afters.find((a) => a.error)?.error;
@@ -39,7 +67,7 @@ function summarize(trace: ReadTrace, record: RunRecord | undefined): RunSummary 
     workflowId: trace.run.workflow_id,
     workflowName: trace.run.workflow_name,
     startedAt: trace.run.t,
-    status: end ? end.status : record?.status === "running" ? "running" : "unfinished",
+    status: end ? end.status : record?.status === "running" ? liveStatus(record, probe) : "unfinished",
     durationMs: end?.duration_ms ?? null,
     rows: trace.run.rows.length,
     passed: afters.filter((a) => a.status === "passed").length,
@@ -55,6 +83,7 @@ export class RunIndex {
   constructor(
     private readonly dataDir: string,
     private readonly store: Store,
+    private readonly probe: ProcessProbe = localProcessProbe,
   ) {}
 
   /** Run folders known to the store and under <data dir>/runs, each once. */
@@ -81,7 +110,7 @@ export class RunIndex {
         const trace = this.read(dir);
         if (seen.has(trace.run.run_id)) continue;
         seen.add(trace.run.run_id);
-        runs.push({ summary: summarize(trace, record), trace });
+        runs.push({ summary: summarize(trace, record, this.probe), trace });
       } catch (e) {
         broken.push({ dir, message: (e as Error).message });
       }

@@ -14,10 +14,12 @@ import type { AssistInbox } from "../core/providers/assist-channel.js";
 import type { Store } from "../core/providers/store.js";
 import { isRpaError } from "../core/errors.js";
 import { registerAskRoutes } from "./routes-ask.js";
+import { registerPatchRoutes, type PatchList } from "./routes-patches.js";
+import { registerPlanRoutes } from "./routes-plans.js";
 import { registerRunRoutes } from "./routes-runs.js";
 import { registerStartRoutes, type ReplaySpawner } from "./routes-start.js";
 import { registerWorkflowRoutes } from "./routes-workflows.js";
-import { RunIndex } from "./runs.js";
+import { RunIndex, type ProcessProbe } from "./runs.js";
 import { tokenMatches } from "./token.js";
 import { REPORT_CSS } from "../replay/report.js";
 
@@ -32,8 +34,12 @@ export interface StudioOptions {
   /** The assist channel's answering side (<data dir>/assist). */
   inbox: AssistInbox;
   token: string;
+  /** The workflow patches proposed from assist answers (<data dir>/patches). */
+  patches: PatchList;
   /** Starts `rpav replay` with these arguments (the composition root knows the executable). */
   spawnReplay: ReplaySpawner;
+  /** Tells whether a run's process lives (default: signal 0 on this host). */
+  processProbe?: ProcessProbe;
   /** Logs requests (pino, through Fastify); off by default. */
   logger?: boolean;
 }
@@ -54,11 +60,12 @@ export async function createStudio(opts: StudioOptions): Promise<FastifyInstance
   const eta = new Eta({ views: join(studioSrc, "views"), autoEscape: true, cache: true });
   const ctx: StudioContext = {
     ...opts,
-    runs: new RunIndex(opts.dataDir, opts.store),
+    runs: new RunIndex(opts.dataDir, opts.store, opts.processProbe),
     fragment: (view, data) => eta.render(view, data),
     page: async (reply, view, data, status = 200) => {
       const pending = (await opts.inbox.pending()).length;
-      return reply.code(status).type("text/html; charset=utf-8").send(eta.render(view, { pending, ...data }));
+      const proposed = (await opts.patches.list()).filter((p) => p.status === "proposed").length;
+      return reply.code(status).type("text/html; charset=utf-8").send(eta.render(view, { pending, proposed, ...data }));
     },
   };
 
@@ -112,5 +119,7 @@ export async function createStudio(opts: StudioOptions): Promise<FastifyInstance
   registerWorkflowRoutes(app, ctx);
   registerAskRoutes(app, ctx);
   registerStartRoutes(app, ctx);
+  registerPatchRoutes(app, ctx);
+  registerPlanRoutes(app, ctx);
   return app;
 }

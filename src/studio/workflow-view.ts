@@ -2,6 +2,8 @@
 // field, by JSON path) and the crop of a step's target from the screenshot it was recorded on.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { encodePng, readImageFile } from "../capture/png.js";
+import { cropFrame } from "../core/frame.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 import { readSession } from "../record/session.js";
 import { formatJsonPath } from "../core/schemas/documents.js";
@@ -67,4 +69,15 @@ export function recordedTargetShot(wf: Workflow, stepId: string): { dir: string;
 
 function inside(b: readonly number[] | null, x: number, y: number): boolean {
   return !!b && x >= b[0]! && x <= b[2]! && y >= b[1]! && y <= b[3]!;
+}
+
+const MARGIN = 40;
+
+/** A PNG of `bbox` (screen pixels) and 40 px around it, cut from the screenshot `file` taken at `origin`; undefined when the box lies outside it. */
+export async function cropAround(file: string, bbox: readonly number[], origin: readonly [number, number]): Promise<Buffer | undefined> {
+  const frame = await readImageFile(file);
+  const [x1, y1, x2, y2] = bbox.map((v, i) => v - origin[i % 2]!) as [number, number, number, number];
+  const box = [Math.max(0, Math.round(x1 - MARGIN)), Math.max(0, Math.round(y1 - MARGIN)), Math.min(frame.width, Math.round(x2 + MARGIN)), Math.min(frame.height, Math.round(y2 + MARGIN))] as [number, number, number, number];
+  if (box[2] <= box[0] || box[3] <= box[1]) return undefined;
+  return Buffer.from(await encodePng(cropFrame(frame, box)));
 }

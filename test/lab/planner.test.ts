@@ -113,6 +113,8 @@ describe("rpav run on the lab", () => {
     const again = cli(["run", "--resume", planId!]);
     expect(await again.done).toBe(0);
     expect(again.err()).toMatch(/\[1\/3\] .*: done, not run \(done\)/);
+    // The killed run's lock names a process that is gone: the resume takes it over.
+    expect(again.err()).toMatch(new RegExp(`its lock was held by pid ${run.child.pid}, which is gone: taken over`));
     const lines = again.out().trim().split("\n");
     expect(lines.at(-1)).toBe("3 dossiers traités");
 

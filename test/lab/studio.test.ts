@@ -3,7 +3,8 @@
 // demo on a real yad form (one that fails because the window never appears, one that passes), a
 // question asked by a waiting AssistFiles.ask in this process about a real window whose title
 // holds a <script>, and a run started from the page (a real `rpav replay` child) followed live.
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -17,7 +18,9 @@ import { YAD_PATIENT } from "../../src/lab/replay-tasks.js";
 import { stepAttempts } from "../../src/replay/report.js";
 import { readTrace } from "../../src/replay/trace.js";
 import { AssistFiles } from "../../src/store/assist-files.js";
+import { PatchFiles } from "../../src/store/patch-files.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { ROOT } from "../support/cli.js";
 import { labKit } from "./support.js";
 
 // Browser globals of the callbacks run in the page (this project is type-checked without the DOM library).
@@ -54,6 +57,8 @@ let page: Page;
 let failed: ReplayResult;
 let passed: ReplayResult;
 let base: string;
+/** The run folder of the run started from the page (under <data dir>/runs). */
+let liveFolder: string;
 /** Console errors and CSP refusals of every page. */
 const pageErrors: string[] = [];
 
@@ -90,6 +95,16 @@ afterAll(async () => {
   await studio?.close();
   await kit.cleanup();
 });
+
+/** The store of the data directory, opened beside the studio's for one read or write. */
+async function withStore<T>(fn: (s: SqliteStore) => Promise<T>): Promise<T> {
+  const s = SqliteStore.open(dataDir);
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
 
 const runId = (r: ReplayResult) => readTrace(r.runDir).run.run_id;
 
@@ -269,6 +284,7 @@ describe("RPA Vision Studio in Chromium", () => {
       await page.locator("#var_date_de_naissance").fill(row.date_de_naissance!);
       await page.locator("#start-button").click();
       await page.waitForURL(/\/live\//);
+      liveFolder = /\/live\/([^/?]+)/.exec(page.url())![1]!;
       await page.waitForFunction(() => document.getElementById("live-status")?.textContent !== "running…", undefined, { timeout: 150_000 });
       const events = await page.locator("#live-events li").allTextContents();
       expect(await page.locator("#live-status").textContent(), events.join("\n")).toBe("passed");
@@ -281,6 +297,115 @@ describe("RPA Vision Studio in Chromium", () => {
       await app.stop();
     }
   }, 200_000);
+
+  it("a patch proposed from an answer shows the old and new target with their crops; accepted in the page, it is a new version in the store", async () => {
+    // As `rpav replay --assist` keeps a person's pick (src/cli/commands/replay.ts proposePatch): the
+    // run started from the page, its step_003 answered with another candidate of that real screen.
+    const runDir = join(dataDir, "runs", liveFolder);
+    const trace = readTrace(runDir);
+    const before = stepAttempts(trace).filter((x) => x.after.step_id === "step_003").at(-1)!.before!;
+    const current = (await withStore((s) => s.getWorkflow("wf_nouveau_patient")))!;
+    const step = (current.document as unknown as Workflow).steps.find((x) => x.step_id === "step_003")!;
+    const pick = before.candidates.find((c) => c.label && c.label !== step.target!.label && c.bbox)!;
+    expect(pick).toBeDefined();
+    const patchId = "patch_lab_pick";
+    await new PatchFiles(join(dataDir, "patches")).put({ schema_version: "workflow_patch_v1", patch_id: patchId, workflow_id: "wf_nouveau_patient", workflow_path: trace.run.workflow_path, step_id: "step_003", op: { op: "set_target", target: { ...step.target!, label: pick.label, by_text: pick.label, type: pick.type as never, recorded_bbox: pick.bbox as [number, number, number, number], ordinal: undefined } }, reason: `studio picked « ${pick.label} » (${pick.type})`, proposed_at: new Date().toISOString(), run_id: trace.run.run_id, question_id: "q_lab", status: "proposed" });
+    expect(trace.run.workflow_path.startsWith(dataDir)).toBe(true); // the studio's copy, not the demo in the repository
+    await page.goto(`${base}/workflows/wf_nouveau_patient`);
+    await page.locator("#patches-link").click();
+    const section = page.locator(`section[data-patch="${patchId}"]`);
+    expect(await section.locator("h2").textContent()).toContain(step.intention);
+    expect(await section.locator("td.old").textContent()).toContain(`« ${step.target!.label} »`);
+    expect(await section.locator("td.new").textContent()).toContain(`« ${pick.label} »`);
+    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete));
+    // Both crops load: the current target's and the picked one cut from the asking run's screenshot.
+    expect(await section.locator("img.crop").evaluateAll((imgs) => imgs.map((i) => (i as unknown as HTMLImageElement).naturalWidth > 0))).toEqual([true, true]);
+    await section.locator("form.accept button").click();
+    await page.waitForURL(/\/patches\?done=/);
+    const next = (await withStore((s) => s.getWorkflow("wf_nouveau_patient")))!;
+    expect(next.version).toBe(current.version + 1);
+    const wf = next.document as unknown as Workflow;
+    expect(wf.steps.find((x) => x.step_id === "step_003")!.target!.label).toBe(pick.label);
+    expect(wf.variables.map((v) => v.name)).toContain("nom_de_famille"); // the rename made in the page is kept
+    expect(await page.locator(`section[data-patch="${patchId}"] .accepted-version`).textContent()).toBe(`version ${next.version}`);
+    expect(await page.locator(`section[data-patch="${patchId}"] form.accept`).count()).toBe(0);
+  });
+
+  it("the ledger of a real plan (rpav run, killed with SIGKILL during its second item) lists its items; the killed run and its item show interrupted", async () => {
+    const csv = join(dataDir, "patients.csv");
+    writeFileSync(csv, "nom_de_famille;prenom;date_de_naissance\nDurand;Zoé;01/02/1990\nPetit;Noël;03/04/1985\n");
+    // No form on the screen: each item is a system failure (window_not_found) after the window timeout.
+    const child = spawn(process.execPath, [join(ROOT, "bin/rpav.js"), "--data-dir", dataDir, "run", "Saisis les patients", "--in", csv, "--workflow", "wf_nouveau_patient", "--yes", "--max-retries", "0", "--max-attempts", "1"], { env: kit.env, stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString("utf8")));
+    const exited = new Promise((res) => child.once("exit", res));
+    let planId = "";
+    let second: { runId: string } | undefined;
+    try {
+      await expect.poll(async () => {
+        const plan = (await withStore((s) => s.listPlans()))[0];
+        planId = plan?.planId ?? "";
+        const items = plan ? await withStore((s) => s.planItems(plan.planId)) : [];
+        if (items[0]?.status !== "failed" || items[1]?.status !== "running") return false;
+        const runs = await withStore((s) => s.runsOfWorkflow("wf_nouveau_patient"));
+        second = runs.find((r) => r.status === "running" && String(r.document?.run_dir).includes("002-"));
+        return !!second;
+      }, { timeout: 120_000, interval: 300 }).toBe(true);
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    expect(err).not.toMatch(/Traceback|TypeError/);
+    await page.goto(`${base}/plans`);
+    const row = page.locator(`tr[data-plan="${planId}"]`);
+    expect(await row.locator(".instruction").textContent()).toBe("« Saisis les patients »");
+    expect(await row.locator(".status").textContent()).toBe("interrupted");
+    expect(await row.locator(".counts").textContent()).toBe("2: 1 running, 1 failed");
+    await row.locator(`a[href="/plans/${planId}"]`).click();
+    const items = await page.locator("table.ledger tr[data-item]").evaluateAll((trs) => trs.map((tr) => ({ status: tr.querySelector(".status")?.textContent, exception: tr.querySelector(".exception")?.textContent, attempts: tr.querySelector(".attempts")?.textContent, reason: tr.querySelector(".reason")?.textContent ?? "", run: tr.querySelector(".run a")?.getAttribute("href") ?? null })));
+    expect(items.map((i) => [i.status, i.exception, i.attempts])).toEqual([["failed", "system", "1"], ["interrupted", "", "1"]]);
+    expect(items[0]!.reason).toContain("window_not_found");
+    expect(items[1]!.run).toBe(`/runs/${second!.runId}`);
+    expect(await page.locator("#plan-status").textContent()).toBe("interrupted");
+    await page.locator("table.ledger tr[data-item] .run a").first().click();
+    expect(await page.locator(".run-status").first().textContent()).toBe("failed");
+    await page.goto(`${base}/runs`);
+    expect(await page.locator(`tr[data-run="${second!.runId}"] .status`).textContent()).toBe("interrupted");
+    await page.locator(`tr[data-run="${second!.runId}"] a[href="/runs/${second!.runId}"]`).click();
+    expect(await page.locator(".run-status").first().textContent()).toBe("interrupted");
+    expect(await page.locator("#interrupted-note").textContent()).toContain("rpav replay --resume");
+  }, 180_000);
+
+  it("a run started from the page never carries a variable value on the child's argv, and never asks for a secret", async () => {
+    const demo = demos[0]!;
+    const secretWf: Workflow = { ...demo, workflow_id: "wf_secret_lab", variables: demo.variables.map((v) => (v.name === "date_de_naissance" ? { ...v, name: "mot_de_passe", type: "secret", secret: true, example: null } : v)), steps: demo.steps.map((x) => (x.text === "{{date_de_naissance}}" ? { ...x, text: "{{mot_de_passe}}" } : x)) };
+    await withStore((s) => s.putWorkflow(secretWf));
+    const SECRET = "Tr0ub4dor&3-lab";
+    await page.goto(`${base}/start?workflow=wf_secret_lab`);
+    expect(await page.locator("#var_mot_de_passe").count()).toBe(0);
+    expect(await page.locator("#secret_mot_de_passe").textContent()).toBe("taken from the credential store (rpav secret set mot_de_passe)");
+    await page.locator("#var_nom").fill("Durand-Argv");
+    await page.locator("#var_prenom").fill("Zoé-Argv");
+    // A forged field for the secret, as a hand-made request could send: the studio drops it.
+    await page.evaluate((v) => {
+      const f = document.querySelector<{ insertAdjacentHTML(p: string, h: string): void }>("#start-form")!;
+      f.insertAdjacentHTML("beforeend", `<input type="hidden" name="var_mot_de_passe" value="${v}">`);
+    }, SECRET);
+    await page.locator("#start-button").click();
+    await page.waitForURL(/\/live\//);
+    await page.waitForFunction(() => document.getElementById("live-status")?.textContent !== "running…", undefined, { timeout: 60_000 });
+    const lines = await page.locator("#live-events li").allTextContents();
+    const argv = lines.find((l) => l.startsWith("$ "))!; // the child's argv, as given to the system
+    expect(argv).toContain(" replay ");
+    expect(argv).toContain("--vars-file");
+    expect(argv).not.toMatch(/Durand-Argv|Zoé-Argv|Tr0ub4dor/);
+    // nom and prenom reached the child through the file; the secret did not (no credential store here).
+    expect(lines.join("\n")).toMatch(/secret_unavailable.*No value for the secret variable "mot_de_passe".*nothing was run/);
+    const varsFile = argv.split(" ")[argv.split(" ").indexOf("--vars-file") + 1]!;
+    expect(existsSync(varsFile)).toBe(false); // deleted by the child once read
+    const leaked = spawnSync("grep", ["-rl", "--", SECRET, dataDir], { encoding: "utf8" });
+    expect([leaked.status, leaked.stdout]).toEqual([1, ""]); // grep: 1 = found nowhere
+  }, 90_000);
 
   it("no page broke the Content Security Policy or logged an error", () => {
     expect(pageErrors).toEqual([]);

@@ -1,7 +1,7 @@
 // A private PostgreSQL cluster for the store tests (127.0.0.1:54331), or the server named by
 // RPAV_TEST_PG_URL. Stopped after the run.
 import type { TestProject } from "vitest/node";
-import { clusterDown, clusterUp } from "../../src/store/postgres-cluster.js";
+import { clusterAppUrlWithPassword, clusterDown, clusterUp } from "../../src/store/postgres-cluster.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -18,6 +18,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("pgUrl", process.env.RPAV_TEST_PG_URL);
     return async () => undefined;
   }
-  project.provide("pgUrl", await clusterUp(opts));
+  // A new cluster is scram-sha-256: the tests get the app role's URL with its password (in memory only).
+  await clusterUp(opts);
+  project.provide("pgUrl", clusterAppUrlWithPassword(opts));
   return () => clusterDown(opts);
 }

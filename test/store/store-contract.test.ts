@@ -21,6 +21,8 @@ interface Backend {
   name: string;
   open(): Promise<Store>;
   reopen(s: Store): Promise<Store>;
+  /** Another connection to the same database (a second process would open one). */
+  second(s: Store): Promise<Store>;
   cleanup(s: Store): Promise<void>;
 }
 
@@ -35,6 +37,9 @@ const backends: Backend[] = [
       await s.close();
       return new SqliteStore(s.location);
     },
+    async second(s) {
+      return new SqliteStore(s.location);
+    },
     async cleanup(s) {
       await s.close();
     },
@@ -46,6 +51,9 @@ const backends: Backend[] = [
     },
     async reopen(s) {
       await s.close();
+      return PostgresStore.open(inject("pgUrl"), { schema: (s as PostgresStore).schema });
+    },
+    async second(s) {
       return PostgresStore.open(inject("pgUrl"), { schema: (s as PostgresStore).schema });
     },
     async cleanup(s) {
@@ -181,11 +189,49 @@ describe.each(backends)("Store contract on $name", (backend) => {
     await store.setPlanStatus("plan_1", "finished");
     expect((await store.getPlan("plan_1"))?.status).toBe("finished");
     expect(await store.getPlan("plan_none")).toBeUndefined();
+    await store.createPlan({ planId: "plan_0", workflowId: "wf_other", createdAt: "2026-01-19T10:00:00Z", status: "running", document: {} }, [{ itemKey: "k", ord: 0 }]);
+    const listed = await store.listPlans();
+    expect(listed.map((p) => [p.planId, p.items, p.counts, p.firstStartedAt, p.lastFinishedAt])).toEqual([
+      ["plan_1", 2, { done: 1, failed: 1 }, "2026-01-20T10:00:01Z", "2026-01-20T10:00:09Z"],
+      ["plan_0", 1, { pending: 1 }, null, null],
+    ]);
+    expect(listed[0]).toMatchObject({ workflowId: "wf_facture", status: "finished", document: { n: 2 } });
+    expect((await store.listPlans(1)).map((p) => p.planId)).toEqual(["plan_1"]);
     expect([...(await store.doneItems("wf_facture"))]).toEqual([["/in/a.txt", "plan_1"]]);
     expect((await store.doneItems("wf_other")).size).toBe(0);
     // A plan is written whole or not at all (a duplicate item key rolls it back).
     await expect(store.createPlan({ planId: "plan_2", workflowId: "wf_facture", createdAt: "2026-01-21T10:00:00Z", status: "running", document: {} }, [{ itemKey: "x", ord: 0 }, { itemKey: "x", ord: 1 }])).rejects.toThrow();
     expect(await store.getPlan("plan_2")).toBeUndefined();
+  });
+
+  it("locks a plan for one holder at a time across connections; a stale holder is taken over; only the holder's token unlocks", async () => {
+    await store.createPlan({ planId: "plan_lock", workflowId: "wf_lock", createdAt: "2026-01-22T10:00:00Z", status: "running", document: {} }, [{ itemKey: "k", ord: 0 }]);
+    const holder = (token: string, pid: number) => ({ token, pid, host: "h1", since: "2026-01-22T10:00:01Z" });
+    const never = () => false;
+    expect(await store.lockPlan("plan_lock", holder("t1", 101), never)).toEqual({ ok: true, tookOver: null });
+    const other = await backend.second(store);
+    try {
+      // Ten takers at once on another connection: none gets it while the holder lives.
+      const tries = await Promise.all(Array.from({ length: 10 }, (_, i) => other.lockPlan("plan_lock", holder(`t${i + 2}`, 200 + i), never)));
+      expect(tries.every((t) => !t.ok && t.holder.pid === 101 && t.holder.token === "t1")).toBe(true);
+      expect(await other.lockedPlans("wf_lock")).toEqual([{ planId: "plan_lock", holder: holder("t1", 101) }]);
+      // A wrong token does not unlock.
+      await other.unlockPlan("plan_lock", "t9");
+      expect((await store.lockPlan("plan_lock", holder("t3", 300), never)).ok).toBe(false);
+      // The holder is gone: of ten takers at once, exactly one takes it over.
+      const over = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).lockPlan("plan_lock", holder(`n${i}`, 400 + i), (h) => h.pid === 101)));
+      const won = over.filter((o) => o.ok);
+      expect(won).toHaveLength(1);
+      expect(won[0]).toEqual({ ok: true, tookOver: holder("t1", 101) });
+      const winner = (await store.lockedPlans("wf_lock"))[0]!.holder;
+      expect(over.filter((o) => !o.ok).every((o) => !o.ok && o.holder.token === winner.token)).toBe(true);
+      await other.unlockPlan("plan_lock", winner.token);
+      expect(await store.lockedPlans("wf_lock")).toEqual([]);
+      expect(await store.lockPlan("plan_lock", holder("t5", 500), never)).toEqual({ ok: true, tookOver: null });
+      await expect(store.lockPlan("plan_nope", holder("t6", 600), never)).rejects.toThrow(StoreError);
+    } finally {
+      await other.close();
+    }
   });
 
   it("rolls a failed transaction back completely", async () => {

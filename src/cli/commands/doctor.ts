@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import pg from "pg";
 import { redactUrl } from "../../store/postgres-store.js";
+import { withPassFilePassword } from "../../store/pgpass.js";
 import { STORE_SCHEMA_VERSION } from "../../store/sql-store.js";
 import { DEFAULT_ENGLISH_WORD_LIST, DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
 
@@ -114,7 +115,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<Check[]> {
       ? { name: "english words", status: "ok", detail: DEFAULT_ENGLISH_WORD_LIST }
       : { name: "english words", status: "warn", detail: `${DEFAULT_ENGLISH_WORD_LIST} missing (Debian package wamerican): English screens without function words get needless accent re-reads (slower)` },
     checkPackages("sqlite", ["better-sqlite3"], "the embedded store is unavailable"),
-    await checkPostgres(ctx.env),
+    await checkPostgres(ctx.env.RPAV_PG_URL ? { ...ctx.env, RPAV_PG_URL: withPassFilePassword(ctx.env.RPAV_PG_URL, ctx.env.RPAV_PG_PASSFILE || join(ctx.dataDir, "pgpass")) } : ctx.env),
     checkModels(ctx.dataDir),
   ];
 }

@@ -144,8 +144,10 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
     .option("--set <old=new...>", "rename a variable")
     .option("--demote <name...>", "replace a variable by its recorded value")
     .option("--promote <step=name...>", "turn the literal text typed by a step (step_002 or step_002=name) into a variable")
+    .option("--secret-env <name=ENV_VAR...>", "a secret variable's value may come from this environment variable at run time")
+    .option("--secret-name <name=entry...>", "the credential store entry (rpav secret set <entry>) holding a secret variable's value (default: its name)")
     .option("--json", "print the variables as JSON")
-    .action(async (file: string, o: { set?: string[]; demote?: string[]; promote?: string[]; json?: boolean }) => {
+    .action(async (file: string, o: { set?: string[]; demote?: string[]; promote?: string[]; secretEnv?: string[]; secretName?: string[]; json?: boolean }) => {
       let wf: Workflow = readDocumentAs("workflow_v1", (await readInputFile(file, DEFAULT_MAX_DOCUMENT_BYTES)).toString("utf8"), file);
       const ops: VariableOperation[] = [];
       for (const spec of o.set ?? []) {
@@ -159,7 +161,17 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         ops.push({ kind: "promote", stepId, ...(wanted !== undefined ? { name: wanted } : {}) });
       }
       wf = applyVariableOperations(wf, ops, file);
-      if (o.set?.length || o.demote?.length || o.promote?.length) {
+      const sourceOf = (spec: string, field: "secret_env" | "secret_name", pattern: RegExp, option: string) => {
+        const m = /^([a-z][a-z0-9_]*)=(.+)$/.exec(spec);
+        const v = m ? wf.variables.find((x) => x.name === m[1]) : undefined;
+        if (!m || !pattern.test(m[2]!)) throw new InvalidInputError(`${option} ${spec}: write name=${field === "secret_env" ? "ENV_VAR (letters, digits, _)" : "entry (letters, digits, _ . -)"}.`);
+        if (!v) throw new InvalidInputError(`${option} ${spec}: "${m[1]}" is not a variable of ${file} (it has: ${wf.variables.map((x) => x.name).join(", ") || "none"}).`);
+        if (!v.secret) throw new InvalidInputError(`${option} ${spec}: "${v.name}" is not a secret variable; only secrets take their value from there.`);
+        wf = { ...wf, variables: wf.variables.map((x) => (x.name === v.name ? { ...x, [field]: m[2]! } : x)) };
+      };
+      for (const spec of o.secretEnv ?? []) sourceOf(spec, "secret_env", /^[A-Za-z_][A-Za-z0-9_]*$/, "--secret-env");
+      for (const spec of o.secretName ?? []) sourceOf(spec, "secret_name", /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, "--secret-name");
+      if (o.set?.length || o.demote?.length || o.promote?.length || o.secretEnv?.length || o.secretName?.length) {
         writeFileSync(file, `${JSON.stringify(wf, null, 2)}\n`);
         const store = await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env);
         try {
@@ -169,6 +181,6 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         }
       }
       if (o.json) io.out(`${JSON.stringify(wf.variables, null, 2)}\n`);
-      else for (const v of wf.variables) io.out(`${v.name}\t${v.type}\t${v.secret ? "(secret)" : JSON.stringify(v.example)}\t${v.steps.join(",")}\n`);
+      else for (const v of wf.variables) io.out(`${v.name}\t${v.type}\t${v.secret ? `(secret${v.secret_env ? `, env ${v.secret_env}` : ""}${v.secret_name ? `, store ${v.secret_name}` : ""})` : JSON.stringify(v.example)}\t${v.steps.join(",")}\n`);
     });
 }

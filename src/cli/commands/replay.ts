@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
+import { runningProcess } from "../process-id.js";
 import { timestampedId } from "../../core/ids.js";
 import type { Store } from "../../core/providers/store.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentAs } from "../../core/schemas/documents.js";
@@ -24,22 +25,30 @@ import { AssistFiles } from "../../store/assist-files.js";
 import { PatchFiles } from "../../store/patch-files.js";
 import { terminalAnswerer } from "../assist-prompt.js";
 import { readTrace, rowOutcomes, TraceWriter } from "../../replay/trace.js";
-import { bindVariables, parseCsv, parseVarArgs, type Bindings } from "../../replay/variables.js";
+import { bindVariables, mergeVars, parseCsv, parseVarArgs, type Bindings } from "../../replay/variables.js";
+import { refuseExposedSecrets, resolveSecrets, secretVariables, type SecretSources } from "../../replay/secrets.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { desktopEnv } from "../desktop-env.js";
 import { readInputFile } from "../io.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
+import type { UIElementDetector } from "../../perception/ui-element-detector.js";
 import { silentLogger, type Logger } from "../../core/providers/logger.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { resolveVlmConfig } from "../vlm-config.js";
+import { consumeVarsFile, lazySecretStore, terminalSecretPrompt } from "../secrets.js";
 import { createVlmProviders } from "../vlm-providers.js";
 
 export interface ReplayRequest {
   workflowPath: string;
   /** Structured log of the run (run_id, row, step fields); silent when absent. */
   logger?: Logger;
+  /** Values for every row, handed over in memory (secret variables allowed: the planner, the API). */
   vars?: Record<string, string>;
+  /** `--var` on the command line: the same values, but a secret variable among them is refused (argv is visible in `ps`). */
+  argvVars?: Record<string, string>;
+  /** Where secret variables' values come from (handed over, the named environment variable, the credential store, a prompt). */
+  secrets?: SecretSources;
   dataPath?: string;
   useExamples?: boolean;
   /** Run folder (default <data dir>/runs/<run id>). */
@@ -68,6 +77,8 @@ export interface ReplayRequest {
   prompt?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
   /** A decision model (rules decide when absent). */
   decisionModel?: DecisionModel;
+  /** A detector the caller made and keeps (the planner's, for every item): not built here, not closed here. */
+  detector?: UIElementDetector;
 }
 
 export interface ReplayResult {
@@ -91,12 +102,25 @@ function progressLine(p: ReplayProgress): string {
   return `  ${where} ${word} (${p.ms} ms)${p.message ? ` — ${p.message}` : ""}\n`;
 }
 
-/** `--before-row`: a detached shell command per row (it may leave an app running), given a second to start. */
-function rowCommand(cmd: string, env: NodeJS.ProcessEnv, workflow: Workflow, log: (s: string) => void): (row: number, b: Bindings) => Promise<void> {
+/**
+ * The environment a program started by the replay gets (--before-row, the workflow's launch
+ * command): the desktop's, without the variables that carry a secret variable's value.
+ */
+export function withoutSecretEnv(env: NodeJS.ProcessEnv, workflow: Workflow): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const v of secretVariables(workflow)) if (v.secret_env) delete out[v.secret_env];
+  return out;
+}
+
+/**
+ * `--before-row`: a detached shell command per row (it may leave an app running), given a second
+ * to start. The row's values are in RPAV_VAR_<NAME>, secret variables excepted (never passed).
+ */
+export function rowCommand(cmd: string, env: NodeJS.ProcessEnv, workflow: Workflow, log: (s: string) => void): (row: number, b: Bindings) => Promise<void> {
   return async (row, b) => {
-    const vars = Object.fromEntries(workflow.variables.map((v) => [`RPAV_VAR_${v.name.toUpperCase()}`, b[v.name] ?? ""]));
+    const vars = Object.fromEntries(workflow.variables.filter((v) => !v.secret).map((v) => [`RPAV_VAR_${v.name.toUpperCase()}`, b[v.name] ?? ""]));
     log(`  row ${row + 1}: ${cmd}\n`);
-    const child = spawn("sh", ["-c", cmd], { env: { ...env, ...vars, RPAV_ROW: String(row + 1) }, stdio: "ignore", detached: true });
+    const child = spawn("sh", ["-c", cmd], { env: { ...withoutSecretEnv(env, workflow), ...vars, RPAV_ROW: String(row + 1) }, stdio: "ignore", detached: true });
     child.unref();
     await new Promise<void>((resolve, reject) => {
       child.once("error", (e) => reject(new InvalidInputError(`--before-row "${cmd}" cannot start: ${e.message}.`)));
@@ -131,9 +155,10 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
     workflowPath = previous.run.workflow_path;
     workflow = await loadWorkflow(workflowPath);
     runId = previous.run.run_id;
-    // Recorded values, secrets given again (--var), then checked like a new run.
+    // Recorded values, secrets taken again from their safe places, then checked like a new run.
     const recorded = previous.run.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)) as Record<string, string>);
-    rows = bindVariables(workflow, { rows: recorded, ...(req.vars ? { vars: req.vars } : {}), source: `${runDir} (resume)` });
+    const vars = await varsWithSecrets(workflow, req);
+    rows = bindVariables(workflow, { rows: recorded, ...(vars ? { vars } : {}), source: `${runDir} (resume)` });
     const outcomes = rowOutcomes(previous).filter((o) => o.status !== "passed" && o.status !== "unverified");
     if (outcomes.length === 0) throw new InvalidInputError(`${runDir}: every row of this run passed; nothing to resume.`, { details: { run: runDir } });
     only = new Set(outcomes.map((o) => o.row));
@@ -143,7 +168,9 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
     workflow = await loadWorkflow(workflowPath);
     const dataRows = req.dataPath ? parseCsv((await readInputFile(req.dataPath, 64 * 1024 * 1024)).toString("utf8"), req.dataPath) : undefined;
     if (req.dataPath && dataRows?.length === 0) throw new InvalidInputError(`${req.dataPath}: a header line but no data row; nothing to run.`);
-    rows = bindVariables(workflow, { ...(req.vars ? { vars: req.vars } : {}), ...(dataRows ? { rows: dataRows } : {}), ...(req.useExamples ? { useExamples: true } : {}), source: req.dataPath ?? "--var" });
+    if (dataRows?.[0]) refuseExposedSecrets(workflow, Object.keys(dataRows[0]), `the CSV file ${req.dataPath}`);
+    const vars = await varsWithSecrets(workflow, req);
+    rows = bindVariables(workflow, { ...(vars ? { vars } : {}), ...(dataRows ? { rows: dataRows } : {}), ...(req.useExamples ? { useExamples: true } : {}), source: req.dataPath ?? "--var" });
     runId = timestampedId("run");
     runDir = resolve(req.runDir ?? join(dataDir, "runs", runId));
     if (existsSync(join(runDir, "trace.jsonl"))) throw new InvalidInputError(`${runDir} already holds a run; give another folder, or --resume ${runDir}.`, { details: { run: runDir } });
@@ -154,13 +181,13 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   if (!req.resume)
     trace.append({ type: "run", schema_version: "trace_v1", run_id: runId, workflow_id: workflow.workflow_id, workflow_name: workflow.name, workflow_path: workflowPath, rows: writerRows(workflow, rows), on_error: req.onError ?? "stop", steps: workflow.steps.map((s) => ({ step_id: s.step_id, action: s.action, intention: s.intention })) });
   const started = new Date();
-  await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: "running", startedAt: started.toISOString(), document: { run_dir: runDir } });
+  await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: "running", startedAt: started.toISOString(), document: { run_dir: runDir, ...runningProcess() } });
   const windows = new X11WindowInfo({ env });
   const screen = new X11ScreenSource({ env, windows });
   const input = new X11XTestInputDriver({ env });
   const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
   // Detection failures keep their screenshot in the run's folder, next to the trace.
-  const { detector, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const { detector, close } = req.detector ? { detector: req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlm = (req.vlm ?? vlmConfig.enabled) ? createVlmProviders(vlmConfig).grounder : undefined;
   const t0 = performance.now();
@@ -186,7 +213,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         readText: async (frame, signal) => (await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) })).ocr?.lines.map((l) => l.text) ?? [],
         matcher: new ElementMatcher(new NgramTextEmbedder(256)),
         run: { runId, runDir },
-        ...(launch ? { launch: () => startDetached(launch.command, launch.args, env) } : {}),
+        ...(launch ? { launch: () => startDetached(launch.command, launch.args, withoutSecretEnv(env, workflow)) } : {}),
         ...(assistFiles ? { assist: assistFiles } : {}),
         ...(req.decisionModel ? { decisionModel: req.decisionModel } : {}),
         proposePatch: async (p) => {
@@ -232,12 +259,23 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   return { runDir, runId, report: join(runDir, "report.html"), rows: outcomes, summary: rowSummary, status };
 }
 
+/** The values for every row: --var (secrets refused), values handed over, then each secret variable from its safe place. */
+async function varsWithSecrets(workflow: Workflow, req: ReplayRequest): Promise<Record<string, string> | undefined> {
+  if (req.argvVars) refuseExposedSecrets(workflow, Object.keys(req.argvVars), "--var");
+  const vars = mergeVars(req.vars ?? {}, req.argvVars ?? {});
+  const left = { ...workflow, variables: workflow.variables.filter((v) => !Object.hasOwn(vars, v.name)) };
+  const secrets = await resolveSecrets(left, req.secrets ?? {});
+  const all = { ...vars, ...secrets.values };
+  return Object.keys(all).length > 0 ? all : undefined;
+}
+
 export function registerReplayCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const globals = () => program.opts<GlobalOptions & StoreChoice>();
   program
     .command("replay [workflow]")
     .description("replay a workflow on the desktop: ground each target on the live screen, act like a person, check, trace and report")
-    .option("--var <name=value...>", "a variable value (applies to every row)")
+    .option("--var <name=value...>", "a variable value (applies to every row); refused for a secret variable (use rpav secret set, its environment variable, or the prompt)")
+    .option("--vars-file <file.json>", "variable values as a JSON object in a 0600 file, deleted once read (how another process hands over secrets without argv)")
     .option("--data <rows.csv>", "one run per CSV row; the header names the variables")
     .option("--use-examples", "variables left unbound take the values seen during the recording")
     .option("--report <dir>", "run folder for the trace, screenshots and report.html (default <data dir>/runs/<run id>)")
@@ -252,7 +290,9 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
     .option("--json", "print the result as JSON")
     .option("--vlm", "last-resort grounding by the grounding model (default, unless config.json disables it)")
     .option("--no-vlm", "never ask a model: elements and icon templates only")
-    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean; actor: boolean; allowDangerous?: boolean; assist?: boolean }) => {
+    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; varsFile?: string; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean; actor: boolean; allowDangerous?: boolean; assist?: boolean }) => {
+      // Read (and deleted) first, before anything can fail and leave it behind.
+      const handed = o.varsFile ? consumeVarsFile(o.varsFile) : undefined;
       if (o.onError !== "stop" && o.onError !== "skip") throw new InvalidInputError(`--on-error must be stop or skip, got "${o.onError}".`);
       if (!file && !o.resume) throw new InvalidInputError("Give a workflow file, or --resume <run folder>.");
       const attempts = Number(o.maxAttempts);
@@ -263,10 +303,12 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
       const onSig = () => ctl.abort();
       process.once("SIGINT", onSig);
       process.once("SIGTERM", onSig);
+      const prompt = terminalSecretPrompt();
+      const secrets: SecretSources = { env: io.env, store: lazySecretStore(dataDir, io.env), ...(handed ? { given: handed } : {}), ...(prompt ? { prompt } : {}) };
       const store = await openStore(globals(), io.env);
       try {
         const r = await replayWorkflow(
-          { workflowPath: file ?? "", logger: io.logger?.(), ...(o.var ? { vars: parseVarArgs(o.var) } : {}), ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal,
+          { workflowPath: file ?? "", logger: io.logger?.(), ...(o.var ? { argvVars: parseVarArgs(o.var) } : {}), ...(handed ? { vars: handed } : {}), secrets, ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal,
             ...(o.actor === false ? { noActor: true } : {}), ...(o.allowDangerous ? { allowDangerous: true } : {}), ...(o.assist ? { assist: true } : {}),
             ...(o.assist && process.stdin.isTTY ? { prompt: { input: process.stdin, output: process.stderr } } : {}) },
           env,

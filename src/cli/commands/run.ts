@@ -4,6 +4,7 @@
 // ledger in the store, the plan's report folder.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
@@ -15,6 +16,16 @@ import type { PlanDocument } from "../../core/schemas/plan.js";
 import { WorkflowSchema, type Workflow } from "../../core/schemas/workflow.js";
 import type { ScoredCandidate, WorkflowCandidate } from "../../planner/choose-workflow.js";
 import { executePlan, loadPlan, planWorkflow, preparePlan, startPlan, type PlanProgress } from "../../planner/planner.js";
+import { SCREEN_SOURCE } from "../../planner/items.js";
+import { assertNoConcurrentPlan, lockPlan, type HeldPlanLock, type LockOwner } from "../../planner/plan-lock.js";
+import { PerceivedTableReader } from "../../perception/screen-table-reader.js";
+import type { UIElementDetector } from "../../perception/ui-element-detector.js";
+import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
+import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
+import { ModelInstructionProposer } from "../../vlm/instruction-proposer.js";
+import { resolveVlmConfig } from "../vlm-config.js";
+import { createVlmProviders } from "../vlm-providers.js";
+import { createDetector } from "./perception.js";
 import { formatPlan } from "../../planner/preview.js";
 import { planCsv, planJson, renderPlanReport, summarizeItems, summaryLine } from "../../planner/report.js";
 import { parseVarArgs } from "../../replay/variables.js";
@@ -22,22 +33,25 @@ import { foldText } from "../../core/text.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
-import { loadWorkflow, replayWorkflow } from "./replay.js";
+import { loadWorkflow, replayWorkflow, withoutSecretEnv } from "./replay.js";
 import { openStore, type StoreChoice } from "./store.js";
+import { resolveSecrets, secretAvailability, type ResolvedSecrets } from "../../replay/secrets.js";
+import { lazySecretStore, terminalSecretPrompt } from "../secrets.js";
 
-/** Today's replay executor as the planner's ItemRunner: one replay run per item, in the item's folder. */
+/** Today's replay executor as the planner's ItemRunner: one replay run per item, in the item's folder, all with the one detector given (built once per plan). */
 export class ReplayItemRunner implements ItemRunner {
   readonly name = "replay";
   constructor(
     private readonly env: () => NodeJS.ProcessEnv,
     private readonly dataDir: string,
     private readonly store: Store | undefined,
-    private readonly opts: { ocr?: string; maxAttempts?: number; log?: (s: string) => void } = {},
+    /** `secrets`: the secret variables' values, taken once from their safe places and kept in memory (never in the plan). */
+    private readonly opts: { ocr?: string; maxAttempts?: number; log?: (s: string) => void; secrets?: Readonly<Record<string, string>>; detector?: UIElementDetector } = {},
   ) {}
 
   async run(req: ItemRunRequest): Promise<ItemRunResult> {
     const r = await replayWorkflow(
-      { workflowPath: req.workflowPath, vars: { ...req.bindings }, runDir: req.runDir, onError: "stop", ...(this.opts.ocr ? { ocr: this.opts.ocr } : {}), ...(this.opts.maxAttempts ? { maxAttempts: this.opts.maxAttempts } : {}), ...(req.signal ? { signal: req.signal } : {}) },
+      { workflowPath: req.workflowPath, vars: { ...req.bindings, ...this.opts.secrets }, runDir: req.runDir, onError: "stop", ...(this.opts.ocr ? { ocr: this.opts.ocr } : {}), ...(this.opts.maxAttempts ? { maxAttempts: this.opts.maxAttempts } : {}), ...(this.opts.detector ? { detector: this.opts.detector } : {}), ...(req.signal ? { signal: req.signal } : {}) },
       this.env,
       this.dataDir,
       this.opts.log ?? (() => undefined),
@@ -193,6 +207,18 @@ interface RunCliOptions {
   maxAttempts: string;
   ocr: string;
   lang?: string;
+  model: boolean;
+  modelTimeout: string;
+}
+
+/** Whether a process of this host exists (EPERM: it exists, another user's). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 export function registerRunCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -200,7 +226,7 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
   program
     .command("run [instruction]")
     .description("the planner: an instruction (« Traite les dossiers de janvier ») → the learned workflow once per item, with a ledger and a report")
-    .option("--in <source>", "the items: a folder (its files), a .csv or an .xlsx (its rows)")
+    .option("--in <source>", "the items: a folder (its files), a .csv or an .xlsx (its rows), or screen:<window title> (the rows of the list or table that window shows, read by perception)")
     .option("--item <value...>", "explicit items (files or values)")
     .option("--workflow <name|file>", "the workflow to run (a stored name or id, or a workflow file); else chosen by similarity")
     .option("--var <name=value...>", "a value for every item")
@@ -217,6 +243,8 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
     .option("--max-attempts <n>", "attempts per step inside a run", "3")
     .option("--ocr <provider>", "OCR for grounding: ppocr (default), hybrid, tesseract", "ppocr")
     .option("--lang <fr|en>", "the instruction's language (default: guessed)")
+    .option("--no-model", "do not ask the decision model to read the instruction (the deterministic parse only)")
+    .option("--model-timeout <s>", "seconds the decision model may take to read the instruction before the deterministic parse is used", "20")
     .action(async (instruction: string | undefined, o: RunCliOptions) => {
       const retries = Number(o.maxRetries);
       const attempts = Number(o.maxAttempts);
@@ -225,35 +253,70 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
       if (o.lang && o.lang !== "fr" && o.lang !== "en") throw new InvalidInputError(`--lang must be fr or en, got "${o.lang}".`);
       if (!instruction && !o.resume) throw new InvalidInputError('Give an instruction (rpav run "Traite les dossiers de janvier" --in <folder>), or --resume <plan id>.');
       if (instruction && o.resume) throw new InvalidInputError("--resume continues a stored plan: give no instruction with it.");
+      const modelTimeout = Number(o.modelTimeout);
+      if (!(modelTimeout > 0) || !Number.isFinite(modelTimeout)) throw new InvalidInputError(`--model-timeout must be a number of seconds > 0, got "${o.modelTimeout}".`);
       const dataDir = resolveDataDir(globals(), io.env);
       const env = () => desktopEnv(io.env);
       const store = await openStore(globals(), io.env);
+      const secretStore = lazySecretStore(dataDir, io.env);
+      // Secret variables: once, from the safe places (never the plan, the ledger or argv), before any item runs.
+      let secrets: ResolvedSecrets | undefined;
+      const takeSecrets = async (wf: Workflow) => {
+        const prompt = terminalSecretPrompt();
+        const r = await resolveSecrets(wf, { env: io.env, store: secretStore, ...(prompt ? { prompt } : {}) });
+        for (const [name, from] of Object.entries(r.from)) io.err(`secret « ${name} » from ${from}\n`);
+        return r;
+      };
       const ctl = new AbortController();
       const onSig = () => ctl.abort();
       process.once("SIGINT", onSig);
       process.once("SIGTERM", onSig);
+      const owner: LockOwner = { pid: process.pid, host: hostname(), alive: processAlive };
+      let lock: HeldPlanLock | undefined;
+      // One detector for the whole plan (the screen list and every item's run), built when first needed.
+      let detectorParts: Promise<{ detector: UIElementDetector; close: () => Promise<void> }> | undefined;
+      const detector = (failureDir: string) => (detectorParts ??= createDetector({ ocr: o.ocr }, join(dataDir, "cache", "ocr"), false, { ...(io.logger ? { logger: io.logger() } : {}), failureDir })).then((d) => d.detector);
+      let closeScreen: (() => Promise<void>) | undefined;
       try {
         let planId: string;
         let doc: PlanDocument;
         if (o.resume) {
           planId = o.resume;
           doc = await loadPlan(store, planId);
+          // Before anything is written: one process per plan.
+          lock = await lockPlan(store, planId, owner);
           // The workflow as planned (its snapshot), even if the file moved.
           if (!existsSync(doc.workflow.path)) {
             mkdirSync(doc.options.report_dir, { recursive: true });
             writeFileSync(join(doc.options.report_dir, "workflow.json"), JSON.stringify(planWorkflow(doc), null, 2));
             doc = { ...doc, workflow: { ...doc.workflow, path: join(doc.options.report_dir, "workflow.json") } };
           }
-          io.err(`resuming plan ${planId}: « ${doc.instruction.text} » with « ${doc.workflow.name} »\n`);
+          io.err(`resuming plan ${planId}: « ${doc.instruction.text} » with « ${doc.workflow.name} »${lock.tookOver ? ` (its lock was held by pid ${lock.tookOver.pid}, which is gone: taken over)` : ""}\n`);
         } else {
           planId = timestampedId("plan");
           const reportDir = resolve(o.report ?? join(dataDir, "plans", planId));
           const candidates = await storedCandidates(store, io.err);
           const interactive = !!(process.stdin.isTTY && process.stderr.isTTY);
+          let screen: PerceivedTableReader | undefined;
+          if (o.in?.startsWith(SCREEN_SOURCE)) {
+            const e = env();
+            const windows = new X11WindowInfo({ env: e });
+            const source = new X11ScreenSource({ env: e, windows });
+            closeScreen = () => source.close();
+            screen = new PerceivedTableReader(windows, source, async (frame, signal) => {
+              const d = await (await detector(join(reportDir, "failures"))).detect(frame, { autoScale: true, ...(signal ? { signal } : {}) });
+              return { lines: d.ocr?.lines ?? [], controls: d.elements.map((el) => el.bbox) };
+            });
+          }
+          const vlm = o.model ? resolveVlmConfig(dataDir, io.env) : undefined;
+          // The decision model reads the instruction within --model-timeout, without retries: slow or absent, the parse stands.
+          const proposer = vlm?.enabled ? new ModelInstructionProposer(createVlmProviders({ ...vlm, timeoutMs: Math.round(modelTimeout * 1000), retries: 0 }, { probeTimeoutMs: Math.round(modelTimeout * 1000) }).roles.decision) : undefined;
           const prepared = await preparePlan({
             instruction: instruction!,
             ...(o.lang ? { language: o.lang as "fr" | "en" } : {}),
             ...(o.in ? { source: o.in } : {}),
+            ...(screen ? { screen } : {}),
+            ...(proposer ? { proposer } : {}),
             ...(o.item ? { explicitItems: o.item } : {}),
             candidates,
             ...(o.workflow ? { forced: await forcedWorkflow(o.workflow, candidates) } : {}),
@@ -278,11 +341,16 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
           });
           doc = prepared.document;
           if (o.dryRun) {
+            const where = await secretAvailability(prepared.workflow, { env: io.env, store: secretStore });
+            for (const [name, from] of Object.entries(where)) io.err(`secret « ${name} »: ${from ?? "in no safe place yet: it would be asked on the terminal, else the run stops (rpav secret set, or its environment variable)"}\n`);
             if (o.json) io.out(`${JSON.stringify({ dry_run: true, plan: doc, differences: prepared.differences, warnings: prepared.warnings, left_out: prepared.filtered.dropped.map((d) => ({ key: d.item.key, label: d.item.label, why: d.why })), already_done: Object.fromEntries(prepared.alreadyDone) }, null, 2)}\n`);
             else io.out(`${formatPlan(prepared)}(dry run: nothing was run)\n`);
             return;
           }
+          // The same instruction started twice: refused before anything is written or asked.
+          await assertNoConcurrentPlan(store, doc, owner);
           io.err(formatPlan(prepared));
+          secrets = await takeSecrets(prepared.workflow);
           if (!o.yes) {
             if (!interactive) throw new InvalidInputError("Not run: the plan above needs a confirmation and there is no terminal to ask. Add --yes to run it, or --dry-run to only print it.");
             const a = (await ask(doc.instruction.language === "fr" ? "Lancer ce plan ? [o/N] " : "Run this plan? [y/N] ")).toLowerCase();
@@ -296,10 +364,19 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
           if (!existsSync(doc.workflow.path)) writeFileSync(doc.workflow.path, JSON.stringify(prepared.workflow, null, 2));
           writeFileSync(join(reportDir, "plan.json"), `${JSON.stringify(doc, null, 2)}\n`);
           await startPlan(store, prepared, o.force);
+          lock = await lockPlan(store, planId, owner);
+          // Two starts at the same moment: each sees the other once both hold their own lock.
+          await assertNoConcurrentPlan(store, doc, owner).catch(async (e: unknown) => {
+            await store.setPlanStatus(planId, "finished");
+            throw e;
+          });
           io.err(`plan ${planId} → ${reportDir} (after a stop: rpav run --resume ${planId})\n`);
         }
-        const runner = new ReplayItemRunner(env, dataDir, store, { ocr: o.ocr, maxAttempts: attempts });
-        const app = doc.options.app_command ? new ShellAppSession(doc.options.app_command, env) : undefined;
+        secrets ??= await takeSecrets(planWorkflow(doc));
+        const runner = new ReplayItemRunner(env, dataDir, store, { ocr: o.ocr, maxAttempts: attempts, secrets: secrets.values, detector: await detector(join(doc.options.report_dir, "failures")) });
+        // The app started per item never sees the environment variables that carry secrets.
+        const planned = planWorkflow(doc);
+        const app = doc.options.app_command ? new ShellAppSession(doc.options.app_command, () => withoutSecretEnv(env(), planned)) : undefined;
         let ledger: LedgerItem[];
         try {
           ledger = await executePlan(store, planId, { runner, ...(app ? { app } : {}), ...(o.force ? { force: true } : {}), ...(o.retryBusiness ? { retryBusiness: true } : {}), onProgress: (p) => io.err(progressLine(p)), signal: ctl.signal });
@@ -316,6 +393,9 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
       } finally {
         process.off("SIGINT", onSig);
         process.off("SIGTERM", onSig);
+        await lock?.release();
+        await closeScreen?.();
+        await (await detectorParts?.catch(() => undefined))?.close();
         await store.close();
       }
     });

@@ -10,7 +10,9 @@ import { InvalidInputError } from "../../core/errors.js";
 import { createStudio } from "../../studio/server.js";
 import { loadOrCreateToken } from "../../studio/token.js";
 import { AssistFiles } from "../../store/assist-files.js";
+import { PatchFiles } from "../../store/patch-files.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
+import { procProcessProbe } from "../process-id.js";
 import type { CliIo } from "./desktop.js";
 import { openStore, type StoreChoice } from "./store.js";
 
@@ -58,6 +60,8 @@ export async function startStudio(o: StartStudioOptions): Promise<StudioHandle> 
       dataDir: o.dataDir,
       store,
       inbox: new AssistFiles(join(o.dataDir, "assist")),
+      patches: new PatchFiles(join(o.dataDir, "patches")),
+      processProbe: procProcessProbe,
       token,
       spawnReplay: (args) => spawn(process.execPath, [BIN, ...globalArgs, "replay", ...args], { env: o.env, stdio: ["ignore", "pipe", "pipe"] }),
     });

@@ -5,6 +5,7 @@ import { ConfigError } from "../../core/errors.js";
 import type { Store } from "../../core/providers/store.js";
 import { exportFolder, importFolder } from "../../store/interchange.js";
 import { clusterDown, clusterStatus, clusterUp, DEFAULT_PG_PORT } from "../../store/postgres-cluster.js";
+import { withPassFilePassword } from "../../store/pgpass.js";
 import { PostgresStore } from "../../store/postgres-store.js";
 import { SqliteStore } from "../../store/sqlite-store.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
@@ -25,9 +26,14 @@ export async function openStore(globals: GlobalOptions & StoreChoice, env: NodeJ
   if (kind === "postgres") {
     const url = globals.pgUrl ?? env.RPAV_PG_URL;
     if (!url) throw new ConfigError("--store postgres needs --pg-url or RPAV_PG_URL (for a local server: `rpav db up`).");
-    return PostgresStore.open(url, { schema: env.RPAV_PG_SCHEMA || undefined });
+    return PostgresStore.open(withPassFilePassword(url, pgPassFile(resolveDataDir(globals, env), env)), { schema: env.RPAV_PG_SCHEMA || undefined });
   }
   throw new ConfigError(`Unknown store "${kind}"; use sqlite or postgres.`);
+}
+
+/** Where `rpav db up` keeps the generated PostgreSQL passwords (0600, libpq format): $RPAV_PG_PASSFILE, else <data dir>/pgpass. */
+export function pgPassFile(dataDir: string, env: NodeJS.ProcessEnv): string {
+  return env.RPAV_PG_PASSFILE || join(dataDir, "pgpass");
 }
 
 export function registerStoreCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -42,8 +48,11 @@ export function registerStoreCommands(program: Command, io: CliIo, setExit: (cod
     .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)
     .option("--dir <dir>", "cluster folder (default: <data dir>/pg; /var/lib/rpav/pg as root)")
     .action(async (o: { port: number; dir?: string }) => {
-      const url = await clusterUp({ dir: o.dir ?? pgDir(), port: o.port });
+      const passFile = pgPassFile(resolveDataDir(globals(), io.env), io.env);
+      const url = await clusterUp({ dir: o.dir ?? pgDir(), port: o.port, passFile });
       io.out(`export RPAV_PG_URL='${url}'\n`);
+      if (!new URL(url).pathname.endsWith("/postgres")) io.err(`scram-sha-256; role ${new URL(url).username} (not a superuser); its generated password is in ${passFile} (0600), read by rpav when RPAV_PG_URL has none\n`);
+      else io.err("note: this cluster was made by an older rpav with trust authentication; make a new one in an empty --dir for scram-sha-256\n");
     });
   db.command("down")
     .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)

@@ -1,13 +1,10 @@
 // `rpav workflow patches`: the changes proposed from a person's answers (mode assisté), applied
 // to the workflow — as a new version, in its file and in the store — only when accepted.
-import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
-import { readDocumentAs } from "../../core/schemas/documents.js";
-import { applyPatch } from "../../actor/patches.js";
+import { decidePatch } from "../../actor/patches.js";
 import { PatchFiles } from "../../store/patch-files.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
-import { loadWorkflow } from "./replay.js";
 import type { CliIo } from "./desktop.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { join } from "node:path";
@@ -26,25 +23,14 @@ export function registerWorkflowPatchCommands(program: Command, io: CliIo): void
       if (o.accept && o.reject) throw new InvalidInputError("Give --accept or --reject, not both.");
       const id = o.accept ?? o.reject;
       if (id) {
-        const p = await patches.get(id);
-        if (p.status !== "proposed") throw new InvalidInputError(`Patch ${id} is already ${p.status}.`);
-        if (o.reject) {
-          await patches.put({ ...p, status: "rejected", decided_at: new Date().toISOString() });
-          io.out(`${id} rejected\n`);
-          return;
-        }
-        const next = applyPatch(await loadWorkflow(p.workflow_path), p);
-        readDocumentAs("workflow_v1", JSON.stringify(next), p.workflow_path);
-        writeFileSync(p.workflow_path, `${JSON.stringify(next, null, 2)}\n`);
-        const store = await openStore(globals(), io.env);
-        let version: number;
+        // Opened only to accept: a rejection touches the patch file alone.
+        const store = o.accept ? await openStore(globals(), io.env) : undefined;
         try {
-          version = await store.putWorkflow(next);
+          const r = await decidePatch({ patches, ...(store ? { store } : {}) }, id, o.accept ? "accept" : "reject");
+          io.out(r.decision === "rejected" ? `${id} rejected\n` : `${id} accepted: ${r.workflowPath} is ${r.patch.workflow_id} version ${r.version}\n`);
         } finally {
-          await store.close();
+          await store?.close();
         }
-        await patches.put({ ...p, status: "accepted", decided_at: new Date().toISOString(), version });
-        io.out(`${id} accepted: ${p.workflow_path} is ${p.workflow_id} version ${version}\n`);
         return;
       }
       const list = (await patches.list()).filter((p) => o.all || p.status === "proposed");

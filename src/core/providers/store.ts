@@ -62,6 +62,18 @@ export interface PlanRecord {
   document: Record<string, unknown>;
 }
 
+/** Who holds a plan's lock: one process runs (or resumes) a plan at a time. */
+export interface PlanLockHolder {
+  /** Unique per taking (the holder's own id: only it releases the lock). */
+  token: string;
+  pid: number;
+  host: string;
+  since: string;
+}
+
+/** Taking a plan's lock: taken (maybe over a holder that died), or held by a live holder. */
+export type PlanLockOutcome = { ok: true; tookOver: PlanLockHolder | null } | { ok: false; holder: PlanLockHolder };
+
 /** The ledger row of one item of a plan. */
 export interface LedgerItem {
   planId: string;
@@ -75,6 +87,14 @@ export interface LedgerItem {
   reason: string | null;
   startedAt: string | null;
   finishedAt: string | null;
+}
+
+/** A plan with its ledger counted: items by status, the first item started and the last finished. */
+export interface PlanSummary extends PlanRecord {
+  items: number;
+  counts: Partial<Record<ItemStatus, number>>;
+  firstStartedAt: string | null;
+  lastFinishedAt: string | null;
 }
 
 export type LedgerUpdate = Partial<Pick<LedgerItem, "status" | "exceptionClass" | "attempts" | "runId" | "errorCode" | "reason" | "startedAt" | "finishedAt">>;
@@ -132,10 +152,21 @@ export interface Store {
   /** Creates a plan and its ledger (every item pending), in one transaction. */
   createPlan(plan: PlanRecord, items: ReadonlyArray<{ itemKey: string; ord: number }>): Promise<void>;
   getPlan(planId: string): Promise<PlanRecord | undefined>;
+  /** Plans newest first (at most `limit`), each with its ledger counted. */
+  listPlans(limit?: number): Promise<PlanSummary[]>;
   setPlanStatus(planId: string, status: PlanRecord["status"]): Promise<void>;
   /** The ledger of a plan, in item order. */
   planItems(planId: string): Promise<LedgerItem[]>;
   updatePlanItem(planId: string, itemKey: string, update: LedgerUpdate): Promise<void>;
   /** Items some plan of this workflow has done: key → the latest such plan. */
   doneItems(workflowId: string): Promise<Map<string, string>>;
+  /**
+   * Takes a plan's lock for `holder`, atomically: free → taken; held by a holder `isStale` says is
+   * gone (its process died) → taken over; else the live holder is returned. A missing plan is a StoreError.
+   */
+  lockPlan(planId: string, holder: PlanLockHolder, isStale: (h: PlanLockHolder) => boolean): Promise<PlanLockOutcome>;
+  /** Releases the lock if `token` still holds it (a lock taken over by another is left alone). */
+  unlockPlan(planId: string, token: string): Promise<void>;
+  /** Plans of a workflow whose lock is held now, with their holder (live or not). */
+  lockedPlans(workflowId: string): Promise<Array<{ planId: string; holder: PlanLockHolder }>>;
 }

@@ -73,8 +73,10 @@ export const PlanDocumentSchema = z.looseObject({
   instruction: InstructionSchema,
   /** The model's proposal when one was asked and it differed. */
   model_instruction: InstructionSchema.nullable(),
+  /** The decision model's proposal, when one was asked: used, the same as the parse, or refused (invalid, slow, absent) and why. */
+  model_proposal: z.looseObject({ by: z.string(), outcome: z.enum(["used", "same", "refused"]), ms: z.number(), differences: z.array(z.string()), message: z.string().nullable() }).optional(),
   workflow: z.looseObject({ workflow_id: z.string(), name: z.string(), version: z.number().int(), path: z.string(), chosen_by: z.string() }),
-  source: z.looseObject({ kind: z.enum(["folder", "csv", "xlsx", "list"]), location: z.string(), date_rules: z.array(z.string()) }),
+  source: z.looseObject({ kind: z.enum(["folder", "csv", "xlsx", "list", "screen"]), location: z.string(), date_rules: z.array(z.string()), notes: z.array(z.string()).optional() }),
   items: z.array(z.looseObject({ item: PlanItemSchema, bindings: z.record(z.string(), z.string()), sources: z.record(z.string(), z.string()) })),
   options: z.looseObject({
     app_command: z.string().nullable(),

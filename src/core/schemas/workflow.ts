@@ -18,6 +18,10 @@ export const WorkflowVariableSchema = z.looseObject({
   /** Steps that use it. */
   steps: z.array(nonEmptyString),
   description: z.string().optional(),
+  /** A secret's value may come from this environment variable at run time (never from argv). Optional: older workflows have none. */
+  secret_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name is letters, digits and _").optional(),
+  /** The credential store entry holding a secret's value (`rpav secret set <name>`); the variable's name when absent. */
+  secret_name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, "a secret name is letters, digits, _ . -").optional(),
 });
 export type WorkflowVariable = z.infer<typeof WorkflowVariableSchema>;
 

@@ -54,8 +54,8 @@ function followLive() {
     const d = JSON.parse(ev.data);
     source.close();
     if (status) {
-      status.textContent = d.exit === 0 ? "passed" : d.exit === null ? "ended" : "failed (exit " + d.exit + ")";
-      status.className = d.exit === 0 ? "passed" : "failed";
+      status.textContent = d.signal ? "interrupted (" + d.signal + ")" : d.exit === 0 ? "passed" : d.exit === null ? "ended" : "failed (exit " + d.exit + ")";
+      status.className = d.signal ? "interrupted" : d.exit === 0 ? "passed" : "failed";
     }
   });
 }
