@@ -169,6 +169,7 @@ try {
         );
         outcomes.push(o);
         // Written as it goes: a run cut short still leaves its cells.
+        mkdirSync(BENCH_RESULTS, { recursive: true });
         writeFileSync(join(BENCH_RESULTS, "replay-gen.partial.json"), JSON.stringify({ tuned_on: TUNED, cells: outcomes.map(({ overheads: _o, ...rest }) => ({ ...rest, overhead_median_ms: _o?.length ? percentile([..._o].sort((a, b) => a - b), 50) : null })) }, null, 2));
         console.log(`${who.padEnd(11)} ${family.padEnd(4)} ${cell.name.padEnd(10)} ${o.ok ? "ok   " : o.wrong ? "WRONG" : "fail "} ${(o.ms / 1000).toFixed(1)} s${o.ok ? "" : `  got ${o.got}${o.error ? ` — ${o.error}` : ""}`}`);
       }
