@@ -5,8 +5,9 @@
 // under cells: unchanged, window moved, dark theme, ×2 scale, larger text, new data. Beside it, the
 // coordinate baseline: the recorded raw actions replayed at their recorded screen coordinates, typing
 // the row's values (so it takes new data too).
-//   nice -n 10 npx tsx bench/replay-gen/run.ts   (RPAV_BENCH_FAMILIES=gtk,tk RPAV_BENCH_CELLS=unchanged,moved,…)
-// Tuned on: gtk (every threshold of the builder and of grounding was looked at on it). Held out: tk.
+//   nice -n 10 npx tsx bench/replay-gen/run.ts   (RPAV_BENCH_FAMILIES=gtk,tk,qt RPAV_BENCH_CELLS=unchanged,moved,…)
+// Tuned on: gtk (every threshold of the builder and of grounding was looked at on it). Held out: tk, qt
+// (Qt 5 Fusion, added 2026-12-02 and never looked at while tuning).
 // Brings its own lab up on display :70 and down again.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -168,6 +169,7 @@ try {
         );
         outcomes.push(o);
         // Written as it goes: a run cut short still leaves its cells.
+        mkdirSync(BENCH_RESULTS, { recursive: true });
         writeFileSync(join(BENCH_RESULTS, "replay-gen.partial.json"), JSON.stringify({ tuned_on: TUNED, cells: outcomes.map(({ overheads: _o, ...rest }) => ({ ...rest, overhead_median_ms: _o?.length ? percentile([..._o].sort((a, b) => a - b), 50) : null })) }, null, 2));
         console.log(`${who.padEnd(11)} ${family.padEnd(4)} ${cell.name.padEnd(10)} ${o.ok ? "ok   " : o.wrong ? "WRONG" : "fail "} ${(o.ms / 1000).toFixed(1)} s${o.ok ? "" : `  got ${o.got}${o.error ? ` — ${o.error}` : ""}`}`);
       }

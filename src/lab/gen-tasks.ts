@@ -16,7 +16,7 @@ import { launchApp } from "./apps.js";
 import type { AppVariant } from "../platform/x11/desktop-lab.js";
 import type { ReplayTask, TaskData, TaskRun } from "./replay-tasks.js";
 
-export type GenFamily = "gtk" | "tk";
+export type GenFamily = "gtk" | "tk" | "qt";
 
 export interface GenFormParams {
   title: string;
@@ -39,7 +39,11 @@ export interface GenGeometry {
 const SCRIPTS: Record<GenFamily, string> = {
   gtk: new URL("../../lab/task-apps/gtk_form.py", import.meta.url).pathname,
   tk: new URL("../../lab/task-apps/tk_form.py", import.meta.url).pathname,
+  qt: new URL("../../lab/task-apps/qt_form.py", import.meta.url).pathname,
 };
+
+/** The application name each toolkit's window reports (WM_CLASS), as the recorder names the app. */
+const APP_NAMES: Record<GenFamily, string> = { gtk: "gtk_form.py", tk: "taskform", qt: "taskform-qt" };
 
 /** A small seeded generator (mulberry32, the one of core): the scripted person's timings repeat run to run. */
 export const seeded = seededRandom;
@@ -85,7 +89,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & { start(desktop: { 
   const task = {
     name: o.name,
     title: o.params.title,
-    app: o.family === "gtk" ? "gtk_form.py" : "taskform",
+    app: APP_NAMES[o.family],
     recorded: o.recorded,
     rows: o.rows,
     async start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, _data: TaskData, extra: GenStartOptions = {}): Promise<GenTaskRun> {
@@ -155,6 +159,7 @@ export function genTasks(): Record<GenFamily, ReturnType<typeof genFormTask>> {
   return {
     gtk: genFormTask({ family: "gtk", name: "gen-gtk-form", params: params("Fiche article"), recorded, rows }),
     tk: genFormTask({ family: "tk", name: "gen-tk-form", params: params("Fiche article"), recorded, rows }),
+    qt: genFormTask({ family: "qt", name: "gen-qt-form", params: params("Fiche article"), recorded, rows }),
   };
 }
 

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+# A generated Qt 5 task app: the same form as gtk_form.py and tk_form.py (search entry, captioned
+# fields, a greyed-out button, an empty canvas, an icon-only Save button), from the same
+# parameters, in Qt's Fusion style. The lab's variants are read as a Qt app can follow them:
+# GTK_THEME=…:dark → a dark palette, GDK_SCALE → QT_SCALE_FACTOR, GDK_DPI_SCALE → larger fonts.
+# Save writes the state JSON to params["out"] (the oracle); the window stays open. Widget screen
+# boxes (physical pixels) go to params["out"] + ".geom.json" once shown, for the scripted person
+# (lab ground truth, never read by the product).
+import json
+import os
+import sys
+
+p = json.load(open(sys.argv[1]))
+scale = float(os.environ.get("GDK_SCALE", "1"))
+text_scale = float(os.environ.get("GDK_DPI_SCALE", "1"))
+dark = "dark" in os.environ.get("GTK_THEME", "")
+os.environ["QT_SCALE_FACTOR"] = str(scale)
+os.environ.pop("QT_AUTO_SCREEN_SCALE_FACTOR", None)
+
+from PyQt5.QtCore import QPoint, Qt, QTimer  # noqa: E402
+from PyQt5.QtGui import QColor, QPalette  # noqa: E402
+from PyQt5.QtWidgets import (QApplication, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,  # noqa: E402
+                             QPushButton, QStyle, QStyleFactory, QToolButton, QVBoxLayout, QWidget)
+
+app = QApplication([p.get("class", "taskform-qt")])
+app.setStyle(QStyleFactory.create("Fusion"))
+font = app.font()
+font.setPointSizeF(9.5 * text_scale)
+app.setFont(font)
+if dark:
+    pal = QPalette()
+    for role, colour in [(QPalette.Window, "#2d2d2d"), (QPalette.WindowText, "#eeeeee"), (QPalette.Base, "#3a3a3a"), (QPalette.Text, "#eeeeee"),
+                         (QPalette.Button, "#3c3c3c"), (QPalette.ButtonText, "#eeeeee"), (QPalette.Highlight, "#3d7ad6"), (QPalette.HighlightedText, "#ffffff")]:
+        pal.setColor(role, QColor(colour))
+    pal.setColor(QPalette.Disabled, QPalette.Text, QColor("#7a7a7a"))
+    pal.setColor(QPalette.Disabled, QPalette.ButtonText, QColor("#7a7a7a"))
+    app.setPalette(pal)
+
+state = {"fields": {}, "search": "", "mark": None, "saved": False}
+win = QWidget()
+win.setWindowTitle(p["title"])
+win.resize(p.get("width", 560), p.get("height", 460))
+outer = QVBoxLayout(win)
+outer.setContentsMargins(12, 12, 12, 12)
+
+bar = QHBoxLayout()
+save = QToolButton()
+save.setIcon(app.style().standardIcon(QStyle.SP_DialogSaveButton))
+save.setToolTip("Enregistrer")
+save.setAutoRaise(False)
+bar.addWidget(save)
+bar.addStretch(1)
+search = QLineEdit()
+search.setFixedWidth(170)
+bar.addWidget(search)
+outer.addLayout(bar)
+
+grid = QGridLayout()
+entries = {}
+fields = ([p["extra_field"]] if p.get("extra_field") else []) + p["fields"]
+for i, f in enumerate(fields):
+    lab = QLabel(f["caption"])
+    lab.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+    e = QLineEdit()
+    grid.addWidget(lab, i, 0)
+    grid.addWidget(e, i, 1)
+    entries[f["key"]] = e
+    if f["key"] in p.get("insensitive", []):
+        e.setEnabled(False)
+dis = QPushButton(p.get("disabled_label", "Effacer"))
+dis.setEnabled(False)
+grid.addWidget(dis, len(fields) - 1, 2)
+grid.setColumnStretch(1, 1)
+outer.addLayout(grid)
+
+
+class Canvas(QFrame):
+    def mousePressEvent(self, ev):
+        state["mark"] = [round(ev.x() / self.width(), 3), round(ev.y() / self.height(), 3)]
+
+
+canvas = Canvas()
+canvas.setFrameShape(QFrame.Box)
+canvas.setAutoFillBackground(True)
+cp = canvas.palette()
+cp.setColor(QPalette.Window, QColor("#1f1f1f" if dark else "#ffffff"))
+canvas.setPalette(cp)
+outer.addWidget(canvas, 1)
+
+
+def do_save():
+    state["fields"] = {k: e.text() for k, e in entries.items()}
+    state["search"] = search.text()
+    state["saved"] = True
+    json.dump(state, open(p["out"], "w"), ensure_ascii=False)
+
+
+save.clicked.connect(do_save)
+
+
+def geometry():
+    def boxof(w):
+        o = w.mapToGlobal(QPoint(0, 0))
+        return [round(o.x() * scale), round(o.y() * scale), round((o.x() + w.width()) * scale), round((o.y() + w.height()) * scale)]
+    g = {"save": boxof(save), "search": boxof(search), "canvas": boxof(canvas), "disabled": boxof(dis), "fields": {k: boxof(e) for k, e in entries.items()}}
+    json.dump(g, open(p["out"] + ".geom.json", "w"))
+
+
+win.show()
+QTimer.singleShot(600, geometry)
+sys.exit(app.exec_())
