@@ -1,11 +1,12 @@
 // Run folders: <run>/trace.jsonl (trace_v1, append-only) and <run>/shots/*.png.
 import { readBoundedFileSync } from "../core/bounded-read.js";
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fsyncSync, openSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInputError, StoreError } from "../core/errors.js";
 import { readDocument } from "../core/schemas/documents.js";
 import { TraceEventSchema, type TraceEvent, type TraceEventInput, type TraceRun } from "../core/schemas/trace.js";
 import { formatJsonPath } from "../core/schemas/documents.js";
+import { makeDirs } from "../core/make-dirs.js";
 
 export const TRACE_FILE = "trace.jsonl";
 
@@ -14,8 +15,9 @@ export class TraceWriter {
 
   constructor(readonly dir: string) {
     try {
-      mkdirSync(join(dir, "shots"), { recursive: true });
+      makeDirs(join(dir, "shots"), "The run folder");
     } catch (e) {
+      if (e instanceof InvalidInputError) throw e;
       throw new StoreError(`Cannot create the run folder ${dir}: ${(e as Error).message}.`, { cause: e, details: { path: dir } });
     }
     // A resumed run goes on numbering after the screenshots already there.

@@ -1,8 +1,9 @@
 import { extname } from "node:path";
-import { InvalidInputError, isRpaError, SchemaValidationError, type ValidationIssue } from "../../core/errors.js";
+import { isRpaError, SchemaValidationError, type ValidationIssue } from "../../core/errors.js";
 import { decodeNpy } from "../../core/npy.js";
 import { parseJsonText, readDocument } from "../../core/schemas/documents.js";
 import { readInputFile } from "../io.js";
+import { decodeUtf8Text } from "../../core/bounded-read.js";
 
 export interface ValidateResult {
   file: string;
@@ -23,12 +24,16 @@ export async function validateFile(file: string, maxBytes: number): Promise<Vali
       const arr = decodeNpy(bytes, file);
       return { file, ok: true, kind: "npy", summary: `${arr.dtype}, shape (${arr.shape.join(", ")})` };
     }
-    const text = decodeUtf8(bytes, file);
+    const text = decodeUtf8Text(bytes, file);
     const doc = readDocument(parseJsonText(text, file), file);
     const summary =
       doc.version === "screenstate_v1"
         ? `mode ${doc.value.mode}, ${doc.value.ui_elements.length} element(s)`
-        : `${doc.value.type} "${doc.value.label}"`;
+        : doc.version === "uielement_v1"
+          ? `${doc.value.type} "${doc.value.label}"`
+          : doc.version === "workflow_v1"
+            ? `"${doc.value.name}", ${doc.value.steps.length} step(s)`
+            : `run ${doc.value.run_id}`;
     return { file, ok: true, kind: doc.version, summary };
   } catch (e) {
     if (!isRpaError(e)) throw e;
@@ -39,14 +44,6 @@ export async function validateFile(file: string, maxBytes: number): Promise<Vali
       message: e.message,
       ...(e instanceof SchemaValidationError ? { issues: [...e.issues], kind: String(e.details.version) } : {}),
     };
-  }
-}
-
-function decodeUtf8(bytes: Uint8Array, file: string): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
-  } catch (e) {
-    throw new InvalidInputError(`${file}: not UTF-8 text; JSON documents must be UTF-8.`, { cause: e, details: { source: file } });
   }
 }
 

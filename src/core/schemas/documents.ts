@@ -48,6 +48,8 @@ function toIssues(error: z.ZodError): ValidationIssue[] {
 
 /** JSON.parse with a message that gives line and column, for people fixing files by hand. */
 export function parseJsonText(text: string, source = "<input>"): unknown {
+  // A byte-order mark is accepted by every reader alike (validate, embed, match, build, replay, store import).
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim().length === 0) throw new InvalidInputError(`${source}: the file is empty; expected a JSON document.`, { details: { source } });
   try {
     return JSON.parse(text);
