@@ -2,6 +2,7 @@
 // every problem with its JSON path. Later document kinds (workflow_v1, trace_v1…) register here.
 import type { z } from "zod";
 import { findJsonErrorOffset, lineColumn } from "../json-position.js";
+import { parseUntrustedJson } from "../json-safe.js";
 import { InvalidInputError, SchemaValidationError, SchemaVersionError, type ValidationIssue } from "../errors.js";
 import { ScreenStateSchema, SCREENSTATE_V1, type ScreenState } from "./screenstate.js";
 import { UIElementSchema, UIELEMENT_V1, type UIElement } from "./uielement.js";
@@ -52,8 +53,9 @@ export function parseJsonText(text: string, source = "<input>"): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim().length === 0) throw new InvalidInputError(`${source}: the file is empty; expected a JSON document.`, { details: { source } });
   try {
-    return JSON.parse(text);
+    return parseUntrustedJson(text, source);
   } catch (e) {
+    if (e instanceof InvalidInputError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
     const offset = findJsonErrorOffset(text);
     let where = "";
