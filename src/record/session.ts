@@ -5,7 +5,7 @@ import { readBoundedFileSync } from "../core/bounded-read.js";
 import { join } from "node:path";
 import { z } from "zod";
 import { InvalidInputError, SchemaVersionError } from "../core/errors.js";
-import { parseUntrustedJson } from "../core/json-safe.js";
+import { describeJsonValue, parseUntrustedJson } from "../core/json-safe.js";
 import { formatJsonPath } from "../core/schemas/documents.js";
 import { RAW_SESSION_V1, type SessionAction } from "./recorder.js";
 
@@ -70,9 +70,9 @@ export function readSession(dir: string): RawSession {
       }
       throw new InvalidInputError(`${file}:${i + 1}: not a JSON line (the session is damaged before its last line).`, { details: { source: file, line: i + 1 } });
     }
-    if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new InvalidInputError(`${file}:${i + 1}: ${JSON.stringify(doc)} is not an action (a JSON object); the session is damaged there.`, { details: { source: file, line: i + 1 } });
+    if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new InvalidInputError(`${file}:${i + 1}: ${describeJsonValue(doc)} is not an action (a JSON object); the session is damaged there.`, { details: { source: file, line: i + 1 } });
     if (i === 0) {
-      if (doc.schema_version !== RAW_SESSION_V1) throw new SchemaVersionError(`${file}: schema_version ${JSON.stringify(doc.schema_version)} is not ${RAW_SESSION_V1}; this build reads ${RAW_SESSION_V1} sessions.`);
+      if (doc.schema_version !== RAW_SESSION_V1) throw new SchemaVersionError(`${file}: schema_version ${describeJsonValue(doc.schema_version)} is not ${RAW_SESSION_V1}; this build reads ${RAW_SESSION_V1} sessions.`);
       const h = SessionHeaderSchema.safeParse(doc);
       if (!h.success) throw new InvalidInputError(`${file}:1: not a session header: ${issuesText(h.error)}.`, { details: { source: file, line: 1 } });
       header = h.data;
