@@ -40,11 +40,11 @@ async function typedOrValid(what: string, run: () => unknown | Promise<unknown>)
 describe("fuzz: every reader answers hostile input with a typed error or a valid parse", () => {
   it("seeded corpus: JSON documents (4 kinds), PNG, .npy, CSV, sessions (+ builder), traces (+ report) — no crash, no hang", async () => {
     const results: CaseResult[] = [];
-    for await (const c of generateCases(20261202, 60, { hugeBytes: 1 << 20, work })) results.push(await runCase(c, 10_000));
+    for await (const c of generateCases(20261202, 60, { hugeBytes: 1 << 20, work, sweep: true })) results.push(await runCase(c, 10_000));
     const t = tally(results);
     const shown = t.failures.slice(0, 10).map((f) => `${f.reader} | ${f.mutation} | ${f.outcome} ${f.detail ?? ""}`);
     expect(shown).toEqual([]);
-    expect(t.tried).toBe(60 * 9);
+    expect(t.tried).toBeGreaterThan(60 * 9 + 200);
     // The corpus reaches both sides of every reader (a generator that only makes garbage tests nothing).
     for (const [reader, b] of Object.entries(t.byReader)) {
       expect(b.typed, `${reader}: typed errors`).toBeGreaterThan(0);

@@ -404,7 +404,8 @@ export async function runCase(c: FuzzCase, boundMs: number): Promise<CaseResult>
  * `n` generated cases per reader, from `seed`. `hugeBytes` is the size of the huge strings
  * (100 MB in the bench; smaller in the test, where time is short).
  */
-export async function* generateCases(seed: number, n: number, opts: { hugeBytes: number; work: string }): AsyncGenerator<FuzzCase> {
+export async function* generateCases(seed: number, n: number, opts: { hugeBytes: number; work: string; sweep?: boolean }): AsyncGenerator<FuzzCase> {
+  const casesOut: FuzzCase[] = [];
   const rnd = seededRandom(seed);
   const docs = seedDocuments();
   const png = await goodPng(rnd);
@@ -441,8 +442,34 @@ export async function* generateCases(seed: number, n: number, opts: { hugeBytes:
     }
     {
       const m = jsonLines(rnd, sessionLines(), opts.hugeBytes);
-      const shot = rnd() < 0.3 ? pick(rnd, [new Uint8Array(), png.subarray(0, int(rnd, 1, png.length - 1))]) : png;
-      yield {
+      yield sessionCase(m, rnd() < 0.3 ? pick(rnd, [new Uint8Array(), png.subarray(0, int(rnd, 1, png.length - 1))]) : png);
+    }
+    {
+      const m = jsonLines(rnd, [traceHeader(), ...traceEvents()], opts.hugeBytes);
+      yield traceCase(m, rnd() < 0.4 ? pick(rnd, [new Uint8Array(), png.subarray(0, int(rnd, 1, png.length - 1))]) : png);
+    }
+  }
+  // A sweep over every field of every session action and trace event, each given hostile values:
+  // what the random mutations reach only now and then (a window that is a number, a title missing…).
+  if (opts.sweep) {
+    for (const [reader, lines] of [["session", sessionLines()], ["trace", [traceHeader(), ...traceEvents()]]] as const) {
+      lines.forEach((line, li) => {
+        for (const p of paths(line).filter((q) => q.length > 0 && q.length <= 2)) {
+          for (const [name, v] of [HOSTILE_VALUES[0]!, pick(rnd, HOSTILE_VALUES.slice(1)), pick(rnd, HOSTILE_VALUES.slice(1))]) {
+            const out = lines.map((l, k) => JSON.stringify(k === li ? setAt(l, p, v) : l));
+            const m = { mutation: `line ${li + 1}: ${p.join(".")} = ${name}`, text: `${out.join("\n")}\n` };
+            casesOut.push(reader === "session" ? sessionCase(m, png) : traceCase(m, png));
+          }
+          const out = lines.map((l, k) => JSON.stringify(k === li ? deleteAt(l, p) : l));
+          casesOut.push((reader === "session" ? sessionCase : traceCase)({ mutation: `line ${li + 1}: ${p.join(".")} missing`, text: `${out.join("\n")}\n` }, png));
+        }
+      });
+    }
+    yield* casesOut;
+  }
+
+  function sessionCase(m: { mutation: string; text: string }, shot: Uint8Array): FuzzCase {
+      return {
         reader: "session",
         mutation: `${m.mutation}${shot === png ? "" : `, screenshot of ${shot.length} B`}`,
         run: async () => {
@@ -460,11 +487,10 @@ export async function* generateCases(seed: number, n: number, opts: { hugeBytes:
           }
         },
       };
-    }
-    {
-      const m = jsonLines(rnd, [traceHeader(), ...traceEvents()], opts.hugeBytes);
-      const shot = rnd() < 0.4 ? pick(rnd, [new Uint8Array(), png.subarray(0, int(rnd, 1, png.length - 1))]) : png;
-      yield {
+  }
+
+  function traceCase(m: { mutation: string; text: string }, shot: Uint8Array): FuzzCase {
+      return {
         reader: "trace",
         mutation: `${m.mutation}${shot === png ? "" : `, screenshot of ${shot.length} B`}`,
         run: async () => {
@@ -480,7 +506,6 @@ export async function* generateCases(seed: number, n: number, opts: { hugeBytes:
           }
         },
       };
-    }
   }
 }
 
