@@ -27,7 +27,7 @@ const t0 = Date.now();
 // ---- in-process readers ----
 const results: CaseResult[] = [];
 let i = 0;
-for await (const c of generateCases(seed, rounds, { hugeBytes: 100 * 1048576, work })) {
+for await (const c of generateCases(seed, rounds, { hugeBytes: 100 * 1048576, work, sweep: true })) {
   results.push(await runCase(c, 30_000));
   if (++i % 200 === 0) process.stderr.write(`\rin-process: ${i} inputs`);
 }
