@@ -1,6 +1,7 @@
 // Crash safety on a real app (#20 item 7): `rpav record` and `rpav replay` killed with SIGKILL at
 // seeded random moments; everything they left is accepted by its reader and its commands:
-// sessions by the reader and `rpav build`, traces by the reader and `rpav report`, and
+// sessions by the reader, `rpav validate` and `rpav build`, traces by the reader, `rpav validate` and
+// `rpav report`, and
 // `rpav replay --resume` finishes a killed run. Five kills of each here; twenty and more in
 // `npm run bench -- crash-safety` (test/support/kill-loop.ts holds both).
 import { mkdtempSync } from "node:fs";
@@ -29,6 +30,7 @@ describe("kill -9 at random moments leaves only what the readers accept", () => 
       expect(t.readerError, JSON.stringify(t)).toBeUndefined();
       expect(t.readerOk).toBe(true);
       expect(t.lostAnnounced, JSON.stringify(t)).toBe(0);
+      expect(t.validate, JSON.stringify(t)).toBe("ok");
     }
     expect(trials.filter((t) => t.left).length).toBeGreaterThanOrEqual(4);
     const built = trials.filter((t) => t.build !== undefined);
@@ -43,6 +45,7 @@ describe("kill -9 at random moments leaves only what the readers accept", () => 
       if (!t.left) continue;
       expect(t.readerError, JSON.stringify(t)).toBeUndefined();
       expect(t.report, JSON.stringify(t)).toBe("ok");
+      expect(t.validate, JSON.stringify(t)).toBe("ok");
     }
     expect(trials.filter((t) => t.left && t.killed).length).toBeGreaterThanOrEqual(3);
     const resumed = trials.filter((t) => t.resume !== undefined);

@@ -72,6 +72,8 @@ export interface RecordTrial {
   truncatedTail: boolean;
   /** Actions the recorder announced on stderr (written and flushed) that the session lacks. */
   lostAnnounced: number;
+  /** `rpav validate <session folder>`: exit 0. */
+  validate?: "ok" | "refused";
   build?: "ok" | "typed" | "crash";
   buildOutput?: string;
 }
@@ -124,6 +126,7 @@ export async function recordTrial(env: NodeJS.ProcessEnv, dataDir: string, dir: 
     } catch (e) {
       trial.readerError = isRpaError(e) ? `${e.code}: ${e.message}` : `not typed: ${(e as Error).message}`;
     }
+    trial.validate = rpavSync(env, dataDir, ["validate", dir], 60_000).code === 0 ? "ok" : "refused";
     if (opts.build && trial.readerOk && trial.actions > 0) {
       const b = rpavSync(env, dataDir, ["build", dir], 300_000);
       trial.build = b.code === 0 ? "ok" : typedExit(b) ? "typed" : "crash";
@@ -144,6 +147,8 @@ export interface ReplayTrial {
   readerError?: string;
   events: number;
   truncatedTail: boolean;
+  /** `rpav validate <run folder>`: exit 0. */
+  validate?: "ok" | "refused";
   report?: "ok" | "typed" | "crash";
   resume?: "passed" | "typed" | "crash" | "nothing_to_resume";
   resumeOutput?: string;
@@ -167,6 +172,7 @@ export async function replayTrial(env: NodeJS.ProcessEnv, dataDir: string, runDi
   } catch (e) {
     trial.readerError = isRpaError(e) ? `${e.code}: ${e.message}` : `not typed: ${(e as Error).message}`;
   }
+  trial.validate = rpavSync(env, dataDir, ["validate", runDir], 60_000).code === 0 ? "ok" : "refused";
   const r = rpavSync(env, dataDir, ["report", runDir], 120_000);
   trial.report = r.code === 0 && existsSync(join(runDir, "report.html")) && readFileSync(join(runDir, "report.html"), "utf8").includes("</html>") ? "ok" : typedExit(r) ? "typed" : "crash";
   if (opts.resume && trial.readerOk) {
