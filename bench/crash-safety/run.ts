@@ -26,17 +26,18 @@ const data = mkdtempSync(join(tmpdir(), "rpav-kill-bench-"));
 const records: RecordTrial[] = [];
 const replays: ReplayTrial[] = [];
 try {
-  for (let i = 0; i < kills; i++) {
-    const killAfterMs = Math.round(300 + rnd() * 9000);
+  // Until `kills` trials were really killed (a run may end before its moment), five more at most.
+  for (let i = 0; records.filter((r) => r.killed).length < kills && i < kills + 5; i++) {
+    const killAfterMs = Math.round(300 + rnd() * 12000);
     const r = await recordTrial(env, data, join(data, "sessions", `s${i}`), rnd, { killAfterMs, build: true });
     records.push(r);
-    console.log(`record ${i + 1}/${kills}: kill at ${killAfterMs} ms, ${r.left ? `${r.actions} actions${r.truncatedTail ? " + cut line" : ""}, reader ${r.readerOk ? "ok" : r.readerError}, lost ${r.lostAnnounced}, build ${r.build ?? "-"}` : "nothing left"}`);
+    console.log(`record ${i + 1}: kill at ${killAfterMs} ms, ${r.left ? `${r.actions} actions${r.truncatedTail ? " + cut line" : ""}, reader ${r.readerOk ? "ok" : r.readerError}, lost ${r.lostAnnounced}, build ${r.build ?? "-"}` : "nothing left"}`);
   }
-  for (let i = 0; i < kills; i++) {
-    const killAfterMs = Math.round(500 + rnd() * 30000);
+  for (let i = 0; replays.filter((r) => r.killed).length < kills && i < kills + 5; i++) {
+    const killAfterMs = Math.round(500 + rnd() * 21000);
     const r = await replayTrial(env, data, join(data, "runs", `r${i}`), { killAfterMs, resume: i % resumeEvery === resumeEvery - 1 });
     replays.push(r);
-    console.log(`replay ${i + 1}/${kills}: kill at ${killAfterMs} ms${r.killed ? "" : " (ended first)"}, ${r.left ? `${r.events} events${r.truncatedTail ? " + cut line" : ""}, reader ${r.readerOk ? "ok" : r.readerError}, report ${r.report}, resume ${r.resume ?? "-"}` : "no trace yet"}`);
+    console.log(`replay ${i + 1}: kill at ${killAfterMs} ms${r.killed ? "" : " (ended first)"}, ${r.left ? `${r.events} events${r.truncatedTail ? " + cut line" : ""}, reader ${r.readerOk ? "ok" : r.readerError}, report ${r.report}, resume ${r.resume ?? "-"}` : "no trace yet"}`);
     if (r.resumeOutput && r.resume !== "passed") console.log(`  resume: ${r.resumeOutput.replace(/\s+/g, " ").slice(-300)}`);
   }
 } finally {
