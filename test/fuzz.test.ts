@@ -20,7 +20,8 @@ import { importFolder } from "../src/store/interchange.js";
 import type { Store } from "../src/core/providers/store.js";
 import type { UIElement } from "../src/core/schemas/uielement.js";
 import { rpav } from "./support/cli.js";
-import { fuzzWorkDir, generateCases, mutateJsonText, npyCase, runCase, seedDocuments, tally, type CaseResult } from "./support/fuzz-corpus.js";
+import { bindVariables, fillTemplate, parseCsv, parseVarArgs } from "../src/replay/variables.js";
+import { demoWorkflow, fuzzWorkDir, generateCases, mutateJsonText, npyCase, runCase, seedDocuments, tally, type CaseResult } from "./support/fuzz-corpus.js";
 import { seededRandom } from "../src/core/bezier-path.js";
 
 const work = fuzzWorkDir();
@@ -70,6 +71,18 @@ describe("fuzz: every reader answers hostile input with a typed error or a valid
       expect(await typedOrValid("bom", () => readDocument(parseJsonText(`\uFEFF${m.text}`, "a.json"), "a.json")), m.mutation).toBe(plain);
     }
   }, 60_000);
+
+  it("variables named like Object.prototype members are plain names (none is inherited)", async () => {
+    const wf = demoWorkflow();
+    const named = { ...wf, variables: wf.variables.map((v, i) => ({ ...v, name: ["constructor", "toString", "valueOf"][i] ?? v.name })) };
+    expect(await typedOrValid("missing constructor", () => bindVariables(named, {}))).toBe("typed");
+    expect(() => bindVariables(named, {})).toThrow(/Missing variable values.*constructor.*toString.*valueOf/);
+    const bound = bindVariables(named, { vars: parseVarArgs(["constructor=A", "toString=B", "valueOf=C"]) });
+    expect(bound[0]).toEqual({ constructor: "A", toString: "B", valueOf: "C" });
+    expect(fillTemplate("{{constructor}}|{{hasownproperty}}|{{constructor}}", { constructor: "A" } as Record<string, string>)).toBe("A||A");
+    expect(fillTemplate("{{constructor}}", {})).toBe("");
+    expect(bindVariables(named, { rows: parseCsv("constructor;toString;valueOf\nx;y;z\n") })[0]).toEqual({ constructor: "x", toString: "y", valueOf: "z" });
+  });
 
   it("devices, FIFOs, folders and links to them: refused before reading, by every file reader", async () => {
     const dir = join(work, "special");
