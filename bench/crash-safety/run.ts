@@ -1,9 +1,10 @@
 // Crash safety bench (#20 item 7): `rpav record` and `rpav replay` killed with SIGKILL at seeded
 // random moments on a real yad form, RPAV_KILLS times each (default 20); every session and trace
-// left is read back (session reader + `rpav build`; trace reader + `rpav report`), and every
-// RPAV_RESUME_EVERY-th killed replay (default 4) is resumed with `rpav replay --resume`.
+// left is read back (session reader, `rpav validate` + `rpav build`; trace reader, `rpav validate` + `rpav report`), and every
+// RPAV_RESUME_EVERY-th replay trial (default 4) is resumed with `rpav replay --resume`.
 // Prints the counts and writes bench/results/crash-safety.json.
-// Run: npm run bench -- crash-safety     (lab on $RPAV_TEST_DISPLAY, default :72; needs `npm run build`)
+// Run: npm run bench -- crash-safety     (lab on $RPAV_TEST_DISPLAY as a number, default 72; needs `npm run build`;
+//      RPAV_KILL_WHAT=record|replay for one half, RPAV_REPLAY_KILL_MAX_MS for the latest replay kill, default 11000)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,10 @@ const kills = Number(process.env.RPAV_KILLS ?? 20);
 const resumeEvery = Number(process.env.RPAV_RESUME_EVERY ?? 4);
 const seed = Number(process.env.RPAV_KILL_SEED ?? 7);
 const display = Number(process.env.RPAV_TEST_DISPLAY ?? 72);
+/** "record", "replay" or both (default). */
+const what = process.env.RPAV_KILL_WHAT ?? "both";
+/** Latest kill moment of a replay: the demo's run takes 12–26 s on 2 loaded cores. */
+const replayMaxMs = Number(process.env.RPAV_REPLAY_KILL_MAX_MS ?? 11000);
 const rnd = seededRandom(seed);
 const t0 = Date.now();
 
@@ -27,14 +32,14 @@ const records: RecordTrial[] = [];
 const replays: ReplayTrial[] = [];
 try {
   // Until `kills` trials were really killed (a run may end before its moment), five more at most.
-  for (let i = 0; records.filter((r) => r.killed).length < kills && i < kills + 5; i++) {
+  for (let i = 0; what !== "replay" && records.filter((r) => r.killed).length < kills && i < kills + 5; i++) {
     const killAfterMs = Math.round(300 + rnd() * 12000);
     const r = await recordTrial(env, data, join(data, "sessions", `s${i}`), rnd, { killAfterMs, build: true });
     records.push(r);
     console.log(`record ${i + 1}: kill at ${killAfterMs} ms, ${r.left ? `${r.actions} actions${r.truncatedTail ? " + cut line" : ""}, reader ${r.readerOk ? "ok" : r.readerError}, lost ${r.lostAnnounced}, build ${r.build ?? "-"}` : "nothing left"}`);
   }
-  for (let i = 0; replays.filter((r) => r.killed).length < kills && i < kills + 5; i++) {
-    const killAfterMs = Math.round(500 + rnd() * 21000);
+  for (let i = 0; what !== "record" && replays.filter((r) => r.killed).length < kills && i < kills + 5; i++) {
+    const killAfterMs = Math.round(500 + rnd() * (replayMaxMs - 500));
     const r = await replayTrial(env, data, join(data, "runs", `r${i}`), { killAfterMs, resume: i % resumeEvery === resumeEvery - 1 });
     replays.push(r);
     console.log(`replay ${i + 1}: kill at ${killAfterMs} ms${r.killed ? "" : " (ended first)"}, ${r.left ? `${r.events} events${r.truncatedTail ? " + cut line" : ""}, reader ${r.readerOk ? "ok" : r.readerError}, report ${r.report}, resume ${r.resume ?? "-"}` : "no trace yet"}`);
