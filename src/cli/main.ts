@@ -57,7 +57,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("validate")
-    .description("validate JSON documents (kind detected by schema_version) and .npy vector files")
+    .description("validate JSON documents (kind detected by schema_version), .npy vector files, session folders and run folders")
     .argument("<files...>", "files to check")
     .option("--json", "print results as JSON")
     .addOption(new Option("--max-size <size>", "largest document accepted, e.g. 16M").default(String(DEFAULT_MAX_DOCUMENT_BYTES)))

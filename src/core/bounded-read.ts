@@ -84,3 +84,22 @@ export function readBoundedFileSync(path: string, maxBytes: number): Buffer {
     closeSync(fd);
   }
 }
+
+/**
+ * Decodes UTF-8 text the way every reader of this project does: invalid UTF-8 is a typed error,
+ * and a leading byte-order mark (written by some Windows editors) is dropped.
+ */
+export function decodeUtf8Text(bytes: Uint8Array, source: string): string {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (e) {
+    throw new InvalidInputError(`${source}: not UTF-8 text; save it as UTF-8.`, { cause: e, details: { source } });
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** A bounded read of a UTF-8 text file (see decodeUtf8Text). */
+export async function readBoundedText(path: string, maxBytes: number): Promise<string> {
+  return decodeUtf8Text(await readBoundedFile(path, maxBytes), path);
+}

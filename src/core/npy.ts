@@ -1,7 +1,7 @@
 // NumPy .npy read/write (format versions 1.0, 2.0, 3.0), little-endian float32/float64, C order.
 // Written files are byte-for-byte what `numpy.save` writes for the same array, so vector files
 // (`data/embeddings/...npy`) move freely between RPA Vision and the Python system.
-import { NpyFormatError } from "./errors.js";
+import { NpyFormatError, VectorError } from "./errors.js";
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 const ARRAY_ALIGN = 64; // numpy >= 1.x aligns the data to 64 bytes
@@ -111,7 +111,13 @@ export function decodeNpy(bytes: Uint8Array, source = "<buffer>"): NpyArray {
   if (bytes.length > need) throw fail(`${bytes.length - need} unexpected bytes after the data (byte ${need} onward).`, { byteOffset: need });
   const body = new DataView(bytes.buffer, bytes.byteOffset + start, count * itemSize);
   const data = dtype === "<f8" ? new Float64Array(count) : new Float32Array(count);
-  for (let i = 0; i < count; i++) data[i] = itemSize === 8 ? body.getFloat64(i * 8, true) : body.getFloat32(i * 4, true);
+  for (let i = 0; i < count; i++) {
+    const v = itemSize === 8 ? body.getFloat64(i * 8, true) : body.getFloat32(i * 4, true);
+    // Every .npy this project reads is embedding vectors: NaN or ±Infinity is never a usable value.
+    if (!Number.isFinite(v))
+      throw new VectorError(`${source}: value ${i} is ${v} (non-finite); embedding vectors must hold finite numbers. Recompute the vector, or in Python find it with np.flatnonzero(~np.isfinite(arr)).`, { details: { source, index: i, value: String(v) } });
+    data[i] = v;
+  }
   return { dtype, shape, data };
 }
 

@@ -11,6 +11,7 @@ import type { ImageEmbedder } from "../core/providers/embedders.js";
 import type { Vector } from "../core/vectors.js";
 import type * as OrtModule from "onnxruntime-node";
 import type { InferenceSession } from "onnxruntime-node";
+import { loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 const CLIP_MEAN = [0.48145466, 0.4578275, 0.40821073];
 const CLIP_STD = [0.26862954, 0.26130258, 0.27577711];
@@ -55,12 +56,7 @@ export class OnnxImageEmbedder implements ImageEmbedder {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ProviderUnavailableError(`Model folder ${dir} does not exist: point --model-dir at a folder with vision_model.onnx.`, { details: { path: dir } });
     const model = ["vision_model.onnx", "model.onnx"].map((f) => join(dir, f)).find((f) => existsSync(f));
     if (!model) throw new ProviderUnavailableError(`Model folder ${dir} has no vision_model.onnx or model.onnx.`, { details: { path: dir } });
-    let ort: Ort;
-    try {
-      ort = await import("onnxruntime-node");
-    } catch (e) {
-      throw new ProviderUnavailableError("onnxruntime-node is not installed: npm install onnxruntime-node (with ONNXRUNTIME_NODE_INSTALL=skip).", { cause: e });
-    }
+    const ort: Ort = await loadOnnxRuntime();
     const pre = readPreprocess(dir);
     let session: InferenceSession;
     try {

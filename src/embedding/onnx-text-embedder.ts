@@ -8,6 +8,7 @@ import { ProviderUnavailableError, VectorError } from "../core/errors.js";
 import type { TextEmbedder } from "../core/providers/embedders.js";
 import type { Vector } from "../core/vectors.js";
 import { BpeTokenizer } from "./bpe-tokenizer.js";
+import { loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 export class OnnxTextEmbedder implements TextEmbedder {
   readonly name: string;
@@ -27,12 +28,7 @@ export class OnnxTextEmbedder implements TextEmbedder {
     const model = join(dir, "text_model.onnx");
     const tok = join(dir, "tokenizer.json");
     for (const f of [model, tok]) if (!existsSync(f)) throw new ProviderUnavailableError(`Model folder ${dir} has no ${basename(f)}.`, { details: { path: dir } });
-    let ort: typeof OrtModule;
-    try {
-      ort = await import("onnxruntime-node");
-    } catch (e) {
-      throw new ProviderUnavailableError("onnxruntime-node is not installed: npm install onnxruntime-node (with ONNXRUNTIME_NODE_INSTALL=skip).", { cause: e });
-    }
+    const ort: typeof OrtModule = await loadOnnxRuntime();
     let session: InferenceSession;
     try {
       session = await ort.InferenceSession.create(model, { intraOpNumThreads: 2 });

@@ -18,6 +18,7 @@ import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
 import { UI_ELEMENT_TYPES, type UIElementType } from "../core/schemas/uielement.js";
 import { toRgb } from "./raster.js";
+import { loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 export const DETECTOR_MODEL_FILE = "ui-detector.onnx";
 export const DETECTOR_META_FILE = "ui-detector.json";
@@ -198,12 +199,7 @@ export class LearnedDetector implements ElementProposer {
     for (const f of [modelFile, metaFile])
       if (!existsSync(f)) throw new ProviderUnavailableError(`The UI element detector's file ${f} is missing. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file: f } });
     const meta = parseMeta(readFileSync(metaFile, "utf8"), metaFile);
-    let ort: typeof OrtModule;
-    try {
-      ort = (await import("onnxruntime-node")) as typeof OrtModule;
-    } catch (e) {
-      throw new ProviderUnavailableError("onnxruntime-node is not installed: npm install onnxruntime-node (with ONNXRUNTIME_NODE_INSTALL=skip).", { cause: e });
-    }
+    const ort: typeof OrtModule = await loadOnnxRuntime();
     let session: InferenceSession;
     try {
       session = await ort.InferenceSession.create(readFileSync(modelFile), { intraOpNumThreads: options.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: "all" });

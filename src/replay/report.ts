@@ -2,7 +2,7 @@
 // of results per row, then per step its timeline entry, the screenshot before the action with the
 // chosen box (green), the other candidates (orange) and the point acted on, and the screenshot
 // after. Images are embedded (data: URLs) so the file can be mailed or archived alone.
-import { readFileSync, realpathSync } from "node:fs";
+import { closeSync, openSync, readSync, realpathSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { readBoundedFileSync } from "../core/bounded-read.js";
 import { TraceActionSchema, TraceAfterSchema, TraceBeforeSchema, type TraceAction, type TraceAfter, type TraceBefore, type TraceDecision, type TraceEvent } from "../core/schemas/trace.js";
@@ -51,8 +51,16 @@ function confinedShot(dir: string, rel: string): Buffer | undefined {
 /** Width and height from a PNG's header; undefined when the file is missing or not a PNG. */
 export function pngSize(path: string): { width: number; height: number } | undefined {
   try {
-    const png = readFileSync(path);
-    if (png.length < 24 || png.readUInt32BE(12) !== 0x49484452) return undefined;
+    // The header only: the size is in the first 24 bytes (IHDR), whatever the file's length.
+    const png = Buffer.alloc(24);
+    const fd = openSync(path, "r");
+    let n: number;
+    try {
+      n = readSync(fd, png, 0, 24, 0);
+    } finally {
+      closeSync(fd);
+    }
+    if (n < 24 || png.readUInt32BE(0) !== 0x89504e47 || png.readUInt32BE(12) !== 0x49484452) return undefined;
     return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
   } catch {
     return undefined;

@@ -1,11 +1,13 @@
 // Run folders: <run>/trace.jsonl (trace_v1, append-only) and <run>/shots/*.png.
 import { readBoundedFileSync } from "../core/bounded-read.js";
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fsyncSync, openSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInputError, StoreError } from "../core/errors.js";
 import { readDocument } from "../core/schemas/documents.js";
 import { TraceEventSchema, type TraceEvent, type TraceEventInput, type TraceRun } from "../core/schemas/trace.js";
 import { formatJsonPath } from "../core/schemas/documents.js";
+import { makeDirs } from "../core/make-dirs.js";
+import { parseUntrustedJson } from "../core/json-safe.js";
 
 export const TRACE_FILE = "trace.jsonl";
 
@@ -14,8 +16,9 @@ export class TraceWriter {
 
   constructor(readonly dir: string) {
     try {
-      mkdirSync(join(dir, "shots"), { recursive: true });
+      makeDirs(join(dir, "shots"), "The run folder");
     } catch (e) {
+      if (e instanceof InvalidInputError) throw e;
       throw new StoreError(`Cannot create the run folder ${dir}: ${(e as Error).message}.`, { cause: e, details: { path: dir } });
     }
     // A resumed run goes on numbering after the screenshots already there.
@@ -79,8 +82,9 @@ export function readTrace(dir: string): ReadTrace {
   if (lines.length === 0) throw new InvalidInputError(`${path}: the trace is empty.`, { details: { source: path } });
   let header: unknown;
   try {
-    header = JSON.parse(lines[0]!);
+    header = parseUntrustedJson(lines[0]!, `${path} line 1`);
   } catch (e) {
+    if (e instanceof InvalidInputError) throw e;
     throw new InvalidInputError(`${path}: line 1 is not JSON: ${(e as Error).message}.`, { cause: e, details: { source: path } });
   }
   const run = readDocument(header, `${path} line 1`);
@@ -89,8 +93,9 @@ export function readTrace(dir: string): ReadTrace {
   lines.forEach((l, i) => {
     let value: unknown;
     try {
-      value = JSON.parse(l);
+      value = parseUntrustedJson(l, `${path} line ${i + 1}`);
     } catch (e) {
+      if (e instanceof InvalidInputError) throw e;
       throw new InvalidInputError(`${path}: line ${i + 1} is not JSON: ${(e as Error).message}.`, { cause: e, details: { source: path, line: i + 1 } });
     }
     const r = TraceEventSchema.safeParse(value);

@@ -9,9 +9,22 @@ import type { Workflow } from "../core/schemas/workflow.js";
 
 export type Bindings = Readonly<Record<string, string>>;
 
+/**
+ * A value of the object's own, never one inherited from Object.prototype: a variable, a CSV
+ * column or a template may be named `constructor`, `toString` or `__proto__`.
+ */
+export function ownValue(obj: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
+  return obj !== undefined && Object.hasOwn(obj, key) && typeof obj[key] === "string" ? obj[key] : undefined;
+}
+
+/** An empty record without a prototype, so that any name is a plain key. */
+function record(): Record<string, string> {
+  return Object.create(null) as Record<string, string>;
+}
+
 /** `name=value` pairs (the value may hold "="). */
 export function parseVarArgs(args: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = record();
   for (const a of args) {
     const i = a.indexOf("=");
     if (i <= 0) throw new InvalidInputError(`--var "${a}": expected name=value (for example --var nom=Durand).`, { details: { arg: a } });
@@ -72,7 +85,9 @@ export function parseCsv(text: string, source = "<csv>"): Record<string, string>
   return rows.map(({ record, info }) => {
     if (record.length !== names.length)
       throw new InvalidInputError(`${source}: line ${info.lines} has ${record.length} cells, the header has ${names.length} (${names.join(", ")}).`, { details: { source, line: info.lines } });
-    return Object.fromEntries(names.map((n, i) => [n, record[i]!]));
+    const row = Object.create(null) as Record<string, string>;
+    names.forEach((n, i) => (row[n] = record[i]!));
+    return row;
   });
 }
 
@@ -106,9 +121,9 @@ export function bindVariables(workflow: Workflow, opts: { vars?: Record<string, 
     });
   const problems: string[] = [];
   const out = rows.map((row, i) => {
-    const b: Record<string, string> = {};
+    const b = record();
     for (const v of workflow.variables) {
-      const value = opts.vars?.[v.name] ?? row[v.name] ?? (opts.useExamples && !v.secret && v.example !== null ? v.example : undefined);
+      const value = ownValue(opts.vars, v.name) ?? ownValue(row, v.name) ?? (opts.useExamples && !v.secret && v.example !== null ? v.example : undefined);
       if (value === undefined) problems.push(`${rows.length > 1 ? `row ${i + 1}: ` : ""}${v.name} (${v.type}${v.secret ? ", secret" : ""}${v.example !== null ? `, recorded: "${v.example}"` : ""})`);
       else b[v.name] = value;
     }
@@ -123,7 +138,7 @@ export function bindVariables(workflow: Workflow, opts: { vars?: Record<string, 
 
 /** "{{name}}" parts replaced by their values. */
 export function fillTemplate(text: string, b: Bindings): string {
-  return text.replace(/\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g, (_, n: string) => b[n] ?? "");
+  return text.replace(/\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g, (_, n: string) => ownValue(b, n) ?? "");
 }
 
 /**
@@ -134,7 +149,7 @@ export function fillTemplate(text: string, b: Bindings): string {
 export function titleWithData(title: string, workflow: Workflow, b: Bindings): string {
   let out = title;
   for (const v of workflow.variables) {
-    const value = b[v.name];
+    const value = ownValue(b, v.name);
     if (v.secret || v.example === null || value === undefined || v.example.length < 3) continue;
     const forms = (s: string) => {
       const base = s.split(/[\\/]/).pop() ?? s;

@@ -4,15 +4,19 @@
 // Import reads every document and every .npy (provider taken from the documents that reference
 // the vector); export writes vectors at their vector_id and documents under data/states/ and
 // data/elements/.
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { readBoundedFile, readBoundedText } from "../core/bounded-read.js";
 import { join, relative, sep } from "node:path";
 import { InvalidInputError, isRpaError } from "../core/errors.js";
 import { decodeNpy } from "../core/npy.js";
 import type { Store } from "../core/providers/store.js";
-import { parseJsonText, readDocument, writeDocument } from "../core/schemas/documents.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES, parseJsonText, readDocument, writeDocument } from "../core/schemas/documents.js";
 import type { ScreenState } from "../core/schemas/screenstate.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { NpyVectorFiles } from "./npy-vector-files.js";
+
+/** Largest .npy vector file read (a 512-d float64 vector is 4 KiB). */
+export const MAX_VECTOR_FILE_BYTES = 64 * 1048576;
 
 export interface TransferReport {
   screenStates: number;
@@ -67,7 +71,7 @@ export async function importFolder(store: Store, dir: string, opts: { defaultPro
     }
     if (!file.endsWith(".json")) continue;
     try {
-      const doc = readDocument(parseJsonText(await readFile(file, "utf8"), file), file);
+      const doc = readDocument(parseJsonText(await readBoundedText(file, DEFAULT_MAX_DOCUMENT_BYTES), file), file);
       if (doc.version === "screenstate_v1") {
         await store.putScreenState(doc.value);
         refsOf(doc.value, providers);
@@ -84,23 +88,41 @@ export async function importFolder(store: Store, dir: string, opts: { defaultPro
     }
   }
   opts.onProgress?.(`${report.screenStates} screen states, ${report.elements} elements; reading ${npyFiles.length} vectors…`);
-  const batch: Array<{ vectorId: string; provider: string; vector: Float32Array }> = [];
+  const batch: Array<{ file: string; vectorId: string; provider: string; vector: Float32Array }> = [];
+  // A batch is one transaction. When the store refuses it (one vector of another dimension than
+  // its provider's…), the vectors are put one by one, so that only the bad ones are skipped, each
+  // with its reason, and the good ones of the batch are kept.
   const flush = async () => {
     if (batch.length === 0) return;
-    await store.putVectors(batch.splice(0));
+    const items = batch.splice(0);
+    try {
+      await store.putVectors(items.map(({ vectorId, provider, vector }) => ({ vectorId, provider, vector })));
+      return;
+    } catch (e) {
+      if (!isRpaError(e)) throw e;
+    }
+    for (const { file, vectorId, provider, vector } of items) {
+      try {
+        await store.putVector(vectorId, provider, vector);
+      } catch (e) {
+        if (!isRpaError(e)) throw e;
+        report.vectors--;
+        report.skipped.push({ file, reason: e.message });
+      }
+    }
   };
   for (const file of npyFiles) {
     const vectorId = relative(dir, file).split(sep).join("/");
     try {
-      const arr = decodeNpy(await readFile(file), file);
+      const arr = decodeNpy(await readBoundedFile(file, MAX_VECTOR_FILE_BYTES), file);
       if (arr.shape.length !== 1) throw new InvalidInputError(`${file}: a vector file must hold a 1-D array, found shape (${arr.shape.join(", ")}).`);
-      batch.push({ vectorId, provider: providers.get(vectorId) ?? opts.defaultProvider ?? "unknown", vector: arr.data instanceof Float32Array ? arr.data : Float32Array.from(arr.data) });
+      batch.push({ file, vectorId, provider: providers.get(vectorId) ?? opts.defaultProvider ?? "unknown", vector: arr.data instanceof Float32Array ? arr.data : Float32Array.from(arr.data) });
       report.vectors++;
-      if (batch.length >= 500) await flush();
     } catch (e) {
       if (!isRpaError(e)) throw e;
       report.skipped.push({ file, reason: e.message });
     }
+    if (batch.length >= 500) await flush();
   }
   await flush();
   return report;

@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { InvalidInputError, StoreError } from "../core/errors.js";
 import { WorkflowPatchSchema, type WorkflowPatch } from "../core/schemas/workflow-patch.js";
+import { parseJsonText } from "../core/schemas/documents.js";
 
 const ID = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -36,7 +37,7 @@ export class PatchFiles {
     } catch {
       throw new InvalidInputError(`No patch ${id} in ${this.dir}; list them with rpav workflow patches.`);
     }
-    const r = WorkflowPatchSchema.safeParse(JSON.parse(text));
+    const r = WorkflowPatchSchema.safeParse(parseJsonText(text, path));
     if (!r.success) throw new InvalidInputError(`${path} is not a workflow_patch_v1 document: ${r.error.issues.map((i) => i.message).join("; ")}.`);
     return r.data;
   }

@@ -1,11 +1,12 @@
 // The embedded default store: one SQLite file (better-sqlite3 12), WAL, foreign keys, versioned
 // migrations. page_size 16384 gave the smallest file and fastest inserts for 2 KB vector rows.
-import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { SchemaVersionError, StoreError } from "../core/errors.js";
 import { ConnectionLock } from "./async-lock.js";
 import { SqlStore, STORE_SCHEMA_VERSION, schemaStatements, type Row } from "./sql-store.js";
+import { makeDirs } from "../core/make-dirs.js";
 
 export const SQLITE_FILE = "rpav.db";
 
@@ -26,7 +27,7 @@ export class SqliteStore extends SqlStore {
     this.location = file;
     const folder = dir ?? join(file, "..");
     try {
-      mkdirSync(folder, { recursive: true });
+      makeDirs(folder, "The data directory");
       accessSync(folder, constants.W_OK);
     } catch (e) {
       throw new StoreError(`Cannot use the data directory ${folder}: ${(e as NodeJS.ErrnoException).code ?? String(e)}. Choose a writable one with --data-dir or RPAV_HOME.`, { cause: e, details: { path: folder } });

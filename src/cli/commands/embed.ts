@@ -1,12 +1,12 @@
 // `rpav embed` and `rpav match`: state embeddings and workflow-step matching from the command line.
-import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { ConfigError, InvalidInputError, SchemaValidationError, UnknownProviderError } from "../../core/errors.js";
 import type { ImageEmbedder, TextEmbedder } from "../../core/providers/embedders.js";
 import type { MatchableWorkflow } from "../../core/providers/matching.js";
-import { formatJsonPath, parseJsonText, readDocument } from "../../core/schemas/documents.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES, formatJsonPath, parseJsonText, readDocument } from "../../core/schemas/documents.js";
+import { readBoundedText } from "../../core/bounded-read.js";
 import { SCREEN_STATE_MODES, type ScreenStateMode } from "../../core/schemas/screenstate.js";
 import { UIElementTypeSchema } from "../../core/schemas/uielement.js";
 import { l2Norm } from "../../core/vectors.js";
@@ -53,9 +53,18 @@ async function manager(o: ProviderChoice): Promise<MultiModalEmbeddingManager> {
   return new MultiModalEmbeddingManager(await image(o), await text(o));
 }
 
+/** Largest --dim: a CLIP vector is 512–1024 wide; far beyond is a typo, and would allocate without bound. */
+const MAX_DIM = 16384;
+
+function parseDim(v: string): number {
+  const n = Number(v);
+  if (!/^\s*\d+\s*$/.test(v) || !Number.isInteger(n) || n < 1 || n > MAX_DIM) throw new InvalidInputError(`--dim must be a whole number from 1 to ${MAX_DIM} (the vector width, e.g. 512), got "${v.length > 40 ? `${v.slice(0, 40)}…` : v}".`);
+  return n;
+}
+
 function providerOptions(cmd: Command): Command {
   return cmd
-    .option("--dim <n>", "dimension of the weight-free providers", (v) => Number(v), 512)
+    .option("--dim <n>", `dimension of the weight-free providers (1–${MAX_DIM})`, parseDim, 512)
     .option("--image-provider <name>", `image embedder: ${Object.keys(IMAGE_PROVIDERS).join(", ")}`, "layout")
     .option("--text-provider <name>", `text embedder: ${Object.keys(TEXT_PROVIDERS).join(", ")}`, "ngram")
     .option("--model-dir <dir>", "local folder of an ONNX CLIP-family model (for clip-onnx)");
@@ -79,7 +88,7 @@ async function loadInput(path: string, perceive?: Perceive, meta: { title?: stri
       ...(meta.app ? { context: { workflowCandidate: null, tags: [], appName: meta.app } } : {}),
     };
   }
-  const doc = readDocument(parseJsonText(await readFile(path, "utf8"), path), path);
+  const doc = readDocument(parseJsonText(await readBoundedText(path, DEFAULT_MAX_DOCUMENT_BYTES), path), path);
   if (doc.version !== "screenstate_v1") throw new InvalidInputError(`${path}: expected a screenstate_v1 document or a PNG, found ${doc.version}.`);
   const s = doc.value;
   const shot = isAbsolute(s.raw.screenshot_path) ? s.raw.screenshot_path : resolve(dirname(path), s.raw.screenshot_path);
@@ -118,7 +127,7 @@ export const MatchWorkflowSchema = z.object({
 });
 
 async function loadWorkflow(path: string, mgr: MultiModalEmbeddingManager, mode: ScreenStateMode, perceive?: Perceive): Promise<MatchableWorkflow> {
-  const parsed = MatchWorkflowSchema.safeParse(parseJsonText(await readFile(path, "utf8"), path));
+  const parsed = MatchWorkflowSchema.safeParse(parseJsonText(await readBoundedText(path, DEFAULT_MAX_DOCUMENT_BYTES), path));
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: formatJsonPath(i.path), message: i.message }));
     throw new SchemaValidationError(`${path}: not a valid workflow for matching: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues);

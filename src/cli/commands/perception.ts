@@ -3,7 +3,7 @@
 // under the data folder, the shape proposer and heuristic classifier, no VLM (none is wired yet:
 // heuristics only, design fallback 2).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
@@ -33,6 +33,7 @@ import type { CliIo } from "./desktop.js";
 import type { ScreenNoveltyCheck } from "../../core/providers/screen-novelty.js";
 import { defaultStateManager, embedDetectedScreen, newScreenGate, processingMetadata, regionsMode, rememberScreen } from "../screen-memory.js";
 import { openStore } from "./store.js";
+import { checkOutputFile, makeDirs, writeOutputFile } from "../../core/make-dirs.js";
 
 export interface PerceptionChoice {
   ocr: string;
@@ -165,6 +166,9 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--remember", "store this screen (complete mode: screenshot, elements, state embedding) so that later detections know it")
     .action(async (image: string, o: PerceptionChoice & { app: string; title: string; json?: boolean; debugImage?: string; out?: string; vlmRegions?: string | boolean; vlm?: boolean; remember?: boolean }) => {
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
+      // Output places are checked before the detection, not after it.
+      if (o.out) makeDirs(o.out, "--out");
+      if (o.debugImage) checkOutputFile(o.debugImage, "--debug-image");
       const dataDir = resolveDataDir(globals(), io.env);
       const vlmConfig = resolveVlmConfig(dataDir, io.env);
       const mode = regionsMode(o.vlmRegions, o.vlm, vlmConfig);
@@ -192,22 +196,17 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
           const imageVector = await imageEmbedder.embed(frame);
           const vectorRel = `data/embeddings/screens/image/${id}.npy`;
           const vectorFile = o.out ? join(resolve(o.out), vectorRel) : join(dataDir, "embeddings", "screens", "image", `${id}.npy`);
-          mkdirSync(dirname(vectorFile), { recursive: true });
-          writeFileSync(vectorFile, encodeNpy(imageVector));
+          writeOutputFile(vectorFile, encodeNpy(imageVector), o.out ? "--out" : "--data-dir");
           state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, { provider: imageEmbedder.name, vector_id: o.out ? vectorRel : vectorFile });
         }
         if (o.out) {
           const out = resolve(o.out);
-          mkdirSync(join(out, "elements"), { recursive: true });
-          for (const [eid, crop] of det.crops) writeFileSync(join(out, "elements", `${eid}.png`), await encodePng(crop));
-          for (const [vid, v] of det.vectors) {
-            const file = join(out, vid);
-            mkdirSync(join(file, ".."), { recursive: true });
-            writeFileSync(file, encodeNpy(v.vector));
-          }
-          writeFileSync(join(out, "screen_state.json"), `${JSON.stringify(state, null, 2)}\n`);
+          makeDirs(join(out, "elements"), "--out");
+          for (const [eid, crop] of det.crops) writeOutputFile(join(out, "elements", `${eid}.png`), await encodePng(crop), "--out");
+          for (const [vid, v] of det.vectors) writeOutputFile(join(out, vid), encodeNpy(v.vector), "--out");
+          writeOutputFile(join(out, "screen_state.json"), `${JSON.stringify(state, null, 2)}\n`, "--out");
         }
-        if (o.debugImage) writeFileSync(o.debugImage, await drawBoxes(frame, det.elements));
+        if (o.debugImage) writeOutputFile(o.debugImage, await drawBoxes(frame, det.elements), "--debug-image");
         if (o.json) io.out(`${JSON.stringify(state, null, 2)}\n`);
         else {
           io.out(`${det.elements.length} elements, ${det.perception.detected_text.length} text lines in ${Math.round(det.metadata.detection_time_ms)} ms\n`);

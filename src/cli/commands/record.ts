@@ -1,5 +1,5 @@
 // `rpav record`, `rpav build`, `rpav workflow vars`: the demonstration becomes a template.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
@@ -27,6 +27,7 @@ import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { defaultStateManager, newScreenGate, regionsMode } from "../screen-memory.js";
+import { checkOutputFile, writeOutputFile } from "../../core/make-dirs.js";
 
 export function registerRecordCommands(program: Command, io: CliIo): void {
   const globals = () => program.opts<GlobalOptions>();
@@ -81,6 +82,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
     .action(async (sessionDir: string, o: { out?: string; enrich?: boolean; vlmRegions?: string | boolean }) => {
       const session = readSession(resolve(sessionDir));
       const out = resolve(o.out ?? join(sessionDir, "workflow.json"));
+      checkOutputFile(out, "--out");
       const dataDir = resolveDataDir(globals(), io.env);
       const vlmConfig = resolveVlmConfig(dataDir, io.env);
       const mode = regionsMode(o.vlmRegions, undefined, vlmConfig);
@@ -98,8 +100,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
           words: AccentLexicon.load(),
           saveIcon: async (name, frame) => {
             const rel = join("icons", name);
-            mkdirSync(join(dirname(out), "icons"), { recursive: true });
-            writeFileSync(join(dirname(out), rel), await encodePng(frame));
+            writeOutputFile(join(dirname(out), rel), await encodePng(frame), "--out");
             return rel;
           },
           onProgress: (d, t) => io.err(`\rbuilding: ${d}/${t} actions`),
@@ -118,8 +119,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
           warnings.push(...r.warnings);
           io.err(`enrichment: vlm_used ${r.vlm_used}, ${r.enriched.length} of ${workflow.steps.filter((s) => s.action !== "wait_for").length} steps written by ${roles.understanding.model}\n`);
         }
-        mkdirSync(dirname(out), { recursive: true });
-        writeFileSync(out, `${JSON.stringify(workflow, null, 2)}\n`);
+        writeOutputFile(out, `${JSON.stringify(workflow, null, 2)}\n`, "--out");
         // And in the store, as a new version of the workflow.
         const store = await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env);
         try {

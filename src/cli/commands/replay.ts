@@ -38,6 +38,7 @@ import { openStore, type StoreChoice } from "./store.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { consumeVarsFile, lazySecretStore, terminalSecretPrompt } from "../secrets.js";
 import { createVlmProviders } from "../vlm-providers.js";
+import { checkOutputFile, writeOutputFile } from "../../core/make-dirs.js";
 
 export interface ReplayRequest {
   workflowPath: string;
@@ -337,7 +338,8 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
     .action((run: string, o: { out?: string }) => {
       const trace = readTrace(resolve(run));
       const out = resolve(o.out ?? join(run, "report.html"));
-      writeFileSync(out, renderReport(trace));
+      checkOutputFile(out, "--out");
+      writeOutputFile(out, renderReport(trace), "--out");
       io.out(`${out}\n`);
     });
 }

@@ -1,7 +1,7 @@
 // `rpav db up|down|status` (a private PostgreSQL cluster) and `rpav store import|export`.
 import { join } from "node:path";
 import type { Command } from "commander";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError, InvalidInputError } from "../../core/errors.js";
 import type { Store } from "../../core/providers/store.js";
 import { exportFolder, importFolder } from "../../store/interchange.js";
 import { clusterDown, clusterStatus, clusterUp, DEFAULT_PG_PORT } from "../../store/postgres-cluster.js";
@@ -42,7 +42,11 @@ export function registerStoreCommands(program: Command, io: CliIo, setExit: (cod
   const pgDir = () => (process.getuid?.() === 0 ? "/var/lib/rpav/pg" : join(resolveDataDir(globals(), io.env), "pg"));
 
   const db = program.command("db").description("a local PostgreSQL server for shared deployments (Debian postgresql-15)");
-  const port = (v: string) => Number(v);
+  const port = (v: string) => {
+    const n = Number(v);
+    if (!/^\d+$/.test(v.trim()) || n < 1 || n > 65535) throw new InvalidInputError(`--port must be a TCP port from 1 to 65535, got "${v.length > 40 ? `${v.slice(0, 40)}…` : v}".`);
+    return n;
+  };
   db.command("up")
     .description("initialise (first time) and start PostgreSQL on 127.0.0.1; prints RPAV_PG_URL")
     .option("--port <n>", "TCP port", port, DEFAULT_PG_PORT)

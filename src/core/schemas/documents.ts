@@ -2,6 +2,7 @@
 // every problem with its JSON path. Later document kinds (workflow_v1, trace_v1…) register here.
 import type { z } from "zod";
 import { findJsonErrorOffset, lineColumn } from "../json-position.js";
+import { parseUntrustedJson } from "../json-safe.js";
 import { InvalidInputError, SchemaValidationError, SchemaVersionError, type ValidationIssue } from "../errors.js";
 import { ScreenStateSchema, SCREENSTATE_V1, type ScreenState } from "./screenstate.js";
 import { UIElementSchema, UIELEMENT_V1, type UIElement } from "./uielement.js";
@@ -48,10 +49,13 @@ function toIssues(error: z.ZodError): ValidationIssue[] {
 
 /** JSON.parse with a message that gives line and column, for people fixing files by hand. */
 export function parseJsonText(text: string, source = "<input>"): unknown {
+  // A byte-order mark is accepted by every reader alike (validate, embed, match, build, replay, store import).
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim().length === 0) throw new InvalidInputError(`${source}: the file is empty; expected a JSON document.`, { details: { source } });
   try {
-    return JSON.parse(text);
+    return parseUntrustedJson(text, source);
   } catch (e) {
+    if (e instanceof InvalidInputError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
     const offset = findJsonErrorOffset(text);
     let where = "";
