@@ -23,7 +23,7 @@ const warned = new Set<string>();
 /**
  * Chromium, run as root, raises its browser and GPU processes to nice -8 and starts renderers at 0,
  * whatever this process's niceness: put every thread of every descendant back at ours (the machine is
- * shared; the data engine runs at nice 19). Called after launch and every few pages (new renderers).
+ * shared; the data engine runs at nice 19). Called after launch and every 2 s (renderers come and go).
  */
 function keepChromiumNice(): void {
   const mine = getPriority(0);
@@ -303,6 +303,8 @@ async function main(): Promise<void> {
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--allow-file-access-from-files"],
   });
   keepChromiumNice();
+  const renice = setInterval(keepChromiumNice, 2000);
+  renice.unref();
   const tmp = join(out, ".pages");
   mkdirSync(tmp, { recursive: true });
   let made = 0;
@@ -318,7 +320,6 @@ async function main(): Promise<void> {
         warned.add(k.name);
         continue;
       }
-      if (made % 10 === 0) keepChromiumNice();
       const p = new Pick(p0.r, p0.chance(0.5));
       const dark = p.chance(0.4);
       const scale = p.one([1, 1, 1.25, 1.5, 2]);
@@ -360,6 +361,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    clearInterval(renice);
     await browser.close();
   }
   process.stdout.write(`done: ${made} new\n`);
