@@ -5,7 +5,7 @@
   npm run train -- data --gtk 2600 --qt 1500 --tk 1200 --html 2500 --scale2 0.25
 
 Screens go to training/data/<stack>/ (ignored by git); each generator skips the screens already there (screen i is seeded
-by i, so a rerun remakes the same). GTK and Tk run on their own Xvfb displays (:60–:63, brought up here when absent);
+by i, so a rerun remakes the same). GTK and Tk run on their own Xvfb displays (:60–:63 or --display-base N..N+3, brought up here when absent);
 Qt renders off screen; HTML runs in headless Chromium. Everything runs under nice 19 (the machine is shared).
 The manifest lists every screen with the SHA-256 of its image and its ground truth; its own hash goes with the model.
 """
@@ -105,21 +105,23 @@ def main():
     ap.add_argument("--scale2", type=float, default=0.27, help="share of the GTK / Qt / Tk counts also made at scale 2")
     ap.add_argument("--manifest", default=os.path.join(HERE, "data-manifest.json"))
     ap.add_argument("--manifest-only", action="store_true")
+    ap.add_argument("--display-base", type=int, default=60, help="first of the four Xvfb displays used (N..N+3)")
     a = ap.parse_args()
     if not a.manifest_only:
         check_packages()
         os.makedirs(DATA, exist_ok=True)
-        started = [xvfb(60, "1920x1080"), xvfb(61, "3840x2160"), xvfb(62, "1920x1080"), xvfb(63, "3840x2160")]
+        d0 = a.display_base
+        started = [xvfb(d0, "1920x1080"), xvfb(d0 + 1, "3840x2160"), xvfb(d0 + 2, "1920x1080"), xvfb(d0 + 3, "3840x2160")]
         nice = ["nice", "-n", "19"]
         env = dict(os.environ, NO_AT_BRIDGE="1", PYTHONUNBUFFERED="1")
         n2 = lambda n: int(n * a.scale2)
         jobs = [
-            ("gtk", nice + [PY, os.path.join(GEN, "gen_gtk.py"), "--out", os.path.join(DATA, "gtk"), "--count", str(a.gtk), "--scale", "1"], dict(env, DISPLAY=":60", GDK_SCALE="1")),
-            ("gtk", nice + [PY, os.path.join(GEN, "gen_gtk.py"), "--out", os.path.join(DATA, "gtk"), "--count", str(n2(a.gtk)), "--scale", "2"], dict(env, DISPLAY=":61", GDK_SCALE="2")),
+            ("gtk", nice + [PY, os.path.join(GEN, "gen_gtk.py"), "--out", os.path.join(DATA, "gtk"), "--count", str(a.gtk), "--scale", "1"], dict(env, DISPLAY=f":{d0}", GDK_SCALE="1")),
+            ("gtk", nice + [PY, os.path.join(GEN, "gen_gtk.py"), "--out", os.path.join(DATA, "gtk"), "--count", str(n2(a.gtk)), "--scale", "2"], dict(env, DISPLAY=f":{d0 + 1}", GDK_SCALE="2")),
             ("qt", nice + [PY, os.path.join(GEN, "gen_qt.py"), "--out", os.path.join(DATA, "qt"), "--count", str(a.qt), "--scale", "1"], dict(env, QT_QPA_PLATFORM="offscreen")),
             ("qt", nice + [PY, os.path.join(GEN, "gen_qt.py"), "--out", os.path.join(DATA, "qt"), "--count", str(n2(a.qt)), "--scale", "2"], dict(env, QT_QPA_PLATFORM="offscreen", QT_SCALE_FACTOR="2")),
-            ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(a.tk), "--scale", "1"], dict(env, DISPLAY=":62")),
-            ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(n2(a.tk)), "--scale", "2"], dict(env, DISPLAY=":63")),
+            ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(a.tk), "--scale", "1"], dict(env, DISPLAY=f":{d0 + 2}")),
+            ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(n2(a.tk)), "--scale", "2"], dict(env, DISPLAY=f":{d0 + 3}")),
             ("html", nice + [shutil.which("npx") or "npx", "tsx", os.path.join(GEN, "gen-html.ts"), "--out", os.path.join(DATA, "html"), "--count", str(a.html)], env),
         ]
         target = {"gtk": a.gtk + n2(a.gtk), "qt": a.qt + n2(a.qt), "tk": a.tk + n2(a.tk), "html": a.html}

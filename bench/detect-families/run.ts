@@ -122,6 +122,7 @@ const figures = (t: Tally) => {
 
 const rows = new Map<string, { split: string; rules: Tally; learned: Tally }>();
 const scored: Record<string, Array<{ confidence: number; correct: boolean }>> = { train: [], held: [], dev: [] };
+const inferMs: Array<{ ms: number; mpix: number }> = [];
 const started = performance.now();
 for (const [i, s] of screens.entries()) {
   const frame = await readImageFile(s.image, { scaleFactor: s.scale });
@@ -132,7 +133,10 @@ for (const [i, s] of screens.entries()) {
   const l = await learned.detect(frame, { scale: s.scale });
   score(row.learned, s.elements, l.elements);
   // Reliability over every proposal down to the model's floor (not only those kept).
-  const all = decodeDetections(await model.run(frame), model.meta, frame.width, frame.height, model.meta.floor);
+  const t0 = performance.now();
+  const raw = await model.run(frame);
+  inferMs.push({ ms: performance.now() - t0, mpix: (frame.width * frame.height) / 1e6 });
+  const all = decodeDetections(raw, model.meta, frame.width, frame.height, model.meta.floor);
   const right = score(tally(), s.elements, all);
   all.forEach((d, k) => scored[s.split]!.push({ confidence: d.confidence, correct: right.has(k) }));
   const el = (performance.now() - started) / 1000;
@@ -162,6 +166,14 @@ for (const [split, xs] of Object.entries(scored)) {
   (out.reliability as Record<string, unknown>)[split] = t;
   console.log(`\nreliability of the learned detector's confidence (${split} families, ${t.count} proposals ≥ floor, ECE ${t.ece.toFixed(3)}):`);
   for (const b of t.bins) if (b.count) console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)}: ${String(b.count).padStart(5)} proposals, mean confidence ${b.meanConfidence!.toFixed(3)}, precision ${b.precision!.toFixed(3)}`);
+}
+{
+  // The model's own inference (onnxruntime-node, 2 threads), per screen of the sample (they range from ~0.2 to ~8 Mpixel).
+  const ms = inferMs.map((x) => x.ms).sort((a, b) => a - b);
+  const per = inferMs.map((x) => x.ms / x.mpix).sort((a, b) => a - b);
+  const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+  out.model_inference = { screens: ms.length, median_ms: round(q(ms, 0.5), 1), p95_ms: round(q(ms, 0.95), 1), median_ms_per_mpixel: round(q(per, 0.5), 1), ms_at_1920x1080_estimate: round(q(per, 0.5) * 2.0736, 1) };
+  console.log(`\nmodel inference: median ${q(ms, 0.5).toFixed(1)} ms, p95 ${q(ms, 0.95).toFixed(1)} ms over ${ms.length} screens; ${q(per, 0.5).toFixed(1)} ms per Mpixel (≈ ${(q(per, 0.5) * 2.0736).toFixed(0)} ms at 1920×1080)`);
 }
 console.log(`result: ${writeResult("detect-families", out)}`);
 await Promise.all([tess.close(), pp.close(), model.close()]);

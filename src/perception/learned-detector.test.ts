@@ -9,7 +9,7 @@ import { makeFrame } from "../core/frame.js";
 import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { OcrLine } from "../core/providers/ocr.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
-import { decodeDetections, defaultDetectorModelDir, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type DetectorMeta } from "./learned-detector.js";
+import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type DetectorMeta } from "./learned-detector.js";
 import { captionOf, fuseWithOcr } from "./learned-fusion.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "test", "fixtures", "ui-detector");
@@ -60,6 +60,26 @@ describe("decodeDetections", () => {
   });
 });
 
+describe("Platt calibration", () => {
+  const PLATT: DetectorMeta = { ...META, calibration: { method: "platt", a: 0.5, b: -1 } };
+  it("confidence is sigmoid(a·logit + b) when the model carries a Platt fit, and the threshold is applied on it", () => {
+    const out = outputs(20, 10, [
+      { x: 5, y: 3, c: 0, z: 4, sides: [10, 6, 14, 8] }, // sigmoid(1) = 0.73
+      { x: 15, y: 7, c: 4, z: 1, sides: [8, 8, 8, 8] }, // sigmoid(-0.5) = 0.38 ≥ 0.3
+      { x: 10, y: 1, c: 2, z: 0, sides: [8, 8, 8, 8] }, // sigmoid(-1) = 0.27 < 0.3 (with T = 2 it would be 0.5)
+    ]);
+    const d = decodeDetections(out, PLATT, 80, 40);
+    expect(d.map((x) => x.type)).toEqual(["button", "checkbox"]);
+    expect(d[0]!.confidence).toBeCloseTo(1 / (1 + Math.exp(-1)), 6);
+    expect(d[1]!.confidence).toBeCloseTo(1 / (1 + Math.exp(0.5)), 6);
+    expect(decodeDetections(out, META, 80, 40).map((x) => x.type)).toEqual(["button", "checkbox", "dropdown"]);
+  });
+  it("logitForConfidence inverts calibratedConfidence, with and without the Platt fit", () => {
+    for (const m of [META, PLATT])
+      for (const c of [0.05, 0.3, 0.5, 0.9]) expect(calibratedConfidence(m, logitForConfidence(m, c))).toBeCloseTo(c, 9);
+  });
+});
+
 describe("reliabilityTable", () => {
   it("bins confidences and reports each bin's observed precision and the calibration error", () => {
     const scored = [
@@ -75,6 +95,26 @@ describe("reliabilityTable", () => {
     expect(t.ece).toBeCloseTo(0.5 * 0.05 + 0.5 * 0.35, 6);
     expect(reliabilityTable([{ confidence: 1, correct: true }]).bins[9]!.count).toBe(1);
     expect(() => reliabilityTable([{ confidence: 1.5, correct: true }])).toThrow(InvalidInputError);
+  });
+
+  it("on synthetic detections drawn from their own confidence the error is small; an overconfident score's is large", () => {
+    // a deterministic LCG: confidence c uniform, the detection right with probability c (calibrated) or c² (overconfident)
+    let seed = 12345;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const calibrated: Array<{ confidence: number; correct: boolean }> = [];
+    const over: Array<{ confidence: number; correct: boolean }> = [];
+    for (let i = 0; i < 20000; i++) {
+      const c = rnd();
+      const u = rnd();
+      calibrated.push({ confidence: c, correct: u < c });
+      over.push({ confidence: c, correct: u < c * c });
+    }
+    const good = reliabilityTable(calibrated);
+    const bad = reliabilityTable(over);
+    expect(good.ece).toBeLessThan(0.02);
+    expect(bad.ece).toBeGreaterThan(0.12);
+    for (const b of good.bins) expect(Math.abs(b.precision! - b.meanConfidence!)).toBeLessThan(0.05);
+    expect(bad.bins[5]!.precision!).toBeLessThan(bad.bins[5]!.meanConfidence! - 0.15);
   });
 });
 
@@ -128,6 +168,8 @@ describe("LearnedDetector: bad model files", () => {
     expect((e2 as Error).message).toContain(join(bad, DETECTOR_META_FILE));
     writeFileSync(join(bad, DETECTOR_META_FILE), JSON.stringify({ ...META, types: ["button", "spaceship"] }));
     await expect(LearnedDetector.create({ modelDir: bad })).rejects.toThrow(/unknown element types/);
+    writeFileSync(join(bad, DETECTOR_META_FILE), JSON.stringify({ ...META, calibration: { method: "platt", a: -0.5, b: 0 } }));
+    await expect(LearnedDetector.create({ modelDir: bad })).rejects.toThrow(/calibration/);
   });
 });
 

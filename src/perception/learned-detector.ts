@@ -4,7 +4,8 @@
 //
 // Decoding is the one of training/detector/common.py `decode` (same peaks, boxes and overlap rule):
 // a cell is a peak when its best class logit is the largest of its 3×3 neighbourhood; its confidence
-// is sigmoid(logit / T) with the temperature T fitted on a calibration split of the training families;
+// is Platt's sigmoid(a · logit + b) (or, for a model without it, sigmoid(logit / T)), fitted on a
+// calibration split of the training families only;
 // overlapping peaks (IoU > nms_iou) keep the best; proposals under the threshold chosen on that same
 // split are dropped.
 import { existsSync, readFileSync } from "node:fs";
@@ -37,6 +38,23 @@ export interface DetectorMeta {
   readonly nms_iou: number;
   readonly min_side: number;
   readonly max_side: number;
+  /** Platt scaling fitted on the train families' calibration split; when present it replaces the temperature. */
+  readonly calibration?: { readonly method: "platt"; readonly a: number; readonly b: number };
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/** A peak logit's calibrated confidence. */
+export function calibratedConfidence(meta: Pick<DetectorMeta, "temperature" | "calibration">, logit: number): number {
+  const c = meta.calibration;
+  return c ? sigmoid(c.a * logit + c.b) : sigmoid(logit / meta.temperature);
+}
+
+/** The smallest logit whose calibrated confidence reaches `confidence` (the inverse of calibratedConfidence). */
+export function logitForConfidence(meta: Pick<DetectorMeta, "temperature" | "calibration">, confidence: number): number {
+  const z = Math.log(confidence / (1 - confidence));
+  const c = meta.calibration;
+  return c ? (z - c.b) / c.a : meta.temperature * z;
 }
 
 export function defaultDetectorModelDir(): string {
@@ -60,7 +78,14 @@ function parseMeta(text: string, file: string): DetectorMeta {
   if (!Array.isArray(types) || types.length === 0 || !types.every((t) => (UI_ELEMENT_TYPES as readonly unknown[]).includes(t)))
     throw new ProviderUnavailableError(`The detector's description ${file} lists unknown element types. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file } });
   const states = Array.isArray(m.states) ? (m.states as unknown[]).filter((s): s is string => typeof s === "string") : [];
-  const meta = { types: types as UIElementType[], states, stride: num("stride"), align: num("align"), temperature: num("temperature"), threshold: num("threshold"), floor: num("floor"), nms_iou: num("nms_iou"), min_side: num("min_side"), max_side: num("max_side") };
+  let calibration: DetectorMeta["calibration"];
+  if (m.calibration !== undefined) {
+    const c = m.calibration as Record<string, unknown> | null;
+    if (!c || c.method !== "platt" || typeof c.a !== "number" || typeof c.b !== "number" || !(c.a > 0) || !Number.isFinite(c.a) || !Number.isFinite(c.b))
+      throw new ProviderUnavailableError(`The detector's description ${file} has a calibration that is not Platt scaling with a > 0 and a finite b. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file, field: "calibration" } });
+    calibration = { method: "platt", a: c.a, b: c.b };
+  }
+  const meta = { types: types as UIElementType[], states, stride: num("stride"), align: num("align"), temperature: num("temperature"), threshold: num("threshold"), floor: num("floor"), nms_iou: num("nms_iou"), min_side: num("min_side"), max_side: num("max_side"), ...(calibration ? { calibration } : {}) };
   if (!(meta.temperature > 0) || !(meta.stride >= 1) || !(meta.align >= meta.stride))
     throw new ProviderUnavailableError(`The detector's description ${file} has impossible values (temperature ${meta.temperature}, stride ${meta.stride}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file } });
   return meta;
@@ -81,7 +106,6 @@ export interface DecodedDetection extends ElementProposal {
   readonly logit: number;
 }
 
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /**
  * Peaks → boxes (see the file comment), best first, in the image's pixels (width × height, the
@@ -103,9 +127,7 @@ export function decodeDetections(out: DetectorOutputs, meta: DetectorMeta, width
       }
     }
   }
-  // sigmoid(z / T) ≥ floor ⇔ z ≥ T · logit(floor)
-  const floor = Math.max(minConfidence, 1e-6);
-  const zMin = meta.temperature * Math.log(floor / (1 - floor));
+  const zMin = logitForConfidence(meta, Math.min(Math.max(minConfidence, 1e-6), 1 - 1e-6));
   const peaks: number[] = [];
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
@@ -138,7 +160,7 @@ export function decodeDetections(out: DetectorOutputs, meta: DetectorMeta, width
     if (dets.some((d) => bboxIoU(d.bbox, bb) > meta.nms_iou)) continue;
     const state: Record<string, number> = {};
     for (let s = 0; s < S; s++) state[meta.states[s]!] = Math.round(sigmoid(out.state[s * n + i]!) * 1000) / 1000;
-    dets.push({ type: meta.types[cls[i]!]!, bbox: bb, confidence: sigmoid(best[i]! / meta.temperature), logit: best[i]!, state });
+    dets.push({ type: meta.types[cls[i]!]!, bbox: bb, confidence: calibratedConfidence(meta, best[i]!), logit: best[i]!, state });
   }
   return dets;
 }

@@ -132,16 +132,17 @@ def iou(a, b):
     return inter / u if u > 0 else 0.0
 
 
-def decode(heat_logits, box, state_logits, temperature=1.0, floor=0.05, top_k=400, nms_iou=0.5, width=None, height=None):
+def decode(heat_logits, box, state_logits, temperature=1.0, floor=0.05, top_k=400, nms_iou=0.5, width=None, height=None, calibration=None):
     """One image's outputs (8×h×w, 4×h×w, 3×h×w numpy) → detections [{type, bbox, score, logit, state}], best first.
-    A peak is a cell whose best class logit is the largest of its 3×3 neighbourhood; its score is sigmoid(logit / T);
-    overlapping peaks (IoU > nms_iou) keep the best."""
+    A peak is a cell whose best class logit is the largest of its 3×3 neighbourhood; its score is Platt's
+    sigmoid(a·logit + b) when `calibration` ({a, b}) is given, else sigmoid(logit / T); overlapping peaks
+    (IoU > nms_iou) keep the best."""
     best = heat_logits.max(axis=0)
     cls = heat_logits.argmax(axis=0)
     h, w = best.shape
     pad = np.pad(best, 1, constant_values=-1e9)
     neigh = np.max(np.stack([pad[dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)]), axis=0)
-    score = 1.0 / (1.0 + np.exp(-best / temperature))
+    score = 1.0 / (1.0 + np.exp(-(calibration["a"] * best + calibration["b"]))) if calibration else 1.0 / (1.0 + np.exp(-best / temperature))
     ys, xs = np.nonzero((best >= neigh) & (score >= floor))
     order = np.argsort(-best[ys, xs])[:top_k]
     dets = []

@@ -20,6 +20,6 @@ H, W = img.shape[:2]
 with torch.no_grad():
     hl, bx, sl = model(torch.from_numpy(pad_to(img)).permute(2, 0, 1)[None].float())
 floor = float(sys.argv[3]) if len(sys.argv) > 3 else 0.003
-dets = decode(hl[0].numpy(), bx[0].numpy(), sl[0].numpy(), temperature=meta["temperature"], floor=floor, top_k=400, width=W, height=H)
+dets = decode(hl[0].numpy(), bx[0].numpy(), sl[0].numpy(), temperature=meta["temperature"], calibration=meta.get("calibration"), floor=floor, top_k=400, width=W, height=H)
 json.dump({"model_onnx_sha256": meta.get("onnx_sha256"), "floor": floor, "detections": [{"type": d["type"], "bbox": [round(v, 2) for v in d["bbox"]], "score": round(d["score"], 5)} for d in dets]}, open(sys.argv[2], "w"), indent=1)
 print(f"{len(dets)} detections → {sys.argv[2]}")

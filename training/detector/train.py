@@ -16,6 +16,7 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+from calibration import confidence, fit_platt, fit_temperature, labelled_logits, reliability  # noqa: E402
 from common import ALIGN, FOLDS, STATES, STRIDE, TYPES, Detector, decode, family_of, load_rgb, match, pad_to, read_index, split_of  # noqa: E402
 
 MODEL_DIR = os.path.join(ROOT, "models", "ui-detector")
@@ -72,22 +73,26 @@ class Sampler:
         img = load_rgb(os.path.join(m["_dir"], m["image"]))
         els = [e for e in m["elements"] if e["type"] in TYPES]
         s = self.rng.choice([1.0, 1.0, 0.75, 0.85, 1.15, 1.3])
-        if s != 1.0:
-            t = torch.from_numpy(img).permute(2, 0, 1)[None].float()
-            t = F.interpolate(t, scale_factor=s, mode="bilinear", align_corners=False)
-            img = t[0].permute(1, 2, 0).clamp(0, 255).byte().numpy()
-            els = [dict(e, bbox=[v * s for v in e["bbox"]]) for e in els]
+        # Crop a (crop / s)-sided window of the screen, then resize only that window (not the whole screen) to crop × crop.
         H, W = img.shape[:2]
         c = self.crop
-        ox = self.rng.randint(0, max(0, W - c)) if W > c else -self.rng.randint(0, c - W)
-        oy = self.rng.randint(0, max(0, H - c)) if H > c else -self.rng.randint(0, c - H)
-        out = np.zeros((c, c, 3), np.uint8)
+        cs = int(round(c / s))
+        ox = self.rng.randint(0, max(0, W - cs)) if W > cs else -self.rng.randint(0, cs - W)
+        oy = self.rng.randint(0, max(0, H - cs)) if H > cs else -self.rng.randint(0, cs - H)
+        win = np.zeros((cs, cs, 3), np.uint8)
         sx0, sy0 = max(0, ox), max(0, oy)
-        sx1, sy1 = min(W, ox + c), min(H, oy + c)
-        out[sy0 - oy:sy1 - oy, sx0 - ox:sx1 - ox] = img[sy0:sy1, sx0:sx1]
+        sx1, sy1 = min(W, ox + cs), min(H, oy + cs)
+        win[sy0 - oy:sy1 - oy, sx0 - ox:sx1 - ox] = img[sy0:sy1, sx0:sx1]
+        if cs != c:
+            t = torch.from_numpy(win).permute(2, 0, 1)[None].float()
+            t = F.interpolate(t, size=(c, c), mode="bilinear", align_corners=False)
+            out = t[0].permute(1, 2, 0).clamp(0, 255).byte().numpy()
+        else:
+            out = win
+        k = c / cs
         kept = []
-        for e in els:
-            x1, y1, x2, y2 = e["bbox"][0] - ox, e["bbox"][1] - oy, e["bbox"][2] - ox, e["bbox"][3] - oy
+        for e in els:  # boxes in the crop's pixels; kept when at least 60 % of the element is inside
+            x1, y1, x2, y2 = (e["bbox"][0] - ox) * k, (e["bbox"][1] - oy) * k, (e["bbox"][2] - ox) * k, (e["bbox"][3] - oy) * k
             a = (x2 - x1) * (y2 - y1)
             cx1, cy1, cx2, cy2 = max(0, x1), max(0, y1), min(c, x2), min(c, y2)
             if cx2 - cx1 < 2 or cy2 - cy1 < 2:
@@ -148,29 +153,12 @@ def collect(model, metas, floor=0.05):
     return out
 
 
-def fit_temperature(results):
-    """Temperature T minimising the log loss of 'this detection matches an element of its type' on the calibration split."""
-    z, y = [], []
-    for m, dets, gts, pairs in results:
-        ok = {di for di, gj in pairs if dets[di]["type"] == gts[gj]["type"]}
-        for di, d in enumerate(dets):
-            z.append(d["logit"])
-            y.append(1.0 if di in ok else 0.0)
-    z, y = np.array(z), np.array(y)
-    best = (1e9, 1.0)
-    for T in np.exp(np.linspace(math.log(0.3), math.log(5.0), 120)):
-        p = np.clip(1 / (1 + np.exp(-z / T)), 1e-6, 1 - 1e-6)
-        nll = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
-        best = min(best, (nll, float(T)))
-    return best[1]
-
-
 def figures(results, T, thr):
     tp = fp = fn = typed = 0
     per_type = {t: [0, 0] for t in TYPES}  # found, total (type-agnostic IoU match, right type)
-    bins = [[0, 0] for _ in range(10)]
+    confs, right = [], []
     for m, dets, gts, pairs in results:
-        kept = [i for i, d in enumerate(dets) if 1 / (1 + math.exp(-d["logit"] / T)) >= thr]
+        kept = [i for i, d in enumerate(dets) if confidence(d["logit"], T) >= thr]
         kd = [dets[i] for i in kept]
         pr = match(kd, gts)
         ok = {di for di, gj in pr if kd[di]["type"] == gts[gj]["type"]}
@@ -183,19 +171,17 @@ def figures(results, T, thr):
                 per_type[gts[gj]["type"]][0] += 1
         for g in gts:
             per_type[g["type"]][1] += 1
-        allpr = match(dets, gts)
-        okall = {di for di, gj in allpr if dets[di]["type"] == gts[gj]["type"]}
+        okall = {di for di, gj in pairs if dets[di]["type"] == gts[gj]["type"]}  # every proposal down to the floor
         for di, d in enumerate(dets):
-            c = 1 / (1 + math.exp(-d["logit"] / T))
-            b = min(9, int(c * 10))
-            bins[b][0] += 1
-            bins[b][1] += 1 if di in okall else 0
+            confs.append(confidence(d["logit"], T))
+            right.append(1.0 if di in okall else 0.0)
+    table, ece = reliability(confs, right)
     P = tp / max(1, tp + fp)
     R = tp / max(1, tp + fn)
     return {"screens": len(results), "elements": tp + fn, "precision": round(P, 4), "recall": round(R, 4),
             "f1": round(2 * P * R / max(1e-9, P + R), 4), "type_accuracy": round(typed / max(1, tp), 4),
             "recall_by_type": {t: (round(v[0] / v[1], 3) if v[1] else None) for t, v in per_type.items()},
-            "reliability": [{"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "detections": n, "precision": (round(k / n, 3) if n else None)} for b, (n, k) in enumerate(bins)]}
+            "reliability": table, "ece": ece}
 
 
 def best_threshold(results, T):
@@ -219,6 +205,9 @@ def main():
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--eval-per-family", type=int, default=60)
     ap.add_argument("--finish", action="store_true", help="no more training: calibrate, evaluate, export")
+    ap.add_argument("--from", dest="from_ck", default="best", choices=["best", "last"], help="checkpoint calibrated, evaluated and exported (best: lowest train-family validation loss)")
+    ap.add_argument("--val-every", type=int, default=250, help="steps between validation losses on fixed train-family validation crops (best.pt keeps the lowest)")
+    ap.add_argument("--val-crops", type=int, default=48)
     ap.add_argument("--no-export", action="store_true")
     a = ap.parse_args()
     torch.set_num_threads(1)
@@ -256,12 +245,42 @@ def main():
         state = c["state"]
         print(f"resumed at step {state['step']} ({state['seconds'] / 3600:.2f} h trained)", flush=True)
     sampler = Sampler(train, a.crop, f"{a.seed}:{state['step']}")
+    # Fixed validation crops from the train families' validation split (never a held family, never trained on).
+    vms = [m for m in metas if split[m["id"]] == "trainval"]
+    val = Sampler(vms, a.crop, f"{a.seed}:val").batch(a.val_crops) if vms else None
+    best_ck = os.path.join(run, "best.pt")
+
+    def val_loss(net=model):
+        net.eval()
+        tot = 0.0
+        with torch.no_grad():
+            for k in range(0, a.val_crops, 8):
+                x = val[0][k:k + 8]
+                fl, lb, ls = losses(net(x), [t[k:k + 8] for t in val[1]])
+                tot += (fl + lb + 0.5 * ls).item() * len(x)
+        net.train()
+        return tot / a.val_crops
+
+    best_val = float("inf")
+    if os.path.exists(best_ck) and val is not None:
+        c = torch.load(best_ck)
+        best_val = c["val_loss"]
+        if c.get("manifest") != mhash:  # other validation crops: measure the kept checkpoint on these ones
+            other = Detector()
+            other.load_state_dict(c["model"])
+            best_val = val_loss(other)
+            c["val_loss"], c["manifest"] = best_val, mhash
+            torch.save(c, best_ck)
+            print(f"best.pt (step {c['state']['step']}) on this manifest's validation crops: {best_val:.4f}", flush=True)
     t_start = time.time() - state["seconds"]
     model.train()
     last_print = last_save = time.time()
     run_loss = None
     while not a.finish and state["step"] < a.steps and (time.time() - t_start) < a.hours * 3600:
-        lr = a.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, state["step"] / a.steps)))
+        # Cosine schedule over the step budget or the time budget, whichever runs out first (a time-boxed run on a shared
+        # machine still ends with a low learning rate).
+        done = max(state["step"] / a.steps, state["seconds"] / (a.hours * 3600))
+        lr = a.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, done)))
         for g in opt.param_groups:
             g["lr"] = lr
         x, tg = sampler.batch(a.batch)
@@ -277,11 +296,20 @@ def main():
         v = np.array([fl.item(), lb.item(), ls.item()])
         run_loss = v if run_loss is None else 0.98 * run_loss + 0.02 * v
         if time.time() - last_print > 30:
-            done = state["step"] / a.steps
             rate = state["crops"] / max(1.0, state["seconds"])
             bar = "#" * int(30 * done) + "." * (30 - int(30 * done))
             print(f"[{bar}] step {state['step']}/{a.steps} {state['seconds'] / 3600:.2f} h, {rate:.1f} crops/s, loss heat {run_loss[0]:.3f} box {run_loss[1]:.3f} state {run_loss[2]:.3f}, lr {lr:.2e}", flush=True)
             last_print = time.time()
+        if val is not None and state["step"] % a.val_every == 0:
+            vl = val_loss()
+            state.setdefault("val", []).append([state["step"], round(vl, 4)])
+            mark = ""
+            if vl < best_val:
+                best_val = vl
+                torch.save({"model": model.state_dict(), "state": dict(state), "val_loss": vl, "manifest": mhash}, best_ck + ".tmp")
+                os.replace(best_ck + ".tmp", best_ck)
+                mark = " (best so far: best.pt)"
+            print(f"  validation loss at step {state['step']}: {vl:.4f}{mark}", flush=True)
         if state["step"] % 100 == 0 or time.time() - last_save > 180:
             last_save = time.time()
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ck + ".tmp")
@@ -291,6 +319,13 @@ def main():
         os.replace(ck + ".tmp", ck)
     print(f"training: {state['step']} steps, {state['crops']} crops, {state['seconds'] / 3600:.2f} h on this machine", flush=True)
 
+    if a.from_ck == "best" and os.path.exists(best_ck):
+        c = torch.load(best_ck)
+        model.load_state_dict(c["model"])
+        print(f"exporting best.pt: step {c['state']['step']}, validation loss {c['val_loss']:.4f} (last: step {state['step']})", flush=True)
+        trained_state = state
+        state = c["state"]
+        state["trained_steps_total"] = trained_state["step"]
     model.eval()
     rng = random.Random(a.seed)
 
@@ -307,15 +342,17 @@ def main():
 
     print("calibration (train families' calibration split):", flush=True)
     calib = [r for ms in sample("calib").values() for r in collect(model, ms)]
-    T = fit_temperature(calib)
-    thr = best_threshold(calib, T)
-    print(f"  temperature {T:.3f}, threshold {thr:.3f}", flush=True)
-    report = {"fold": a.fold, "held_families": FOLDS[a.fold]["held"], "temperature": T, "threshold": thr, "calibration": figures(calib, T, thr), "families": {}}
+    z, y = labelled_logits(calib)
+    T = fit_temperature(z, y)
+    platt = fit_platt(z, y)
+    thr = best_threshold(calib, platt)
+    print(f"  temperature {T:.3f}; Platt a {platt['a']:.3f} b {platt['b']:.3f} on {platt['n']} detections ({platt['positives']} right); threshold {thr:.3f}", flush=True)
+    report = {"fold": a.fold, "held_families": FOLDS[a.fold]["held"], "temperature": T, "platt": platt, "threshold": thr, "calibration": figures(calib, platt, thr), "families": {}}
     for kind in ["trainval", "held"]:
         for fam, ms in sample(kind).items():
             print(f"{kind} {fam}: {len(ms)} screens", flush=True)
             res = collect(model, ms)
-            f = figures(res, T, thr)
+            f = figures(res, platt, thr)
             f["split"] = "train" if kind == "trainval" else "held"
             report["families"][fam] = f
             print(f"  P {f['precision']} R {f['recall']} F1 {f['f1']} type {f['type_accuracy']}", flush=True)
@@ -328,9 +365,12 @@ def main():
     except OSError:
         commit = ""
     meta = {"schema": "rpav_ui_detector_v1", "types": TYPES, "states": STATES, "stride": STRIDE, "align": ALIGN, "input": "RGB 0-255, N×3×H×W float32, H and W multiples of 32",
-            "outputs": ["heat_logits", "box", "state_logits"], "temperature": T, "threshold": thr, "floor": 0.05, "nms_iou": 0.5,
+            "outputs": ["heat_logits", "box", "state_logits"], "temperature": T, "threshold": thr, "floor": 0.05,
+            "calibration": {"method": "platt", "a": platt["a"], "b": platt["b"], "fitted_on": "calibration split of the train families (5 % of their screens by id hash)",
+                            "detections": platt["n"], "right": platt["positives"]}, "nms_iou": 0.5,
             "min_side": 32, "max_side": 4096, "data_manifest_sha256": mhash, "code_commit": commit, "fold": a.fold,
-            "training": {"steps": state["step"], "crops": state["crops"], "crop": a.crop, "batch": a.batch, "hours": round(state["seconds"] / 3600, 3), "threads": 1, "seed": a.seed,
+            "training": {"steps": state["step"], "crops": state["crops"], "crop": a.crop, "batch": a.batch, "hours": round(state["seconds"] / 3600, 3), "threads": 1, "seed": a.seed, "checkpoint": a.from_ck,
+                         "steps_trained_in_all": state.get("trained_steps_total", state["step"]), "validation_losses": state.get("val", []),
                          "parameters": sum(p.numel() for p in model.parameters())}, "figures": report}
     with open(os.path.join(run, "report.json"), "w") as f:
         json.dump(meta, f, indent=1)

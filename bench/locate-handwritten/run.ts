@@ -1,0 +1,126 @@
+// Grounding on hand-written instructions (bench/locate-handwritten/instructions.json): paraphrases,
+// icons, colours, positions, in French and English, written by looking at generated screens — not
+// templated from their ground-truth labels. Screens from the model's held families (fold A: Qt and
+// bulma, never trained on) and from train families (their validation split, never trained on either);
+// figures are reported per detector, split and language apart. Run: npm run bench -- locate-handwritten
+//   RPAV_BENCH_DETECTORS=rules,learned   which detectors ground the instructions (default both)
+//   RPAV_BENCH_OCR_CACHE=<dir>           keep OCR results between runs
+//   RPAV_BENCH_VERBOSE=1                 print every miss with what was found instead
+// A hit is the located click point inside the intended element's box (±2 px), as in the detect bench.
+// The screens come from the data engine (npm run train -- data): screen i is seeded by i, so the ids
+// here name the same screens on any machine; each instruction also pins its element's type, checked
+// before the run so that a changed generator is caught instead of scored.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readImageFile } from "../../src/capture/png.js";
+import { bboxContainsPoint, type BBox } from "../../src/core/geometry.js";
+import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
+import { defaultDetectorModelDir, LearnedDetector } from "../../src/perception/learned-detector.js";
+import { locate, textTargets } from "../../src/perception/locate.js";
+import { CachedOcr } from "../../src/perception/ocr-cache.js";
+import { PpOcr } from "../../src/perception/ppocr-ocr.js";
+import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
+import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
+import { round, writeResult } from "../lib.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const DATA = join(ROOT, "training", "data");
+interface Instruction {
+  lang: "en" | "fr";
+  text: string;
+  target: number;
+  type: string;
+}
+const file = JSON.parse(readFileSync(join(import.meta.dirname, "instructions.json"), "utf8")) as { screens: Array<{ id: string; instructions: Instruction[] }> };
+const meta = JSON.parse(readFileSync(join(defaultDetectorModelDir(), "ui-detector.json"), "utf8")) as { fold: string; figures: { held_families: string[] } };
+const held = meta.figures.held_families;
+const familyOf = (m: { family: string; subfamily: string }) => (m.family === "html" ? `html/${m.subfamily}` : m.family);
+
+interface Screen {
+  id: string;
+  family: string;
+  split: "train" | "held";
+  image: string;
+  scale: number;
+  elements: Array<{ type: string; bbox: BBox }>;
+  instructions: Instruction[];
+}
+const screens: Screen[] = [];
+const missing: string[] = [];
+for (const s of file.screens) {
+  const stack = s.id.split("-")[0]!;
+  const path = join(DATA, stack, `${s.id}.json`);
+  if (!existsSync(path)) {
+    missing.push(s.id);
+    continue;
+  }
+  const m = JSON.parse(readFileSync(path, "utf8")) as { family: string; subfamily: string; image: string; variant: { scale?: number }; elements: Screen["elements"] };
+  for (const ins of s.instructions) {
+    const e = m.elements[ins.target];
+    if (!e || e.type !== ins.type) {
+      console.error(`${s.id}: instruction "${ins.text}" names element ${ins.target} as a ${ins.type}, but the screen's ground truth has ${e ? `a ${e.type}` : "no such element"}: the generator changed; rewrite the instruction by looking at the screen.`);
+      process.exit(1);
+    }
+  }
+  const fam = familyOf(m);
+  screens.push({ id: s.id, family: fam, split: held.some((h) => h === fam || h === m.family) ? "held" : "train", image: join(DATA, stack, m.image), scale: m.variant.scale ?? 1, elements: m.elements, instructions: s.instructions });
+}
+if (missing.length) console.log(`${missing.length} screens are not generated yet (npm run train -- data): ${missing.join(", ")}`);
+if (!screens.length) process.exit(1);
+
+const which = (process.env.RPAV_BENCH_DETECTORS ?? "rules,learned").split(",").filter(Boolean);
+const pp = await PpOcr.create();
+const tess = await TesseractOcr.create();
+const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
+const model = which.includes("learned") ? await LearnedDetector.create() : undefined;
+const detectors: Record<string, UIElementDetector> = {};
+if (which.includes("rules")) detectors.rules = new UIElementDetector({ ocr });
+if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });
+
+// hits / count per detector → split → lang, and per family
+const tally: Record<string, Record<string, { n: number; hits: number; notFound: number }>> = {};
+const add = (det: string, key: string, hit: boolean, notFound: boolean) => {
+  const t = ((tally[det] ??= {})[key] ??= { n: 0, hits: 0, notFound: 0 });
+  t.n++;
+  if (hit) t.hits++;
+  if (notFound) t.notFound++;
+};
+const misses: Array<Record<string, string>> = [];
+for (const [i, s] of screens.entries()) {
+  const frame = await readImageFile(s.image, { scaleFactor: s.scale });
+  for (const [name, det] of Object.entries(detectors)) {
+    const r = await det.detect(frame, { scale: s.scale });
+    const targets = [...r.elements, ...textTargets(r.ocr?.lines ?? [], r.elements)];
+    for (const ins of s.instructions) {
+      const res = locate(ins.text, targets, frame);
+      const g = s.elements[ins.target]!.bbox;
+      const hit = res.found && bboxContainsPoint([g[0] - 2, g[1] - 2, g[2] + 2, g[3] + 2], res.point);
+      for (const key of [`${s.split}/${ins.lang}`, `${s.split}/all`, `family:${s.family}`]) add(name, key, hit, !res.found);
+      if (!hit) {
+        const got = res.found ? `${res.candidates[0]?.type} "${res.candidates[0]?.label}"${res.ambiguous ? " (ambiguous)" : ""}` : `not found: ${res.reason}`;
+        misses.push({ detector: name, screen: s.id, split: s.split, lang: ins.lang, instruction: ins.text, got });
+        if (process.env.RPAV_BENCH_VERBOSE) console.log(`    miss [${name}] ${s.id}: ${ins.text} → ${got}`);
+      }
+    }
+  }
+  process.stdout.write(`  [${i + 1}/${screens.length}] ${s.id} (${s.split} ${s.family}, ${s.instructions.length} instructions)\n`);
+}
+
+const rate = (t?: { n: number; hits: number }) => (t && t.n ? round(t.hits / t.n, 3) : null);
+const cell = (t?: { n: number; hits: number }) => (t ? `${rate(t)!.toFixed(3)} (${t.hits}/${t.n})` : "-").padEnd(16);
+const out: Record<string, unknown> = { fold: meta.fold, held_families: held, screens: screens.length, instructions: screens.reduce((a, s) => a + s.instructions.length, 0), missing_screens: missing, detectors: {} };
+console.log(`\nhand-written locate (fold ${meta.fold}, held: ${held.join(", ")}): hit rate (hits/instructions)`);
+console.log(`detector  ${["train EN", "train FR", "train all", "held EN", "held FR", "held all"].map((h) => h.padEnd(16)).join("")}`);
+for (const [name, t] of Object.entries(tally)) {
+  const keys = ["train/en", "train/fr", "train/all", "held/en", "held/fr", "held/all"];
+  console.log(`${name.padEnd(10)}${keys.map((k) => cell(t[k])).join("")}`);
+  (out.detectors as Record<string, unknown>)[name] = {
+    ...Object.fromEntries(keys.map((k) => [k, { hit_rate: rate(t[k]), hits: t[k]?.hits ?? 0, instructions: t[k]?.n ?? 0, not_found: t[k]?.notFound ?? 0 }])),
+    families: Object.fromEntries(Object.entries(t).filter(([k]) => k.startsWith("family:")).map(([k, v]) => [k.slice(7), { hit_rate: rate(v), hits: v.hits, instructions: v.n }])),
+  };
+  console.log(`          per family: ${Object.entries(t).filter(([k]) => k.startsWith("family:")).map(([k, v]) => `${k.slice(7)} ${rate(v)!.toFixed(2)} (${v.hits}/${v.n})`).join(", ")}`);
+}
+out.misses = misses;
+console.log(`result: ${writeResult("locate-handwritten", out)}`);
+await Promise.all([tess.close(), pp.close(), model?.close()]);
