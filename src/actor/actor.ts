@@ -25,7 +25,7 @@ import { targetIsDangerous } from "../record/expectations.js";
 import { groundTarget, type Grounding, type PerceivedScreen } from "../replay/grounding.js";
 import type { TraceWriter } from "../replay/trace.js";
 import { fillTemplate, titleWithData, type Bindings } from "../replay/variables.js";
-import { checkAll, cropScreenBox, STATE_KINDS, type CheckProbe } from "./checks.js";
+import { checkAll, cropScreenBox, readFieldCheaply, STATE_KINDS, type CheckProbe } from "./checks.js";
 import { observeWindow, regionOf, stableFrame, type WindowObservation } from "./observe.js";
 import { dangerousAllowed } from "./policy.js";
 import { clearField, RECOVERY_STRATEGIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
@@ -38,6 +38,12 @@ export interface ActorDeps {
   perceive: (frame: Frame, signal?: AbortSignal) => Promise<PerceivedScreen>;
   /** Text lines of a small frame (a field); default: perception's lines. */
   readText?: (frame: Frame, signal?: AbortSignal) => Promise<string[]>;
+  /**
+   * One line of text in `box` (frame pixels) of a small frame: the recognizer alone, no text
+   * detection. Given, a field is read back the cheap way (no ink: no OCR; mask dots counted;
+   * else this one line on the ink's box); absent, by `readText`.
+   */
+  readLine?: (frame: Frame, box: BBox, signal?: AbortSignal) => Promise<string>;
   /** Loads a target's icon crop (path relative to the workflow file); throws when missing. */
   loadIcon?: (path: string) => Promise<Frame>;
   /** Loads a crop an expectation names (toggle looks); default loadIcon. */
@@ -339,6 +345,7 @@ export class Actor {
     const { screen, windows } = this.deps;
     const signal = this.opts.signal;
     let live: WindowDescriptor | undefined | null = null;
+    const readText = async (f: Frame) => (this.deps.readText ? this.deps.readText(f, signal) : (await this.deps.perceive(f, signal)).lines.map((l) => l.text));
     const box = (r: CheckRegion): BBox | undefined => (r.of === "target" ? (targetBox ?? this.boxes.get(step.step_id)) : r.of === "step" ? this.boxes.get(r.step_id) : (live ?? window).bbox);
     return {
       windows: () => windows.list(signal),
@@ -350,7 +357,8 @@ export class Actor {
         if (!before || !bb) return undefined;
         return { frame: r.of === "window" ? before.frame : cropScreenBox(before.frame, bb), title: before.title };
       },
-      readText: async (f) => (this.deps.readText ? this.deps.readText(f, signal) : (await this.deps.perceive(f, signal)).lines.map((l) => l.text)),
+      readText,
+      ...(this.deps.readLine ? { readField: (f: Frame, masked: boolean) => readFieldCheaply(f, masked, (fr, bb) => this.deps.readLine!(fr, bb, signal), readText) } : {}),
       loadCrop: (p) => (this.deps.loadCrop ?? this.deps.loadIcon ?? (() => Promise.reject(new Error("no crop loader"))))(p),
       fill: (t) => fillTemplate(t, b),
       title: (t) => this.title(t, b),

@@ -27,6 +27,8 @@ export interface CheckProbe {
   before(region: CheckRegion): { frame: Frame; title: string } | undefined;
   /** Text lines read in a frame (OCR). */
   readText(frame: Frame): Promise<string[]>;
+  /** A field's text, read the cheap way when it can be (see `readFieldCheaply`); default: `readText`. */
+  readField?(frame: Frame, masked: boolean): Promise<FieldRead>;
   /** A crop the workflow names (relative to the workflow file). */
   loadCrop(path: string): Promise<Frame>;
   /** A value with the row's data ("{{nom}}" → "Durand"). */
@@ -105,6 +107,89 @@ export function textShows(lines: readonly string[], want: string): { status: Che
   return { status: "failed", evidence: `« ${want} » not found; read: ${lines.slice(0, 6).map((l) => `« ${l} »`).join(", ")}` };
 }
 
+/** What a field shows and how it was read: no ink inside its border (nothing to read), mask dots counted, or one OCR line. */
+export interface FieldRead {
+  text: string;
+  by: "no ink" | "mask dots" | "ocr line" | "ocr";
+}
+
+/** Where a field's text is: the ink inside its border (frame pixels), as runs of inked columns. */
+export interface FieldInk {
+  box: BBox;
+  /** [first, last] columns (frame x) of each run of inked columns, left to right. */
+  runs: Array<[number, number]>;
+}
+
+/**
+ * The ink inside a field's box: pixels far (> 64 in grey level) from the field's background (the
+ * commonest grey of its inner part), after leaving out the border and focus ring (an inset of
+ * 4 px, and 15 % of the height). Null when there is none (or only the hair-thin text cursor): the
+ * field is empty, and no OCR is needed. A one-letter value as thin as the cursor (« l ») reads empty.
+ */
+export function fieldInk(f: Frame): FieldInk | null {
+  const s = f.scaleFactor;
+  const ix = Math.round(4 * s);
+  const iy = Math.max(Math.round(3 * s), Math.round(0.15 * f.height));
+  const x0 = ix, x1 = f.width - ix, y0 = iy, y1 = f.height - iy;
+  if (x1 - x0 < 2 || y1 - y0 < 2) return null;
+  const grey = (x: number, y: number) => {
+    const o = (y * f.width + x) * f.channels;
+    return (f.data[o]! + f.data[o + 1]! + f.data[o + 2]!) / 3;
+  };
+  const hist = new Uint32Array(256);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[Math.round(grey(x, y))]!++;
+  let bg = 0;
+  for (let v = 1; v < 256; v++) if (hist[v]! > hist[bg]!) bg = v;
+  const runs: Array<[number, number]> = [];
+  let top = Infinity, bottom = -1;
+  let start = -1;
+  for (let x = x0; x <= x1; x++) {
+    let inked = false;
+    if (x < x1)
+      for (let y = y0; y < y1; y++)
+        if (Math.abs(grey(x, y) - bg) > 64) {
+          inked = true;
+          top = Math.min(top, y);
+          bottom = Math.max(bottom, y);
+        }
+    if (inked && start < 0) start = x;
+    if (!inked && start >= 0) {
+      runs.push([start, x - 1]);
+      start = -1;
+    }
+  }
+  // A lone hair-thin run is the text cursor (it blinks): the field is still empty.
+  if (runs.length === 0 || (runs.length === 1 && runs[0]![1] - runs[0]![0] + 1 <= Math.max(2, Math.round(2 * s)))) return null;
+  return { box: [runs[0]![0], top, runs.at(-1)![1] + 1, bottom + 1], runs };
+}
+
+/** Mask dots (•••): three or more runs of the same width (±1 px), each about as tall as wide. Undefined when the ink is not dots. */
+export function maskDots(ink: FieldInk): number | undefined {
+  const widths = ink.runs.map(([a, b]) => b - a + 1);
+  if (widths.length < 3 || Math.max(...widths) - Math.min(...widths) > 1) return undefined;
+  const h = ink.box[3] - ink.box[1];
+  const w = Math.max(...widths);
+  return h <= 1.6 * w && w <= 1.6 * h ? widths.length : undefined;
+}
+
+/**
+ * A field's text the cheap way: no ink → empty without OCR; a masked field whose ink is dots →
+ * that many mask characters without OCR; else one OCR line on the ink's box only (a few ms) when
+ * `readLine` is given, the full read otherwise.
+ */
+export async function readFieldCheaply(f: Frame, masked: boolean, readLine: ((f: Frame, box: BBox) => Promise<string>) | undefined, readText: (f: Frame) => Promise<string[]>): Promise<FieldRead> {
+  const ink = fieldInk(f);
+  if (!ink) return { text: "", by: "no ink" };
+  if (masked) {
+    const n = maskDots(ink);
+    if (n !== undefined) return { text: "•".repeat(n), by: "mask dots" };
+  }
+  if (!readLine) return { text: (await readText(f)).join(" "), by: "ocr" };
+  const m = Math.round(3 * f.scaleFactor);
+  const box = clampBBox([ink.box[0] - m, ink.box[1] - m, ink.box[2] + m, ink.box[3] + m], f);
+  return { text: await readLine(f, box), by: "ocr line" };
+}
+
 const result = (pc: Postcondition, r: { status: CheckResult["status"]; evidence: string }): CheckResult => ({ kind: pc.kind, status: r.status, evidence: r.evidence });
 
 async function until<T>(probe: CheckProbe, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T | undefined> {
@@ -155,8 +240,9 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
       for (;;) {
         const f = await regionFrame(probe, pc.region);
         if (!f) break;
-        const read = (await probe.readText(f)).join(" ");
-        last = fieldShows(read, want, pc.masked);
+        const r = probe.readField ? await probe.readField(f, !!pc.masked) : { text: (await probe.readText(f)).join(" "), by: "ocr" as const };
+        const shown = fieldShows(r.text, want, pc.masked);
+        last = r.by === "ocr" ? shown : { ...shown, evidence: `${shown.evidence} (${r.by})` };
         if (last.status === "passed" || Date.now() >= deadline) break;
         await probe.sleep(300);
       }

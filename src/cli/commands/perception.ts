@@ -80,7 +80,7 @@ export interface DetectorObservers {
   vlm?: VlmClient;
 }
 
-export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
+export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<{ detector: UIElementDetector; ocr: OcrProvider; readsBoxes: boolean; close: () => Promise<void> }> {
   const make = OCR_PROVIDERS[o.ocr];
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
   const kind = o.detector ?? DEFAULT_DETECTOR;
@@ -111,7 +111,8 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     ...(obs.logger ? { logger: obs.logger } : {}),
     ...(saveFailure ? { saveFailure } : {}),
   });
-  return { detector, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
+  // The cache answers readBoxes for every engine (nothing when the engine cannot): say which can.
+  return { detector, ocr: cached, readsBoxes: !!ocrParts.ocr.readBoxes, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
 }
 
 function scaleOption(v: string): number {

@@ -9,6 +9,8 @@ import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
 import type { Store } from "../../core/providers/store.js";
+import type { Frame } from "../../core/frame.js";
+import type { BBox } from "../../core/geometry.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentAs } from "../../core/schemas/documents.js";
 import type { Workflow } from "../../core/schemas/workflow.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
@@ -160,7 +162,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const input = new X11XTestInputDriver({ env });
   const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
   // Detection failures keep their screenshot in the run's folder, next to the trace.
-  const { detector, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const { detector, ocr, readsBoxes, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlm = (req.vlm ?? vlmConfig.enabled) ? createVlmProviders(vlmConfig).grounder : undefined;
   const t0 = performance.now();
@@ -184,6 +186,8 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
           return { elements: det.elements, lines: det.ocr?.lines ?? [] };
         },
         readText: async (frame, signal) => (await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) })).ocr?.lines.map((l) => l.text) ?? [],
+        // A field's read-back: the recognizer on the ink's box alone (PP-OCR and hybrid read boxes; tesseract falls back to readText).
+        ...(readsBoxes && ocr.readBoxes ? { readLine: async (frame: Frame, box: BBox, signal?: AbortSignal) => (await ocr.readBoxes!(frame, [box], signal))[0]?.text ?? "" } : {}),
         matcher: new ElementMatcher(new NgramTextEmbedder(256)),
         run: { runId, runDir },
         ...(launch ? { launch: () => startDetached(launch.command, launch.args, env) } : {}),
