@@ -15,7 +15,11 @@ import type { TraceDecision } from "../core/schemas/trace.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import type { Step, Workflow } from "../core/schemas/workflow.js";
 import { encodePng } from "../capture/png.js";
-import { ReplayExecutor, rowStatus } from "../replay/executor.js";
+import { ReplayExecutor, rowStatus, type ReplayDeps } from "../replay/executor.js";
+import { deriveExpectations } from "../record/expectations.js";
+import { ElementMatcher } from "../matching/workflow-matcher.js";
+import { NgramTextEmbedder } from "../embedding/ngram-text-embedder.js";
+import type { StateInput } from "../embedding/multimodal-embedding-manager.js";
 import { readTrace, TraceWriter } from "../replay/trace.js";
 
 const FIELD: BBox = [110, 20, 300, 44];
@@ -99,7 +103,7 @@ const formWorkflow = (extra: Step[] = []): Workflow => ({
   ],
 });
 
-async function replay(d: FakeDesktop, wf: Workflow, opts: { mode?: "plain"; allowDangerous?: boolean; decisionModel?: DecisionModel } = {}) {
+async function replay(d: FakeDesktop, wf: Workflow, opts: { mode?: "plain"; allowDangerous?: boolean; decisionModel?: DecisionModel; deps?: Partial<ReplayDeps> } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "rpav-actor-"));
   const trace = new TraceWriter(dir);
   trace.append({ type: "run", schema_version: "trace_v1", run_id: "run_t", workflow_id: wf.workflow_id, workflow_name: wf.name, workflow_path: "/x", rows: [{}], on_error: "stop", steps: wf.steps.map((s) => ({ step_id: s.step_id, action: s.action, intention: s.intention })) });
@@ -111,6 +115,7 @@ async function replay(d: FakeDesktop, wf: Workflow, opts: { mode?: "plain"; allo
       readText: async (f: Frame) => (f.origin[1] >= 20 && f.origin[1] < 44 ? (d.field ? [d.field] : []) : []),
       encodePng: (f: Frame) => encodePng(f),
       ...(opts.decisionModel ? { decisionModel: opts.decisionModel } : {}),
+      ...opts.deps,
     },
     { windowTimeoutMs: 300, postCheckTimeoutMs: 300, maxAttempts: 2, ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.allowDangerous ? { allowDangerous: true } : {}) },
   );
@@ -207,6 +212,37 @@ describe("the decision actor", () => {
     expect(row.error?.code).toBe("window_not_found");
     expect(d.sent).toEqual([]);
     expect(decisions.at(-1)?.decision.kind).toBe("fail");
+  });
+
+  it("compare: the live state embedding against the step's recorded state vector, through the workflow matcher, with the recorded context — its cosine is in the decision's evidence", async () => {
+    const wf = deriveExpectations(formWorkflow()).workflow;
+    const ctx = { current_workflow_candidate: "wf_form", tags: ["saisie"], app_name: "Yad" };
+    wf.steps[0] = { ...wf.steps[0]!, screen_state_id: "screen_1", context: ctx, expect: { ...wf.steps[0]!.expect!, before: { ...wf.steps[0]!.expect!.before, state_vector_id: "v/state/screen_1" } } };
+    // A toy state embedding: the frame's grey level and the context's workflow, so that a changed screen or context shows in the cosine.
+    const inputs: StateInput[] = [];
+    const embed = async (i: StateInput) => {
+      inputs.push(i);
+      const g = i.frame.data[0]! / 255;
+      const wfc = i.context?.workflowCandidate === "wf_form" ? 1 : 0;
+      return { provider: "toy", vector: Float32Array.from([1 - g, g, wfc, 1 - wfc]) };
+    };
+    const recorded = { provider: "toy", vector: Float32Array.from([1, 0, 1, 0]) };
+    const deps = { matcher: new ElementMatcher(new NgramTextEmbedder(64)), embedState: embed, stateVector: async (id: string) => (id === "v/state/screen_1" ? recorded : undefined) };
+    const d = new FakeDesktop(); // version 0: a black frame, as recorded
+    const { decisions } = await replay(d, wf, { deps });
+    const ev = decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
+    expect(ev.match).toMatchObject({ ok: true, state_similarity: 1, state_vector_id: "v/state/screen_1", screen_state_id: "screen_1", required: "1/1" });
+    expect(inputs[0]!.context).toEqual({ workflowCandidate: "wf_form", tags: ["saisie"], appName: "Yad" });
+    // Another screen: the cosine drops and says so.
+    const d2 = new FakeDesktop();
+    d2.version = 255;
+    const r2 = await replay(d2, wf, { deps });
+    const ev2 = r2.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
+    expect(ev2.match.state_similarity).toBeLessThan(0.8);
+    // No store: the evidence says the recorded state could not be compared.
+    const r3 = await replay(new FakeDesktop(), wf, { deps: { ...deps, stateVector: async () => undefined } });
+    const ev3 = r3.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
+    expect(ev3.match).toMatchObject({ state_similarity: null, notes: [expect.stringContaining("not in the store")] });
   });
 
   it("row status: unverified when a check could not be made, passed when deferred checks passed", () => {

@@ -18,7 +18,8 @@ import type { VlmGrounder } from "../core/providers/vlm.js";
 import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
 import type { AssistAnswer, AssistCandidate } from "../core/schemas/assist.js";
 import type { CheckResult, Decision, TraceCandidate } from "../core/schemas/trace.js";
-import type { CheckRegion, Postcondition, Step, Workflow } from "../core/schemas/workflow.js";
+import type { CheckRegion, Postcondition, Step, StepExpectations, Workflow } from "../core/schemas/workflow.js";
+import type { StateInput } from "../embedding/multimodal-embedding-manager.js";
 import type { WorkflowPatchOp } from "../core/schemas/workflow-patch.js";
 import type { ElementMatcher } from "../matching/workflow-matcher.js";
 import { targetIsDangerous } from "../record/expectations.js";
@@ -57,8 +58,12 @@ export interface ActorDeps {
   assist?: AssistAsker;
   /** Optional decision model: chooses among the rules' options; rules decide when absent, slow or invalid. */
   decisionModel?: DecisionModel;
-  /** Compares the live screen with the step's required elements (the design's EnhancedWorkflowMatcher). */
+  /** Compares the live screen with the step's recorded state and required elements (the design's EnhancedWorkflowMatcher). */
   matcher?: ElementMatcher;
+  /** The recording's state embedder (same providers): the live screen's state embedding. */
+  embedState?: (input: StateInput, signal?: AbortSignal) => Promise<{ provider: string; vector: Float32Array }>;
+  /** A recorded state vector by id (the store); undefined when it is not there. */
+  stateVector?: (vectorId: string) => Promise<{ provider: string; vector: Float32Array } | undefined>;
   /** A person's answer turned into a proposed change of the workflow; returns the patch id. */
   proposePatch?: (p: { step_id: string; op: WorkflowPatchOp; reason: string; question_id: string }) => Promise<string>;
   run?: { runId: string; runDir: string };
@@ -138,6 +143,8 @@ export class Actor {
   private boxes = new Map<string, BBox>();
   private readonly groundCache = new Map<string, { key: string; g: Extract<Grounding, { found: true }>; row: number }>();
   private decisions: Decision["kind"][] = [];
+  /** The last perception of each window (what a step that looks at nothing compares with). */
+  private readonly lastSeen = new Map<string, PerceivedScreen>();
 
   constructor(
     private readonly workflow: Workflow,
@@ -523,19 +530,12 @@ export class Actor {
       throw fail("target_not_found", `${step.step_id} has no target to look for (nothing was recognised there at recording time); re-record this step.`);
     }
 
-    // Required elements through the workflow matcher (evidence for the decision).
-    let match: Record<string, unknown> | undefined;
-    if (!this.plain && perceived && this.deps.matcher && exp.before.required_elements.length) {
-      const tM = performance.now();
-      const r = await this.deps.matcher.matchStep(
-        { elements: perceived.elements, windowTitle: window.title, frame: { width: frame.width, height: frame.height } },
-        { stepId: step.step_id, expectedWindowTitle: want.title, requiredElements: exp.before.required_elements.map((e) => ({ ...(e.type ? { type: e.type } : {}), label: this.title(e.label, b) })) },
-        this.workflow.workflow_id,
-      );
-      timings.match_ms = performance.now() - tM;
-      overhead += timings.match_ms;
-      match = { ok: r.ok, score: Math.round(r.score * 1000) / 1000, required: `${r.requiredMatched}/${r.requiredTotal}`, differences: r.differences.map((d) => d.kind) };
-    }
+    // COMPARE the live state with the recorded one through the workflow matcher: the state embedding
+    // (cosine against the step's recorded state vector, context made from the step's recorded
+    // context) and the required elements. Evidence for the decision.
+    if (perceived) this.lastSeen.set(window.id, perceived);
+    const match = this.plain ? undefined : await this.compareState(step, b, exp, window, frame, perceived, want.title, timings);
+    if (timings.match_ms) overhead += timings.match_ms;
 
     const shot = await this.shoot(`${step.step_id}-before`, window, frame);
     const candidates: TraceCandidate[] = (g?.candidates ?? []).map((c) => ({ element_id: c.element_id, type: c.type, label: c.label, bbox: bboxFrameToScreen(frame, c.bbox) as [number, number, number, number], score: c.score }));
@@ -664,6 +664,56 @@ export class Actor {
     // Running again is safe for a click (a toggle that did not change) and for typing into a field (the field is then selected first).
     const retry = step.action === "click" || (step.action === "type" && exp.after.some((c) => c.kind === "field_value"));
     return { status, overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check, checks, retry };
+  }
+
+  /** The step's recorded state and required elements against the live screen (the design's EnhancedWorkflowMatcher at run time). */
+  private async compareState(step: Step, b: Bindings, exp: StepExpectations, window: WindowDescriptor, frame: Frame, perceived: PerceivedScreen | undefined, wantTitle: string, timings: Record<string, number>): Promise<Record<string, unknown> | undefined> {
+    const { matcher, embedState, stateVector } = this.deps;
+    const vectorId = exp.before.state_vector_id;
+    const required = exp.before.required_elements;
+    if (!matcher || (!required.length && !vectorId)) return undefined;
+    // A step that looks at nothing (typing) compares with what this window showed last.
+    const seen = perceived ?? this.lastSeen.get(window.id);
+    if (!seen && !vectorId) return undefined;
+    const tM = performance.now();
+    const notes: string[] = [];
+    let recorded: { provider: string; vector: Float32Array } | undefined;
+    let live: { provider: string; vector: Float32Array } | undefined;
+    if (vectorId) {
+      recorded = stateVector ? await stateVector(vectorId).catch((e: Error) => (notes.push(`the recorded state vector could not be read: ${e.message.slice(0, 120)}`), undefined)) : undefined;
+      if (!recorded) notes.push(stateVector ? `the recorded state vector ${vectorId} is not in the store` : "no store to read the recorded state vector from");
+      else if (embedState) {
+        const ctx = step.context ?? { current_workflow_candidate: this.workflow.workflow_id, tags: [], app_name: step.window.app };
+        live = await embedState(
+          { frame, detectedText: (seen?.lines ?? []).map((l) => l.text), windowTitle: window.title, elements: seen?.elements ?? [], context: { workflowCandidate: ctx.current_workflow_candidate, tags: ctx.tags, ...(ctx.app_name ? { appName: ctx.app_name } : {}) } },
+          this.opts.signal,
+        );
+        if (!perceived) notes.push(seen ? "text and elements from this window's previous perception" : "no perception of this window yet: image, title and context only");
+      } else notes.push("no state embedder");
+    }
+    let r;
+    try {
+      r = await matcher.matchStep(
+        { ...(live ? { embedding: live } : {}), elements: seen?.elements ?? [], windowTitle: window.title, frame: { width: frame.width, height: frame.height } },
+        { stepId: step.step_id, ...(recorded && live ? { expectedEmbedding: recorded } : {}), expectedWindowTitle: wantTitle, requiredElements: seen ? required.map((e) => ({ ...(e.type ? { type: e.type } : {}), label: this.title(e.label, b) })) : [] },
+        this.workflow.workflow_id,
+      );
+    } catch (e) {
+      if (!(e instanceof RpaError)) throw e;
+      timings.match_ms = performance.now() - tM;
+      return { ok: null, error: e.message.slice(0, 200), ...(notes.length ? { notes } : {}) };
+    }
+    timings.match_ms = performance.now() - tM;
+    const round3 = (x: number) => Math.round(x * 1000) / 1000;
+    return {
+      ok: r.ok,
+      score: round3(r.score),
+      state_similarity: r.stateSimilarity === null ? null : round3(r.stateSimilarity),
+      ...(vectorId ? { state_vector_id: vectorId, screen_state_id: step.screen_state_id ?? null } : {}),
+      required: seen ? `${r.requiredMatched}/${r.requiredTotal}` : "not looked at (no perception)",
+      differences: r.differences.map((d) => d.kind),
+      ...(notes.length ? { notes } : {}),
+    };
   }
 
   private async propose(row: number, step: Step, op: WorkflowPatchOp, reason: string, questionId: string): Promise<void> {

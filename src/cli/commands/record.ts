@@ -13,6 +13,7 @@ import { Recorder } from "../../record/recorder.js";
 import { readSession } from "../../record/session.js";
 import { detectorReader, secretFieldFinder } from "../../record/perception-adapters.js";
 import { buildWorkflow } from "../../record/template-builder.js";
+import { createStateEmbedder, storeBuiltWorkflow } from "../state-embedder.js";
 import { applyVariableOperations, type VariableOperation } from "../../record/workflow-vars.js";
 import { AccentLexicon } from "../../perception/hybrid-ocr.js";
 import { X11RecordSource } from "../../platform/x11/x11-record-source.js";
@@ -81,6 +82,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
       const out = resolve(o.out ?? join(sessionDir, "workflow.json"));
       const dataDir = resolveDataDir(globals(), io.env);
       const { detector, close } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false);
+      const stateEmbedder = createStateEmbedder();
       try {
         const built = await buildWorkflow(session, {
           reader: detectorReader(detector),
@@ -93,6 +95,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
             return rel;
           },
           onProgress: (d, t) => io.err(`\rbuilding: ${d}/${t} actions`),
+          embedState: (i) => stateEmbedder.embed(i),
         });
         io.err("\n");
         let { workflow } = built;
@@ -113,8 +116,8 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         // And in the store, as a new version of the workflow.
         const store = await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env);
         try {
-          const version = await store.putWorkflow(workflow);
-          io.err(`stored in ${store.location} as ${workflow.workflow_id} version ${version}\n`);
+          const version = await storeBuiltWorkflow(store, { ...built, workflow });
+          io.err(`stored in ${store.location} as ${workflow.workflow_id} version ${version}, with ${built.screenStates.length} recorded screen states\n`);
         } finally {
           await store.close();
         }

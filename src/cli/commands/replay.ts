@@ -35,6 +35,7 @@ import { createDetector } from "./perception.js";
 import { silentLogger, type Logger } from "../../core/providers/logger.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { resolveVlmConfig } from "../vlm-config.js";
+import { createStateEmbedder } from "../state-embedder.js";
 import { createVlmProviders } from "../vlm-providers.js";
 
 export interface ReplayRequest {
@@ -163,6 +164,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
   // Detection failures keep their screenshot in the run's folder, next to the trace.
   const { detector, ocr, readsBoxes, close } = await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const stateEmbedder = createStateEmbedder();
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlm = (req.vlm ?? vlmConfig.enabled) ? createVlmProviders(vlmConfig).grounder : undefined;
   const t0 = performance.now();
@@ -189,6 +191,9 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         // A field's read-back: the recognizer on the ink's box alone (PP-OCR and hybrid read boxes; tesseract falls back to readText).
         ...(readsBoxes && ocr.readBoxes ? { readLine: async (frame: Frame, box: BBox, signal?: AbortSignal) => (await ocr.readBoxes!(frame, [box], signal))[0]?.text ?? "" } : {}),
         matcher: new ElementMatcher(new NgramTextEmbedder(256)),
+        // The live state embedded as the recording's states were, compared with the step's stored vector.
+        embedState: (input, signal) => stateEmbedder.embed(input, "complete", signal),
+        ...(store ? { stateVector: async (id: string) => store.getVector(id) } : {}),
         run: { runId, runDir },
         ...(launch ? { launch: () => startDetached(launch.command, launch.args, env) } : {}),
         ...(assistFiles ? { assist: assistFiles } : {}),
