@@ -170,7 +170,7 @@ export class Actor {
   }
 
   /** Lets the decision model choose among the rules' options (validated, bounded in time); the rules' choice otherwise. */
-  private async choose(step: Step, observed: Record<string, unknown>, options: Decision["options"], rulesChoice: string): Promise<{ chosen: string; by: Decision["by"]; reason?: string; model_error?: string }> {
+  private async choose(step: Step, observed: Record<string, unknown>, options: Decision["options"], rulesChoice: string): Promise<{ chosen: string; by: Decision["by"]; reason?: string; model_error?: string; model?: string }> {
     const model = this.deps.decisionModel;
     if (!model || options.length < 2 || this.plain) return { chosen: rulesChoice, by: "rules" };
     const ctl = new AbortController();
@@ -180,10 +180,10 @@ export class Actor {
         model.decide({ intention: step.intention, expected_state: step.expected_state, expected_result: step.expected_result, observed, options }, ctl.signal),
         new Promise<never>((_, reject) => ctl.signal.addEventListener("abort", () => reject(new TimeoutError(`the decision model ${model.name} took over ${this.opts.decisionTimeoutMs ?? 3000} ms`)), { once: true })),
       ]);
-      if (typeof a?.chosen === "string" && options.some((o) => o.id === a.chosen)) return { chosen: a.chosen, by: "model", reason: String(a.reason ?? "").slice(0, 500) };
-      return { chosen: rulesChoice, by: "rules", model_error: `the model chose « ${String(a?.chosen).slice(0, 80)} », not one of the options` };
+      if (typeof a?.chosen === "string" && options.some((o) => o.id === a.chosen)) return { chosen: a.chosen, by: "model", model: model.name, reason: String(a.reason ?? "").slice(0, 500) };
+      return { chosen: rulesChoice, by: "rules", model: model.name, model_error: `the model chose « ${String(a?.chosen).slice(0, 80)} », not one of the options` };
     } catch (e) {
-      return { chosen: rulesChoice, by: "rules", model_error: (e as Error).message.slice(0, 300) };
+      return { chosen: rulesChoice, by: "rules", model: model.name, model_error: (e as Error).message.slice(0, 300) };
     } finally {
       clearTimeout(timer);
     }
@@ -289,7 +289,7 @@ export class Actor {
     this.decide(row, index, step, attempt, {
       kind: "adapt",
       reason: `${why}: ${chosen.description}${out.acted ? (ok ? " — done" : " — it did not help") : " — could not act safely"}`,
-      evidence: { ...observed, ...out.evidence, verified: ok, ...(pick.model_error ? { model_error: pick.model_error } : {}), ...(pick.reason ? { model_reason: pick.reason } : {}) },
+      evidence: { ...observed, ...out.evidence, verified: ok, ...(pick.model ? { model: pick.model } : {}), ...(pick.model_error ? { model_error: pick.model_error } : {}), ...(pick.reason ? { model_reason: pick.reason } : {}) },
       options,
       chosen: chosen.id,
       by: pick.by,
