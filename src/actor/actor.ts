@@ -517,7 +517,7 @@ export class Actor {
         timings.ground_ms = (timings.ground_ms ?? 0) + r.groundMs;
         overhead += r.perceiveMs + r.groundMs;
         if (g.found || this.plain || scrolls >= 2) break;
-        const sit = this.situation(step, b, obs, { targetMissing: true });
+        const sit = this.situation(step, b, obs, { targetMissing: true, scrolls });
         if (!scrollToTarget.applies(sit)) break;
         await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);
         frame = (await stableFrame(this.deps.screen, window, 1500, signal)).frame;
