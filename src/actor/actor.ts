@@ -470,9 +470,12 @@ export class Actor {
 
     // COMPARE: the effect may already hold (skip); a typing step's field may hold other text (adapt).
     let fieldNotEmpty: Situation["fieldNotEmpty"];
+    // A region that changed is how a click shows its effect, not the effect: a step whose other
+    // post-conditions are all states that already hold (a box already ticked) is done.
     const stateConds = exp.after.filter((c) => STATE_KINDS.has(c.kind));
+    const decisive = exp.after.filter((c) => c.kind !== "region_changed");
     const tCmp = performance.now();
-    if (!this.plain && stateConds.length > 0 && stateConds.length === exp.after.length) {
+    if (!this.plain && stateConds.length > 0 && stateConds.length === decisive.length) {
       let ownBox: BBox | null = null;
       const unknownBox = (r: CheckRegion | undefined) => !!r && (r.of === "target" || (r.of === "step" && !this.boxes.has(r.step_id)));
       const needsOwn = exp.after.some((c) => unknownBox(regionOfCondition(c)));
@@ -483,7 +486,7 @@ export class Actor {
       const probe = this.probe(step, b, window, ownBox, undefined);
       // On resume the field's click ran in an earlier process: the step's own target stands for it.
       const patched: Postcondition[] = exp.after.map((c) => (ownBox && regionOfCondition(c)?.of === "step" && unknownBox(regionOfCondition(c)) ? ({ ...c, region: { of: "target" } } as Postcondition) : c));
-      const pre = await checkAll(patched, probe, { phase: "before" });
+      const pre = await checkAll(patched.filter((c) => c.kind !== "region_changed"), probe, { phase: "before" });
       timings.compare_ms = performance.now() - tCmp;
       overhead += timings.compare_ms;
       if (pre.every((c) => c.status === "passed")) {

@@ -167,7 +167,7 @@ export async function prepareRow(s: Surprise, workflow: Workflow, row: FormRow, 
   await sleep(600);
   if (s === "scrolled") {
     // Made smaller by the user: the lower fields are out of the scrolled view.
-    await runCommand("xdotool", ["windowsize", "--sync", app.window.id, "640", "190"], { env }).catch(() => runCommand("xdotool", ["windowsize", app.window.id, "640", "190"], { env }));
+    await runCommand("xdotool", ["windowsize", "--sync", app.window.id, "640", "120"], { env }).catch(() => runCommand("xdotool", ["windowsize", app.window.id, "640", "120"], { env }));
     await sleep(500);
   }
   if (s === "minimised") {
