@@ -266,10 +266,13 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
       const f = await regionFrame(probe, pc.region);
       if (!f) return result(pc, { status: "unverified", evidence: "the toggle's box is not known" });
       const [on, off] = [await probe.loadCrop(pc.on_crop), await probe.loadCrop(pc.off_crop)];
-      // The live box with a margin, so that a crop a few pixels off still aligns.
-      const m = 6 * f.scaleFactor;
+      // The live box with a margin, so that a crop a few pixels off still aligns — and wide
+      // enough to hold the recorded crops, which may be larger than the box grounded now.
       const b = probe.box(pc.region)!;
-      const wide = await probe.capture([b[0] - m, b[1] - m, b[2] + m, b[3] + m]);
+      const need = (c: Frame, side: 0 | 1) => ((side === 0 ? c.width : c.height) / c.scaleFactor - (side === 0 ? b[2] - b[0] : b[3] - b[1])) / 2;
+      const mx = Math.max(6, need(on, 0) + 6, need(off, 0) + 6);
+      const my = Math.max(6, need(on, 1) + 6, need(off, 1) + 6);
+      const wide = await probe.capture([b[0] - mx, b[1] - my, b[2] + mx, b[3] + my]);
       const score = (crop: Frame) => matchIcon(wide, crop, { scales: [f.scaleFactor / crop.scaleFactor], allowInverted: false })?.score ?? 0;
       const [sOn, sOff] = [score(on), score(off)];
       const looks = sOn >= sOff ? "on" : "off";

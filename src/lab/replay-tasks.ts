@@ -83,7 +83,8 @@ export const YAD_CONSENT: ReplayTask = {
       await input.type(v, typing);
       await sleep(1600); // a pause ends the typing burst
     }
-    await input.click(center(box.bbox));
+    // A person clicks the square itself (AT-SPI's box is the whole row, label and blank included).
+    await input.click([Math.round(box.bbox[0] + 12), Math.round((box.bbox[1] + box.bbox[3]) / 2)]);
     await sleep(1200);
     await input.click(center(ok.bbox));
     await sleep(800);
