@@ -475,19 +475,25 @@ export class Actor {
     const stateConds = exp.after.filter((c) => STATE_KINDS.has(c.kind));
     const decisive = exp.after.filter((c) => c.kind !== "region_changed");
     const tCmp = performance.now();
+    // The target grounded for the comparison is the one the action uses (same frame): perceived once.
+    let preGround: Awaited<ReturnType<Actor["ground"]>> | undefined;
     if (!this.plain && stateConds.length > 0 && stateConds.length === decisive.length) {
       let ownBox: BBox | null = null;
       const unknownBox = (r: CheckRegion | undefined) => !!r && (r.of === "target" || (r.of === "step" && !this.boxes.has(r.step_id)));
       const needsOwn = exp.after.some((c) => unknownBox(regionOfCondition(c)));
+      let groundMs = 0;
       if (needsOwn && step.target) {
         const r = await this.ground(step, frame, b);
+        preGround = r;
+        groundMs = r.perceiveMs + r.groundMs;
         if (r.g.found && !r.g.ambiguous) ownBox = bboxFrameToScreen(frame, r.g.bbox);
       }
       const probe = this.probe(step, b, window, ownBox, undefined);
       // On resume the field's click ran in an earlier process: the step's own target stands for it.
       const patched: Postcondition[] = exp.after.map((c) => (ownBox && regionOfCondition(c)?.of === "step" && unknownBox(regionOfCondition(c)) ? ({ ...c, region: { of: "target" } } as Postcondition) : c));
       const pre = await checkAll(patched.filter((c) => c.kind !== "region_changed"), probe, { phase: "before" });
-      timings.compare_ms = performance.now() - tCmp;
+      // Grounding is counted as grounding (the action needs it anyway), not as comparison.
+      timings.compare_ms = performance.now() - tCmp - groundMs;
       overhead += timings.compare_ms;
       if (pre.every((c) => c.status === "passed")) {
         const shot = await this.shoot(`${step.step_id}-already`, window, frame);
@@ -512,7 +518,7 @@ export class Actor {
     let screenBox: BBox | null = null;
     if (needsTarget) {
       for (let scrolls = 0; ; scrolls++) {
-        const r = await this.ground(step, frame, b);
+        const r = scrolls === 0 && preGround ? preGround : await this.ground(step, frame, b);
         g = r.g;
         perceived = r.screen;
         fromCache = !!r.cached;
