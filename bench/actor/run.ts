@@ -12,7 +12,8 @@
 // with the actor and with --no-actor. Judged by the app's own output (yad's stdout; the state the
 // generated app saves) and the dialog's exit code — never by the screen. Prints a table per task and
 // writes bench/results/actor.json (as it goes: bench/results/actor.partial.json).
-//   nice -n 10 npx tsx bench/actor/run.ts   (RPAV_BENCH_DISPLAY=84, RPAV_BENCH_ROWS=1, RPAV_BENCH_SURPRISES=dialog,ticked, RPAV_BENCH_TASKS=dev,held)
+//   nice -n 10 npx tsx bench/actor/run.ts   (RPAV_BENCH_DISPLAY=84, RPAV_BENCH_ROWS=1, RPAV_BENCH_SURPRISES=dialog,ticked,
+//   RPAV_BENCH_TASKS=dev,held, RPAV_BENCH_NAME=actor: bench/results/<name>.json)
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +45,7 @@ const STATE = `/tmp/rpav-bench-actor-lab-${DISPLAY}`;
 const nRows = Number(process.env.RPAV_BENCH_ROWS ?? 1);
 const only = process.env.RPAV_BENCH_SURPRISES?.split(",");
 const taskFilter = process.env.RPAV_BENCH_TASKS?.split(",") ?? ["dev", "held"];
+const NAME = process.env.RPAV_BENCH_NAME ?? "actor";
 const lab = await labUp({ display: DISPLAY, stateDir: STATE });
 const env = { ...process.env, ...lab.env };
 const windows = new X11WindowInfo({ env });
@@ -208,7 +210,7 @@ try {
             ...(error ? { error } : failed?.type === "after" && failed.error ? { error: failed.error.message.slice(0, 200) } : {}),
           };
           cells.push(cell);
-          writeFileSync(join(BENCH_RESULTS, "actor.partial.json"), JSON.stringify({ builds, cells }, null, 2));
+          writeFileSync(join(BENCH_RESULTS, `${NAME}.partial.json`), JSON.stringify({ builds, cells }, null, 2));
           process.stderr.write(`[${t.key} ${++n}/${total}] ${s.padEnd(12)} ${mode.padEnd(6)} row ${i + 1}: ${success ? "ok  " : "FAIL"} claimed ${status}${wrong ? " WRONG ACTION" : ""} (${cell.seconds} s) ${cell.decisions.join(" ")}${!success && cell.error ? ` — ${cell.error}` : ""}\n`);
         }
   }
@@ -262,5 +264,5 @@ const summary = {
   builds,
   cells,
 };
-console.log(`wrote ${writeResult("actor", summary)}`);
+console.log(`wrote ${writeResult(NAME, summary)}`);
 if (process.env.RPAV_BENCH_KEEP) console.log(`kept ${work}`);

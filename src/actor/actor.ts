@@ -29,7 +29,7 @@ import { fillTemplate, titleWithData, type Bindings } from "../replay/variables.
 import { checkAll, cropScreenBox, readFieldCheaply, STATE_KINDS, type CheckProbe } from "./checks.js";
 import { observeWindow, regionOf, stableFrame, type WindowObservation } from "./observe.js";
 import { dangerousAllowed } from "./policy.js";
-import { clearField, RECOVERY_STRATEGIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
+import { clearField, RECOVERY_STRATEGIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
 
 export interface ActorDeps {
   screen: ScreenSource;
@@ -525,7 +525,7 @@ export class Actor {
         timings.perceive_ms = (timings.perceive_ms ?? 0) + r.perceiveMs;
         timings.ground_ms = (timings.ground_ms ?? 0) + r.groundMs;
         overhead += r.perceiveMs + r.groundMs;
-        if (g.found || this.plain || scrolls >= 2) break;
+        if (g.found || this.plain || scrolls >= SCROLL_TRIES) break;
         const sit = this.situation(step, b, obs, { targetMissing: true, scrolls });
         if (!scrollToTarget.applies(sit)) break;
         await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);

@@ -269,7 +269,9 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
       // The live box with a margin, so that a crop a few pixels off still aligns — and wide
       // enough to hold the recorded crops, which may be larger than the box grounded now.
       const b = probe.box(pc.region)!;
-      const need = (c: Frame, side: 0 | 1) => ((side === 0 ? c.width : c.height) / c.scaleFactor - (side === 0 ? b[2] - b[0] : b[3] - b[1])) / 2;
+      // The grounded box need not be centred on the recorded crop (a label-only box where the box
+      // and its label were recorded): the whole size difference on each side.
+      const need = (c: Frame, side: 0 | 1) => (side === 0 ? c.width : c.height) / c.scaleFactor - (side === 0 ? b[2] - b[0] : b[3] - b[1]);
       const mx = Math.max(6, need(on, 0) + 6, need(off, 0) + 6);
       const my = Math.max(6, need(on, 1) + 6, need(off, 1) + 6);
       const wide = await probe.capture([b[0] - mx, b[1] - my, b[2] + mx, b[3] + my]);

@@ -208,8 +208,8 @@ export const clearField: RecoveryStrategy = {
 };
 
 /**
- * The target is not on the visible part of the window: scroll its recorded container (down first,
- * then back up past where it started) and ground again. Verified by the window's pixels changing:
+ * The target is not on the visible part of the window: scroll its recorded container (two notches
+ * down, three times, then three notches up) and ground again after each. Verified by the window's pixels changing:
  * a scroll that moved nothing did not help.
  */
 export const scrollToTarget: RecoveryStrategy = {
@@ -219,7 +219,10 @@ export const scrollToTarget: RecoveryStrategy = {
   async act(s, env) {
     const w = s.stepWindow!;
     const at = scrollPointFor(s.step, w.bbox);
-    const dy = (s.scrolls ?? 0) === 0 ? 5 : -10;
+    // A few notches at a time (a target in the middle of a long form is passed by a big scroll):
+    // down three times, then up.
+    const k = s.scrolls ?? 0;
+    const dy = k < SCROLL_DOWN_TRIES ? 2 : -3;
     const before = await env.screen.capture(regionOf(w), env.signal);
     await env.input.scroll(at, dy, 0, { targetWindow: w.id, ...(env.signal ? { signal: env.signal } : {}) });
     await env.sleep(300);
@@ -230,6 +233,9 @@ export const scrollToTarget: RecoveryStrategy = {
   verify: async (s) => scrolled.get(s) ?? false,
 };
 const scrolled = new WeakMap<Situation, boolean>();
+export const SCROLL_DOWN_TRIES = 3;
+/** Scrolls tried for one target before the actor gives up (down, then back up past the start). */
+export const SCROLL_TRIES = 6;
 
 /** In the order the actor tries them. */
 export const RECOVERY_STRATEGIES: readonly RecoveryStrategy[] = [startApp, restoreWindow, dismissDialog, refocus, waitStable, clearField, scrollToTarget];
