@@ -96,6 +96,10 @@ describe("post-condition checks, one per kind", () => {
     expect(await checkPostcondition(pc, probe({ boxes, screen: screen(false), loadCrop }), after)).toMatchObject({ status: "failed" });
     expect(await checkPostcondition(pc, probe({ boxes, screen: screen(true), loadCrop }), { phase: "before" })).toMatchObject({ status: "passed" }); // already ticked
     expect(await checkPostcondition({ ...pc, on_crop: null }, probe({ boxes }), after)).toMatchObject({ status: "unverified" });
+    // Grounded now as a smaller box off to one side of the recorded crop (the label without its square): still seen.
+    const narrow = { target: [66, 64, 80, 80] as BBox };
+    expect(await checkPostcondition(pc, probe({ boxes: narrow, screen: screen(true), loadCrop }), { phase: "before" })).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ boxes: narrow, screen: screen(false), loadCrop }), { phase: "before" })).toMatchObject({ status: "failed" });
   });
 
   it("text_present: the text among the lines read in the region", async () => {
