@@ -225,7 +225,9 @@ export const scrollToTarget: RecoveryStrategy = {
     const dy = k < SCROLL_DOWN_TRIES ? 2 : -3;
     const before = await env.screen.capture(regionOf(w), env.signal);
     await env.input.scroll(at, dy, 0, { targetWindow: w.id, ...(env.signal ? { signal: env.signal } : {}) });
-    await env.sleep(300);
+    // Overlay scroll bars (GTK 3, macOS-like) are drawn over the content for about a second after
+    // a scroll: over the right edge of the fields, they hide their outline from the detector.
+    await env.sleep(1300);
     const after = await env.screen.capture(regionOf(w), env.signal);
     scrolled.set(s, !nearlySameFrame(before, after, 0.003));
     return { acted: true, evidence: { scrolled: dy > 0 ? `down ${dy}` : `up ${-dy}`, at, window: w.title } };
