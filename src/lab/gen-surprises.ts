@@ -9,7 +9,7 @@ import type { WindowInfo } from "../core/providers/window-info.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 import type { genFormTask, GenTaskRun } from "./gen-tasks.js";
 import type { TaskData } from "./replay-tasks.js";
-import { dialogExitOf, popDialog, type PreparedRow, type Surprise } from "./surprises.js";
+import { dialogExitOf, popDialog, SLOW_WINDOW_MS, type PreparedRow, type Surprise } from "./surprises.js";
 
 export const GEN_SURPRISES: readonly Surprise[] = ["none", "dialog", "filled", "half_filled", "minimised", "not_started", "slow_window", "focus_stolen"];
 
@@ -44,7 +44,7 @@ export async function prepareGenRow(s: Surprise, workflow: Workflow, task: GenTa
   }
   if (s === "slow_window") {
     let run: GenTaskRun | undefined;
-    const started = sleep(4000).then(async () => (run = await task.start(desktop, windows, {}, data, { values })));
+    const started = sleep(SLOW_WINDOW_MS).then(async () => (run = await task.start(desktop, windows, {}, data, { values })));
     return {
       workflow,
       finish: async () => {

@@ -67,6 +67,13 @@ export function startValues(spec: YadFormSpec, s: Surprise, row: FormRow): strin
   });
 }
 
+/**
+ * How late the slow window comes up after the row is prepared. Replay needs a few seconds to load
+ * its detector before its first look (more on a loaded machine): 4 s was sometimes over before
+ * that, and the window was simply there. Under the 10 s window timeout either way.
+ */
+export const SLOW_WINDOW_MS = 7000;
+
 export interface FormRow {
   nom: string;
   prenom: string;
@@ -152,9 +159,9 @@ export async function prepareRow(s: Surprise, workflow: Workflow, row: FormRow, 
     };
   }
   if (s === "slow_window") {
-    // The form comes up 4 s after the row starts (a slow app).
+    // The form comes up SLOW_WINDOW_MS after the row starts (a slow app).
     let app: AppHandle | undefined;
-    const started = sleep(4000).then(async () => (app = await launchApp(desktop, windows, { command: "yad", args: [...FORM, ...values], waitAtspi: false })));
+    const started = sleep(SLOW_WINDOW_MS).then(async () => (app = await launchApp(desktop, windows, { command: "yad", args: [...FORM, ...values], waitAtspi: false })));
     return {
       workflow,
       finish: async () => {
