@@ -158,6 +158,18 @@ describe("field read-back the cheap way (the comparison's overhead when nothing 
     expect(boxes).toEqual([[7, 7, 37, 27]]);
   });
 
+  it("a hair-thin run after the text (the cursor) is read again without it: « Michel » with its cursor is not « Michell », « Michel » stays « Michel »", async () => {
+    const f = entry([[10, 6, 12], [18, 6, 12], [26, 8, 14], [37, 1, 16]]);
+    const boxes: BBox[] = [];
+    const r = await readFieldCheaply(f, false, async (_f, b) => (boxes.push(b), b[2] > 40 ? "Michell" : "Michel"), async () => []);
+    expect(r).toEqual({ text: "Michell", by: "ocr line", withoutCursor: "Michel" });
+    const pc: Postcondition = { kind: "field_value", region: { of: "target" }, value: "Michel" };
+    const res = await checkPostcondition(pc, probe({ boxes: { target: [0, 0, 50, 20] }, readField: async () => r }), after);
+    expect(res).toMatchObject({ status: "passed", evidence: expect.stringContaining("cursor") });
+    // Without the cursor run nothing is read twice.
+    expect((await readFieldCheaply(entry([[10, 6, 12], [18, 6, 12]]), false, async () => "Mi", async () => [])).withoutCursor).toBeUndefined();
+  });
+
   it("a masked field's dots are counted without OCR; text in a masked field still goes to OCR", async () => {
     const dots = entry([0, 1, 2, 3, 4].map((k) => [10 + 11 * k, 7, 7] as [number, number, number]));
     expect(maskDots(fieldInk(dots)!)).toBe(5);

@@ -116,6 +116,8 @@ export function textShows(lines: readonly string[], want: string): { status: Che
 export interface FieldRead {
   text: string;
   by: "no ink" | "mask dots" | "ocr line" | "ocr";
+  /** The read without a hair-thin run at the end: the text cursor, which OCR may read as « l » or « | ». */
+  withoutCursor?: string;
 }
 
 /** Where a field's text is: the ink inside its border (frame pixels), as runs of inked columns. */
@@ -192,7 +194,15 @@ export async function readFieldCheaply(f: Frame, masked: boolean, readLine: ((f:
   if (!readLine) return { text: (await readText(f)).join(" "), by: "ocr" };
   const m = Math.round(3 * f.scaleFactor);
   const box = clampBBox([ink.box[0] - m, ink.box[1] - m, ink.box[2] + m, ink.box[3] + m], f);
-  return { text: await readLine(f, box), by: "ocr line" };
+  const text = await readLine(f, box);
+  // A last run as thin as the cursor, apart from the text: read again without it (a value may end in « l »).
+  const runs = ink.runs;
+  const last = runs.at(-1)!;
+  if (runs.length > 1 && last[1] - last[0] + 1 <= Math.max(2, Math.round(2 * f.scaleFactor)) && last[0] - runs.at(-2)![1] >= 2) {
+    const cut = clampBBox([ink.box[0] - m, ink.box[1] - m, runs.at(-2)![1] + 1 + m, ink.box[3] + m], f);
+    return { text, by: "ocr line", withoutCursor: await readLine(f, cut) };
+  }
+  return { text, by: "ocr line" };
 }
 
 const result = (pc: Postcondition, r: { status: CheckResult["status"]; evidence: string }): CheckResult => ({ kind: pc.kind, status: r.status, evidence: r.evidence });
@@ -246,7 +256,11 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
         const f = await regionFrame(probe, pc.region);
         if (!f) break;
         const r = probe.readField ? await probe.readField(f, !!pc.masked) : { text: (await probe.readText(f)).join(" "), by: "ocr" as const };
-        const shown = fieldShows(r.text, want, pc.masked);
+        let shown = fieldShows(r.text, want, pc.masked);
+        if (shown.status !== "passed" && r.withoutCursor !== undefined) {
+          const alt = fieldShows(r.withoutCursor, want, pc.masked);
+          if (alt.status === "passed") shown = { ...alt, evidence: `${alt.evidence}; the text cursor after it left out` };
+        }
         last = r.by === "ocr" ? shown : { ...shown, evidence: `${shown.evidence} (${r.by})` };
         if (last.status === "passed" || Date.now() >= deadline) break;
         await probe.sleep(300);
