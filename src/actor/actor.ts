@@ -399,6 +399,8 @@ export class Actor {
     const windowTimeout = this.opts.windowTimeoutMs ?? 10_000;
     const firstLook = this.plain ? windowTimeout : Math.min(1500, windowTimeout);
     let obs = await observeWindow(windows, want, firstLook, true, signal);
+    if (!this.plain && obs.window && obs.late)
+      this.decide(row, index, step, attempt, { kind: "adapt", reason: `the window « ${want.title} » was not there yet: waited ${Math.round(obs.waitedMs)} ms for it`, evidence: { waited_ms: Math.round(obs.waitedMs) }, options: [{ id: "wait_window", kind: "adapt", description: "wait for the window up to the window timeout" }], chosen: "wait_window", by: "rules" });
     let waitedLonger = false;
     const used = new Set<string>();
     for (let k = 0; k < 5; k++) {
