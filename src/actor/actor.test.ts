@@ -61,6 +61,29 @@ describe("the decision actor", () => {
     expect(row.error?.message).toContain("HéloïseHéloïse");
   });
 
+  it("a typing step run again after a failed check clears the field first, even when the field then reads empty (never typed twice)", async () => {
+    const d = new FakeDesktop();
+    let typedAt = 0;
+    const type = d.input.type.bind(d.input);
+    d.input.type = async (text: string, o?: unknown) => {
+      typedAt ||= Date.now();
+      await type(text, o as never);
+    };
+    let emptyRead = false;
+    // After the first typing the read-back misreads (an OCR slip) until the check gives up; the
+    // next look reads nothing (a field the reader misses); then what is there.
+    const readText = async (f: { origin: [number, number] }) => {
+      if (!(f.origin[1] >= 20 && f.origin[1] < 44) || !d.field) return [];
+      if (typedAt && Date.now() - typedAt < 1400) return ["Hélo"];
+      if (typedAt && !emptyRead) return (emptyRead = true), [];
+      return [d.field];
+    };
+    const { row } = await replay(d, formWorkflow(), { deps: { readText: readText as never } });
+    expect(d.field).toBe("Héloïse");
+    expect(d.sent).toContain("key ctrl+a");
+    expect(row.status).toBe("passed");
+  });
+
   it("dangerous: a click on « Supprimer » is blocked (typed error, nothing clicked) unless --allow-dangerous", async () => {
     const del: Step = { ...base, step_id: "step_003", action: "click", intention: "Cliquer sur « Supprimer »", target: target("button", "Supprimer", BUTTON) };
     const d = new FakeDesktop();

@@ -508,6 +508,11 @@ export class Actor {
         const bb = probe.box(field.region);
         if (bb) fieldNotEmpty = { box: bb, read: fieldCheck.evidence };
       }
+      // Typing again after a failed check: whatever the field reads now, it is cleared first (never typed twice).
+      if (step.action === "type" && field && attempt > 1 && !fieldNotEmpty && fieldCheck?.status !== "passed") {
+        const bb = probe.box(field.region);
+        if (bb) fieldNotEmpty = { box: bb, read: `attempt ${attempt} after a failed check (${fieldCheck?.evidence ?? "not read"})` };
+      }
       if (ownBox) this.boxes.set(step.step_id, ownBox);
     }
     if (fieldNotEmpty) await this.adapt(row, index, step, attempt, clearField, this.situation(step, b, obs, { fieldNotEmpty }), [clearField], "the field already holds other text");
