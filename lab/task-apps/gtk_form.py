@@ -37,6 +37,7 @@ for i, f in enumerate(fields):
     grid.attach(lab, 0, i, 1, 1)
     grid.attach(e, 1, i, 1, 1)
     entries[f["key"]] = e
+    e.set_text(p.get("values", {}).get(f["key"], ""))  # a field already filled when the app opens
     if f["key"] in p.get("insensitive", []):
         e.set_sensitive(False)
 dis = Gtk.Button(label=p.get("disabled_label", "Effacer"))

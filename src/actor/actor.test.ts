@@ -1,123 +1,14 @@
-// The actor's loop on an in-memory desktop: one form window with one field whose text the fake
-// keyboard edits (typing appends, ctrl+a then typing replaces) and whose read-back is that text.
+// The actor's loop on an in-memory desktop (test/support/fake-desktop.ts).
 // Real apps are in test/lab/actor.test.ts; this pins each decision's logic.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeFrame, type Frame } from "../core/frame.js";
-import type { BBox, Point } from "../core/geometry.js";
 import type { DecisionModel } from "../core/providers/decision-model.js";
-import type { InputDriver } from "../core/providers/input-driver.js";
-import type { ScreenSource } from "../core/providers/screen-source.js";
-import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
-import type { TraceDecision } from "../core/schemas/trace.js";
-import type { UIElement } from "../core/schemas/uielement.js";
-import type { Step, Workflow } from "../core/schemas/workflow.js";
-import { encodePng } from "../capture/png.js";
-import { ReplayExecutor, rowStatus } from "../replay/executor.js";
-import { readTrace, TraceWriter } from "../replay/trace.js";
-
-const FIELD: BBox = [110, 20, 300, 44];
-const BUTTON: BBox = [20, 80, 120, 110];
-
-function element(type: UIElement["type"], label: string, bbox: BBox): UIElement {
-  return {
-    element_id: `el_${label}`, type, role: type === "button" ? "delete" : "name_field", bbox: [...bbox] as [number, number, number, number], label, confidence: 0.9, detection_method: "test",
-    visual: { screenshot_path: "", embedding: null }, text: { raw: label, normalized: label.toLowerCase(), embedding: null },
-    properties: { is_clickable: true, is_focusable: true, is_dangerous: false }, context: { app_name: "Yad", window_title: "Form", workflow_hint: null }, tags: [],
-  } as unknown as UIElement;
-}
-
-class FakeDesktop {
-  field = "";
-  selected = false;
-  version = 0;
-  sent: string[] = [];
-  win: WindowDescriptor = { id: "0x1", title: "Form", appName: "Yad", instance: "yad", pid: 1, bbox: [0, 0, 400, 300], frame: { left: 0, right: 0, top: 0, bottom: 0 }, active: true, visible: true };
-  windows: WindowInfo = {
-    name: "fake",
-    list: async () => [{ ...this.win }],
-    active: async () => (this.win.active ? { ...this.win } : undefined),
-    activeId: async () => (this.win.active ? this.win.id : undefined),
-    get: async (id) => (id === this.win.id ? { ...this.win } : undefined),
-    find: async () => ({ ...this.win }),
-    waitFor: async () => ({ ...this.win }),
-    activate: async () => {
-      this.sent.push("activate");
-      this.win = { ...this.win, active: true, visible: true };
-    },
-  };
-  screen: ScreenSource = {
-    name: "fake",
-    capture: async (t: { kind: string; bbox?: BBox }) => {
-      const b = t.kind === "region" && t.bbox ? t.bbox : [0, 0, 400, 300];
-      const w = Math.max(1, Math.round(b[2] - b[0]));
-      const h = Math.max(1, Math.round(b[3] - b[1]));
-      return makeFrame({ data: new Uint8Array(w * h * 3).fill(this.version % 256), width: w, height: h, channels: 3, origin: [b[0], b[1]] });
-    },
-    close: async () => undefined,
-  } as unknown as ScreenSource;
-  input: InputDriver = {
-    name: "fake",
-    keyNames: [],
-    cursor: async () => [0, 0],
-    move: async () => undefined,
-    click: async (p?: Point) => {
-      this.sent.push(`click ${p?.map(Math.round).join(",")}`);
-      this.version++;
-    },
-    drag: async () => undefined,
-    scroll: async () => undefined,
-    type: async (text: string) => {
-      this.sent.push(`type ${text}`);
-      this.field = this.selected ? text : this.field + text;
-      this.selected = false;
-      this.version++;
-    },
-    key: async (combo: string) => {
-      this.sent.push(`key ${combo}`);
-      if (combo === "ctrl+a" || combo === "shift+Home") this.selected = true;
-      if (combo === "BackSpace") {
-        this.field = this.selected ? "" : this.field.slice(0, -1);
-        this.selected = false;
-      }
-    },
-    close: async () => undefined,
-  };
-}
-
-const target = (type: "text_input" | "button", label: string, bbox: BBox) => ({ type, label, by_text: label, role: null, position_hint: null, anchors: [], recorded_bbox: [...bbox] as [number, number, number, number], icon: null });
-const base = { by_text: null, variables: {}, expected_state: "", expected_result: "", window: { title: "Form", app: "Yad" } };
-const formWorkflow = (extra: Step[] = []): Workflow => ({
-  schema_version: "workflow_v1", workflow_id: "wf_form", name: "form", app: "yad", created_at: "2026-12-02T00:00:00Z", source_session: "test",
-  variables: [{ name: "prenom", type: "name", example: "Zoë", secret: false, steps: ["step_002"] }],
-  steps: [
-    { ...base, step_id: "step_001", action: "click", intention: "Cliquer sur le champ « Prénom »", target: target("text_input", "Prénom", FIELD) },
-    { ...base, step_id: "step_002", action: "type", intention: "Saisir {{prenom}}", target: target("text_input", "Prénom", FIELD), text: "{{prenom}}" },
-    ...extra,
-  ],
-});
-
-async function replay(d: FakeDesktop, wf: Workflow, opts: { mode?: "plain"; allowDangerous?: boolean; decisionModel?: DecisionModel } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "rpav-actor-"));
-  const trace = new TraceWriter(dir);
-  trace.append({ type: "run", schema_version: "trace_v1", run_id: "run_t", workflow_id: wf.workflow_id, workflow_name: wf.name, workflow_path: "/x", rows: [{}], on_error: "stop", steps: wf.steps.map((s) => ({ step_id: s.step_id, action: s.action, intention: s.intention })) });
-  const ex = new ReplayExecutor(
-    wf,
-    {
-      screen: d.screen, windows: d.windows, input: d.input, trace,
-      perceive: async () => ({ elements: [element("text_input", "Prénom", FIELD), element("button", "Supprimer", BUTTON)], lines: [] }),
-      readText: async (f: Frame) => (f.origin[1] >= 20 && f.origin[1] < 44 ? (d.field ? [d.field] : []) : []),
-      encodePng: (f: Frame) => encodePng(f),
-      ...(opts.decisionModel ? { decisionModel: opts.decisionModel } : {}),
-    },
-    { windowTimeoutMs: 300, postCheckTimeoutMs: 300, maxAttempts: 2, ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.allowDangerous ? { allowDangerous: true } : {}) },
-  );
-  const [row] = await ex.run([{ prenom: "Héloïse" }]);
-  const decisions = readTrace(dir).events.filter((e): e is TraceDecision => e.type === "decision");
-  return { row: row!, decisions, trace: readTrace(dir) };
-}
+import type { Step } from "../core/schemas/workflow.js";
+import { rowStatus } from "../replay/executor.js";
+import { deriveExpectations } from "../record/expectations.js";
+import { ElementMatcher } from "../matching/workflow-matcher.js";
+import { NgramTextEmbedder } from "../embedding/ngram-text-embedder.js";
+import type { StateInput } from "../embedding/multimodal-embedding-manager.js";
+import { BUTTON, FakeDesktop, formWorkflow, base, replayOnFake as replay, target } from "../../test/support/fake-desktop.js";
 
 describe("the decision actor", () => {
   it("execute: an empty field is typed into, and the row passes only because the text was read back in it", async () => {
@@ -170,6 +61,29 @@ describe("the decision actor", () => {
     expect(row.error?.message).toContain("HéloïseHéloïse");
   });
 
+  it("a typing step run again after a failed check clears the field first, even when the field then reads empty (never typed twice)", async () => {
+    const d = new FakeDesktop();
+    let typedAt = 0;
+    const type = d.input.type.bind(d.input);
+    d.input.type = async (text: string, o?: unknown) => {
+      typedAt ||= Date.now();
+      await type(text, o as never);
+    };
+    let emptyRead = false;
+    // After the first typing the read-back misreads (an OCR slip) until the check gives up; the
+    // next look reads nothing (a field the reader misses); then what is there.
+    const readText = async (f: { origin: [number, number] }) => {
+      if (!(f.origin[1] >= 20 && f.origin[1] < 44) || !d.field) return [];
+      if (typedAt && Date.now() - typedAt < 1400) return ["Hélo"];
+      if (typedAt && !emptyRead) return (emptyRead = true), [];
+      return [d.field];
+    };
+    const { row } = await replay(d, formWorkflow(), { deps: { readText: readText as never } });
+    expect(d.field).toBe("Héloïse");
+    expect(d.sent).toContain("key ctrl+a");
+    expect(row.status).toBe("passed");
+  });
+
   it("dangerous: a click on « Supprimer » is blocked (typed error, nothing clicked) unless --allow-dangerous", async () => {
     const del: Step = { ...base, step_id: "step_003", action: "click", intention: "Cliquer sur « Supprimer »", target: target("button", "Supprimer", BUTTON) };
     const d = new FakeDesktop();
@@ -207,6 +121,37 @@ describe("the decision actor", () => {
     expect(row.error?.code).toBe("window_not_found");
     expect(d.sent).toEqual([]);
     expect(decisions.at(-1)?.decision.kind).toBe("fail");
+  });
+
+  it("compare: the live state embedding against the step's recorded state vector, through the workflow matcher, with the recorded context — its cosine is in the decision's evidence", async () => {
+    const wf = deriveExpectations(formWorkflow()).workflow;
+    const ctx = { current_workflow_candidate: "wf_form", tags: ["saisie"], app_name: "Yad" };
+    wf.steps[0] = { ...wf.steps[0]!, screen_state_id: "screen_1", context: ctx, expect: { ...wf.steps[0]!.expect!, before: { ...wf.steps[0]!.expect!.before, state_vector_id: "v/state/screen_1" } } };
+    // A toy state embedding: the frame's grey level and the context's workflow, so that a changed screen or context shows in the cosine.
+    const inputs: StateInput[] = [];
+    const embed = async (i: StateInput) => {
+      inputs.push(i);
+      const g = i.frame.data[0]! / 255;
+      const wfc = i.context?.workflowCandidate === "wf_form" ? 1 : 0;
+      return { provider: "toy", vector: Float32Array.from([1 - g, g, wfc, 1 - wfc]) };
+    };
+    const recorded = { provider: "toy", vector: Float32Array.from([1, 0, 1, 0]) };
+    const deps = { matcher: new ElementMatcher(new NgramTextEmbedder(64)), embedState: embed, stateVector: async (id: string) => (id === "v/state/screen_1" ? recorded : undefined) };
+    const d = new FakeDesktop(); // version 0: a black frame, as recorded
+    const { decisions } = await replay(d, wf, { deps });
+    const ev = decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
+    expect(ev.match).toMatchObject({ ok: true, state_similarity: 1, state_vector_id: "v/state/screen_1", screen_state_id: "screen_1", required: "1/1" });
+    expect(inputs[0]!.context).toEqual({ workflowCandidate: "wf_form", tags: ["saisie"], appName: "Yad" });
+    // Another screen: the cosine drops and says so.
+    const d2 = new FakeDesktop();
+    d2.version = 255;
+    const r2 = await replay(d2, wf, { deps });
+    const ev2 = r2.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
+    expect(ev2.match.state_similarity).toBeLessThan(0.8);
+    // No store: the evidence says the recorded state could not be compared.
+    const r3 = await replay(new FakeDesktop(), wf, { deps: { ...deps, stateVector: async () => undefined } });
+    const ev3 = r3.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
+    expect(ev3.match).toMatchObject({ state_similarity: null, notes: [expect.stringContaining("not in the store")] });
   });
 
   it("row status: unverified when a check could not be made, passed when deferred checks passed", () => {

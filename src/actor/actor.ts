@@ -18,17 +18,18 @@ import type { VlmGrounder } from "../core/providers/vlm.js";
 import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
 import type { AssistAnswer, AssistCandidate } from "../core/schemas/assist.js";
 import type { CheckResult, Decision, TraceCandidate } from "../core/schemas/trace.js";
-import type { CheckRegion, Postcondition, Step, Workflow } from "../core/schemas/workflow.js";
+import type { CheckRegion, Postcondition, Step, StepExpectations, Workflow } from "../core/schemas/workflow.js";
+import type { StateInput } from "../embedding/multimodal-embedding-manager.js";
 import type { WorkflowPatchOp } from "../core/schemas/workflow-patch.js";
 import type { ElementMatcher } from "../matching/workflow-matcher.js";
 import { targetIsDangerous } from "../record/expectations.js";
 import { groundTarget, type Grounding, type PerceivedScreen } from "../replay/grounding.js";
 import type { TraceWriter } from "../replay/trace.js";
 import { fillTemplate, titleWithData, type Bindings } from "../replay/variables.js";
-import { checkAll, cropScreenBox, STATE_KINDS, type CheckProbe } from "./checks.js";
+import { checkAll, cropScreenBox, readFieldCheaply, STATE_KINDS, type CheckProbe } from "./checks.js";
 import { observeWindow, regionOf, stableFrame, type WindowObservation } from "./observe.js";
 import { dangerousAllowed } from "./policy.js";
-import { clearField, RECOVERY_STRATEGIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
+import { clearField, RECOVERY_STRATEGIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
 
 export interface ActorDeps {
   screen: ScreenSource;
@@ -38,6 +39,12 @@ export interface ActorDeps {
   perceive: (frame: Frame, signal?: AbortSignal) => Promise<PerceivedScreen>;
   /** Text lines of a small frame (a field); default: perception's lines. */
   readText?: (frame: Frame, signal?: AbortSignal) => Promise<string[]>;
+  /**
+   * One line of text in `box` (frame pixels) of a small frame: the recognizer alone, no text
+   * detection. Given, a field is read back the cheap way (no ink: no OCR; mask dots counted;
+   * else this one line on the ink's box); absent, by `readText`.
+   */
+  readLine?: (frame: Frame, box: BBox, signal?: AbortSignal) => Promise<string>;
   /** Loads a target's icon crop (path relative to the workflow file); throws when missing. */
   loadIcon?: (path: string) => Promise<Frame>;
   /** Loads a crop an expectation names (toggle looks); default loadIcon. */
@@ -51,8 +58,12 @@ export interface ActorDeps {
   assist?: AssistAsker;
   /** Optional decision model: chooses among the rules' options; rules decide when absent, slow or invalid. */
   decisionModel?: DecisionModel;
-  /** Compares the live screen with the step's required elements (the design's EnhancedWorkflowMatcher). */
+  /** Compares the live screen with the step's recorded state and required elements (the design's EnhancedWorkflowMatcher). */
   matcher?: ElementMatcher;
+  /** The recording's state embedder (same providers): the live screen's state embedding. */
+  embedState?: (input: StateInput, signal?: AbortSignal) => Promise<{ provider: string; vector: Float32Array }>;
+  /** A recorded state vector by id (the store); undefined when it is not there. */
+  stateVector?: (vectorId: string) => Promise<{ provider: string; vector: Float32Array } | undefined>;
   /** A person's answer turned into a proposed change of the workflow; returns the patch id. */
   proposePatch?: (p: { step_id: string; op: WorkflowPatchOp; reason: string; question_id: string }) => Promise<string>;
   run?: { runId: string; runDir: string };
@@ -132,6 +143,8 @@ export class Actor {
   private boxes = new Map<string, BBox>();
   private readonly groundCache = new Map<string, { key: string; g: Extract<Grounding, { found: true }>; row: number }>();
   private decisions: Decision["kind"][] = [];
+  /** The last perception of each window (what a step that looks at nothing compares with). */
+  private readonly lastSeen = new Map<string, PerceivedScreen>();
 
   constructor(
     private readonly workflow: Workflow,
@@ -157,7 +170,7 @@ export class Actor {
   }
 
   /** Lets the decision model choose among the rules' options (validated, bounded in time); the rules' choice otherwise. */
-  private async choose(step: Step, observed: Record<string, unknown>, options: Decision["options"], rulesChoice: string): Promise<{ chosen: string; by: Decision["by"]; reason?: string; model_error?: string }> {
+  private async choose(step: Step, observed: Record<string, unknown>, options: Decision["options"], rulesChoice: string): Promise<{ chosen: string; by: Decision["by"]; reason?: string; model_error?: string; model?: string }> {
     const model = this.deps.decisionModel;
     if (!model || options.length < 2 || this.plain) return { chosen: rulesChoice, by: "rules" };
     const ctl = new AbortController();
@@ -167,10 +180,10 @@ export class Actor {
         model.decide({ intention: step.intention, expected_state: step.expected_state, expected_result: step.expected_result, observed, options }, ctl.signal),
         new Promise<never>((_, reject) => ctl.signal.addEventListener("abort", () => reject(new TimeoutError(`the decision model ${model.name} took over ${this.opts.decisionTimeoutMs ?? 3000} ms`)), { once: true })),
       ]);
-      if (typeof a?.chosen === "string" && options.some((o) => o.id === a.chosen)) return { chosen: a.chosen, by: "model", reason: String(a.reason ?? "").slice(0, 500) };
-      return { chosen: rulesChoice, by: "rules", model_error: `the model chose « ${String(a?.chosen).slice(0, 80)} », not one of the options` };
+      if (typeof a?.chosen === "string" && options.some((o) => o.id === a.chosen)) return { chosen: a.chosen, by: "model", model: model.name, reason: String(a.reason ?? "").slice(0, 500) };
+      return { chosen: rulesChoice, by: "rules", model: model.name, model_error: `the model chose « ${String(a?.chosen).slice(0, 80)} », not one of the options` };
     } catch (e) {
-      return { chosen: rulesChoice, by: "rules", model_error: (e as Error).message.slice(0, 300) };
+      return { chosen: rulesChoice, by: "rules", model: model.name, model_error: (e as Error).message.slice(0, 300) };
     } finally {
       clearTimeout(timer);
     }
@@ -276,7 +289,7 @@ export class Actor {
     this.decide(row, index, step, attempt, {
       kind: "adapt",
       reason: `${why}: ${chosen.description}${out.acted ? (ok ? " — done" : " — it did not help") : " — could not act safely"}`,
-      evidence: { ...observed, ...out.evidence, verified: ok, ...(pick.model_error ? { model_error: pick.model_error } : {}), ...(pick.reason ? { model_reason: pick.reason } : {}) },
+      evidence: { ...observed, ...out.evidence, verified: ok, ...(pick.model ? { model: pick.model } : {}), ...(pick.model_error ? { model_error: pick.model_error } : {}), ...(pick.reason ? { model_reason: pick.reason } : {}) },
       options,
       chosen: chosen.id,
       by: pick.by,
@@ -339,6 +352,7 @@ export class Actor {
     const { screen, windows } = this.deps;
     const signal = this.opts.signal;
     let live: WindowDescriptor | undefined | null = null;
+    const readText = async (f: Frame) => (this.deps.readText ? this.deps.readText(f, signal) : (await this.deps.perceive(f, signal)).lines.map((l) => l.text));
     const box = (r: CheckRegion): BBox | undefined => (r.of === "target" ? (targetBox ?? this.boxes.get(step.step_id)) : r.of === "step" ? this.boxes.get(r.step_id) : (live ?? window).bbox);
     return {
       windows: () => windows.list(signal),
@@ -350,7 +364,8 @@ export class Actor {
         if (!before || !bb) return undefined;
         return { frame: r.of === "window" ? before.frame : cropScreenBox(before.frame, bb), title: before.title };
       },
-      readText: async (f) => (this.deps.readText ? this.deps.readText(f, signal) : (await this.deps.perceive(f, signal)).lines.map((l) => l.text)),
+      readText,
+      ...(this.deps.readLine ? { readField: (f: Frame, masked: boolean) => readFieldCheaply(f, masked, (fr, bb) => this.deps.readLine!(fr, bb, signal), readText) } : {}),
       loadCrop: (p) => (this.deps.loadCrop ?? this.deps.loadIcon ?? (() => Promise.reject(new Error("no crop loader"))))(p),
       fill: (t) => fillTemplate(t, b),
       title: (t) => this.title(t, b),
@@ -384,6 +399,8 @@ export class Actor {
     const windowTimeout = this.opts.windowTimeoutMs ?? 10_000;
     const firstLook = this.plain ? windowTimeout : Math.min(1500, windowTimeout);
     let obs = await observeWindow(windows, want, firstLook, true, signal);
+    if (!this.plain && obs.window && obs.late)
+      this.decide(row, index, step, attempt, { kind: "adapt", reason: `the window « ${want.title} » was not there yet: waited ${Math.round(obs.waitedMs)} ms for it`, evidence: { waited_ms: Math.round(obs.waitedMs) }, options: [{ id: "wait_window", kind: "adapt", description: "wait for the window up to the window timeout" }], chosen: "wait_window", by: "rules" });
     let waitedLonger = false;
     const used = new Set<string>();
     for (let k = 0; k < 5; k++) {
@@ -455,21 +472,30 @@ export class Actor {
 
     // COMPARE: the effect may already hold (skip); a typing step's field may hold other text (adapt).
     let fieldNotEmpty: Situation["fieldNotEmpty"];
+    // A region that changed is how a click shows its effect, not the effect: a step whose other
+    // post-conditions are all states that already hold (a box already ticked) is done.
     const stateConds = exp.after.filter((c) => STATE_KINDS.has(c.kind));
+    const decisive = exp.after.filter((c) => c.kind !== "region_changed");
     const tCmp = performance.now();
-    if (!this.plain && stateConds.length > 0 && stateConds.length === exp.after.length) {
+    // The target grounded for the comparison is the one the action uses (same frame): perceived once.
+    let preGround: Awaited<ReturnType<Actor["ground"]>> | undefined;
+    if (!this.plain && stateConds.length > 0 && stateConds.length === decisive.length) {
       let ownBox: BBox | null = null;
       const unknownBox = (r: CheckRegion | undefined) => !!r && (r.of === "target" || (r.of === "step" && !this.boxes.has(r.step_id)));
       const needsOwn = exp.after.some((c) => unknownBox(regionOfCondition(c)));
+      let groundMs = 0;
       if (needsOwn && step.target) {
         const r = await this.ground(step, frame, b);
+        preGround = r;
+        groundMs = r.perceiveMs + r.groundMs;
         if (r.g.found && !r.g.ambiguous) ownBox = bboxFrameToScreen(frame, r.g.bbox);
       }
       const probe = this.probe(step, b, window, ownBox, undefined);
       // On resume the field's click ran in an earlier process: the step's own target stands for it.
       const patched: Postcondition[] = exp.after.map((c) => (ownBox && regionOfCondition(c)?.of === "step" && unknownBox(regionOfCondition(c)) ? ({ ...c, region: { of: "target" } } as Postcondition) : c));
-      const pre = await checkAll(patched, probe, { phase: "before" });
-      timings.compare_ms = performance.now() - tCmp;
+      const pre = await checkAll(patched.filter((c) => c.kind !== "region_changed"), probe, { phase: "before" });
+      // Grounding is counted as grounding (the action needs it anyway), not as comparison.
+      timings.compare_ms = performance.now() - tCmp - groundMs;
       overhead += timings.compare_ms;
       if (pre.every((c) => c.status === "passed")) {
         const shot = await this.shoot(`${step.step_id}-already`, window, frame);
@@ -481,6 +507,11 @@ export class Actor {
       if (step.action === "type" && field && fieldCheck?.status === "failed" && !/reads empty/.test(fieldCheck.evidence)) {
         const bb = probe.box(field.region);
         if (bb) fieldNotEmpty = { box: bb, read: fieldCheck.evidence };
+      }
+      // Typing again after a failed check: whatever the field reads now, it is cleared first (never typed twice).
+      if (step.action === "type" && field && attempt > 1 && !fieldNotEmpty && fieldCheck?.status !== "passed") {
+        const bb = probe.box(field.region);
+        if (bb) fieldNotEmpty = { box: bb, read: `attempt ${attempt} after a failed check (${fieldCheck?.evidence ?? "not read"})` };
       }
       if (ownBox) this.boxes.set(step.step_id, ownBox);
     }
@@ -494,15 +525,15 @@ export class Actor {
     let screenBox: BBox | null = null;
     if (needsTarget) {
       for (let scrolls = 0; ; scrolls++) {
-        const r = await this.ground(step, frame, b);
+        const r = scrolls === 0 && preGround ? preGround : await this.ground(step, frame, b);
         g = r.g;
         perceived = r.screen;
         fromCache = !!r.cached;
         timings.perceive_ms = (timings.perceive_ms ?? 0) + r.perceiveMs;
         timings.ground_ms = (timings.ground_ms ?? 0) + r.groundMs;
         overhead += r.perceiveMs + r.groundMs;
-        if (g.found || this.plain || scrolls >= 2) break;
-        const sit = this.situation(step, b, obs, { targetMissing: true });
+        if (g.found || this.plain || scrolls >= SCROLL_TRIES) break;
+        const sit = this.situation(step, b, obs, { targetMissing: true, scrolls });
         if (!scrollToTarget.applies(sit)) break;
         await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);
         frame = (await stableFrame(this.deps.screen, window, 1500, signal)).frame;
@@ -515,19 +546,12 @@ export class Actor {
       throw fail("target_not_found", `${step.step_id} has no target to look for (nothing was recognised there at recording time); re-record this step.`);
     }
 
-    // Required elements through the workflow matcher (evidence for the decision).
-    let match: Record<string, unknown> | undefined;
-    if (!this.plain && perceived && this.deps.matcher && exp.before.required_elements.length) {
-      const tM = performance.now();
-      const r = await this.deps.matcher.matchStep(
-        { elements: perceived.elements, windowTitle: window.title, frame: { width: frame.width, height: frame.height } },
-        { stepId: step.step_id, expectedWindowTitle: want.title, requiredElements: exp.before.required_elements.map((e) => ({ ...(e.type ? { type: e.type } : {}), label: this.title(e.label, b) })) },
-        this.workflow.workflow_id,
-      );
-      timings.match_ms = performance.now() - tM;
-      overhead += timings.match_ms;
-      match = { ok: r.ok, score: Math.round(r.score * 1000) / 1000, required: `${r.requiredMatched}/${r.requiredTotal}`, differences: r.differences.map((d) => d.kind) };
-    }
+    // COMPARE the live state with the recorded one through the workflow matcher: the state embedding
+    // (cosine against the step's recorded state vector, context made from the step's recorded
+    // context) and the required elements. Evidence for the decision.
+    if (perceived) this.lastSeen.set(window.id, perceived);
+    const match = this.plain ? undefined : await this.compareState(step, b, exp, window, frame, perceived, want.title, timings);
+    if (timings.match_ms) overhead += timings.match_ms;
 
     const shot = await this.shoot(`${step.step_id}-before`, window, frame);
     const candidates: TraceCandidate[] = (g?.candidates ?? []).map((c) => ({ element_id: c.element_id, type: c.type, label: c.label, bbox: bboxFrameToScreen(frame, c.bbox) as [number, number, number, number], score: c.score }));
@@ -656,6 +680,56 @@ export class Actor {
     // Running again is safe for a click (a toggle that did not change) and for typing into a field (the field is then selected first).
     const retry = step.action === "click" || (step.action === "type" && exp.after.some((c) => c.kind === "field_value"));
     return { status, overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check, checks, retry };
+  }
+
+  /** The step's recorded state and required elements against the live screen (the design's EnhancedWorkflowMatcher at run time). */
+  private async compareState(step: Step, b: Bindings, exp: StepExpectations, window: WindowDescriptor, frame: Frame, perceived: PerceivedScreen | undefined, wantTitle: string, timings: Record<string, number>): Promise<Record<string, unknown> | undefined> {
+    const { matcher, embedState, stateVector } = this.deps;
+    const vectorId = exp.before.state_vector_id;
+    const required = exp.before.required_elements;
+    if (!matcher || (!required.length && !vectorId)) return undefined;
+    // A step that looks at nothing (typing) compares with what this window showed last.
+    const seen = perceived ?? this.lastSeen.get(window.id);
+    if (!seen && !vectorId) return undefined;
+    const tM = performance.now();
+    const notes: string[] = [];
+    let recorded: { provider: string; vector: Float32Array } | undefined;
+    let live: { provider: string; vector: Float32Array } | undefined;
+    if (vectorId) {
+      recorded = stateVector ? await stateVector(vectorId).catch((e: Error) => (notes.push(`the recorded state vector could not be read: ${e.message.slice(0, 120)}`), undefined)) : undefined;
+      if (!recorded) notes.push(stateVector ? `the recorded state vector ${vectorId} is not in the store` : "no store to read the recorded state vector from");
+      else if (embedState) {
+        const ctx = step.context ?? { current_workflow_candidate: this.workflow.workflow_id, tags: [], app_name: step.window.app };
+        live = await embedState(
+          { frame, detectedText: (seen?.lines ?? []).map((l) => l.text), windowTitle: window.title, elements: seen?.elements ?? [], context: { workflowCandidate: ctx.current_workflow_candidate, tags: ctx.tags, ...(ctx.app_name ? { appName: ctx.app_name } : {}) } },
+          this.opts.signal,
+        );
+        if (!perceived) notes.push(seen ? "text and elements from this window's previous perception" : "no perception of this window yet: image, title and context only");
+      } else notes.push("no state embedder");
+    }
+    let r;
+    try {
+      r = await matcher.matchStep(
+        { ...(live ? { embedding: live } : {}), elements: seen?.elements ?? [], windowTitle: window.title, frame: { width: frame.width, height: frame.height } },
+        { stepId: step.step_id, ...(recorded && live ? { expectedEmbedding: recorded } : {}), expectedWindowTitle: wantTitle, requiredElements: seen ? required.map((e) => ({ ...(e.type ? { type: e.type } : {}), label: this.title(e.label, b) })) : [] },
+        this.workflow.workflow_id,
+      );
+    } catch (e) {
+      if (!(e instanceof RpaError)) throw e;
+      timings.match_ms = performance.now() - tM;
+      return { ok: null, error: e.message.slice(0, 200), ...(notes.length ? { notes } : {}) };
+    }
+    timings.match_ms = performance.now() - tM;
+    const round3 = (x: number) => Math.round(x * 1000) / 1000;
+    return {
+      ok: r.ok,
+      score: round3(r.score),
+      state_similarity: r.stateSimilarity === null ? null : round3(r.stateSimilarity),
+      ...(vectorId ? { state_vector_id: vectorId, screen_state_id: step.screen_state_id ?? null } : {}),
+      required: seen ? `${r.requiredMatched}/${r.requiredTotal}` : "not looked at (no perception)",
+      differences: r.differences.map((d) => d.kind),
+      ...(notes.length ? { notes } : {}),
+    };
   }
 
   private async propose(row: number, step: Step, op: WorkflowPatchOp, reason: string, questionId: string): Promise<void> {

@@ -3,7 +3,7 @@ import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { WindowDescriptor } from "../core/providers/window-info.js";
 import type { CheckRegion, Postcondition } from "../core/schemas/workflow.js";
-import { checkPostcondition, fieldShows, textShows, type CheckProbe } from "./checks.js";
+import { checkPostcondition, fieldInk, fieldShows, maskDots, readFieldCheaply, textShows, type CheckProbe } from "./checks.js";
 
 const win = (title: string, active = true, app = "Yad"): WindowDescriptor => ({ id: `0x${title.length}`, title, appName: app, instance: app.toLowerCase(), pid: 1, bbox: [0, 0, 100, 100], frame: { left: 0, right: 0, top: 0, bottom: 0 }, active, visible: true });
 
@@ -73,6 +73,10 @@ describe("post-condition checks, one per kind", () => {
     expect(fieldShows("Heloise", "Héloïse").status).toBe("passed"); // PP-OCR drops accents
     expect(fieldShows("HéloHéloïse", "Héloïse").status).toBe("failed");
     expect(fieldShows("Hélo", "Héloïse").status).toBe("failed");
+    // A letter the recognizer has no glyph for (PP-OCR: no « É ») is not a pass, nor a failure.
+    expect(fieldShows("Saint-tienne", "Saint-Étienne")).toMatchObject({ status: "unverified", evidence: expect.stringContaining("« É »") });
+    expect(fieldShows("Saint-tienneSaint-tienne", "Saint-Étienne").status).toBe("failed");
+    expect(fieldShows("Saint-Eti", "Saint-Étienne").status).toBe("failed");
     expect(fieldShows("01/02/199O", "01/02/1990").status).toBe("passed"); // one OCR slip in a long value
     expect(fieldShows("••••••", "secret", true).status).toBe("passed");
     expect(fieldShows("***", "secret", true).status).toBe("failed");
@@ -96,6 +100,10 @@ describe("post-condition checks, one per kind", () => {
     expect(await checkPostcondition(pc, probe({ boxes, screen: screen(false), loadCrop }), after)).toMatchObject({ status: "failed" });
     expect(await checkPostcondition(pc, probe({ boxes, screen: screen(true), loadCrop }), { phase: "before" })).toMatchObject({ status: "passed" }); // already ticked
     expect(await checkPostcondition({ ...pc, on_crop: null }, probe({ boxes }), after)).toMatchObject({ status: "unverified" });
+    // Grounded now as a smaller box off to one side of the recorded crop (the label without its square): still seen.
+    const narrow = { target: [66, 64, 80, 80] as BBox };
+    expect(await checkPostcondition(pc, probe({ boxes: narrow, screen: screen(true), loadCrop }), { phase: "before" })).toMatchObject({ status: "passed" });
+    expect(await checkPostcondition(pc, probe({ boxes: narrow, screen: screen(false), loadCrop }), { phase: "before" })).toMatchObject({ status: "failed" });
   });
 
   it("text_present: the text among the lines read in the region", async () => {
@@ -118,5 +126,65 @@ describe("post-condition checks, one per kind", () => {
     expect(await checkPostcondition(pc, probe({ boxes, screen: same, before: () => was, liveWindow: async () => undefined }), after)).toMatchObject({ status: "passed", evidence: "the window closed" });
     expect(await checkPostcondition(pc, probe({ boxes, screen: same, before: () => ({ ...was, title: "*Nouveau patient" }) }), after)).toMatchObject({ status: "passed" });
     expect(await checkPostcondition(pc, probe({ boxes, screen: same }), after)).toMatchObject({ status: "unverified" });
+  });
+});
+
+/** A 300×34 entry: white inside a grey border, with dark blocks (x, width, height) centred vertically. */
+function entry(blocks: Array<[number, number, number]>): Frame {
+  const w = 300, h = 34;
+  const data = new Uint8Array(w * h * 3).fill(255);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (x < 2 || y < 2 || x >= w - 2 || y >= h - 2) data.set([150, 150, 150], (y * w + x) * 3);
+  for (const [bx, bw, bh] of blocks) for (let y = 17 - Math.floor(bh / 2); y < 17 - Math.floor(bh / 2) + bh; y++) for (let x = bx; x < bx + bw; x++) data.set([30, 30, 30], (y * w + x) * 3);
+  return makeFrame({ data, width: w, height: h, channels: 3 });
+}
+
+describe("field read-back the cheap way (the comparison's overhead when nothing is unexpected)", () => {
+  it("an empty field (border, focus ring, blinking cursor) has no ink: it reads empty with no OCR at all", async () => {
+    expect(fieldInk(entry([]))).toBeNull();
+    expect(fieldInk(entry([[10, 1, 16]]))).toBeNull(); // the text cursor
+    let ocr = 0;
+    const r = await readFieldCheaply(entry([[10, 1, 16]]), false, async () => (ocr++, "x"), async () => (ocr++, ["x"]));
+    expect(r).toEqual({ text: "", by: "no ink" });
+    expect(ocr).toBe(0);
+  });
+
+  it("text is read as one line on its ink's box only", async () => {
+    const f = entry([[10, 6, 12], [18, 6, 12], [26, 8, 14]]);
+    const ink = fieldInk(f)!;
+    expect(ink.box).toEqual([10, 10, 34, 24]);
+    const boxes: BBox[] = [];
+    const r = await readFieldCheaply(f, false, async (_f, b) => (boxes.push(b), "Durand"), async () => ["never"]);
+    expect(r).toEqual({ text: "Durand", by: "ocr line" });
+    expect(boxes).toEqual([[7, 7, 37, 27]]);
+  });
+
+  it("a hair-thin run after the text (the cursor) is read again without it: « Michel » with its cursor is not « Michell », « Michel » stays « Michel »", async () => {
+    const f = entry([[10, 6, 12], [18, 6, 12], [26, 8, 14], [37, 1, 16]]);
+    const boxes: BBox[] = [];
+    const r = await readFieldCheaply(f, false, async (_f, b) => (boxes.push(b), b[2] > 40 ? "Michell" : "Michel"), async () => []);
+    expect(r).toEqual({ text: "Michell", by: "ocr line", withoutCursor: "Michel" });
+    const pc: Postcondition = { kind: "field_value", region: { of: "target" }, value: "Michel" };
+    const res = await checkPostcondition(pc, probe({ boxes: { target: [0, 0, 50, 20] }, readField: async () => r }), after);
+    expect(res).toMatchObject({ status: "passed", evidence: expect.stringContaining("cursor") });
+    // Without the cursor run nothing is read twice.
+    expect((await readFieldCheaply(entry([[10, 6, 12], [18, 6, 12]]), false, async () => "Mi", async () => [])).withoutCursor).toBeUndefined();
+  });
+
+  it("a masked field's dots are counted without OCR; text in a masked field still goes to OCR", async () => {
+    const dots = entry([0, 1, 2, 3, 4].map((k) => [10 + 11 * k, 7, 7] as [number, number, number]));
+    expect(maskDots(fieldInk(dots)!)).toBe(5);
+    let ocr = 0;
+    expect(await readFieldCheaply(dots, true, async () => (ocr++, "?"), async () => [])).toEqual({ text: "•••••", by: "mask dots" });
+    expect(ocr).toBe(0);
+    expect(fieldShows("•••••", "abcde", true).status).toBe("passed");
+    const text = entry([[10, 4, 14], [16, 9, 10], [27, 5, 14]]);
+    expect(maskDots(fieldInk(text)!)).toBeUndefined();
+    expect(await readFieldCheaply(text, true, async () => "Ab1", async () => [])).toEqual({ text: "Ab1", by: "ocr line" });
+  });
+
+  it("field_value uses the probe's cheap read and says how it read", async () => {
+    const pc: Postcondition = { kind: "field_value", region: { of: "target" }, value: "{{nom}}" };
+    const r = await checkPostcondition(pc, probe({ boxes: { target: [0, 0, 50, 20] }, readField: async () => ({ text: "", by: "no ink" }), text: ["Durand"] }), { phase: "before" });
+    expect(r).toMatchObject({ status: "failed", evidence: expect.stringContaining("(no ink)") });
   });
 });

@@ -27,6 +27,8 @@ export interface CheckProbe {
   before(region: CheckRegion): { frame: Frame; title: string } | undefined;
   /** Text lines read in a frame (OCR). */
   readText(frame: Frame): Promise<string[]>;
+  /** A field's text, read the cheap way when it can be (see `readFieldCheaply`); default: `readText`. */
+  readField?(frame: Frame, masked: boolean): Promise<FieldRead>;
   /** A crop the workflow names (relative to the workflow file). */
   loadCrop(path: string): Promise<Frame>;
   /** A value with the row's data ("{{nom}}" → "Durand"). */
@@ -89,6 +91,11 @@ export function fieldShows(read: string, want: string, masked = false): { status
   if (a === b) return { status: "passed", evidence: `the field reads « ${read} »` };
   const slips = b.length >= 6 ? 1 : 0;
   if (a.length === b.length && levenshtein(a, b) <= slips) return { status: "passed", evidence: `the field reads « ${read} » (one OCR slip from « ${want} »)` };
+  // The recognizer may have no glyph for some letters (PP-OCR reads no « É », no « € »): the read
+  // matches the value without them. That cannot tell a dropped letter from an unreadable one.
+  const unreadable = [...new Set([...want].filter((ch) => ch.codePointAt(0)! > 127 && comparable(ch) !== ""))];
+  if (unreadable.length && a === comparable([...want].filter((ch) => !unreadable.includes(ch)).join("")))
+    return { status: "unverified", evidence: `the field reads « ${read} »: the value without « ${unreadable.join(" ")} », which the OCR may not read` };
   return { status: "failed", evidence: `the field reads « ${read} », expected « ${want} »` };
 }
 
@@ -103,6 +110,99 @@ export function textShows(lines: readonly string[], want: string): { status: Che
   if (b.length >= 8 && best <= Math.floor(b.length / 10)) return { status: "passed", evidence: `« ${want} » is shown (${best} OCR slip${best > 1 ? "s" : ""})` };
   if (lines.length === 0) return { status: "unverified", evidence: "no text could be read there" };
   return { status: "failed", evidence: `« ${want} » not found; read: ${lines.slice(0, 6).map((l) => `« ${l} »`).join(", ")}` };
+}
+
+/** What a field shows and how it was read: no ink inside its border (nothing to read), mask dots counted, or one OCR line. */
+export interface FieldRead {
+  text: string;
+  by: "no ink" | "mask dots" | "ocr line" | "ocr";
+  /** The read without a hair-thin run at the end: the text cursor, which OCR may read as « l » or « | ». */
+  withoutCursor?: string;
+}
+
+/** Where a field's text is: the ink inside its border (frame pixels), as runs of inked columns. */
+export interface FieldInk {
+  box: BBox;
+  /** [first, last] columns (frame x) of each run of inked columns, left to right. */
+  runs: Array<[number, number]>;
+}
+
+/**
+ * The ink inside a field's box: pixels far (> 64 in grey level) from the field's background (the
+ * commonest grey of its inner part), after leaving out the border and focus ring (an inset of
+ * 4 px, and 15 % of the height). Null when there is none (or only the hair-thin text cursor): the
+ * field is empty, and no OCR is needed. A one-letter value as thin as the cursor (« l ») reads empty.
+ */
+export function fieldInk(f: Frame): FieldInk | null {
+  const s = f.scaleFactor;
+  const ix = Math.round(4 * s);
+  const iy = Math.max(Math.round(3 * s), Math.round(0.15 * f.height));
+  const x0 = ix, x1 = f.width - ix, y0 = iy, y1 = f.height - iy;
+  if (x1 - x0 < 2 || y1 - y0 < 2) return null;
+  const grey = (x: number, y: number) => {
+    const o = (y * f.width + x) * f.channels;
+    return (f.data[o]! + f.data[o + 1]! + f.data[o + 2]!) / 3;
+  };
+  const hist = new Uint32Array(256);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[Math.round(grey(x, y))]!++;
+  let bg = 0;
+  for (let v = 1; v < 256; v++) if (hist[v]! > hist[bg]!) bg = v;
+  const runs: Array<[number, number]> = [];
+  let top = Infinity, bottom = -1;
+  let start = -1;
+  for (let x = x0; x <= x1; x++) {
+    let inked = false;
+    if (x < x1)
+      for (let y = y0; y < y1; y++)
+        if (Math.abs(grey(x, y) - bg) > 64) {
+          inked = true;
+          top = Math.min(top, y);
+          bottom = Math.max(bottom, y);
+        }
+    if (inked && start < 0) start = x;
+    if (!inked && start >= 0) {
+      runs.push([start, x - 1]);
+      start = -1;
+    }
+  }
+  // A lone hair-thin run is the text cursor (it blinks): the field is still empty.
+  if (runs.length === 0 || (runs.length === 1 && runs[0]![1] - runs[0]![0] + 1 <= Math.max(2, Math.round(2 * s)))) return null;
+  return { box: [runs[0]![0], top, runs.at(-1)![1] + 1, bottom + 1], runs };
+}
+
+/** Mask dots (•••): three or more runs of the same width (±1 px), each about as tall as wide. Undefined when the ink is not dots. */
+export function maskDots(ink: FieldInk): number | undefined {
+  const widths = ink.runs.map(([a, b]) => b - a + 1);
+  if (widths.length < 3 || Math.max(...widths) - Math.min(...widths) > 1) return undefined;
+  const h = ink.box[3] - ink.box[1];
+  const w = Math.max(...widths);
+  return h <= 1.6 * w && w <= 1.6 * h ? widths.length : undefined;
+}
+
+/**
+ * A field's text the cheap way: no ink → empty without OCR; a masked field whose ink is dots →
+ * that many mask characters without OCR; else one OCR line on the ink's box only (a few ms) when
+ * `readLine` is given, the full read otherwise.
+ */
+export async function readFieldCheaply(f: Frame, masked: boolean, readLine: ((f: Frame, box: BBox) => Promise<string>) | undefined, readText: (f: Frame) => Promise<string[]>): Promise<FieldRead> {
+  const ink = fieldInk(f);
+  if (!ink) return { text: "", by: "no ink" };
+  if (masked) {
+    const n = maskDots(ink);
+    if (n !== undefined) return { text: "•".repeat(n), by: "mask dots" };
+  }
+  if (!readLine) return { text: (await readText(f)).join(" "), by: "ocr" };
+  const m = Math.round(3 * f.scaleFactor);
+  const box = clampBBox([ink.box[0] - m, ink.box[1] - m, ink.box[2] + m, ink.box[3] + m], f);
+  const text = await readLine(f, box);
+  // A last run as thin as the cursor, apart from the text: read again without it (a value may end in « l »).
+  const runs = ink.runs;
+  const last = runs.at(-1)!;
+  if (runs.length > 1 && last[1] - last[0] + 1 <= Math.max(2, Math.round(2 * f.scaleFactor)) && last[0] - runs.at(-2)![1] >= 2) {
+    const cut = clampBBox([ink.box[0] - m, ink.box[1] - m, runs.at(-2)![1] + 1 + m, ink.box[3] + m], f);
+    return { text, by: "ocr line", withoutCursor: await readLine(f, cut) };
+  }
+  return { text, by: "ocr line" };
 }
 
 const result = (pc: Postcondition, r: { status: CheckResult["status"]; evidence: string }): CheckResult => ({ kind: pc.kind, status: r.status, evidence: r.evidence });
@@ -155,8 +255,13 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
       for (;;) {
         const f = await regionFrame(probe, pc.region);
         if (!f) break;
-        const read = (await probe.readText(f)).join(" ");
-        last = fieldShows(read, want, pc.masked);
+        const r = probe.readField ? await probe.readField(f, !!pc.masked) : { text: (await probe.readText(f)).join(" "), by: "ocr" as const };
+        let shown = fieldShows(r.text, want, pc.masked);
+        if (shown.status !== "passed" && r.withoutCursor !== undefined) {
+          const alt = fieldShows(r.withoutCursor, want, pc.masked);
+          if (alt.status === "passed") shown = { ...alt, evidence: `${alt.evidence}; the text cursor after it left out` };
+        }
+        last = r.by === "ocr" ? shown : { ...shown, evidence: `${shown.evidence} (${r.by})` };
         if (last.status === "passed" || Date.now() >= deadline) break;
         await probe.sleep(300);
       }
@@ -180,10 +285,15 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
       const f = await regionFrame(probe, pc.region);
       if (!f) return result(pc, { status: "unverified", evidence: "the toggle's box is not known" });
       const [on, off] = [await probe.loadCrop(pc.on_crop), await probe.loadCrop(pc.off_crop)];
-      // The live box with a margin, so that a crop a few pixels off still aligns.
-      const m = 6 * f.scaleFactor;
+      // The live box with a margin, so that a crop a few pixels off still aligns — and wide
+      // enough to hold the recorded crops, which may be larger than the box grounded now.
       const b = probe.box(pc.region)!;
-      const wide = await probe.capture([b[0] - m, b[1] - m, b[2] + m, b[3] + m]);
+      // The grounded box need not be centred on the recorded crop (a label-only box where the box
+      // and its label were recorded): the whole size difference on each side.
+      const need = (c: Frame, side: 0 | 1) => (side === 0 ? c.width : c.height) / c.scaleFactor - (side === 0 ? b[2] - b[0] : b[3] - b[1]);
+      const mx = Math.max(6, need(on, 0) + 6, need(off, 0) + 6);
+      const my = Math.max(6, need(on, 1) + 6, need(off, 1) + 6);
+      const wide = await probe.capture([b[0] - mx, b[1] - my, b[2] + mx, b[3] + my]);
       const score = (crop: Frame) => matchIcon(wide, crop, { scales: [f.scaleFactor / crop.scaleFactor], allowInverted: false })?.score ?? 0;
       const [sOn, sOff] = [score(on), score(off)];
       const looks = sOn >= sOff ? "on" : "off";

@@ -16,6 +16,8 @@ export interface WindowObservation {
   exact: boolean;
   /** How long it took the window to be there (ms). */
   waitedMs: number;
+  /** The window was not there at the first look (it came while waiting). */
+  late?: boolean;
 }
 
 /**
@@ -29,10 +31,11 @@ export async function observeWindow(windows: WindowInfo, want: { title: string; 
   const inApp = ofApp(want.app);
   const deadline = t0 + timeoutMs;
   let adaptAfter = t0 + Math.min(1500, timeoutMs);
-  for (;;) {
+  let late = false;
+  for (;; late = true) {
     const list = await windows.list(signal);
     const exact = windowsNamed(list, want.app, want.title)[0];
-    if (exact) return { list, window: exact, exact: true, waitedMs: Date.now() - t0 };
+    if (exact) return { list, window: exact, exact: true, waitedMs: Date.now() - t0, ...(late ? { late } : {}) };
     const active = list.find((w) => w.active);
     if (adapt && active && inApp(active) && want.app && Date.now() >= adaptAfter && textSimilarity(title, normTitle(active.title)) >= 0.5) return { list, window: active, exact: false, waitedMs: Date.now() - t0 };
     if (Date.now() >= deadline) return { list, exact: false, waitedMs: Date.now() - t0 };

@@ -12,7 +12,7 @@ import type { Step, Workflow } from "../core/schemas/workflow.js";
 import { PatchFiles } from "../store/patch-files.js";
 import { applyPatch, decidePatch } from "./patches.js";
 import { safeAnswerRank, SAFE_DIALOG_ANSWERS } from "./policy.js";
-import { clearField, dismissDialog, refocus, restoreWindow, scrollToTarget, startApp, waitStable, type RecoveryEnv, type Situation } from "./recovery.js";
+import { clearField, dismissDialog, refocus, restoreWindow, scrollPointFor, scrollToTarget, startApp, waitStable, type RecoveryEnv, type Situation } from "./recovery.js";
 
 const w = (id: string, title: string, bbox: BBox, o: Partial<WindowDescriptor> = {}): WindowDescriptor => ({ id, title, appName: "Yad", instance: "yad", pid: 1, bbox, frame: { left: 0, right: 0, top: 0, bottom: 0 }, active: false, visible: true, ...o });
 const step = { step_id: "s1", action: "click", intention: "i", by_text: null, target: null, variables: {}, expected_state: "", expected_result: "", window: { title: "Form", app: "Yad" } } as Step;
@@ -119,5 +119,31 @@ describe("assist answers and patches", () => {
     await files.put({ ...base, patch_id: "p_new", step_id: "s2" });
     expect(await decidePatch({ patches: files, store }, "p_new", "accept")).toMatchObject({ decision: "accepted", version: 3 });
     expect(saved.at(-1)!.steps.map((s) => s.step_id)).toEqual(["s1", "s3"]);
+  });
+});
+
+describe("scroll to a target out of view", () => {
+  it("turns the wheel over the target's recorded place in its window (moved windows included), or the centre when that place is no longer inside; down first, then back up", async () => {
+    const withBox = { ...step, target: { type: "checkbox", label: "Accepte", by_text: "Accepte", role: null, position_hint: null, anchors: [], recorded_bbox: [0, 0, 1, 1], icon: null, window_box: [100, 200, 140, 220] } } as unknown as Step;
+    expect(scrollPointFor(withBox, [500, 100, 1140, 500])).toEqual([620, 310]);
+    expect(scrollPointFor(withBox, [500, 100, 1140, 290])).toEqual([820, 195]); // the window was made smaller
+    const scrolls: Array<{ at: Point; dy: number }> = [];
+    let shown = 0;
+    const e: RecoveryEnv = {
+      ...env([], []),
+      input: { scroll: async (at: Point, dy: number) => void (scrolls.push({ at, dy }), shown++) } as unknown as InputDriver,
+      screen: { capture: async () => makeFrame({ data: new Uint8Array(20 * 20 * 3).fill(shown * 40), width: 20, height: 20, channels: 3 }) } as unknown as ScreenSource,
+    };
+    const s0 = sit({ step: withBox, targetMissing: true, scrolls: 0 });
+    expect((await scrollToTarget.act(s0, e)).acted).toBe(true);
+    expect(await scrollToTarget.verify(s0, e)).toBe(true);
+    for (const k of [1, 2, 3, 4]) await scrollToTarget.act(sit({ step: withBox, targetMissing: true, scrolls: k }), e);
+    expect(scrolls.map((x) => x.dy)).toEqual([2, 2, 2, -3, -3]);
+    expect(scrolls[0]!.at).toEqual([120, 210]);
+    // A scroll that moved nothing did not help.
+    const still: RecoveryEnv = { ...e, input: { scroll: async () => undefined } as unknown as InputDriver };
+    const s2 = sit({ step: withBox, targetMissing: true, scrolls: 0 });
+    await scrollToTarget.act(s2, still);
+    expect(await scrollToTarget.verify(s2, still)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 // act() → evidence, verify() → boolean — tried in order by the actor; the first that applies acts,
 // and the step is observed again. A strategy that cannot act safely (a dialog without a safe
 // answer) says so, and the actor asks a person or fails.
+import { nearlySameFrame } from "../capture/stable-capture.js";
 import type { Frame } from "../core/frame.js";
 import { frameToScreen } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
@@ -33,6 +34,23 @@ export interface Situation {
   fieldNotEmpty?: { box: BBox; read: string };
   /** The target was not found on the visible part of the window. */
   targetMissing?: boolean;
+  /** How many times the actor already scrolled for this target (0: first try, down; then up). */
+  scrolls?: number;
+}
+
+/**
+ * Where to turn the wheel to scroll the target's container: the target's recorded place in its
+ * window (window-relative, so a moved window does not matter) when that place is still inside the
+ * window with a margin; else the window's centre (a window made smaller than when recorded).
+ */
+export function scrollPointFor(step: Step, win: BBox): [number, number] {
+  const wb = step.target?.window_box;
+  const centre: [number, number] = [Math.round((win[0] + win[2]) / 2), Math.round((win[1] + win[3]) / 2)];
+  if (!wb) return centre;
+  const [cx, cy] = bboxCenter(wb);
+  const p: [number, number] = [Math.round(win[0] + cx), Math.round(win[1] + cy)];
+  const m = 40;
+  return p[0] > win[0] + m && p[0] < win[2] - m && p[1] > win[1] + m && p[1] < win[3] - m ? p : centre;
 }
 
 export interface RecoveryEnv {
@@ -189,19 +207,37 @@ export const clearField: RecoveryStrategy = {
   verify: async () => true,
 };
 
-/** The target is not on the visible part of the window: scroll down (then up) and ground again. */
+/**
+ * The target is not on the visible part of the window: scroll its recorded container (two notches
+ * down, three times, then three notches up) and ground again after each. Verified by the window's pixels changing:
+ * a scroll that moved nothing did not help.
+ */
 export const scrollToTarget: RecoveryStrategy = {
   id: "scroll_to_target",
-  description: "scroll the window and look for the target again",
+  description: "scroll the target's container and look for the target again",
   applies: (s) => !!s.targetMissing && !!s.stepWindow,
   async act(s, env) {
     const w = s.stepWindow!;
-    await env.input.scroll(bboxCenter(w.bbox), 5, 0, { targetWindow: w.id, ...(env.signal ? { signal: env.signal } : {}) });
-    await env.sleep(300);
-    return { acted: true, evidence: { scrolled: "down 5", window: w.title, region: regionOf(w).bbox } };
+    const at = scrollPointFor(s.step, w.bbox);
+    // A few notches at a time (a target in the middle of a long form is passed by a big scroll):
+    // down three times, then up.
+    const k = s.scrolls ?? 0;
+    const dy = k < SCROLL_DOWN_TRIES ? 2 : -3;
+    const before = await env.screen.capture(regionOf(w), env.signal);
+    await env.input.scroll(at, dy, 0, { targetWindow: w.id, ...(env.signal ? { signal: env.signal } : {}) });
+    // Overlay scroll bars (GTK 3, macOS-like) are drawn over the content for about a second after
+    // a scroll: over the right edge of the fields, they hide their outline from the detector.
+    await env.sleep(1300);
+    const after = await env.screen.capture(regionOf(w), env.signal);
+    scrolled.set(s, !nearlySameFrame(before, after, 0.003));
+    return { acted: true, evidence: { scrolled: dy > 0 ? `down ${dy}` : `up ${-dy}`, at, window: w.title } };
   },
-  verify: async () => true,
+  verify: async (s) => scrolled.get(s) ?? false,
 };
+const scrolled = new WeakMap<Situation, boolean>();
+export const SCROLL_DOWN_TRIES = 3;
+/** Scrolls tried for one target before the actor gives up (down, then back up past the start). */
+export const SCROLL_TRIES = 6;
 
 /** In the order the actor tries them. */
 export const RECOVERY_STRATEGIES: readonly RecoveryStrategy[] = [startApp, restoreWindow, dismissDialog, refocus, waitStable, clearField, scrollToTarget];

@@ -10,20 +10,17 @@ import type { ScreenNoveltyCheck } from "../core/providers/screen-novelty.js";
 import type { Store } from "../core/providers/store.js";
 import { readDocument } from "../core/schemas/documents.js";
 import type { ScreenState } from "../core/schemas/screenstate.js";
-import { LayoutImageEmbedder } from "../embedding/layout-image-embedder.js";
-import { MultiModalEmbeddingManager, type StateEmbedding } from "../embedding/multimodal-embedding-manager.js";
-import { NgramTextEmbedder } from "../embedding/ngram-text-embedder.js";
+import type { MultiModalEmbeddingManager, StateEmbedding } from "../embedding/multimodal-embedding-manager.js";
 import { StoredStateNovelty } from "../embedding/screen-novelty.js";
 import { persistStateEmbedding } from "../embedding/state-embedding-record.js";
 import type { DetectionResult } from "../perception/ui-element-detector.js";
 import { ContentFiles } from "../store/content-files.js";
 import { VectorSearch } from "../store/vector-search.js";
+import { createStateEmbedder } from "./state-embedder.js";
 import type { VlmConfig, VlmRegionsMode } from "./vlm-config.js";
 
-/** The state embedder stored screens are embedded with (weight-free, 512 dimensions). */
-export function defaultStateManager(): MultiModalEmbeddingManager {
-  return new MultiModalEmbeddingManager(new LayoutImageEmbedder(512), new NgramTextEmbedder(512));
-}
+/** The state embedder stored screens are embedded with: the one of recording and replay. */
+export const defaultStateManager = createStateEmbedder;
 
 export interface ScreenMeta {
   appName: string;

@@ -70,6 +70,17 @@ export interface GenStartOptions {
   extraField?: boolean;
   /** Keys of fields shown greyed out (insensitive). */
   insensitive?: string[];
+  /** Text already in fields when the app opens, by key. */
+  values?: Record<string, string>;
+}
+
+/** The command line that opens a generated task app (written, not started) and its oracle. */
+export interface GenLaunch {
+  command: string;
+  args: string[];
+  /** The oracle once the app ran (saved state), as `observe` gives it. */
+  observe(): Promise<string>;
+  cleanup(): void;
 }
 
 export interface GenTaskRun extends TaskRun {
@@ -84,20 +95,41 @@ function verdict(state: { fields: Record<string, string>; search: string; mark: 
   return JSON.stringify({ fields: keys.map((k) => state.fields[k] ?? null), search: state.search, mark: markOk, saved: state.saved });
 }
 
-export function genFormTask(o: GenTaskOptions): ReplayTask & { start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, data: TaskData, extra?: GenStartOptions): Promise<GenTaskRun> } {
+export function genFormTask(o: GenTaskOptions): ReplayTask & {
+  start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, data: TaskData, extra?: GenStartOptions): Promise<GenTaskRun>;
+  prepareLaunch(extra?: GenStartOptions): GenLaunch & { dir: string; out: string };
+  /** Field keys in order (the task types into them in this order). */
+  keys: readonly string[];
+} {
   const keys = o.params.fields.map((f) => f.key);
   const task = {
+    keys,
     name: o.name,
     title: o.params.title,
     app: APP_NAMES[o.family],
     recorded: o.recorded,
     rows: o.rows,
-    async start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, _data: TaskData, extra: GenStartOptions = {}): Promise<GenTaskRun> {
+    prepareLaunch(extra: GenStartOptions = {}): GenLaunch & { dir: string; out: string } {
       const dir = mkdtempSync(join(tmpdir(), `rpav-gen-${o.family}-`));
       const out = join(dir, "state.json");
-      const params = { ...o.params, out, ...(extra.extraField ? {} : { extra_field: undefined }), insensitive: extra.insensitive ?? [] };
+      const params = { ...o.params, out, ...(extra.extraField ? {} : { extra_field: undefined }), insensitive: extra.insensitive ?? [], values: extra.values ?? {} };
       writeFileSync(join(dir, "params.json"), JSON.stringify(params));
-      const app = await launchApp(desktop, windows, { command: "/usr/bin/python3", args: [SCRIPTS[o.family], join(dir, "params.json")], variant, waitAtspi: false, window: { title: o.params.title } });
+      return {
+        dir,
+        out,
+        command: "/usr/bin/python3",
+        args: [SCRIPTS[o.family], join(dir, "params.json")],
+        observe: async () => {
+          for (let k = 0; k < 30 && !existsSync(out); k++) await sleep(100);
+          await sleep(200);
+          return verdict(existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined, o.params.mark, keys);
+        },
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+    async start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, _data: TaskData, extra: GenStartOptions = {}): Promise<GenTaskRun> {
+      const { dir, out, command, args } = task.prepareLaunch(extra);
+      const app = await launchApp(desktop, windows, { command, args, variant, waitAtspi: false, window: { title: o.params.title } });
       const geometry = async (): Promise<GenGeometry> => {
         const f = `${out}.geom.json`;
         for (let k = 0; k < 50 && !existsSync(f); k++) await sleep(100);

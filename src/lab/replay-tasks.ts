@@ -11,6 +11,7 @@ import { sleep } from "../core/process.js";
 import type { InputDriver } from "../core/providers/input-driver.js";
 import type { WindowInfo } from "../core/providers/window-info.js";
 import { launchApp } from "./apps.js";
+import { CONSENT_FORM, expectedOutput, yadArgs, type FormRow } from "./surprises.js";
 import { YAD_PATIENT_APP, type TaskApp, type TaskData, type TaskRun } from "../cli/demo-yad.js";
 import { atspiApps, atspiDump, type AtspiNode } from "./atspi.js";
 
@@ -45,6 +46,46 @@ export const YAD_PATIENT: ReplayTask = {
       await input.type(v, typing);
       await sleep(1600); // a pause ends the typing burst
     }
+    await input.click(center(ok.bbox));
+    await sleep(800);
+  },
+};
+
+/**
+ * The consent form (bench/actor's dev task): the patient form plus a check box the person ticks,
+ * in a scrolled window. Judged by yad's output (« …|TRUE| »).
+ */
+export const YAD_CONSENT: ReplayTask = {
+  name: "yad-consent",
+  title: CONSENT_FORM.title,
+  app: "yad",
+  recorded: YAD_PATIENT_APP.recorded,
+  rows: YAD_PATIENT_APP.rows,
+  async start(desktop, windows, variant) {
+    const app = await launchApp(desktop, windows, { command: "yad", args: yadArgs(CONSENT_FORM, []), variant });
+    const out = new Promise<string>((resolve) => (app.process.exitCode !== null ? resolve(app.stdout()) : app.process.once("close", () => resolve(app.stdout()))));
+    return {
+      app,
+      observe: async () => (await Promise.race([out, sleep(15_000).then(() => `(yad still open) ${app.stdout()}`)])).trim(),
+      stop: () => app.stop(),
+    };
+  },
+  expected: (d) => expectedOutput(d as unknown as FormRow, CONSENT_FORM),
+  async demonstrate(run, input, env, d) {
+    const all = await nodes(env, run.app.pid);
+    const fields = all.filter((n) => n.role === "text").sort((a, b) => a.bbox[1] - b.bbox[1]);
+    const box = all.find((n) => n.role === "check box");
+    const ok = all.find((n) => n.role === "push button" && n.name === "OK");
+    if (fields.length !== 3 || !box || !ok) throw new Error(`yad consent form: expected 3 fields, a check box and OK, found ${fields.length} fields${box ? "" : ", no check box"}`);
+    for (const [i, v] of [d.nom!, d.prenom!, d.date_de_naissance!].entries()) {
+      await input.click(center(fields[i]!.bbox));
+      await sleep(400);
+      await input.type(v, typing);
+      await sleep(1600); // a pause ends the typing burst
+    }
+    // A person clicks the square itself (AT-SPI's box is the whole row, label and blank included).
+    await input.click([Math.round(box.bbox[0] + 12), Math.round((box.bbox[1] + box.bbox[3]) / 2)]);
+    await sleep(1200);
     await input.click(center(ok.bbox));
     await sleep(800);
   },

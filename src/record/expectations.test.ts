@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readDocumentAs } from "../core/schemas/documents.js";
 import type { Workflow } from "../core/schemas/workflow.js";
-import { deriveExpectations, targetIsDangerous } from "./expectations.js";
+import { makeFrame } from "../core/frame.js";
+import { addExpectations, deriveExpectations, mayBeToggle, targetIsDangerous } from "./expectations.js";
 
 const load = (name: string) => readDocumentAs("workflow_v1", readFileSync(new URL(`../../demos/${name}/workflow.json`, import.meta.url), "utf8"), name) as Workflow;
 
@@ -45,5 +46,34 @@ describe("expectations derived for workflows built before they existed", () => {
     expect(targetIsDangerous({ ...t, label: "Annuler" })).toBe(false);
     expect(targetIsDangerous({ ...t, is_dangerous: false })).toBe(false);
     expect(targetIsDangerous(null)).toBe(false);
+  });
+});
+
+describe("a check box the detector did not name", () => {
+  const step = (id: string, label: string, box: [number, number, number, number]): Workflow["steps"][number] => ({
+    step_id: id, action: "click", intention: "Cliquer", by_text: null, variables: {}, expected_state: "", expected_result: "", window: { title: "Fiche", app: "Yad" },
+    target: { type: null, label, by_text: null, role: null, position_hint: null, anchors: [], recorded_bbox: box, icon: null, window_box: box },
+  });
+  const frame = (ticked: boolean) => {
+    const data = new Uint8Array(200 * 100 * 3).fill(240);
+    if (ticked) for (let y = 14; y < 26; y++) for (let x = 14; x < 26; x++) data.fill(20, (y * 200 + x) * 3, (y * 200 + x) * 3 + 3);
+    return makeFrame({ data, width: 200, height: 100, channels: 3 });
+  };
+  const session = (n: number) => ({
+    dir: "/s", header: { schema_version: "rawsession_v1", name: "Fiche", app: "yad", started_at: "2026-12-02T10:00:00Z" }, ended: true,
+    actions: [...Array(n).keys()].map((i) => ({ seq: i + 1, kind: "click" as const, t: i * 1000, x: 20 + 100 * i, y: 20, button: 1, window: { id: "0x1", title: "Fiche", app: "Yad", bbox: [0, 0, 200, 100] }, before: `b${i}.png`, after: `a${i}.png` })),
+  });
+  const wf = (steps: Workflow["steps"]): Workflow => ({ schema_version: "workflow_v1", workflow_id: "wf_fiche", name: "Fiche", app: "yad", created_at: "2026-12-02T10:00:00Z", source_session: "/s", variables: [], steps });
+
+  it("a small square without text whose look the click changed keeps its looks as a toggle_state (so « already ticked » can be seen); one whose look did not change, or with a label, does not", async () => {
+    const w = wf([step("step_001", "", [10, 10, 30, 30]), step("step_002", "", [110, 10, 130, 30])]);
+    const saved: string[] = [];
+    // The first square is ticked by its click; the second looks the same before and after.
+    await addExpectations(w, { session: session(2) as never, loadImage: async (p) => frame(p.endsWith("/a0.png")), saveCrop: async (name) => (saved.push(name), name) });
+    expect(w.steps[0]!.expect!.after).toEqual([{ kind: "region_changed", region: { of: "target" } }, { kind: "toggle_state", region: { of: "target" }, state: "on", on_crop: "step_001-on.png", off_crop: "step_001-off.png" }]);
+    expect(w.steps[1]!.expect!.after.some((c) => c.kind === "toggle_state")).toBe(false);
+    expect(saved).toEqual(["step_001-off.png", "step_001-on.png"]);
+    expect(mayBeToggle({ ...w.steps[0]!.target!, label: "Valider" })).toBe(false);
+    expect(mayBeToggle({ ...w.steps[0]!.target!, window_box: [0, 0, 120, 30] })).toBe(false);
   });
 });

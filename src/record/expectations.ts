@@ -123,6 +123,26 @@ function expectationsOf(steps: readonly Step[], i: number, wf: Pick<Workflow, "v
   };
 }
 
+/** A target that may be a check box the detector did not name: no text, small and about square. */
+export function mayBeToggle(t: Target): boolean {
+  // The box in window units (logical pixels) when recorded, else as recorded.
+  const b = t.window_box ?? t.recorded_bbox;
+  if (!b || t.label.trim() || (t.type && !["generic_interactive", "button"].includes(t.type))) return false;
+  const [w, h] = [b[2] - b[0], b[3] - b[1]];
+  return w >= 8 && h >= 8 && w <= 48 && h <= 48 && w / h >= 0.6 && w / h <= 1.67;
+}
+
+/** Did at least 5 % of the pixels change between two crops of the same box? */
+function lookChanged(a: Frame, b: Frame): boolean {
+  if (a.width !== b.width || a.height !== b.height) return false;
+  let n = 0;
+  for (let i = 0; i < a.width * a.height; i++) {
+    const o = i * a.channels;
+    if (Math.abs(a.data[o]! - b.data[o]!) + Math.abs(a.data[o + 1]! - b.data[o + 1]!) + Math.abs(a.data[o + 2]! - b.data[o + 2]!) > 60) n++;
+  }
+  return n >= 0.05 * a.width * a.height;
+}
+
 export interface ExpectationDeps {
   session: RawSession;
   loadImage: (path: string) => Promise<Frame>;
@@ -148,10 +168,22 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
       if (k >= 0) {
         cursor = k + 1;
         const a = clicks[k]!;
-        if (TOGGLES.has(s.target.type ?? "") && a.before && a.after) {
+        if ((TOGGLES.has(s.target.type ?? "") || mayBeToggle(s.target)) && a.before && a.after) {
           try {
             const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before)), await deps.loadImage(join(deps.session.dir, a.after))];
             const crop = (f: Frame) => cropFrame(f, clampBBox(box, f));
+            if (!TOGGLES.has(s.target.type ?? "")) {
+              // A small square without text whose look the click changed, in a window that stayed
+              // (no other window, no new title): a check box the detector did not name. Its looks
+              // are the check; the window's change is no longer asked for.
+              const [c0, c1] = [crop(f0), crop(f1)];
+              if (!lookChanged(c0, c1) || e.after.some((c) => c.kind !== "region_changed")) {
+                s.expect = e;
+                continue;
+              }
+              e.after = e.after.filter((c) => !(c.kind === "region_changed" && c.region.of === "window"));
+              e.after.push({ kind: "region_changed", region: { of: "target" } });
+            }
             const off = await deps.saveCrop(`${s.step_id}-off.png`, crop(f0));
             const on = await deps.saveCrop(`${s.step_id}-on.png`, crop(f1));
             e.after.push({ kind: "toggle_state", region: { of: "target" }, state: "on", on_crop: on, off_crop: off });

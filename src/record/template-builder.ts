@@ -19,6 +19,8 @@ import { nameIcon } from "../perception/icon-names.js";
 import { toGrey, toRgb } from "../perception/raster.js";
 import { bboxScreenToFrame } from "../core/frame.js";
 import type { RawSession } from "./session.js";
+import type { ScreenState } from "../core/schemas/screenstate.js";
+import { addStepStates, recordingContext, type EmbedState, type StepStates } from "./step-states.js";
 
 /** What the builder needs to see a recorded screen: elements and text lines (screen coordinates). */
 export interface ScreenReader {
@@ -33,11 +35,20 @@ export interface BuildDeps {
   onProgress?: (done: number, total: number) => void;
   /** The FR/EN word lists: variable names from captions are corrected against them (raw OCR otherwise). */
   words?: WordList;
+  /**
+   * The state embedder (the same at replay): given, each step keeps its recorded screen state
+   * (`screen_state_id`, state vector, context); the caller stores `screenStates` and `vectors`
+   * with the workflow.
+   */
+  embedState?: EmbedState;
 }
 
 export interface BuildResult {
   workflow: Workflow;
   warnings: string[];
+  /** The steps' recorded screen states and their vectors (empty without `embedState`). */
+  screenStates: ScreenState[];
+  vectors: StepStates["vectors"];
 }
 
 const TYPE_WORDS_FR: Record<string, string> = {
@@ -231,7 +242,9 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
     steps,
   };
   warnings.push(...(await addExpectations(workflow, { session, loadImage: deps.loadImage, saveCrop: deps.saveIcon })));
-  return { workflow, warnings };
+  if (!deps.embedState) return { workflow: { ...workflow, steps: workflow.steps.map((s) => ({ ...s, context: recordingContext(workflow, s.window.app) })) }, warnings, screenStates: [], vectors: [] };
+  const states = await addStepStates(workflow, session, { read: readShot, embed: deps.embedState });
+  return { workflow: states.workflow, warnings: [...warnings, ...states.warnings], screenStates: states.screenStates, vectors: states.vectors };
 }
 
 type ReadScreen = Awaited<ReturnType<ScreenReader["read"]>> & { size: { width: number; height: number }; frame: Frame };

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { InvalidInputError } from "../core/errors.js";
 import type { DecisionMaker, DecisionRequest, ModelDecision } from "../core/providers/decision-maker.js";
+import type { DecisionAnswer, DecisionModel, DecisionRequest as ActorDecisionRequest } from "../core/providers/decision-model.js";
 import type { RoleModel } from "./role-model.js";
 
 const SYSTEM =
@@ -30,4 +31,27 @@ export class ModelDecider implements DecisionMaker {
     const r = await this.model.ask({ messages: [{ role: "system", content: SYSTEM }, { role: "user", content: text }], schema, structured: true, signal });
     return { chosen: r.value.chosen, reason: r.value.reason, by: "model", model: r.model, prompt_hash: r.promptHash, raw_answer: r.raw.slice(0, 2000), cached: r.cached };
   }
+}
+
+/**
+ * The actor's decision model on top of a decision maker: the step's sentences and what was
+ * observed go in as data; the answer is one of the offered option ids (the maker's schema is an
+ * enum of them) — the actor checks it once more and decides by its rules otherwise.
+ */
+export function decisionModelOf(maker: DecisionMaker): DecisionModel {
+  return {
+    name: maker.name,
+    async decide(req: ActorDecisionRequest, signal?: AbortSignal): Promise<DecisionAnswer> {
+      const d = await maker.decide(
+        {
+          expected: `${req.expected_state} → ${req.expected_result}`,
+          actual: JSON.stringify(req.observed).slice(0, 1000),
+          planned: req.intention,
+          options: req.options.map((o) => ({ id: o.id, description: `${o.kind}: ${o.description}` })),
+        },
+        signal,
+      );
+      return { chosen: d.chosen, reason: d.reason };
+    },
+  };
 }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { TraceDecision } from "../../src/core/schemas/trace.js";
 import type { Workflow } from "../../src/core/schemas/workflow.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
-import { expectedOutput, prepareRow, type Surprise } from "../../src/lab/surprises.js";
+import { CONSENT_FORM, expectedOutput, PATIENT_FORM, prepareRow, type Surprise } from "../../src/lab/surprises.js";
 import { readTrace } from "../../src/replay/trace.js";
 import { AssistFiles } from "../../src/store/assist-files.js";
 import { rpav } from "../support/cli.js";
@@ -30,13 +30,18 @@ function save(name: string, wf: Workflow): string {
   return file;
 }
 
-async function surprise(s: Surprise, opts: { noActor?: boolean } = {}) {
-  const prepared = await prepareRow(s, demo, row, kit, kit.windows);
-  const file = prepared.workflow === demo ? demoPath : save(`wf-${s}`, prepared.workflow);
+// The consent form (a check box in a scrolled window), recorded by bench/actor's scripted person.
+const consentPath = new URL("../../demos/yad-consent/workflow.json", import.meta.url).pathname;
+const consent = JSON.parse(readFileSync(consentPath, "utf8")) as Workflow;
+
+async function surprise(s: Surprise, opts: { noActor?: boolean; consent?: boolean } = {}) {
+  const [wf, path, spec] = opts.consent ? [consent, consentPath, CONSENT_FORM] : [demo, demoPath, PATIENT_FORM];
+  const prepared = await prepareRow(s, wf, row, kit, kit.windows, spec);
+  const file = prepared.workflow === wf ? path : save(`wf-${s}`, prepared.workflow);
   let result: Awaited<ReturnType<typeof replayWorkflow>>;
   let judged: Awaited<ReturnType<typeof prepared.finish>>;
   try {
-    result = await replayWorkflow({ workflowPath: file, vars: { ...row }, runDir: join(dataDir, `${s}${opts.noActor ? "-plain" : ""}`), ...(opts.noActor ? { noActor: true } : {}) }, kit.env, dataDir, () => undefined);
+    result = await replayWorkflow({ workflowPath: file, vars: { ...row }, runDir: join(dataDir, `${opts.consent ? "consent-" : ""}${s}${opts.noActor ? "-plain" : ""}`), ...(opts.noActor ? { noActor: true } : {}) }, kit.env, dataDir, () => undefined);
   } finally {
     judged = await prepared.finish();
   }
@@ -87,6 +92,25 @@ describe("the decision actor on real apps", () => {
     const f = await surprise("focus_stolen");
     expect(f.output).toBe(expectedOutput(row));
     expect(f.decisions.some((d) => d.chosen === "refocus")).toBe(true);
+  }, 300_000);
+
+  it("box already ticked: skip — the check box's recorded « on » look is already there, nothing clicked; --no-actor clicks it off (a wrong action)", async () => {
+    const want = expectedOutput(row, CONSENT_FORM);
+    const r = await surprise("ticked", { consent: true });
+    expect(r.output).toBe(want);
+    const box = consent.steps.find((st) => st.expect?.after.some((c) => c.kind === "toggle_state"))!;
+    expect(r.decisions.some((d) => d.kind === "skip")).toBe(true);
+    expect(readTrace(r.result.runDir).events.filter((e) => e.type === "action" && e.step_id === box.step_id)).toEqual([]);
+    const plain = await surprise("ticked", { consent: true, noActor: true });
+    expect(plain.output).toBe(want.replace("|TRUE|", "|FALSE|"));
+  }, 300_000);
+
+  it("target scrolled out of view (the form made smaller): adapt — the target's container scrolled, the target grounded again", async () => {
+    const r = await surprise("scrolled", { consent: true });
+    expect(r.output).toBe(expectedOutput(row, CONSENT_FORM));
+    const scroll = r.decisions.find((d) => d.chosen === "scroll_to_target");
+    expect(scroll?.kind).toBe("adapt");
+    expect(scroll?.evidence).toMatchObject({ verified: true });
   }, 300_000);
 
   it("app not started: adapt — started again with the workflow's launch command; slow window: waited for", async () => {

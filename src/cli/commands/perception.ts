@@ -86,7 +86,16 @@ export interface DetectorObservers {
   vlmGate?: ScreenNoveltyCheck;
 }
 
-export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<{ detector: UIElementDetector; close: () => Promise<void> }> {
+/** A detector with its OCR engine (a field's read-back reads boxes with it) and how to close both. */
+export interface DetectorParts {
+  detector: UIElementDetector;
+  ocr: OcrProvider;
+  /** Whether the OCR reads given boxes itself (PP-OCR, hybrid). */
+  readsBoxes: boolean;
+  close: () => Promise<void>;
+}
+
+export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<DetectorParts> {
   const make = OCR_PROVIDERS[o.ocr];
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
   const kind = o.detector ?? DEFAULT_DETECTOR;
@@ -118,7 +127,8 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     ...(obs.logger ? { logger: obs.logger } : {}),
     ...(saveFailure ? { saveFailure } : {}),
   });
-  return { detector, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
+  // The cache answers readBoxes for every engine (nothing when the engine cannot): say which can.
+  return { detector, ocr: cached, readsBoxes: !!ocrParts.ocr.readBoxes, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
 }
 
 function scaleOption(v: string): number {

@@ -13,6 +13,7 @@ import { Recorder } from "../../record/recorder.js";
 import { readSession } from "../../record/session.js";
 import { detectorReader, secretFieldFinder } from "../../record/perception-adapters.js";
 import { buildWorkflow } from "../../record/template-builder.js";
+import { createStateEmbedder, storeBuiltWorkflow } from "../state-embedder.js";
 import { applyVariableOperations, type VariableOperation } from "../../record/workflow-vars.js";
 import { AccentLexicon } from "../../perception/hybrid-ocr.js";
 import { X11RecordSource } from "../../platform/x11/x11-record-source.js";
@@ -26,7 +27,7 @@ import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector } from "./perception.js";
 import { openStore, type StoreChoice } from "./store.js";
-import { defaultStateManager, newScreenGate, regionsMode } from "../screen-memory.js";
+import { newScreenGate, regionsMode } from "../screen-memory.js";
 import { checkOutputFile, writeOutputFile } from "../../core/make-dirs.js";
 
 export function registerRecordCommands(program: Command, io: CliIo): void {
@@ -84,10 +85,11 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
       const out = resolve(o.out ?? join(sessionDir, "workflow.json"));
       checkOutputFile(out, "--out");
       const dataDir = resolveDataDir(globals(), io.env);
+      const stateEmbedder = createStateEmbedder();
       const vlmConfig = resolveVlmConfig(dataDir, io.env);
       const mode = regionsMode(o.vlmRegions, undefined, vlmConfig);
       const gateStore = mode === "new_screens" ? await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env) : undefined;
-      const regions = mode !== "off" ? { vlm: createVlmProviders(vlmConfig).proposer, ...(gateStore ? { vlmGate: newScreenGate(gateStore, defaultStateManager(), vlmConfig) } : {}) } : {};
+      const regions = mode !== "off" ? { vlm: createVlmProviders(vlmConfig).proposer, ...(gateStore ? { vlmGate: newScreenGate(gateStore, stateEmbedder, vlmConfig) } : {}) } : {};
       const { detector, close: closeDetector } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false, regions);
       const close = async () => {
         await closeDetector();
@@ -104,6 +106,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
             return rel;
           },
           onProgress: (d, t) => io.err(`\rbuilding: ${d}/${t} actions`),
+          embedState: (i) => stateEmbedder.embed(i),
         });
         io.err("\n");
         let { workflow } = built;
@@ -123,8 +126,8 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         // And in the store, as a new version of the workflow.
         const store = await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env);
         try {
-          const version = await store.putWorkflow(workflow);
-          io.err(`stored in ${store.location} as ${workflow.workflow_id} version ${version}\n`);
+          const version = await storeBuiltWorkflow(store, { ...built, workflow });
+          io.err(`stored in ${store.location} as ${workflow.workflow_id} version ${version}, with ${built.screenStates.length} recorded screen states\n`);
         } finally {
           await store.close();
         }

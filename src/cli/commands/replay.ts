@@ -10,6 +10,8 @@ import { InvalidInputError } from "../../core/errors.js";
 import { runningProcess } from "../process-id.js";
 import { timestampedId } from "../../core/ids.js";
 import type { Store } from "../../core/providers/store.js";
+import type { Frame } from "../../core/frame.js";
+import type { BBox } from "../../core/geometry.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentAs } from "../../core/schemas/documents.js";
 import type { Workflow } from "../../core/schemas/workflow.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
@@ -31,14 +33,15 @@ import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { desktopEnv } from "../desktop-env.js";
 import { readInputFile } from "../io.js";
 import type { CliIo } from "./desktop.js";
-import { createDetector } from "./perception.js";
-import type { UIElementDetector } from "../../perception/ui-element-detector.js";
+import { createDetector, type DetectorParts } from "./perception.js";
 import { silentLogger, type Logger } from "../../core/providers/logger.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { consumeVarsFile, lazySecretStore, terminalSecretPrompt } from "../secrets.js";
 import { createVlmProviders } from "../vlm-providers.js";
 import { checkOutputFile, writeOutputFile } from "../../core/make-dirs.js";
+import { createStateEmbedder } from "../state-embedder.js";
+import { decisionModelOf } from "../../vlm/decider.js";
 
 export interface ReplayRequest {
   workflowPath: string;
@@ -79,7 +82,11 @@ export interface ReplayRequest {
   /** A decision model (rules decide when absent). */
   decisionModel?: DecisionModel;
   /** A detector the caller made and keeps (the planner's, for every item): not built here, not closed here. */
-  detector?: UIElementDetector;
+  detector?: Omit<DetectorParts, "close">;
+  /** --decision-model: the configured decision model (RPAV_MODEL_DECISION / config.json) chooses among the rules' options. */
+  useDecisionModel?: boolean;
+  /** How long the decision model may take per question (default 3 s); slower, the rules decide. */
+  decisionTimeoutMs?: number;
 }
 
 export interface ReplayResult {
@@ -188,9 +195,13 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const input = new X11XTestInputDriver({ env });
   const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
   // Detection failures keep their screenshot in the run's folder, next to the trace.
-  const { detector, close } = req.detector ? { detector: req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const { detector, ocr, readsBoxes, close } = req.detector ? { ...req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const stateEmbedder = createStateEmbedder();
   const vlmConfig = resolveVlmConfig(dataDir, env);
-  const vlm = (req.vlm ?? vlmConfig.enabled) ? createVlmProviders(vlmConfig).grounder : undefined;
+  const vlmProviders = (req.vlm ?? vlmConfig.enabled) || req.useDecisionModel ? createVlmProviders(vlmConfig) : undefined;
+  const vlm = (req.vlm ?? vlmConfig.enabled) ? vlmProviders?.grounder : undefined;
+  const decisionModel = req.decisionModel ?? (req.useDecisionModel && vlmProviders ? decisionModelOf(vlmProviders.decider) : undefined);
+  if (decisionModel) log(`decisions: the rules offer the options; ${decisionModel.name} may choose among them (answers checked, ${req.decisionTimeoutMs ?? 3000} ms at most; the rules decide otherwise)\n`);
   const t0 = performance.now();
   let outcomes: RowOutcome[] = [];
   let status: ReplayResult["status"] = "failed";
@@ -212,11 +223,16 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
           return { elements: det.elements, lines: det.ocr?.lines ?? [] };
         },
         readText: async (frame, signal) => (await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) })).ocr?.lines.map((l) => l.text) ?? [],
+        // A field's read-back: the recognizer on the ink's box alone (PP-OCR and hybrid read boxes; tesseract falls back to readText).
+        ...(readsBoxes && ocr.readBoxes ? { readLine: async (frame: Frame, box: BBox, signal?: AbortSignal) => (await ocr.readBoxes!(frame, [box], signal))[0]?.text ?? "" } : {}),
         matcher: new ElementMatcher(new NgramTextEmbedder(256)),
+        // The live state embedded as the recording's states were, compared with the step's stored vector.
+        embedState: (input, signal) => stateEmbedder.embed(input, "complete", signal),
+        ...(store ? { stateVector: async (id: string) => store.getVector(id) } : {}),
         run: { runId, runDir },
         ...(launch ? { launch: () => startDetached(launch.command, launch.args, withoutSecretEnv(env, workflow)) } : {}),
         ...(assistFiles ? { assist: assistFiles } : {}),
-        ...(req.decisionModel ? { decisionModel: req.decisionModel } : {}),
+        ...(decisionModel ? { decisionModel } : {}),
         proposePatch: async (p) => {
           const patch_id = timestampedId("patch");
           await patches.put({ schema_version: "workflow_patch_v1", patch_id, workflow_id: workflow.workflow_id, workflow_path: workflowPath, step_id: p.step_id, op: p.op, reason: p.reason, proposed_at: new Date().toISOString(), run_id: runId, question_id: p.question_id, status: "proposed" });
@@ -240,7 +256,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         ...(req.beforeRow || req.beforeRowCommand ? { beforeRow: req.beforeRow ?? rowCommand(req.beforeRowCommand!, env, workflow, log) } : {}),
         ...(req.afterRow ? { afterRow: req.afterRow } : {}),
       },
-      { onError: req.onError ?? "stop", mode: req.noActor ? "plain" : "actor", ...(req.allowDangerous ? { allowDangerous: true } : {}), ...(req.maxAttempts ? { maxAttempts: req.maxAttempts } : {}), ...(req.windowTimeoutMs ? { windowTimeoutMs: req.windowTimeoutMs } : {}), ...(req.signal ? { signal: req.signal } : {}) },
+      { onError: req.onError ?? "stop", mode: req.noActor ? "plain" : "actor", ...(req.allowDangerous ? { allowDangerous: true } : {}), ...(req.maxAttempts ? { maxAttempts: req.maxAttempts } : {}), ...(req.windowTimeoutMs ? { windowTimeoutMs: req.windowTimeoutMs } : {}), ...(req.decisionTimeoutMs ? { decisionTimeoutMs: req.decisionTimeoutMs } : {}), ...(req.signal ? { signal: req.signal } : {}) },
     );
     for (const n of executor.notes) log(`  note: ${n} (reported as unverified)\n`);
     log(`replaying « ${workflow.name} » (${workflow.steps.length} steps × ${only ? only.size : rows.length} row(s)) → ${runDir}\n`);
@@ -288,16 +304,20 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
     .option("--no-actor", "plain replay without the decision actor (execute every step, no skip / adapt / ask), for comparison")
     .option("--allow-dangerous", "let steps whose target deletes, pays, sends… run")
     .option("--assist", "when the actor cannot decide, ask a person: on this terminal, or through <data dir>/assist (the studio)")
+    .option("--decision-model", "let the decision model (RPAV_MODEL_DECISION, config.json roles.decision; default the understanding model) choose among the options the rules offer; its answer is checked and traced, the rules decide when it is absent, slow or invalid")
+    .option("--decision-timeout <ms>", "how long the decision model may take per question", "3000")
     .option("--json", "print the result as JSON")
     .option("--vlm", "last-resort grounding by the grounding model (default, unless config.json disables it)")
     .option("--no-vlm", "never ask a model: elements and icon templates only")
-    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; varsFile?: string; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean; actor: boolean; allowDangerous?: boolean; assist?: boolean }) => {
+    .action(async (file: string | undefined, o: { vlm?: boolean; var?: string[]; varsFile?: string; data?: string; useExamples?: boolean; report?: string; onError: string; resume?: string; ocr: string; maxAttempts: string; beforeRow?: string; json?: boolean; actor: boolean; allowDangerous?: boolean; assist?: boolean; decisionModel?: boolean; decisionTimeout: string }) => {
       // Read (and deleted) first, before anything can fail and leave it behind.
       const handed = o.varsFile ? consumeVarsFile(o.varsFile) : undefined;
       if (o.onError !== "stop" && o.onError !== "skip") throw new InvalidInputError(`--on-error must be stop or skip, got "${o.onError}".`);
       if (!file && !o.resume) throw new InvalidInputError("Give a workflow file, or --resume <run folder>.");
       const attempts = Number(o.maxAttempts);
       if (!Number.isInteger(attempts) || attempts < 1) throw new InvalidInputError(`--max-attempts must be a whole number ≥ 1, got "${o.maxAttempts}".`);
+      const decisionTimeoutMs = Number(o.decisionTimeout);
+      if (!Number.isInteger(decisionTimeoutMs) || decisionTimeoutMs < 1) throw new InvalidInputError(`--decision-timeout must be a whole number of milliseconds ≥ 1, got "${o.decisionTimeout}".`);
       const env = () => desktopEnv(io.env);
       const dataDir = resolveDataDir(globals(), io.env);
       const ctl = new AbortController();
@@ -310,7 +330,7 @@ export function registerReplayCommands(program: Command, io: CliIo, setExit: (co
       try {
         const r = await replayWorkflow(
           { workflowPath: file ?? "", logger: io.logger?.(), ...(o.var ? { argvVars: parseVarArgs(o.var) } : {}), ...(handed ? { vars: handed } : {}), secrets, ...(o.data ? { dataPath: o.data } : {}), ...(o.useExamples ? { useExamples: true } : {}), ...(o.report ? { runDir: o.report } : {}), ...(o.resume ? { resume: o.resume } : {}), onError: o.onError, ocr: o.ocr, maxAttempts: attempts, ...(o.vlm !== undefined ? { vlm: o.vlm } : {}), ...(o.beforeRow ? { beforeRowCommand: o.beforeRow } : {}), signal: ctl.signal,
-            ...(o.actor === false ? { noActor: true } : {}), ...(o.allowDangerous ? { allowDangerous: true } : {}), ...(o.assist ? { assist: true } : {}),
+            ...(o.actor === false ? { noActor: true } : {}), ...(o.allowDangerous ? { allowDangerous: true } : {}), ...(o.assist ? { assist: true } : {}), ...(o.decisionModel ? { useDecisionModel: true, decisionTimeoutMs } : {}),
             ...(o.assist && process.stdin.isTTY ? { prompt: { input: process.stdin, output: process.stderr } } : {}) },
           env,
           dataDir,

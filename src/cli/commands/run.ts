@@ -19,13 +19,12 @@ import { executePlan, loadPlan, planWorkflow, preparePlan, startPlan, type PlanP
 import { SCREEN_SOURCE } from "../../planner/items.js";
 import { assertNoConcurrentPlan, lockPlan, type HeldPlanLock, type LockOwner } from "../../planner/plan-lock.js";
 import { PerceivedTableReader } from "../../perception/screen-table-reader.js";
-import type { UIElementDetector } from "../../perception/ui-element-detector.js";
 import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { ModelInstructionProposer } from "../../vlm/instruction-proposer.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { createVlmProviders } from "../vlm-providers.js";
-import { createDetector } from "./perception.js";
+import { createDetector, type DetectorParts } from "./perception.js";
 import { formatPlan } from "../../planner/preview.js";
 import { planCsv, planJson, renderPlanReport, summarizeItems, summaryLine } from "../../planner/report.js";
 import { parseVarArgs } from "../../replay/variables.js";
@@ -46,7 +45,7 @@ export class ReplayItemRunner implements ItemRunner {
     private readonly dataDir: string,
     private readonly store: Store | undefined,
     /** `secrets`: the secret variables' values, taken once from their safe places and kept in memory (never in the plan). */
-    private readonly opts: { ocr?: string; maxAttempts?: number; log?: (s: string) => void; secrets?: Readonly<Record<string, string>>; detector?: UIElementDetector; vlm?: boolean } = {},
+    private readonly opts: { ocr?: string; maxAttempts?: number; log?: (s: string) => void; secrets?: Readonly<Record<string, string>>; detector?: Omit<DetectorParts, "close">; vlm?: boolean } = {},
   ) {}
 
   async run(req: ItemRunRequest): Promise<ItemRunResult> {
@@ -278,8 +277,8 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
       const owner: LockOwner = { pid: process.pid, host: hostname(), alive: processAlive };
       let lock: HeldPlanLock | undefined;
       // One detector for the whole plan (the screen list and every item's run), built when first needed.
-      let detectorParts: Promise<{ detector: UIElementDetector; close: () => Promise<void> }> | undefined;
-      const detector = (failureDir: string) => (detectorParts ??= createDetector({ ocr: o.ocr }, join(dataDir, "cache", "ocr"), false, { ...(io.logger ? { logger: io.logger() } : {}), failureDir })).then((d) => d.detector);
+      let detectorParts: Promise<DetectorParts> | undefined;
+      const detector = (failureDir: string) => (detectorParts ??= createDetector({ ocr: o.ocr }, join(dataDir, "cache", "ocr"), false, { ...(io.logger ? { logger: io.logger() } : {}), failureDir }));
       let closeScreen: (() => Promise<void>) | undefined;
       try {
         let planId: string;
@@ -308,7 +307,7 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
             const source = new X11ScreenSource({ env: e, windows });
             closeScreen = () => source.close();
             screen = new PerceivedTableReader(windows, source, async (frame, signal) => {
-              const d = await (await detector(join(reportDir, "failures"))).detect(frame, { autoScale: true, ...(signal ? { signal } : {}) });
+              const d = await (await detector(join(reportDir, "failures"))).detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) });
               return { lines: d.ocr?.lines ?? [], controls: d.elements.map((el) => el.bbox) };
             });
           }

@@ -135,6 +135,13 @@ export const StepExpectationsSchema = z.looseObject({
 });
 export type StepExpectations = z.infer<typeof StepExpectationsSchema>;
 
+export const StepContextSchema = z.looseObject({
+  current_workflow_candidate: z.string().nullable(),
+  tags: z.array(z.string()),
+  app_name: z.string().optional(),
+});
+export type StepContext = z.infer<typeof StepContextSchema>;
+
 export const STEP_ACTIONS = ["click", "double_click", "right_click", "drag", "type", "key", "select", "wait_for", "middle_click", "scroll"] as const;
 
 export const StepSchema = z.looseObject({
@@ -160,6 +167,13 @@ export const StepSchema = z.looseObject({
   window: z.looseObject({ title: z.string(), app: z.string() }),
   /** Optional so that workflows built before expectations existed still load (derived at load). */
   expect: StepExpectationsSchema.optional(),
+  /** The recorded screen state the step started from (a screenstate_v1 id); its state vector is `expect.before.state_vector_id`. */
+  screen_state_id: nonEmptyString.optional(),
+  /**
+   * The workflow context present at recording (design: ContextData — property 24); the context
+   * component of the state embedding is made from it again at replay (property 10).
+   */
+  context: StepContextSchema.optional(),
 });
 export type Step = z.infer<typeof StepSchema>;
 
