@@ -1,7 +1,7 @@
 // `rpav run` without a desktop: the plan (--dry-run, --json) from a folder, a CSV and an XLSX
 // sheet; and every refusal before any action — no terminal to confirm, two workflows too close to
 // call, a variable no item fills, an unknown plan. Real files, the real CLI, a real SQLite store.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
@@ -157,6 +157,8 @@ describe("--app: the app started per item", () => {
     const pidFile = join(tmp, "app.pid");
     const app = new ShellAppSession(`sleep 60 & echo $! > ${pidFile}; wait`, () => process.env, 300);
     await app.start();
+    // The shell writes the pid a moment after it starts (later on a loaded machine).
+    for (let k = 0; k < 100 && !(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim()); k++) await new Promise((r) => setTimeout(r, 50));
     const pid = Number(readFileSync(pidFile, "utf8"));
     // Alive: in /proc and not a zombie (this container's init may reap late).
     const alive = (p: number) => {
