@@ -107,10 +107,12 @@ async function initScram(bin: string, opts: ClusterOptions, isRoot: boolean): Pr
 }
 
 /** The application's role (LOGIN, not a superuser, cannot create roles or databases) owning the database `rpav`. */
-async function ensureAppRole(opts: ClusterOptions): Promise<void> {
+async function ensureAppRole(opts: ClusterOptions, fresh: boolean): Promise<void> {
   const port = opts.port ?? DEFAULT_PG_PORT;
   const passFile = clusterPassFile(opts);
-  if (lookupPassword(passFile, appUrl(port)) !== undefined) return;
+  // A password kept for this port names the role of this cluster, unless the cluster was just made
+  // (an earlier cluster on the same port left its entry): then the role is made with a new one.
+  if (!fresh && lookupPassword(passFile, appUrl(port)) !== undefined) return;
   const superPw = lookupPassword(passFile, `postgres://rpav@${HOST}:${port}/postgres`);
   if (superPw === undefined) throw new StoreError(`The superuser password of the cluster in ${opts.dir} is not in ${passFile}: restore that file, or make a new cluster in an empty folder.`, { details: { dir: opts.dir, passFile } });
   const client = new pg.Client({ host: HOST, port, user: "rpav", password: superPw, database: "postgres", connectionTimeoutMillis: 10_000 });
@@ -163,7 +165,7 @@ export async function clusterUp(opts: ClusterOptions): Promise<string> {
   const fresh = !existsSync(join(opts.dir, "PG_VERSION"));
   if (fresh) await initScram(bin, opts, isRoot);
   await asServerUser(join(bin, "pg_ctl"), ["-D", opts.dir, "-l", join(opts.dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -k ${opts.dir} -c listen_addresses=127.0.0.1 -c fsync=on`, "start"], opts.dir);
-  if (fresh || !trusts(opts.dir)) await ensureAppRole(opts);
+  if (fresh || !trusts(opts.dir)) await ensureAppRole(opts, fresh);
   return clusterAppUrl(opts);
 }
 

@@ -24,12 +24,18 @@ describe("rpav db", () => {
   it("up prints RPAV_PG_URL, is idempotent, status reports it, down stops it", () => {
     const up = rpav(["db", "up", ...args]);
     expect(up.code, up.stderr).toBe(0);
-    expect(up.stdout.trim()).toBe("export RPAV_PG_URL='postgres://rpav@127.0.0.1:54339/postgres'");
+    // The app role (not a superuser) on its own database; its password stays in the 0600 pgpass file.
+    expect(up.stdout.trim()).toBe("export RPAV_PG_URL='postgres://rpav_app@127.0.0.1:54339/rpav'");
     expect(rpav(["db", "up", ...args]).code).toBe(0);
     expect(rpav(["db", "status", ...args]).stdout).toMatch(/PostgreSQL up on 127\.0\.0\.1:54339/);
-    const url = "postgres://rpav@127.0.0.1:54339/postgres";
+    const url = "postgres://rpav_app@127.0.0.1:54339/rpav";
     const exp = rpav(["--store", "postgres", "--pg-url", url, "store", "export", join(dir, "out")]);
     expect(exp.stdout).toMatch(/0 screen states, 0 elements, 0 vectors/);
+    expect(rpav(["db", "down", ...args]).code).toBe(0);
+    // A new cluster on the same port (the old folder gone, its password entry still kept): its own role and password.
+    rmSync(join(dir, "pg"), { recursive: true, force: true });
+    expect(rpav(["db", "up", ...args]).code).toBe(0);
+    expect(rpav(["--store", "postgres", "--pg-url", url, "store", "export", join(dir, "out2")]).stdout).toMatch(/0 screen states/);
     expect(rpav(["db", "down", ...args]).code).toBe(0);
     const status = rpav(["db", "status", ...args]);
     expect(status.code).toBe(1);
