@@ -133,8 +133,18 @@ export const restoreWindow: RecoveryStrategy = {
     return { acted: true, evidence: { window: s.stepWindow!.title } };
   },
   async verify(s, env) {
-    const w = await env.windows.get(s.stepWindow!.id, env.signal);
-    return !!w && w.visible;
+    // Visible, and where it stays: a window manager maps a restored window and may move it back a
+    // moment later (openbox shows it elsewhere for one reading), so two readings must agree.
+    const deadline = Date.now() + 3000;
+    let last: string | undefined;
+    for (;;) {
+      const w = await env.windows.get(s.stepWindow!.id, env.signal);
+      const now = w && w.visible ? w.bbox.join(",") : undefined;
+      if (now !== undefined && now === last) return true;
+      if (Date.now() >= deadline) return false;
+      last = now;
+      await env.sleep(150);
+    }
   },
 };
 

@@ -87,7 +87,7 @@ describe("the decision actor on real apps", () => {
 
   it("minimised window: adapt — restored; focus stolen by another window: adapt — re-activated", async () => {
     const m = await surprise("minimised");
-    expect(m.output).toBe(expectedOutput(row));
+    expect(m.output, JSON.stringify({ result: m.result, decisions: m.decisions })).toBe(expectedOutput(row));
     expect(m.decisions.some((d) => d.chosen === "restore_window")).toBe(true);
     const f = await surprise("focus_stolen");
     expect(f.output).toBe(expectedOutput(row));

@@ -40,7 +40,9 @@ describe("kill -9 at random moments leaves only what the readers accept", () => 
   it("rpav replay killed 5 times: every trace is read and reported, and a killed run resumes to the end", async () => {
     const rnd = seededRandom(77);
     const trials: ReplayTrial[] = [];
-    for (let i = 0; i < 5; i++) trials.push(await replayTrial(kit.env, data, join(data, "runs", `r${i}`), { killAfterMs: i === 4 ? 14_000 : Math.round(3000 + rnd() * 20000), resume: i === 4 }));
+    // Killed at a point of the run's progress (its trace's line count), not at a time: a fast machine
+    // would finish the run before a fixed moment. A run of the demo writes about 30 lines.
+    for (let i = 0; i < 5; i++) trials.push(await replayTrial(kit.env, data, join(data, "runs", `r${i}`), { killAfterMs: 300_000, killAfterLines: i === 4 ? 12 : 2 + Math.floor(rnd() * 18), resume: i === 4 }));
     for (const t of trials) {
       if (!t.left) continue;
       expect(t.readerError, JSON.stringify(t)).toBeUndefined();

@@ -53,12 +53,25 @@ function rpavSync(env: NodeJS.ProcessEnv, dataDir: string, args: string[], timeo
 
 const typedExit = (r: { code: number | null; out: string }) => (r.code === 0 || r.code === 1) && !/internal error|\n\s+at .+:\d+:\d+/.test(r.out);
 
-async function killAt(child: ChildProcess, ms: number): Promise<boolean> {
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  const early = await Promise.race([sleep(ms).then(() => false), exited.then(() => true)]);
-  if (!early) child.kill("SIGKILL");
+/** SIGKILL after `ms`, or as soon as `ready()` holds (polled), whichever comes first; false when the process ended before. */
+async function killAt(child: ChildProcess, ms: number, ready?: () => boolean): Promise<boolean> {
+  let ended = false;
+  const exited = new Promise<void>((r) => child.once("exit", () => ((ended = true), r())));
+  const due = Date.now() + ms;
+  while (!ended && Date.now() < due && !(ready?.() ?? false)) await Promise.race([sleep(25), exited]);
+  if (ended) return false;
+  child.kill("SIGKILL");
   await exited;
-  return !early;
+  return true;
+}
+
+/** Lines written to a file so far (0 when it does not exist yet). */
+function linesOf(file: string): number {
+  try {
+    return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).length;
+  } catch {
+    return 0;
+  }
 }
 
 export interface RecordTrial {
@@ -155,11 +168,11 @@ export interface ReplayTrial {
 }
 
 /** One trial: `rpav replay` of the demo on a fresh form, SIGKILL after `killAfterMs`, then the trace read back, reported and (when asked) resumed. */
-export async function replayTrial(env: NodeJS.ProcessEnv, dataDir: string, runDir: string, opts: { killAfterMs: number; resume: boolean }): Promise<ReplayTrial> {
+export async function replayTrial(env: NodeJS.ProcessEnv, dataDir: string, runDir: string, opts: { killAfterMs: number; resume: boolean; /** Kill once the trace holds this many lines (a moment in the run's progress, whatever the machine's speed). */ killAfterLines?: number }): Promise<ReplayTrial> {
   closeForms(env);
   const vars = Object.entries(DEMO_ROW).flatMap(([k, v]) => ["--var", `${k}=${v}`]);
   const rep = startRpav(env, dataDir, ["replay", DEMO_WORKFLOW, ...vars, "--report", runDir, "--before-row", DEMO_BEFORE_ROW]);
-  const killed = await killAt(rep.child, opts.killAfterMs);
+  const killed = await killAt(rep.child, opts.killAfterMs, opts.killAfterLines !== undefined ? () => linesOf(join(runDir, "trace.jsonl")) >= opts.killAfterLines! : undefined);
   closeForms(env);
   const trial: ReplayTrial = { killAfterMs: opts.killAfterMs, killed, left: existsSync(join(runDir, "trace.jsonl")), readerOk: false, events: 0, truncatedTail: false };
   if (!trial.left) return trial;
