@@ -125,13 +125,19 @@ describe("rpav build --enrich", () => {
 describe("rpav detect --vlm-regions", () => {
   it("adds the model's elements (vlm_query) to the heuristics'; without a server vlm_used is false", async () => {
     fake.respond = () => '[{"bbox_2d": [100, 50, 180, 80], "type": "button", "label": "Magenta"}]';
-    const r = await rpav(["detect", join(dir, "screen.png"), "--vlm-regions", "--json", "--ocr", "ppocr"], up());
+    // "always": \`rpav build\` above stored this very screen as a step's state, so "new" would not ask.
+    const r = await rpav(["detect", join(dir, "screen.png"), "--vlm-regions", "always", "--json", "--ocr", "ppocr"], up());
     fake.respond = respond;
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout) as { ui_elements: { detection_method: string; label: string }[]; processing_metadata: { vlm_used: boolean } };
     expect(s.processing_metadata.vlm_used).toBe(true);
     expect(s.ui_elements.some((e) => e.detection_method === "vlm_query" && e.label === "Magenta")).toBe(true);
-    const d = JSON.parse((await rpav(["detect", join(dir, "screen.png"), "--vlm-regions", "--json", "--ocr", "ppocr"], none())).stdout) as { processing_metadata: { vlm_used: boolean } };
+    // The default, "new": the screen is the recorded state of the built workflow's step, so it is known.
+    const known = JSON.parse((await rpav(["detect", join(dir, "screen.png"), "--vlm-regions", "--json", "--ocr", "ppocr", "--app", "Yad", "--title", "Nouveau patient"], up())).stdout) as { processing_metadata: { vlm_used: boolean; vlm_gate?: { novel: boolean; stored: number } } };
+    expect(known.processing_metadata.vlm_gate?.stored).toBeGreaterThan(0);
+    expect(known.processing_metadata.vlm_gate?.novel).toBe(false);
+    expect(known.processing_metadata.vlm_used).toBe(false);
+    const d = JSON.parse((await rpav(["detect", join(dir, "screen.png"), "--vlm-regions", "always", "--json", "--ocr", "ppocr"], none())).stdout) as { processing_metadata: { vlm_used: boolean } };
     expect(d.processing_metadata.vlm_used).toBe(false);
   }, 90_000);
 });
