@@ -105,6 +105,6 @@ describe("rpav gc", () => {
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/\[invalid_input\]: --older-than "soon": write a number and a unit, e.g. 30d/);
     writeFileSync(join(data, "config.json"), JSON.stringify({ retention: { older_than: 30 } }));
-    expect((await cli(["--data-dir", data, "gc"])).err).toMatch(/\[invalid_config\]: .*retention\.older_than" must be a string/);
+    expect((await cli(["--data-dir", data, "gc"])).err).toMatch(/\[invalid_config\]: .*config\.json: retention\.older_than: .*expected string/);
   });
 });

@@ -1,7 +1,7 @@
 // Composition of the credential store: which key source (the OS keyring through secret-tool when
 // it works here, else a 0600 key file in the data directory), the terminal prompt without echo,
 // and `--vars-file` (values handed over by another process without argv, consumed and deleted).
-import { existsSync, lstatSync, readFileSync, unlinkSync } from "node:fs";
+import { lstatSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, InvalidInputError } from "../core/errors.js";
 import type { SecretKeySource } from "../core/providers/secret-key-source.js";
@@ -10,32 +10,19 @@ import { probeKeyring, SecretToolKeyring } from "../platform/linux/secret-tool-k
 import { KeyFile } from "../store/key-file.js";
 import { SecretFiles, storedKeyKind } from "../store/secret-files.js";
 import { parseVarsFile, VARS_FILE_MAX_BYTES } from "../replay/variables.js";
+import { readConfigFile } from "./config-file.js";
 
 export const SECRETS_FILE = "secrets.json";
 export const KEY_FILE = "secrets.key";
 
 export type KeyChoice = "auto" | "keyring" | "file";
 
-/** RPAV_SECRET_KEY, else config.json's "secrets": {"key": …}, else auto. */
+/** RPAV_SECRET_KEY, else config.json's "secrets": {"key": …} (validated by src/cli/config-file.ts), else auto. */
 export function keyChoice(dataDir: string, env: NodeJS.ProcessEnv): KeyChoice {
   const fromEnv = env.RPAV_SECRET_KEY;
-  let v: unknown = fromEnv;
-  let where = "RPAV_SECRET_KEY";
-  if (fromEnv === undefined || fromEnv === "") {
-    const file = join(dataDir, "config.json");
-    where = `${file} (secrets.key)`;
-    v = undefined;
-    if (existsSync(file)) {
-      try {
-        v = (JSON.parse(readFileSync(file, "utf8")) as { secrets?: { key?: unknown } } | null)?.secrets?.key;
-      } catch (e) {
-        throw new ConfigError(`${file}: not valid JSON (${(e as Error).message}); fix or remove it.`, { details: { source: file } });
-      }
-    }
-  }
-  if (v === undefined) return "auto";
-  if (v === "auto" || v === "keyring" || v === "file") return v;
-  throw new ConfigError(`${where} = ${JSON.stringify(v)}: write auto, keyring or file.`);
+  if (fromEnv === undefined || fromEnv === "") return readConfigFile(dataDir)?.config.secrets?.key ?? "auto";
+  if (fromEnv === "auto" || fromEnv === "keyring" || fromEnv === "file") return fromEnv;
+  throw new ConfigError(`RPAV_SECRET_KEY = ${JSON.stringify(fromEnv)}: write auto, keyring or file.`);
 }
 
 export interface KeyDecision {

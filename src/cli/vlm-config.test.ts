@@ -42,6 +42,6 @@ describe("VLM configuration", () => {
     writeFileSync(join(dir, "config.json"), JSON.stringify({ vlm: { roles: { grounding: { modle: "x" } } } }));
     expect(() => resolveVlmConfig(dir, {})).toThrow(/vlm\.roles\.grounding/);
     writeFileSync(join(dir, "config.json"), "{ not json");
-    expect(() => resolveVlmConfig(dir, {})).toThrow(/not valid JSON/);
+    expect(() => resolveVlmConfig(dir, {})).toThrow(/malformed JSON at line 1/);
   });
 });

@@ -6,32 +6,20 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { formatBytes } from "../../core/bounded-read.js";
-import { ConfigError } from "../../core/errors.js";
 import type { Store } from "../../core/providers/store.js";
 import { WorkflowSchema, type Workflow } from "../../core/schemas/workflow.js";
 import { collectGarbage, parseDuration } from "../../store/retention.js";
 import { recordedTargetShot } from "../../studio/workflow-view.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
+import { readConfigFile } from "../config-file.js";
 import type { CliIo } from "./desktop.js";
 import { openStore, type StoreChoice } from "./store.js";
 
 export const DEFAULT_RETENTION = "30d";
 
-/** config.json's "retention": {"older_than": "30d"}; the default when absent. */
+/** config.json's "retention": {"older_than": "30d"} (validated by src/cli/config-file.ts); the default when absent. */
 export function retentionSetting(dataDir: string): string {
-  const file = join(dataDir, "config.json");
-  if (!existsSync(file)) return DEFAULT_RETENTION;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new ConfigError(`${file}: not valid JSON (${(e as Error).message}); fix or remove it.`, { details: { source: file } });
-  }
-  const v = (doc as { retention?: { older_than?: unknown } } | null)?.retention?.older_than;
-  if (v === undefined) return DEFAULT_RETENTION;
-  if (typeof v !== "string") throw new ConfigError(`${file}: "retention.older_than" must be a string such as "30d".`, { details: { source: file } });
-  parseDuration(v, `${file} retention.older_than`);
-  return v;
+  return readConfigFile(dataDir)?.config.retention?.older_than ?? DEFAULT_RETENTION;
 }
 
 /** The workflow file's own parts: the file and the icon crops it names (relative to it). */
