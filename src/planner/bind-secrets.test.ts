@@ -2,19 +2,10 @@
 // XLSX column is plain text), and its value is never in the plan (the runner takes it at run time).
 import { describe, expect, it } from "vitest";
 import type { PlanItem } from "../core/schemas/plan.js";
-import type { Workflow } from "../core/schemas/workflow.js";
+import { loginWorkflow } from "../../test/support/login-workflow.js";
 import { bindItems, SECRET_SOURCE, unboundVariables } from "./bind.js";
 
-const wf = {
-  schema_version: "workflow_v1",
-  workflow_id: "wf_login",
-  name: "Login",
-  variables: [
-    { name: "nom", type: "name", example: "Durand", secret: false, steps: [] },
-    { name: "mot_de_passe", type: "secret", example: null, secret: true, steps: [] },
-  ],
-  steps: [],
-} as unknown as Workflow;
+const wf = loginWorkflow();
 const item = (fields: Record<string, string>): PlanItem => ({ key: fields.nom ?? "x", label: fields.nom ?? "x", fields }) as unknown as PlanItem;
 
 describe("planner binding of secret variables", () => {
