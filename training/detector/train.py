@@ -4,6 +4,11 @@ family and exports ONNX.
   npm run train -- detector                 (= /usr/bin/python3 training/detector/train.py)
   python3 train.py --hours 1.5 --fold A      stop training after 1.5 h of wall time (then calibrate, evaluate, export)
   python3 train.py --finish                  calibrate, evaluate and export the last checkpoint without training more
+  python3 train.py --init-onnx models/ui-detector/ui-detector.onnx
+                                             continue from the committed model's weights when there is no last.pt (onnx_init.py)
+
+Rare types: half the crops (--balanced) are centred near an element of a type drawn uniformly, and each type's heat-map
+loss is weighted by (mean count / its count) ** 0.5 (--class-weight-power); see models/ui-detector/MODEL_CARD.md.
 
 Reproducible: fixed seeds, the data manifest's hash recorded with the model, one thread (torch.set_num_threads(1), the
 machine is shared). Checkpoints in training/detector/runs/<fold>/ (last.pt every 100 steps or 3 minutes); a rerun resumes from it.
@@ -58,18 +63,39 @@ def gaussian_targets(elements, H, W):
 
 
 class Sampler:
-    """Random crops (with a scale jitter) of the training screens, families sampled evenly."""
+    """Random crops (with a scale jitter) of the training screens, families sampled evenly.
 
-    def __init__(self, metas, crop, seed):
+    With probability `balanced`, a crop is instead centred near one element of a type drawn uniformly among the
+    eight types (then a family evenly among those that have that type, then a screen of it that has one): every type
+    gets the same share of these crops whatever its frequency, so a rare small type (radio button: 1 element in 15)
+    is in as many crops as buttons. The element lands at a uniformly random place of the crop's inner 80 %, so the
+    crop's position tells nothing about where elements are. No family, type count or threshold is tuned here."""
+
+    def __init__(self, metas, crop, seed, balanced=0.0):
         self.rng = random.Random(seed)
         self.crop = crop
+        self.balanced = balanced
         self.by_fam = {}
+        self.by_type = {}  # type → family → [(meta, element index)]
         for m in metas:
-            self.by_fam.setdefault(family_of(m) if m["family"] == "html" else m["family"], []).append(m)
+            fam = family_of(m) if m["family"] == "html" else m["family"]
+            self.by_fam.setdefault(fam, []).append(m)
+            for i, e in enumerate(m["elements"]):
+                if e["type"] in TYPES:
+                    self.by_type.setdefault(e["type"], {}).setdefault(fam, []).append((m, i))
         self.fams = sorted(self.by_fam)
+        self.types = [t for t in TYPES if t in self.by_type]
+
+    def pick(self):
+        """(meta, element to centre on or None)."""
+        if self.balanced > 0 and self.types and self.rng.random() < self.balanced:
+            per_fam = self.by_type[self.rng.choice(self.types)]
+            m, i = self.rng.choice(per_fam[self.rng.choice(sorted(per_fam))])
+            return m, m["elements"][i]
+        return self.rng.choice(self.by_fam[self.rng.choice(self.fams)]), None
 
     def one(self):
-        m = self.rng.choice(self.by_fam[self.rng.choice(self.fams)])
+        m, target = self.pick()
         img = load_rgb(os.path.join(m["_dir"], m["image"]))
         els = [e for e in m["elements"] if e["type"] in TYPES]
         s = self.rng.choice([1.0, 1.0, 0.75, 0.85, 1.15, 1.3])
@@ -77,8 +103,11 @@ class Sampler:
         H, W = img.shape[:2]
         c = self.crop
         cs = int(round(c / s))
-        ox = self.rng.randint(0, max(0, W - cs)) if W > cs else -self.rng.randint(0, cs - W)
-        oy = self.rng.randint(0, max(0, H - cs)) if H > cs else -self.rng.randint(0, cs - H)
+        if target is not None:
+            ox, oy = self.around(target["bbox"], cs)
+        else:
+            ox = self.rng.randint(0, max(0, W - cs)) if W > cs else -self.rng.randint(0, cs - W)
+            oy = self.rng.randint(0, max(0, H - cs)) if H > cs else -self.rng.randint(0, cs - H)
         win = np.zeros((cs, cs, 3), np.uint8)
         sx0, sy0 = max(0, ox), max(0, oy)
         sx1, sy1 = min(W, ox + cs), min(H, oy + cs)
@@ -102,6 +131,14 @@ class Sampler:
             kept.append(dict(e, bbox=[cx1, cy1, cx2, cy2]))
         return out, kept
 
+    def around(self, bbox, cs):
+        """Window origin (ox, oy) of a cs-sided window where the element's centre falls at a uniform place of its
+        inner 80 % (the window may stick out of the screen: the outside is black, as for small screens)."""
+        x1, y1, x2, y2 = bbox
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        fx, fy = self.rng.uniform(0.1, 0.9), self.rng.uniform(0.1, 0.9)
+        return int(round(cx - fx * cs)), int(round(cy - fy * cs))
+
     def batch(self, n):
         imgs, tg = [], []
         for _ in range(n):
@@ -112,18 +149,56 @@ class Sampler:
         return x, [torch.from_numpy(np.stack([t[k] for t in tg])) for k in range(5)]
 
 
-def losses(out, targets):
+def class_weights(metas, power):
+    """Per-type weights of the heat-map loss, (mean count / count of the type) ** power over the given (training)
+    screens, normalised to a mean of 1 over the types; power 0 gives all 1 (the loss of the first version)."""
+    n = np.zeros(len(TYPES))
+    for m in metas:
+        for e in m["elements"]:
+            if e["type"] in TYPES:
+                n[TYPES.index(e["type"])] += 1
+    w = (np.maximum(n, 1).mean() / np.maximum(n, 1)) ** power if power else np.ones(len(TYPES))
+    w = w / w.mean()
+    return torch.tensor(w, dtype=torch.float32)
+
+
+def losses(out, targets, cls_w=None):
     heat_l, box_p, state_l = out
     heat, box, boxw, state, smask = targets
     p = torch.sigmoid(heat_l).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1.0).float()
     neg = 1.0 - pos
-    focal = -(pos * (1 - p) ** 2 * torch.log(p) + neg * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p)).sum() / pos.sum().clamp(min=1.0)
+    per = pos * (1 - p) ** 2 * torch.log(p) + neg * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p)
+    if cls_w is not None:  # each type's map weighted (rare types count more); normalised by the weighted positives
+        w = cls_w.view(1, -1, 1, 1)
+        focal = -(w * per).sum() / (w * pos).sum().clamp(min=1.0)
+    else:
+        focal = -per.sum() / pos.sum().clamp(min=1.0)
     w = boxw[:, None]
     lbox = (w * (torch.log(box_p.clamp(min=0.5)) - torch.log(box.clamp(min=0.5))).abs()).sum() / (w.sum() * 4).clamp(min=1.0)
     sw = smask * boxw[:, None]
     lstate = (sw * F.binary_cross_entropy_with_logits(state_l, state, reduction="none")).sum() / sw.sum().clamp(min=1.0)
     return focal, lbox, lstate
+
+
+def init_from_onnx(model, path, sampler, state, bn_batches=6):
+    """Load an exported model's weights (onnx_init.py), re-estimate the BatchNorm statistics on training crops (eval
+    outputs unchanged), check the result against the ONNX graph itself on a fixed input, and note it in `state`."""
+    import onnx
+    from onnx_init import load_onnx, max_abs_diff, recalibrate_bn
+    load_onnx(model, path)
+    proto = onnx.load(path)
+    x = torch.rand(1, 3, 256, 320, generator=torch.Generator().manual_seed(7)) * 255.0
+    d0 = max_abs_diff(model, proto, x)
+    recalibrate_bn(model, [sampler.batch(8)[0] for _ in range(bn_batches)])
+    d1 = max_abs_diff(model, proto, x)
+    names = ["heat_logits", "box", "state_logits"]
+    print(f"initialised from {path}: max abs difference to the ONNX graph on a fixed 320×256 input: "
+          + ", ".join(f"{n} {v:.2e}" for n, v in zip(names, d1)) + f" (before the BatchNorm re-estimation: {max(d0):.2e})", flush=True)
+    if max(d1[0], d1[2]) > 1e-3 or d1[1] > 1e-2:
+        sys.exit(f"{path}: the weights do not reproduce the ONNX outputs (max abs diff {d1}): not the same network")
+    with open(path, "rb") as f:
+        state["init"] = {"onnx": os.path.relpath(path, ROOT), "onnx_sha256": hashlib.sha256(f.read()).hexdigest(), "max_abs_diff": dict(zip(names, d1))}
 
 
 def manifest_hash(path):
@@ -209,11 +284,16 @@ def main():
     ap.add_argument("--val-every", type=int, default=250, help="steps between validation losses on fixed train-family validation crops (best.pt keeps the lowest)")
     ap.add_argument("--val-crops", type=int, default=48)
     ap.add_argument("--no-export", action="store_true")
+    ap.add_argument("--run-dir", help="checkpoints and report.json here instead of training/detector/runs/<fold> (e.g. to evaluate the committed model: --init-onnx M --steps 0 --no-export)")
+    ap.add_argument("--init-onnx", metavar="MODEL.onnx", help="start (when there is no last.pt to resume) from this exported model's weights instead of from zero, "
+                    "e.g. models/ui-detector/ui-detector.onnx; its validation loss is measured first and best.pt must beat it")
+    ap.add_argument("--balanced", type=float, default=0.5, help="share of the crops centred near an element of a type drawn uniformly among the types (0: all random crops, as in the first version)")
+    ap.add_argument("--class-weight-power", type=float, default=0.5, help="heat-map loss weight per type = (mean count / type count) ** this, over the training screens (0: equal weights)")
     a = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
-    run = os.path.join(HERE, "runs", a.fold)
+    run = a.run_dir or os.path.join(HERE, "runs", a.fold)
     os.makedirs(run, exist_ok=True)
     if not os.path.exists(a.manifest):
         sys.exit(f"no data manifest at {a.manifest}: run `npm run train -- data` first")
@@ -238,16 +318,22 @@ def main():
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     state = {"step": 0, "seconds": 0.0, "crops": 0}
     ck = os.path.join(run, "last.pt")
-    if os.path.exists(ck):
+    cls_w = class_weights(train, a.class_weight_power)
+    print("heat-map loss weight per type: " + ", ".join(f"{t} {w:.2f}" for t, w in zip(TYPES, cls_w.tolist())), flush=True)
+    resumed = os.path.exists(ck)
+    if resumed:
         c = torch.load(ck)
         model.load_state_dict(c["model"])
         opt.load_state_dict(c["opt"])
         state = c["state"]
         print(f"resumed at step {state['step']} ({state['seconds'] / 3600:.2f} h trained)", flush=True)
-    sampler = Sampler(train, a.crop, f"{a.seed}:{state['step']}")
-    # Fixed validation crops from the train families' validation split (never a held family, never trained on).
+    elif a.init_onnx and not a.finish:
+        init_from_onnx(model, a.init_onnx, Sampler(train, a.crop, f"{a.seed}:bn", a.balanced), state)
+    sampler = Sampler(train, a.crop, f"{a.seed}:{state['step']}", a.balanced)
+    # Fixed validation crops from the train families' validation split (never a held family, never trained on), drawn
+    # the same way as the training crops (the same share centred on a type drawn uniformly).
     vms = [m for m in metas if split[m["id"]] == "trainval"]
-    val = Sampler(vms, a.crop, f"{a.seed}:val").batch(a.val_crops) if vms else None
+    val = Sampler(vms, a.crop, f"{a.seed}:val", a.balanced).batch(a.val_crops) if vms else None
     best_ck = os.path.join(run, "best.pt")
 
     def val_loss(net=model):
@@ -256,7 +342,7 @@ def main():
         with torch.no_grad():
             for k in range(0, a.val_crops, 8):
                 x = val[0][k:k + 8]
-                fl, lb, ls = losses(net(x), [t[k:k + 8] for t in val[1]])
+                fl, lb, ls = losses(net(x), [t[k:k + 8] for t in val[1]], cls_w)
                 tot += (fl + lb + 0.5 * ls).item() * len(x)
         net.train()
         return tot / a.val_crops
@@ -272,6 +358,12 @@ def main():
             c["val_loss"], c["manifest"] = best_val, mhash
             torch.save(c, best_ck)
             print(f"best.pt (step {c['state']['step']}) on this manifest's validation crops: {best_val:.4f}", flush=True)
+    elif val is not None and not resumed and a.init_onnx and not a.finish:
+        # The starting point (the exported model) is the checkpoint to beat: best.pt holds it until a later one is better.
+        best_val = val_loss()
+        state.setdefault("val", []).append([state["step"], round(best_val, 4)])
+        torch.save({"model": model.state_dict(), "state": dict(state), "val_loss": best_val, "manifest": mhash}, best_ck)
+        print(f"  validation loss of the initial model ({os.path.basename(a.init_onnx)}): {best_val:.4f} (best.pt)", flush=True)
     t_start = time.time() - state["seconds"]
     model.train()
     last_print = last_save = time.time()
@@ -284,7 +376,7 @@ def main():
         for g in opt.param_groups:
             g["lr"] = lr
         x, tg = sampler.batch(a.batch)
-        fl, lb, ls = losses(model(x), tg)
+        fl, lb, ls = losses(model(x), tg, cls_w)
         loss = fl + lb + 0.5 * ls
         opt.zero_grad()
         loss.backward()
@@ -371,7 +463,8 @@ def main():
             "min_side": 32, "max_side": 4096, "data_manifest_sha256": mhash, "code_commit": commit, "fold": a.fold,
             "training": {"steps": state["step"], "crops": state["crops"], "crop": a.crop, "batch": a.batch, "hours": round(state["seconds"] / 3600, 3), "threads": 1, "seed": a.seed, "checkpoint": a.from_ck,
                          "steps_trained_in_all": state.get("trained_steps_total", state["step"]), "validation_losses": state.get("val", []),
-                         "parameters": sum(p.numel() for p in model.parameters())}, "figures": report}
+                         "parameters": sum(p.numel() for p in model.parameters()), "balanced": a.balanced, "class_weight_power": a.class_weight_power,
+                         "class_weights": dict(zip(TYPES, [round(v, 3) for v in cls_w.tolist()])), "lr": a.lr, "initialised_from": state.get("init")}, "figures": report}
     with open(os.path.join(run, "report.json"), "w") as f:
         json.dump(meta, f, indent=1)
     if not a.no_export:

@@ -1,0 +1,144 @@
+"""Unit tests of the detector trainer's parts that need no generated data: initialising from an ONNX export, the
+class-balanced crop sampler, the per-type loss weights.
+
+  /usr/bin/python3 -m unittest training/detector/test_train_parts.py
+"""
+import collections, os, sys, tempfile, unittest
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from common import TYPES, Detector  # noqa: E402
+from onnx_init import load_onnx, max_abs_diff, recalibrate_bn, run_onnx  # noqa: E402
+from train import Sampler, class_weights, losses  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+def randomised(seed):
+    """A Detector with random weights and random, non-trivial BatchNorm statistics (so that folding them matters)."""
+    torch.manual_seed(seed)
+    m = Detector()
+    with torch.no_grad():
+        for mod in m.modules():
+            if isinstance(mod, torch.nn.BatchNorm2d):
+                mod.running_mean.uniform_(-0.5, 0.5)
+                mod.running_var.uniform_(0.3, 2.0)
+                mod.weight.uniform_(0.5, 1.5)
+                mod.bias.uniform_(-0.3, 0.3)
+    return m.eval()
+
+
+class OnnxInit(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        import onnx
+        cls.src = randomised(3)
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.dir.name, "m.onnx")
+        torch.onnx.export(cls.src, torch.zeros(1, 3, 64, 96), cls.path, opset_version=13, input_names=["image"], output_names=["heat_logits", "box", "state_logits"],
+                          dynamic_axes={"image": {2: "height", 3: "width"}})
+        cls.proto = onnx.load(cls.path)
+        cls.x = torch.rand(2, 3, 96, 128, generator=torch.Generator().manual_seed(1)) * 255
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_graph_runner_matches_the_exported_network(self):
+        with torch.no_grad():
+            want = self.src(self.x)
+        got = run_onnx(self.proto, self.x)
+        for a, b in zip(want, got):
+            self.assertLess(float((a - b).abs().max() / (a.abs().max() + 1e-6)), 1e-4)
+
+    def test_loaded_weights_reproduce_the_onnx_outputs(self):
+        fresh = Detector()
+        before = max_abs_diff(fresh, self.proto, self.x)
+        load_onnx(fresh, self.path)
+        after = max_abs_diff(fresh, self.proto, self.x)
+        self.assertGreater(before[0], 0.1)  # a fresh network is not the exported one: the check can fail
+        self.assertLess(after[0], 1e-3)
+        self.assertLess(after[2], 1e-3)
+        with torch.no_grad():
+            box = self.src(self.x)[1]
+        self.assertLess(after[1] / float(box.abs().max()), 1e-4)
+
+    def test_bn_re_estimation_keeps_eval_outputs_and_sets_batch_statistics(self):
+        m = Detector()
+        load_onnx(m, self.path)
+        batches = [torch.rand(4, 3, 64, 64, generator=torch.Generator().manual_seed(k)) * 255 for k in range(2)]
+        recalibrate_bn(m, batches)
+        d = max_abs_diff(m, self.proto, self.x)
+        self.assertLess(d[0], 1e-3)
+        self.assertLess(d[2], 1e-3)
+        # In training mode (batch statistics) on a batch like the ones measured, the output stays near the eval output.
+        with torch.no_grad():
+            m.eval()
+            ev = m(batches[0])[0]
+            m.train()
+            tr = m(batches[0])[0]
+            m.eval()
+        self.assertLess(float((ev - tr).abs().max() / ev.abs().max()), 0.5)
+
+    def test_a_network_of_other_shapes_is_refused(self):
+        with self.assertRaises(ValueError):
+            load_onnx(Detector(width=0.5), self.path)
+
+
+def fake_metas():
+    """Screens whose element types are very unequal: 40 buttons for 1 radio button per screen."""
+    out = []
+    for i in range(30):
+        els = [{"type": "button", "bbox": [10 + 5 * k, 10, 40 + 5 * k, 30]} for k in range(40)]
+        els.append({"type": "radio_button", "bbox": [500, 400, 514, 414]})
+        if i % 3 == 0:
+            els.append({"type": "tab", "bbox": [200, 5, 260, 25]})
+        out.append({"id": f"s{i}", "family": "tk" if i % 2 else "gtk", "subfamily": "x", "elements": els, "_dir": "", "image": ""})
+    return out
+
+
+class BalancedSampler(unittest.TestCase):
+    def test_types_drawn_evenly_when_balanced(self):
+        s = Sampler(fake_metas(), 320, "t", balanced=1.0)
+        n = collections.Counter(s.pick()[1]["type"] for _ in range(3000))
+        self.assertEqual(set(n), {"button", "radio_button", "tab"})
+        for t in n:
+            self.assertGreater(n[t], 800)  # ~1000 each
+
+    def test_no_centred_crops_without_balance(self):
+        s = Sampler(fake_metas(), 320, "t", balanced=0.0)
+        self.assertTrue(all(s.pick()[1] is None for _ in range(200)))
+
+    def test_element_lands_inside_the_window(self):
+        s = Sampler(fake_metas(), 320, "t", balanced=1.0)
+        for _ in range(500):
+            m, e = s.pick()
+            ox, oy = s.around(e["bbox"], 300)
+            cx, cy = (e["bbox"][0] + e["bbox"][2]) / 2 - ox, (e["bbox"][1] + e["bbox"][3]) / 2 - oy
+            self.assertTrue(0.1 * 300 - 1 <= cx <= 0.9 * 300 + 1 and 0.1 * 300 - 1 <= cy <= 0.9 * 300 + 1)
+
+
+class ClassWeights(unittest.TestCase):
+    def test_rare_types_weigh_more_mean_one(self):
+        w = class_weights(fake_metas(), 0.5)
+        self.assertAlmostEqual(float(w.mean()), 1.0, places=5)
+        self.assertGreater(float(w[TYPES.index("radio_button")]), float(w[TYPES.index("button")]))
+        self.assertTrue(torch.allclose(class_weights(fake_metas(), 0.0), torch.ones(len(TYPES))))
+
+    def test_weighted_loss_is_the_plain_one_with_equal_weights(self):
+        g = torch.Generator().manual_seed(0)
+        heat = torch.rand(2, len(TYPES), 8, 8, generator=g) * 0.9
+        heat[0, 5, 3, 3] = 1.0
+        heat[1, 0, 2, 2] = 1.0
+        tg = [heat, torch.rand(2, 4, 8, 8, generator=g) * 10 + 1, torch.rand(2, 8, 8, generator=g), torch.zeros(2, 3, 8, 8), torch.ones(2, 3, 8, 8)]
+        out = (torch.randn(2, len(TYPES), 8, 8, generator=g), torch.rand(2, 4, 8, 8, generator=g) * 10 + 1, torch.randn(2, 3, 8, 8, generator=g))
+        plain = losses(out, tg)[0]
+        self.assertAlmostEqual(float(losses(out, tg, torch.ones(len(TYPES)))[0]), float(plain), places=4)
+        w = torch.ones(len(TYPES))
+        w[5] = 3.0
+        self.assertNotAlmostEqual(float(losses(out, tg, w)[0]), float(plain), places=3)
+
+
+if __name__ == "__main__":
+    unittest.main()
