@@ -5,10 +5,12 @@
 // under cells: unchanged, window moved, dark theme, ×2 scale, larger text, new data. Beside it, the
 // coordinate baseline: the recorded raw actions replayed at their recorded screen coordinates, typing
 // the row's values (so it takes new data too).
-//   nice -n 10 npx tsx bench/replay-gen/run.ts   (RPAV_BENCH_FAMILIES=gtk,tk,qt RPAV_BENCH_CELLS=unchanged,moved,…)
-// Tuned on: gtk (every threshold of the builder and of grounding was looked at on it). Held out: tk, qt
-// (Qt 5 Fusion, added 2026-12-02 and never looked at while tuning).
-// Brings its own lab up on display :70 and down again.
+//   nice -n 10 npx tsx bench/replay-gen/run.ts   (RPAV_BENCH_FAMILIES=gtk,tk,qt,html RPAV_BENCH_CELLS=unchanged,moved,…)
+// Tuned on: gtk and tk (every threshold of the builder and of grounding was looked at on them; tk was
+// held out until its failures were used to motivate fixes on 2026-12-02, so it counts as tuned since).
+// Held out: qt (Qt 5 Fusion) and html (the form in Debian Chromium, --app window; lab/task-apps/html_form.mjs),
+// never looked at while tuning: run once at the final code and reported as they come.
+// Brings its own lab up on display :70 (or $RPAV_BENCH_DISPLAY) and down again.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,15 +48,15 @@ const CELLS: Cell[] = [
   { name: "text-1.5", variant: { textScale: 1.5 }, move: false, newData: false },
   { name: "new-data", variant: {}, move: false, newData: true },
 ];
-const TUNED: readonly GenFamily[] = ["gtk"];
+const TUNED: readonly GenFamily[] = ["gtk", "tk"];
 const familyFilter = process.env.RPAV_BENCH_FAMILIES?.split(",");
 const cellFilter = process.env.RPAV_BENCH_CELLS?.split(",");
 const all = genTasks();
 const families = familyFilter ? (familyFilter.filter((f) => f in all) as GenFamily[]) : (Object.keys(all) as GenFamily[]);
 const cells = CELLS.filter((c) => !cellFilter || cellFilter.includes(c.name));
 
-const DISPLAY = 70;
-const STATE = "/tmp/rpav-bench-gen-lab";
+const DISPLAY = Number(process.env.RPAV_BENCH_DISPLAY ?? 70);
+const STATE = `/tmp/rpav-bench-gen-lab-${DISPLAY}`;
 const lab = await labUp({ display: DISPLAY, stateDir: STATE });
 const env = { ...process.env, ...lab.env };
 const windows = new X11WindowInfo({ env });

@@ -16,7 +16,7 @@ import { launchApp } from "./apps.js";
 import type { AppVariant } from "../platform/x11/desktop-lab.js";
 import type { ReplayTask, TaskData, TaskRun } from "./replay-tasks.js";
 
-export type GenFamily = "gtk" | "tk" | "qt";
+export type GenFamily = "gtk" | "tk" | "qt" | "html";
 
 export interface GenFormParams {
   title: string;
@@ -40,10 +40,13 @@ const SCRIPTS: Record<GenFamily, string> = {
   gtk: new URL("../../lab/task-apps/gtk_form.py", import.meta.url).pathname,
   tk: new URL("../../lab/task-apps/tk_form.py", import.meta.url).pathname,
   qt: new URL("../../lab/task-apps/qt_form.py", import.meta.url).pathname,
+  html: new URL("../../lab/task-apps/html_form.mjs", import.meta.url).pathname,
 };
+/** What runs each script: Python for the toolkits, node for the HTML app (its HTTP endpoint, then Chromium). */
+const RUNNERS: Record<GenFamily, string> = { gtk: "/usr/bin/python3", tk: "/usr/bin/python3", qt: "/usr/bin/python3", html: process.execPath };
 
 /** The application name each toolkit's window reports (WM_CLASS), as the recorder names the app. */
-const APP_NAMES: Record<GenFamily, string> = { gtk: "gtk_form.py", tk: "taskform", qt: "taskform-qt" };
+const APP_NAMES: Record<GenFamily, string> = { gtk: "gtk_form.py", tk: "taskform", qt: "taskform-qt", html: "taskform-html" };
 
 /** A small seeded generator (mulberry32, the one of core): the scripted person's timings repeat run to run. */
 export const seeded = seededRandom;
@@ -117,7 +120,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
       return {
         dir,
         out,
-        command: "/usr/bin/python3",
+        command: RUNNERS[o.family],
         args: [SCRIPTS[o.family], join(dir, "params.json")],
         observe: async () => {
           for (let k = 0; k < 30 && !existsSync(out); k++) await sleep(100);
@@ -192,6 +195,7 @@ export function genTasks(): Record<GenFamily, ReturnType<typeof genFormTask>> {
     gtk: genFormTask({ family: "gtk", name: "gen-gtk-form", params: params("Fiche article"), recorded, rows }),
     tk: genFormTask({ family: "tk", name: "gen-tk-form", params: params("Fiche article"), recorded, rows }),
     qt: genFormTask({ family: "qt", name: "gen-qt-form", params: params("Fiche article"), recorded, rows }),
+    html: genFormTask({ family: "html", name: "gen-html-form", params: params("Fiche article"), recorded, rows }),
   };
 }
 

@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// A generated HTML task app: the same form as gtk_form.py, tk_form.py and qt_form.py (search entry,
+// captioned fields, a greyed-out button, an empty canvas, an icon-only Save button), from the same
+// parameters, rendered by Debian Chromium in a real window (--app mode, its own user-data dir).
+// A tiny local HTTP endpoint (node:http) serves the page and is the oracle's writer: Save posts the
+// state, which goes to params.out as JSON; the window stays open. The lab's variants are read as a
+// browser follows them: GTK_THEME=…:dark → Chromium's dark mode (the page's prefers-color-scheme),
+// GDK_SCALE → --force-device-scale-factor, GDK_DPI_SCALE → Chromium's default font size (the page
+// is sized in rem). Widget screen boxes (physical pixels) go to params.out + ".geom.json" once shown,
+// for the scripted person (lab ground truth, never read by the product).
+//   node html_form.mjs params.json
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, join } from "node:path";
+
+const p = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const scale = Number(process.env.GDK_SCALE ?? "1") || 1;
+const textScale = Number(process.env.GDK_DPI_SCALE ?? "1") || 1;
+const dark = (process.env.GTK_THEME ?? "").includes("dark");
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+const fields = [...(p.extra_field ? [p.extra_field] : []), ...p.fields];
+const rows = fields
+  .map((f, i) => {
+    const off = (p.insensitive ?? []).includes(f.key) ? " disabled" : "";
+    const value = p.values?.[f.key] ? ` value="${esc(p.values[f.key])}"` : "";
+    const dis = i === fields.length - 1 ? `<button id="dis" disabled>${esc(p.disabled_label ?? "Effacer")}</button>` : "<span></span>";
+    return `<label for="f-${esc(f.key)}">${esc(f.caption)}</label><input id="f-${esc(f.key)}" data-key="${esc(f.key)}" autocomplete="off"${value}${off}>${dis}`;
+  })
+  .join("\n");
+// A floppy drawn in SVG: no text in the button, its name only in its tooltip.
+const floppy = `<svg viewBox="0 0 22 22" width="22" height="22" aria-hidden="true"><rect x="2" y="2" width="18" height="18" rx="2" fill="currentColor"/><rect x="6" y="3" width="10" height="6" fill="var(--field)"/><rect x="5" y="12" width="12" height="7" fill="var(--field)"/></svg>`;
+const page = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${esc(p.title)}</title>
+<meta name="color-scheme" content="light dark">
+<style>
+:root { --bg: #f2f2f2; --fg: #1a1a1a; --field: #ffffff; --line: #9a9a9a; --canvas: #ffffff; }
+@media (prefers-color-scheme: dark) { :root { --bg: #2b2b2b; --fg: #eeeeee; --field: #3c3c3c; --line: #777777; --canvas: #1f1f1f; } }
+html, body { margin: 0; height: 100%; background: var(--bg); color: var(--fg); font-family: "DejaVu Sans", sans-serif; font-size: 0.85rem; }
+body { display: flex; flex-direction: column; padding: 0.75rem; box-sizing: border-box; gap: 0.6rem; }
+#bar { display: flex; justify-content: space-between; align-items: center; }
+button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 3px; padding: 0.25rem 0.7rem; }
+#save { padding: 0.2rem 0.3rem; line-height: 0; }
+#save svg { width: 1.4rem; height: 1.4rem; }
+button:disabled { color: #8a8a8a; border-color: #b8b8b8; }
+input { font: inherit; color: var(--fg); background: var(--field); border: 1px solid var(--line); border-radius: 2px; padding: 0.25rem 0.35rem; }
+input:disabled { opacity: 0.55; }
+#search { width: 11rem; }
+#grid { display: grid; grid-template-columns: max-content 1fr max-content; gap: 0.45rem 0.5rem; align-items: center; }
+#grid label { text-align: right; }
+#canvas { flex: 1; background: var(--canvas); border: 1px solid var(--line); min-height: 4rem; }
+</style></head><body>
+<div id="bar"><button id="save" title="Enregistrer">${floppy}</button><input id="search" type="search" autocomplete="off"></div>
+<div id="grid">
+${rows}
+</div>
+<div id="canvas"></div>
+<script>
+const state = { fields: {}, search: "", mark: null, saved: false };
+const canvas = document.getElementById("canvas");
+canvas.addEventListener("mousedown", (ev) => {
+  const r = canvas.getBoundingClientRect();
+  state.mark = [Math.round(((ev.clientX - r.left) / r.width) * 1000) / 1000, Math.round(((ev.clientY - r.top) / r.height) * 1000) / 1000];
+});
+document.getElementById("save").addEventListener("click", () => {
+  for (const e of document.querySelectorAll("#grid input")) state.fields[e.dataset.key] = e.value;
+  state.search = document.getElementById("search").value;
+  state.saved = true;
+  fetch("/save", { method: "POST", body: JSON.stringify(state) });
+});
+function geometry() {
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const g = { save: box(document.getElementById("save")), search: box(document.getElementById("search")), canvas: box(canvas), disabled: box(document.getElementById("dis")), fields: {} };
+  for (const e of document.querySelectorAll("#grid input")) g.fields[e.dataset.key] = box(e);
+  fetch("/geom", { method: "POST", body: JSON.stringify({ g, dpr: devicePixelRatio, inner: [innerWidth, innerHeight] }) });
+}
+addEventListener("load", () => setTimeout(geometry, 600));
+</script></body></html>`;
+
+const body = (req) => new Promise((resolve) => { let s = ""; req.setEncoding("utf8"); req.on("data", (d) => (s += d)); req.on("end", () => resolve(s)); });
+const run = (cmd, args) => new Promise((resolve) => { const c = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"] }); let s = ""; c.stdout.on("data", (d) => (s += d)); c.on("exit", () => resolve(s)); c.on("error", () => resolve("")); });
+
+/** The page's content area on the screen: the browser window's client window (found by the
+ * browser's own process ids) has the content at its bottom, centred between equal side borders. */
+async function contentOrigin(inner) {
+  const [w, h] = [Math.round(inner[0] * scale), Math.round(inner[1] * scale)];
+  const ids = (await run("xdotool", ["search", "--onlyvisible", "--name", `^${p.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`])).split(/\s+/).filter(Boolean);
+  for (const id of ids) {
+    const info = await run("xwininfo", ["-id", id]);
+    const num = (k) => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)?.[1] ?? NaN);
+    const [x, y, ww, wh] = [num("Absolute upper-left X"), num("Absolute upper-left Y"), num("Width"), num("Height")];
+    if (ww >= w && wh >= h) return [x + Math.round((ww - w) / 2), y + (wh - h) - Math.round((ww - w) / 2)];
+  }
+  return undefined;
+}
+
+const server = createServer(async (req, res) => {
+  if (req.method === "POST" && req.url === "/save") {
+    writeFileSync(p.out, await body(req));
+    res.end("ok");
+  } else if (req.method === "POST" && req.url === "/geom") {
+    const { g, dpr, inner } = JSON.parse(await body(req));
+    res.end("ok");
+    const o = await contentOrigin(inner);
+    if (!o) return;
+    const b = (r) => [o[0] + Math.round(r[0] * dpr), o[1] + Math.round(r[1] * dpr), o[0] + Math.round(r[2] * dpr), o[1] + Math.round(r[3] * dpr)];
+    const out = { save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: Object.fromEntries(Object.entries(g.fields).map(([k, r]) => [k, b(r)])) };
+    writeFileSync(`${p.out}.geom.json`, JSON.stringify(out));
+  } else if (req.url === "/") {
+    res.setHeader("content-type", "text/html; charset=utf-8");
+    res.end(page);
+  } else {
+    res.statusCode = 404;
+    res.end();
+  }
+});
+
+server.listen(0, "127.0.0.1", () => {
+  const port = server.address().port;
+  const profile = join(dirname(p.out), "chromium-profile");
+  mkdirSync(join(profile, "Default"), { recursive: true });
+  // Larger text as a browser user sets it: the default font size (16 px) times the text scale.
+  writeFileSync(join(profile, "Default", "Preferences"), JSON.stringify({ webkit: { webprefs: { default_font_size: Math.round(16 * textScale) } }, browser: { has_seen_welcome_page: true }, translate: { enabled: false } }));
+  const args = [
+    `--app=http://127.0.0.1:${port}/`,
+    `--user-data-dir=${profile}`,
+    `--class=${p.class ?? "taskform-html"}`,
+    `--window-size=${p.width ?? 560},${p.height ?? 460}`,
+    "--window-position=60,60",
+    `--force-device-scale-factor=${scale}`,
+    ...(dark ? ["--force-dark-mode"] : []),
+    "--no-sandbox",
+    "--test-type", // no infobar about --no-sandbox (the lab runs as root)
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-features=Translate,MediaRouter,OptimizationHints",
+    "--password-store=basic",
+  ];
+  const browser = spawn(process.env.RPAV_CHROMIUM ?? "/usr/bin/chromium", args, { stdio: "ignore", detached: true });
+  const end = () => {
+    const kill = (sig) => {
+      try {
+        process.kill(-browser.pid, sig);
+      } catch {
+        // already gone
+      }
+    };
+    kill("SIGTERM");
+    setTimeout(() => {
+      kill("SIGKILL");
+      process.exit(0);
+    }, 800);
+  };
+  process.on("SIGTERM", end);
+  process.on("SIGINT", end);
+  browser.on("exit", () => process.exit(0));
+});
