@@ -6,6 +6,10 @@
 # Save writes the state JSON to params["out"] (the oracle); the window stays open. Widget screen
 # boxes (physical pixels) go to params["out"] + ".geom.json" once shown, for the scripted person
 # (lab ground truth, never read by the product).
+# Optional parameters (absent: the form above, unchanged): "values" — text already in fields when
+# the app opens, by key (a check box: true = ticked); "check" — {caption, key}: a check box under
+# the fields, its state saved under "checks"; "scroll": true — the fields and the check box in a
+# scrolled area (made smaller than the form, the lower ones are out of view).
 import json
 import os
 import sys
@@ -19,8 +23,8 @@ os.environ.pop("QT_AUTO_SCREEN_SCALE_FACTOR", None)
 
 from PyQt5.QtCore import QPoint, Qt, QTimer  # noqa: E402
 from PyQt5.QtGui import QColor, QPalette  # noqa: E402
-from PyQt5.QtWidgets import (QApplication, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,  # noqa: E402
-                             QPushButton, QStyle, QStyleFactory, QToolButton, QVBoxLayout, QWidget)
+from PyQt5.QtWidgets import (QApplication, QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,  # noqa: E402
+                             QPushButton, QScrollArea, QSizePolicy, QStyle, QStyleFactory, QToolButton, QVBoxLayout, QWidget)
 
 app = QApplication([p.get("class", "taskform-qt")])
 app.setStyle(QStyleFactory.create("Fusion"))
@@ -65,13 +69,31 @@ for i, f in enumerate(fields):
     grid.addWidget(lab, i, 0)
     grid.addWidget(e, i, 1)
     entries[f["key"]] = e
+    e.setText(p.get("values", {}).get(f["key"], ""))  # a field already filled when the app opens
     if f["key"] in p.get("insensitive", []):
         e.setEnabled(False)
 dis = QPushButton(p.get("disabled_label", "Effacer"))
 dis.setEnabled(False)
 grid.addWidget(dis, len(fields) - 1, 2)
 grid.setColumnStretch(1, 1)
-outer.addLayout(grid)
+checks = {}
+if p.get("check"):
+    c = p["check"]
+    box = QCheckBox(c["caption"])
+    box.setChecked(bool(p.get("values", {}).get(c["key"])))  # a box already ticked when the app opens
+    grid.addWidget(box, len(fields), 1)
+    checks[c["key"]] = box
+if p.get("scroll"):
+    inner = QWidget()
+    inner.setLayout(grid)
+    area = QScrollArea()
+    area.setWidget(inner)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.NoFrame)
+    area.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Preferred)
+    outer.addWidget(area)
+else:
+    outer.addLayout(grid)
 
 
 class Canvas(QFrame):
@@ -80,6 +102,8 @@ class Canvas(QFrame):
 
 
 canvas = Canvas()
+if p.get("scroll"):
+    canvas.setMinimumHeight(120)  # the window made smaller shrinks the scrolled area, not the canvas
 canvas.setFrameShape(QFrame.Box)
 canvas.setAutoFillBackground(True)
 cp = canvas.palette()
@@ -91,6 +115,8 @@ outer.addWidget(canvas, 1)
 def do_save():
     state["fields"] = {k: e.text() for k, e in entries.items()}
     state["search"] = search.text()
+    if checks:
+        state["checks"] = {k: b.isChecked() for k, b in checks.items()}
     state["saved"] = True
     json.dump(state, open(p["out"], "w"), ensure_ascii=False)
 
@@ -103,6 +129,8 @@ def geometry():
         o = w.mapToGlobal(QPoint(0, 0))
         return [round(o.x() * scale), round(o.y() * scale), round((o.x() + w.width()) * scale), round((o.y() + w.height()) * scale)]
     g = {"save": boxof(save), "search": boxof(search), "canvas": boxof(canvas), "disabled": boxof(dis), "fields": {k: boxof(e) for k, e in entries.items()}}
+    if checks:
+        g["checks"] = {k: boxof(b) for k, b in checks.items()}
     json.dump(g, open(p["out"] + ".geom.json", "w"))
 
 

@@ -15,12 +15,17 @@ export const GEN_SURPRISES: readonly Surprise[] = ["none", "dialog", "filled", "
 
 type GenTask = ReturnType<typeof genFormTask>;
 
+/** The surprises a generated form can show: « ticked » needs its check box, « scrolled » its scrolled area. */
+export function genSurprisesOf(task: GenTask): Surprise[] {
+  return [...GEN_SURPRISES, ...(task.check ? (["ticked"] as const) : []), ...(task.scroll ? (["scrolled"] as const) : [])];
+}
+
 export async function prepareGenRow(s: Surprise, workflow: Workflow, task: GenTask, data: TaskData, desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo): Promise<PreparedRow> {
-  if (!GEN_SURPRISES.includes(s)) throw new Error(`the generated form cannot show the surprise ${s}`);
+  if (!genSurprisesOf(task).includes(s)) throw new Error(`the generated form cannot show the surprise ${s}`);
   const env = desktop.env;
   const [k0, k1] = task.keys;
   const half = (v: string) => [...v].slice(0, Math.max(1, Math.floor([...v].length / 2))).join("");
-  const values: Record<string, string> = s === "filled" ? { [k0!]: data[k0!] ?? "" } : s === "half_filled" ? { [k1!]: half(data[k1!] ?? "") } : {};
+  const values: Record<string, string> = s === "filled" ? { [k0!]: data[k0!] ?? "" } : s === "half_filled" ? { [k1!]: half(data[k1!] ?? "") } : s === "ticked" ? { [task.check!]: "1" } : {};
   if (s === "not_started") {
     const l = task.prepareLaunch({ values });
     const pidFile = join(l.dir, "app.pid");
@@ -58,6 +63,11 @@ export async function prepareGenRow(s: Surprise, workflow: Workflow, task: GenTa
   }
   const run = await task.start(desktop, windows, {}, data, { values });
   await sleep(900);
+  if (s === "scrolled") {
+    // Made smaller by the user: the scrolled area shows the first two fields only.
+    await runCommand("xdotool", ["windowsize", "--sync", run.app.window.id, "560", "250"], { env }).catch(() => runCommand("xdotool", ["windowsize", run.app.window.id, "560", "250"], { env }));
+    await sleep(500);
+  }
   if (s === "minimised") {
     await runCommand("xdotool", ["windowminimize", "--sync", run.app.window.id], { env });
     await sleep(400);

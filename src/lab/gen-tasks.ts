@@ -26,6 +26,10 @@ export interface GenFormParams {
   disabled_label?: string;
   /** Where the person clicks in the empty canvas, as a share of its width and height. */
   mark: [number, number];
+  /** A check box under the fields that the task ticks (Qt app only); its state is saved under `checks`. */
+  check?: { caption: string; key: string };
+  /** The fields and the check box in a scrolled area (Qt app only): a smaller window hides the lower ones. */
+  scroll?: boolean;
 }
 
 export interface GenGeometry {
@@ -34,6 +38,7 @@ export interface GenGeometry {
   canvas: BBox;
   disabled: BBox;
   fields: Record<string, BBox>;
+  checks?: Record<string, BBox>;
 }
 
 const SCRIPTS: Record<GenFamily, string> = {
@@ -73,7 +78,7 @@ export interface GenStartOptions {
   extraField?: boolean;
   /** Keys of fields shown greyed out (insensitive). */
   insensitive?: string[];
-  /** Text already in fields when the app opens, by key. */
+  /** Text already in fields when the app opens, by key (the check box's key, any text: ticked). */
   values?: Record<string, string>;
 }
 
@@ -90,12 +95,14 @@ export interface GenTaskRun extends TaskRun {
   geometry(): Promise<GenGeometry>;
 }
 
-/** The oracle: what the saved state says, as a stable string (fields in order, search empty, mark in place). */
-function verdict(state: { fields: Record<string, string>; search: string; mark: [number, number] | null; saved: boolean } | undefined, mark: [number, number], keys: readonly string[]): string {
+type SavedState = { fields: Record<string, string>; search: string; mark: [number, number] | null; saved: boolean; checks?: Record<string, boolean> };
+
+/** The oracle: what the saved state says, as a stable string (fields in order, the box's state if any, search empty, mark in place). */
+function verdict(state: SavedState | undefined, mark: [number, number], keys: readonly string[], check?: string): string {
   if (!state) return "(not saved)";
   const m = state.mark;
   const markOk = !!m && Math.abs(m[0] - mark[0]) <= 0.12 && Math.abs(m[1] - mark[1]) <= 0.15;
-  return JSON.stringify({ fields: keys.map((k) => state.fields[k] ?? null), search: state.search, mark: markOk, saved: state.saved });
+  return JSON.stringify({ fields: keys.map((k) => state.fields[k] ?? null), ...(check ? { checked: state.checks?.[check] ?? null } : {}), search: state.search, mark: markOk, saved: state.saved });
 }
 
 export function genFormTask(o: GenTaskOptions): ReplayTask & {
@@ -103,10 +110,16 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
   prepareLaunch(extra?: GenStartOptions): GenLaunch & { dir: string; out: string };
   /** Field keys in order (the task types into them in this order). */
   keys: readonly string[];
+  /** The check box's key, if the form has one; whether its fields are in a scrolled area. */
+  check: string | undefined;
+  scroll: boolean;
 } {
   const keys = o.params.fields.map((f) => f.key);
+  const check = o.params.check?.key;
   const task = {
     keys,
+    check,
+    scroll: !!o.params.scroll,
     name: o.name,
     title: o.params.title,
     app: APP_NAMES[o.family],
@@ -125,7 +138,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
         observe: async () => {
           for (let k = 0; k < 30 && !existsSync(out); k++) await sleep(100);
           await sleep(200);
-          return verdict(existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined, o.params.mark, keys);
+          return verdict(existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined, o.params.mark, keys, check);
         },
         cleanup: () => rmSync(dir, { recursive: true, force: true }),
       };
@@ -146,7 +159,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
           for (let k = 0; k < 30 && !existsSync(out) && app.process.exitCode === null; k++) await sleep(100);
           await sleep(200); // a save being written
           const state = existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined;
-          return verdict(state, o.params.mark, keys);
+          return verdict(state, o.params.mark, keys, check);
         },
         stop: async () => {
           await app.stop();
@@ -155,7 +168,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
       };
     },
     expected(data: TaskData): string {
-      return JSON.stringify({ fields: keys.map((k) => data[k] ?? ""), search: "", mark: true, saved: true });
+      return JSON.stringify({ fields: keys.map((k) => data[k] ?? ""), ...(check ? { checked: true } : {}), search: "", mark: true, saved: true });
     },
     async demonstrate(run: TaskRun, input: InputDriver, env: NodeJS.ProcessEnv, data: TaskData): Promise<void> {
       const random = seeded(o.seed ?? 7);
@@ -166,6 +179,12 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
         await sleep(250 + 200 * random());
         await input.type(data[k] ?? "", { meanDelayMs: 90, jitterMs: 40 });
         await sleep(1500 + 300 * random()); // a pause ends the typing burst, as a person moving on
+      }
+      if (check) {
+        // The box itself (its indicator, at the left of the widget), not its caption.
+        const b = g.checks![check]!;
+        await humanClick(input, env, [Math.round(b[0] + Math.min(8, (b[2] - b[0]) / 4)), Math.round(bboxCenter(b)[1])], random);
+        await sleep(900);
       }
       const c = g.canvas;
       await humanClick(input, env, [Math.round(c[0] + (c[2] - c[0]) * o.params.mark[0]), Math.round(c[1] + (c[3] - c[1]) * o.params.mark[1])], random);
@@ -197,6 +216,36 @@ export function genTasks(): Record<GenFamily, ReturnType<typeof genFormTask>> {
     qt: genFormTask({ family: "qt", name: "gen-qt-form", params: params("Fiche article"), recorded, rows }),
     html: genFormTask({ family: "html", name: "gen-html-form", params: params("Fiche article"), recorded, rows }),
   };
+}
+
+/**
+ * bench/actor's held-out task: the generated Qt form with other captions and data, a check box the
+ * task ticks and the fields in a scrolled area. Fixed before its first run and never tuned on.
+ */
+export function genQtConsentTask(): ReturnType<typeof genFormTask> {
+  return genFormTask({
+    family: "qt",
+    name: "gen-qt-adhesion",
+    params: {
+      title: "Adhésion",
+      fields: [
+        { caption: "Nom de famille", key: "nom" },
+        { caption: "Code postal", key: "cp" },
+        { caption: "Commune", key: "commune" },
+      ],
+      disabled_label: "Effacer",
+      mark: [0.3, 0.5],
+      check: { caption: "Accepte le règlement", key: "reglement" },
+      scroll: true,
+    },
+    recorded: { nom: "Martin", cp: "69003", commune: "Lyon" },
+    rows: [
+      { nom: "Lefèvre", cp: "13008", commune: "Marseille" },
+      { nom: "N'Guessan", cp: "75011", commune: "Paris" },
+      { nom: "Dupont", cp: "35400", commune: "Saint-Malo" },
+    ],
+    seed: 11,
+  });
 }
 
 export interface RecordedTask {
