@@ -105,44 +105,4 @@ describe("grounding by every cue", () => {
     const big = groundByCues(t, frame(800, 600), { elements: [], lines: [line("Sans titre", [120, 84, 280, 116])] });
     expect(big).toMatchObject({ found: true, method: "region", point: [600, 400] });
   });
-  it("greyed out is judged against the live window's other fields: in a dark theme the enabled fields are kept, the greyed one set aside", () => {
-    // Recorded in a light theme: field fill 255 on a 240 window (fill contrast 15, box contrast high).
-    // Live, dark: window 40, enabled fields fill 52 (contrast 12 — below half… of nothing recorded-relative
-    // would keep them: 12 < 0.5 × 30), one greyed field fill 43 (contrast 3).
-    const w = 600, h = 360;
-    const data = new Uint8Array(w * h * 4).fill(40);
-    const paint = (b: BBox, v: number) => { for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) data.fill(y === b[1] || y === b[3] - 1 ? 90 : v, (y * w + x) * 4, (y * w + x) * 4 + 3); };
-    const fields: BBox[] = [[200, 40, 400, 64], [200, 90, 400, 114], [200, 140, 400, 164]];
-    paint(fields[0]!, 52);
-    paint(fields[1]!, 52);
-    paint(fields[2]!, 43);
-    const f = makeFrame({ data, width: w, height: h, channels: 4 });
-    const screen = { elements: fields.map((b, i) => el(`f${i}`, "text_input", b)), lines: [line("Client", [110, 42, 180, 62]), line("Ville", [120, 92, 170, 112]), line("Code", [120, 142, 170, 162])] };
-    const t = (caption: string, box: BBox): Target => ({ ...base, label: caption, by_text: caption, typed_into: true, fill_contrast: 30, caption: { text: caption, dx: -155, dy: 0 }, window_box: [...box], window_size: [w, h], text_px: 20, cues: ["caption", "position", "type"] });
-    expect(groundByCues(t("Ville", fields[1]!), f, screen)).toMatchObject({ found: true, method: "element", bbox: fields[1] });
-    // The greyed field is never typed into, even where its caption says: not found.
-    const g = groundByCues(t("Code", fields[2]!), f, screen);
-    expect(g?.found).toBe(false);
-    if (g && !g.found) expect(g.reason).toMatch(/looks disabled.*most contrasted of 3 fields/);
-  });
-
-  it("a typing step whose field is not detected as a field is placed from its caption and the recorded offset", () => {
-    // The detector typed the entry as a link (a toolkit it does not know): no field to take.
-    const field: BBox = [200, 90, 400, 114];
-    const screen = { elements: [el("i", "link", field)], lines: [line("Nom", [120, 92, 170, 112]), line("Ville", [120, 142, 170, 162])] };
-    const t: Target = { ...base, label: "Nom", by_text: "Nom", typed_into: true, caption: { text: "Nom", dx: -155, dy: 0 }, window_box: [...field], window_size: [600, 360], text_px: 20, cues: ["label", "caption", "position", "type"] };
-    const g = groundByCues(t, frame(600, 360, [{ bbox: field }]), screen);
-    expect(g).toMatchObject({ found: true, method: "region", point: [300, 102] });
-    if (g?.found) expect(g.note).toMatch(/placed from its caption « Nom »/);
-  });
-
-  it("at ×2 the caption's offset is scaled: the field placed from its caption lands in the field drawn twice as large", () => {
-    // Recorded at ×1: field [200,90,400,114], caption « Nom » 155 px left of its centre, text 20 px.
-    // Live at ×2 (window 1200×720, text 40 px): caption at [240,184,340,224], the field at [400,180,800,228].
-    const t: Target = { ...base, label: "Nom", by_text: "Nom", typed_into: true, caption: { text: "Nom", dx: -155, dy: 0 }, window_box: [200, 90, 400, 114], window_size: [600, 360], text_px: 20, cues: ["label", "caption", "position", "type"] };
-    const screen = { elements: [el("i", "link", [400, 180, 800, 228])], lines: [line("Nom", [240, 184, 340, 224]), line("Fiche", [40, 20, 140, 60])] };
-    const g = groundByCues(t, frame(1200, 720, [{ bbox: [400, 180, 800, 228] }]), screen);
-    expect(g).toMatchObject({ found: true, point: [600, 204] });
-  });
-
 });

@@ -6,9 +6,7 @@
 //     never worse than replaying the recorded coordinates.
 //   - Equal candidates (several « Nom » fields): the recorded rank in reading order is used only
 //     when there are as many of them as when recorded; otherwise caption, anchors and place decide.
-//   - A step that types into the target never picks a greyed-out element (greyed relative to the live
-//     window's other fields) or one that takes no text; when no field is seen at all, the field is
-//     placed from its caption and the recorded offset, scaled to the live UI.
+//   - A step that types into the target never picks a greyed-out element or one that takes no text.
 //   - A region target (an empty area, a canvas) is "this region of this window": its place follows
 //     the texts around it when they are seen, else the window's proportions.
 // Targets from older workflows (no window-relative box) return undefined: the caller grounds them as before.
@@ -110,26 +108,16 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const typing = !!target.typed_into;
   const control = target.type === "text_input" || target.type === "dropdown";
   const excluded: string[] = [];
-  const excludedBoxes: BBox[] = [];
   const scored: Scored[] = [];
-  const takesText = (c: LocatableElement) => !c.element_id.startsWith("text:") && !(control && typeCompatibility(target.type!, c.type) < 0.6);
-  // Greyed out is relative to the live window: against the most contrasted of its other elements
-  // that could take the text (a dark theme lowers every field's contrast alike). With a single such
-  // element there is nothing to compare in the window, and the recording is the reference.
-  const looks = typing ? new Map(elements.filter(takesText).map((c) => [c, { spread: target.box_contrast ? greyContrast(frame, c.bbox as BBox).spread : Infinity, fill: target.fill_contrast && target.fill_contrast >= 6 ? fillContrast(frame, c.bbox as BBox) : Infinity }])) : new Map<LocatableElement, { spread: number; fill: number }>();
-  const live = [...looks.values()];
-  const refSpread = live.length >= 2 ? Math.max(...live.map((x) => x.spread)) : (target.box_contrast ?? 0);
-  const refFill = live.length >= 2 ? Math.max(...live.map((x) => x.fill)) : (target.fill_contrast ?? 0);
-  const refWhat = live.length >= 2 ? `the most contrasted of ${live.length} fields in the window` : "recorded";
   for (const c of elements) {
     const isText = c.element_id.startsWith("text:");
     // A step that types needs a field: never a button, a greyed-out element, or bare text.
-    if (typing && control && !takesText(c)) continue;
+    if (typing && control && (isText || typeCompatibility(target.type!, c.type) < 0.6)) continue;
     if (typing && !isText) {
-      const { spread, fill } = looks.get(c) ?? { spread: Infinity, fill: Infinity };
-      if ((spread < Infinity && spread < 0.45 * refSpread) || (fill < Infinity && refFill >= 6 && fill < 0.5 * refFill)) {
-        excluded.push(`« ${c.label || c.element_id} » looks disabled (${spread < Infinity ? `contrast ${spread} against ${refSpread}` : ""}${fill < Infinity ? ` fill ${fill} against ${refFill}` : ""}, ${refWhat})`);
-        excludedBoxes.push(c.bbox as BBox);
+      const spread = target.box_contrast ? greyContrast(frame, c.bbox as BBox).spread : Infinity;
+      const fill = target.fill_contrast && target.fill_contrast >= 6 ? fillContrast(frame, c.bbox as BBox) : Infinity;
+      if (spread < 0.45 * (target.box_contrast ?? 0) || fill < 0.5 * (target.fill_contrast ?? 0)) {
+        excluded.push(`« ${c.label || c.element_id} » looks disabled (${spread < Infinity ? `contrast ${spread} against ${target.box_contrast}` : ""}${fill < Infinity ? ` fill ${fill} against ${target.fill_contrast}` : ""} recorded)`);
         continue;
       }
     }
@@ -186,26 +174,6 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     const ambiguous = !!rival && best.score - rival.score < 0.03;
     const why = target.ordinal && useLabel ? `; ${target.ordinal.count} « ${label} » when recorded, the caption, nearby texts and place decide` : "";
     return found(best, `${ambiguous ? `ambiguous: « ${best.c.label} » and « ${rival!.c.label} » score alike` : `best of all cues`}${why}${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}`, ambiguous);
-  }
-
-  // A typing step whose field is not seen as a field (a toolkit the detector does not type): the
-  // field is where its caption says, at the recorded offset scaled to the live UI — never inside an
-  // element set aside as greyed out.
-  if (typing && caption) {
-    const want: Point = [expC[0] + u * caption.dx * s, expC[1] + u * caption.dy * s];
-    const line = screen.lines
-      .filter((l) => textSimilarity(caption.text, l.text) >= 0.75)
-      .sort((a, b) => Math.hypot(bboxCenter(a.bbox)[0] - want[0], bboxCenter(a.bbox)[1] - want[1]) - Math.hypot(bboxCenter(b.bbox)[0] - want[0], bboxCenter(b.bbox)[1] - want[1]))[0];
-    if (line) {
-      const c = bboxCenter(line.bbox);
-      const point: Point = [Math.round(c[0] - u * caption.dx * s), Math.round(c[1] - u * caption.dy * s)];
-      const w = ((wb[2] - wb[0]) * u * s) / 2;
-      const h = ((wb[3] - wb[1]) * u * s) / 2;
-      const inFrame = point[0] >= 0 && point[1] >= 0 && point[0] < frame.width && point[1] < frame.height;
-      if (inFrame && !excludedBoxes.some((b) => contains(b, point))) {
-        return { found: true, method: "region", bbox: [point[0] - w, point[1] - h, point[0] + w, point[1] + h], point, score: 0.6, ambiguous: false, candidates, note: `no field seen: placed from its caption « ${line.text} » at the recorded offset (UI scale ${Math.round(u * 100) / 100})${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}` };
-      }
-    }
   }
 
   if (target.region) {
