@@ -74,7 +74,7 @@ def write_manifest(path):
                          "json_sha256": hashlib.sha256(jb).hexdigest()})
     per_family, per_type = {}, {}
     for r in rows:
-        k = r["family"] if r["family"] != "html" else f"html/{r['subfamily']}"
+        k = r["family"] if r["family"] not in ("html", "dev") else f"{r['family']}/{r['subfamily']}"
         s = per_family.setdefault(k, {"screens": 0, "elements": 0})
         s["screens"] += 1
         s["elements"] += r["elements"]
@@ -96,6 +96,35 @@ def write_manifest(path):
     return h
 
 
+def import_dev_corpus(src):
+    """The dev corpus of real apps and pages (`npm run corpus` → bench/corpus/out: GTK apps with AT-SPI truth, admin-lte 2/3 and
+    GOV.UK with DOM truth) as one more family, `dev/<source>`: each screen and its elements copied into training/data/dev/ in
+    the generators' JSON. Its screens are real applications, not generated: the family is reported apart."""
+    if not os.path.isdir(src):
+        sys.exit(f"no dev corpus at {src}: build it first with `npm run corpus`")
+    out = os.path.join(DATA, "dev")
+    os.makedirs(out, exist_ok=True)
+    n = 0
+    for f in sorted(os.listdir(src)):
+        if not f.endswith(".json") or f == "index.json":
+            continue
+        with open(os.path.join(src, f)) as fh:
+            c = json.load(fh)
+        sid = "dev-" + c["id"]
+        png = os.path.join(src, c["image"])
+        if not os.path.exists(png):
+            continue
+        shutil.copyfile(png, os.path.join(out, sid + ".png"))
+        els = [{"type": e["type"], "bbox": e["bbox"], "label": e.get("label", ""), "state": {s: True for s in e.get("states", [])}, "source": e.get("source_role", "")}
+               for e in c["elements"]]
+        meta = {"id": sid, "family": "dev", "subfamily": c["source"], "variant": {"theme": c["source"], "dark": c["variant"]["theme"] == "dark", "scale": c["variant"]["scale"]},
+                "width": c["width"], "height": c["height"], "image": sid + ".png", "elements": els}
+        with open(os.path.join(out, sid + ".json"), "w") as fh:
+            json.dump(meta, fh, ensure_ascii=False)
+        n += 1
+    print(f"dev corpus: {n} screens from {src} → {out}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gtk", type=int, default=2600)
@@ -105,6 +134,7 @@ def main():
     ap.add_argument("--scale2", type=float, default=0.27, help="share of the GTK / Qt / Tk counts also made at scale 2")
     ap.add_argument("--manifest", default=os.path.join(HERE, "data-manifest.json"))
     ap.add_argument("--manifest-only", action="store_true")
+    ap.add_argument("--dev-corpus", metavar="DIR", help="also import the dev corpus of real apps and pages (bench/corpus/out, built by `npm run corpus`) as family dev/<source>")
     ap.add_argument("--display-base", type=int, default=60, help="first of the four Xvfb displays used (N..N+3)")
     a = ap.parse_args()
     if not a.manifest_only:
@@ -144,6 +174,8 @@ def main():
         failed = [jobs[i][0] for i, p in enumerate(procs) if p.returncode not in (0, None)]
         if failed:
             print(f"generators that failed (see {logs}): {failed}")
+    if a.dev_corpus:
+        import_dev_corpus(a.dev_corpus)
     write_manifest(a.manifest)
 
 

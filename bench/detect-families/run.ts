@@ -33,7 +33,7 @@ const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "
 const held = meta.figures.held_families;
 
 // The split of training/detector/common.py split_of (same hash, same shares).
-const familyOf = (f: { family: string; subfamily: string }) => (f.family === "html" ? `html/${f.subfamily}` : f.family);
+const familyOf = (f: { family: string; subfamily: string }) => (f.family === "html" || f.family === "dev" ? `${f.family}/${f.subfamily}` : f.family);
 const isHeld = (f: { family: string; subfamily: string }) => held.some((h) => h === familyOf(f) || h === f.family);
 const bucket = (id: string) => parseInt(createHash("sha256").update(id).digest("hex").slice(0, 8), 16) % 100;
 const splitOf = (f: { id: string; family: string; subfamily: string }) => (isHeld(f) ? "held" : bucket(f.id) < 5 ? "calib" : bucket(f.id) < 10 ? "trainval" : "train");

@@ -22,14 +22,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 from calibration import confidence, fit_platt, fit_temperature, labelled_logits, reliability  # noqa: E402
-from common import ALIGN, FOLDS, STATES, STRIDE, TYPES, Detector, decode, family_of, load_rgb, match, pad_to, read_index, split_of  # noqa: E402
+from common import ALIGN, ARCHS, FOLDS, STATES, STRIDE, TYPES, Detector, decode, family_of, keypoint, KEYPOINT_SIDE, load_rgb, match, pad_to, read_index, split_of  # noqa: E402
 
 MODEL_DIR = os.path.join(ROOT, "models", "ui-detector")
 
 
-def gaussian_targets(elements, H, W):
-    """Heat targets (8×h×w, CenterNet Gaussians with σ = side/6 in cells), and per cell the box sides and state targets of
-    the element owning it (smaller elements win), with masks."""
+def gaussian_targets(elements, H, W, keypoints=True):
+    """Heat targets (8×h×w, CenterNet Gaussians at each element's key point (common.keypoint) with σ = side/6 of the
+    key region in cells), and per cell the box sides and state targets of the element owning it (smaller elements win),
+    with masks."""
     h, w = H // STRIDE, W // STRIDE
     heat = np.zeros((len(TYPES), h, w), np.float32)
     box = np.zeros((4, h, w), np.float32)
@@ -41,8 +42,9 @@ def gaussian_targets(elements, H, W):
     for e in sorted(elements, key=lambda e: -(e["bbox"][2] - e["bbox"][0]) * (e["bbox"][3] - e["bbox"][1])):
         x1, y1, x2, y2 = e["bbox"]
         ci = TYPES.index(e["type"])
-        cx, cy = (x1 + x2) / 2 / STRIDE, (y1 + y2) / 2 / STRIDE
-        sx, sy = max(0.6, (x2 - x1) / STRIDE / 6), max(0.6, (y2 - y1) / STRIDE / 6)
+        kx, ky, kw, kh = keypoint(e, keypoints)
+        cx, cy = kx / STRIDE, ky / STRIDE
+        sx, sy = max(0.6, kw / STRIDE / 6), max(0.6, kh / STRIDE / 6)
         g = np.exp(-(((gx + 0.5 - cx) ** 2) / (2 * sx * sx) + ((gy + 0.5 - cy) ** 2) / (2 * sy * sy)))
         icx, icy = min(w - 1, max(0, int(cx))), min(h - 1, max(0, int(cy)))
         g[icy, icx] = 1.0
@@ -71,10 +73,14 @@ class Sampler:
     is in as many crops as buttons. The element lands at a uniformly random place of the crop's inner 80 %, so the
     crop's position tells nothing about where elements are. No family, type count or threshold is tuned here."""
 
-    def __init__(self, metas, crop, seed, balanced=0.0):
+    def __init__(self, metas, crop, seed, balanced=0.0, augment=False, keypoints=True, wide_scales=False, cache_gb=0.0):
         self.rng = random.Random(seed)
         self.crop = crop
         self.balanced = balanced
+        self.augment = augment
+        self.keypoints = keypoints
+        self.wide_scales = wide_scales
+        self.cache, self.cache_left = {}, int(cache_gb * 1e9)
         self.by_fam = {}
         self.by_type = {}  # type → family → [(meta, element index)]
         for m in metas:
@@ -94,11 +100,46 @@ class Sampler:
             return m, m["elements"][i]
         return self.rng.choice(self.by_fam[self.rng.choice(self.fams)]), None
 
+    def image(self, m):
+        """The screen's pixels, kept in memory while the cache has room (decoding is a quarter of a step otherwise)."""
+        img = self.cache.get(m["id"])
+        if img is None:
+            img = load_rgb(os.path.join(m["_dir"], m["image"]))
+            if img.nbytes <= self.cache_left:
+                self.cache[m["id"]] = img
+                self.cache_left -= img.nbytes
+        return img
+
+    def scale(self, m):
+        """The crop's zoom. Wide: screens drawn at ×2 are also seen near ×1 and the others near ×1.5, so that the size
+        of a widget tells less about its family; else the first version's jitter."""
+        if not self.wide_scales:
+            return self.rng.choice([1.0, 1.0, 0.75, 0.85, 1.15, 1.3])
+        if (m.get("variant") or {}).get("scale", 1) >= 1.75:
+            return self.rng.choice([0.5, 0.5, 0.6, 0.75, 1.0])
+        return self.rng.choice([0.75, 0.85, 1.0, 1.0, 1.0, 1.15, 1.3, 1.5])
+
+    def photometric(self, out):
+        """Colour changes that keep every box: channel order, inversion (a light theme drawn dark and the reverse),
+        grey, contrast and brightness. Themes and palettes never seen in training then look less new."""
+        r = self.rng
+        if r.random() < 0.5:
+            out = out[:, :, r.sample([0, 1, 2], 3)]
+        if r.random() < 0.25:
+            out = 255 - out
+        if r.random() < 0.1:
+            g = (out.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32))
+            out = np.repeat(g[:, :, None], 3, axis=2)
+        if r.random() < 0.3:
+            c, b = r.uniform(0.6, 1.2), r.uniform(-30, 30)
+            out = (out.astype(np.float32) - 128.0) * c + 128.0 + b
+        return np.ascontiguousarray(np.clip(out, 0, 255).astype(np.uint8))
+
     def one(self):
         m, target = self.pick()
-        img = load_rgb(os.path.join(m["_dir"], m["image"]))
+        img = self.image(m)
         els = [e for e in m["elements"] if e["type"] in TYPES]
-        s = self.rng.choice([1.0, 1.0, 0.75, 0.85, 1.15, 1.3])
+        s = self.scale(m)
         # Crop a (crop / s)-sided window of the screen, then resize only that window (not the whole screen) to crop × crop.
         H, W = img.shape[:2]
         c = self.crop
@@ -128,7 +169,12 @@ class Sampler:
                 continue
             if (cx2 - cx1) * (cy2 - cy1) < 0.6 * a:
                 continue
+            side = KEYPOINT_SIDE.get(e["type"]) if self.keypoints else None
+            if (side == "start" and x1 < 0) or (side == "end" and x2 > c):  # its key point (indicator, arrow) is cut off
+                continue
             kept.append(dict(e, bbox=[cx1, cy1, cx2, cy2]))
+        if self.augment:
+            out = self.photometric(out)
         return out, kept
 
     def around(self, bbox, cs):
@@ -144,7 +190,7 @@ class Sampler:
         for _ in range(n):
             img, els = self.one()
             imgs.append(img)
-            tg.append(gaussian_targets(els, self.crop, self.crop))
+            tg.append(gaussian_targets(els, self.crop, self.crop, self.keypoints))
         x = torch.from_numpy(np.stack(imgs)).permute(0, 3, 1, 2).float()
         return x, [torch.from_numpy(np.stack([t[k] for t in tg])) for k in range(5)]
 
@@ -289,8 +335,14 @@ def main():
                     "e.g. models/ui-detector/ui-detector.onnx; its validation loss is measured first and best.pt must beat it")
     ap.add_argument("--balanced", type=float, default=0.5, help="share of the crops centred near an element of a type drawn uniformly among the types (0: all random crops, as in the first version)")
     ap.add_argument("--class-weight-power", type=float, default=0.5, help="heat-map loss weight per type = (mean count / type count) ** this, over the training screens (0: equal weights)")
+    ap.add_argument("--arch", default="v2", choices=ARCHS, help="network (common.Detector); v1 with --width 1 is the first version's")
+    ap.add_argument("--width", type=float, default=2.0, help="channel multiplier")
+    ap.add_argument("--keypoints", default="on", choices=["on", "off"], help="peaks of check boxes / radios at their indicator and drop-downs at their arrow (common.keypoint); off: every peak at the centre (v1)")
+    ap.add_argument("--augment", default="on", choices=["on", "off"], help="colour augmentation (channel order, inversion, grey, contrast) and the wide scale jitter")
+    ap.add_argument("--threads", type=int, default=2, help="torch threads (2 on an otherwise idle 2-core machine; 1 when it is shared)")
+    ap.add_argument("--cache-gb", type=float, default=6.0, help="decoded screens kept in memory")
     a = ap.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
     run = a.run_dir or os.path.join(HERE, "runs", a.fold)
@@ -313,7 +365,10 @@ def main():
     train = [m for m in metas if split[m["id"]] == "train"]
     print(f"fold {a.fold}: held {FOLDS[a.fold]['held']}; {len(train)} training screens, {sum(1 for v in split.values() if v == 'calib')} calibration, "
           f"{sum(1 for v in split.values() if v == 'trainval')} train-family validation, {sum(1 for v in split.values() if v == 'held')} held; manifest {mhash[:12]}", flush=True)
-    model = Detector()
+    net = lambda: Detector(a.width, a.arch)
+    kp, aug = a.keypoints == "on", a.augment == "on"
+    model = net()
+    print(f"architecture {a.arch}, width {a.width}, key points {a.keypoints}, augmentation {a.augment}, {a.threads} thread(s)", flush=True)
     print(f"parameters: {sum(p.numel() for p in model.parameters())}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     state = {"step": 0, "seconds": 0.0, "crops": 0}
@@ -328,12 +383,12 @@ def main():
         state = c["state"]
         print(f"resumed at step {state['step']} ({state['seconds'] / 3600:.2f} h trained)", flush=True)
     elif a.init_onnx and not a.finish:
-        init_from_onnx(model, a.init_onnx, Sampler(train, a.crop, f"{a.seed}:bn", a.balanced), state)
-    sampler = Sampler(train, a.crop, f"{a.seed}:{state['step']}", a.balanced)
+        init_from_onnx(model, a.init_onnx, Sampler(train, a.crop, f"{a.seed}:bn", a.balanced, keypoints=kp), state)
+    sampler = Sampler(train, a.crop, f"{a.seed}:{state['step']}", a.balanced, augment=aug, keypoints=kp, wide_scales=aug, cache_gb=a.cache_gb)
     # Fixed validation crops from the train families' validation split (never a held family, never trained on), drawn
     # the same way as the training crops (the same share centred on a type drawn uniformly).
     vms = [m for m in metas if split[m["id"]] == "trainval"]
-    val = Sampler(vms, a.crop, f"{a.seed}:val", a.balanced).batch(a.val_crops) if vms else None
+    val = Sampler(vms, a.crop, f"{a.seed}:val", a.balanced, keypoints=kp).batch(a.val_crops) if vms else None
     best_ck = os.path.join(run, "best.pt")
 
     def val_loss(net=model):
@@ -352,7 +407,7 @@ def main():
         c = torch.load(best_ck)
         best_val = c["val_loss"]
         if c.get("manifest") != mhash:  # other validation crops: measure the kept checkpoint on these ones
-            other = Detector()
+            other = net()
             other.load_state_dict(c["model"])
             best_val = val_loss(other)
             c["val_loss"], c["manifest"] = best_val, mhash
@@ -461,7 +516,8 @@ def main():
             "calibration": {"method": "platt", "a": platt["a"], "b": platt["b"], "fitted_on": "calibration split of the train families (5 % of their screens by id hash)",
                             "detections": platt["n"], "right": platt["positives"]}, "nms_iou": 0.5,
             "min_side": 32, "max_side": 4096, "data_manifest_sha256": mhash, "code_commit": commit, "fold": a.fold,
-            "training": {"steps": state["step"], "crops": state["crops"], "crop": a.crop, "batch": a.batch, "hours": round(state["seconds"] / 3600, 3), "threads": 1, "seed": a.seed, "checkpoint": a.from_ck,
+            "training": {"steps": state["step"], "crops": state["crops"], "crop": a.crop, "batch": a.batch, "hours": round(state["seconds"] / 3600, 3), "threads": a.threads, "seed": a.seed,
+                         "arch": a.arch, "width": a.width, "keypoints": a.keypoints, "augment": a.augment, "checkpoint": a.from_ck,
                          "steps_trained_in_all": state.get("trained_steps_total", state["step"]), "validation_losses": state.get("val", []),
                          "parameters": sum(p.numel() for p in model.parameters()), "balanced": a.balanced, "class_weight_power": a.class_weight_power,
                          "class_weights": dict(zip(TYPES, [round(v, 3) for v in cls_w.tolist()])), "lr": a.lr, "initialised_from": state.get("init")}, "figures": report}
