@@ -8,9 +8,10 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from common import TYPES, Detector  # noqa: E402
+import numpy as np  # noqa: E402
+from common import STRIDE, TYPES, Detector, keypoint  # noqa: E402
 from onnx_init import load_onnx, max_abs_diff, recalibrate_bn, run_onnx  # noqa: E402
-from train import Sampler, class_weights, losses  # noqa: E402
+from train import Sampler, class_weights, gaussian_targets, losses  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -138,6 +139,51 @@ class ClassWeights(unittest.TestCase):
         w = torch.ones(len(TYPES))
         w[5] = 3.0
         self.assertNotAlmostEqual(float(losses(out, tg, w)[0]), float(plain), places=3)
+
+
+class KeyPoints(unittest.TestCase):
+    def test_indicator_arrow_and_centre(self):
+        self.assertEqual(keypoint({"type": "checkbox", "bbox": [100, 40, 260, 60]}), (110, 50, 20, 20))
+        self.assertEqual(keypoint({"type": "radio_button", "bbox": [100, 40, 260, 60]})[:2], (110, 50))
+        self.assertEqual(keypoint({"type": "dropdown", "bbox": [100, 40, 300, 72]})[:2], (284, 56))
+        self.assertEqual(keypoint({"type": "button", "bbox": [100, 40, 200, 70]}), (150, 55, 100, 30))
+        # A box about as wide as high (a bare indicator) peaks at its centre; without key points every type does.
+        self.assertEqual(keypoint({"type": "checkbox", "bbox": [10, 10, 26, 26]})[:2], (18, 18))
+        self.assertEqual(keypoint({"type": "checkbox", "bbox": [100, 40, 260, 60]}, keypoints=False)[:2], (180, 50))
+
+    def test_peak_at_the_key_point_and_sides_give_back_the_box(self):
+        box = [100, 40, 260, 60]
+        heat, sides, boxw, _, _ = gaussian_targets([{"type": "checkbox", "bbox": box}], 320, 320)
+        y, x = np.unravel_index(int(heat[TYPES.index("checkbox")].argmax()), heat.shape[1:])
+        self.assertEqual((int(x), int(y)), (110 // STRIDE, 50 // STRIDE))
+        cx, cy = (x + 0.5) * STRIDE, (y + 0.5) * STRIDE
+        l, t, r, b = sides[:, y, x]
+        self.assertEqual([cx - l, cy - t, cx + r, cy + b], box)
+        off = gaussian_targets([{"type": "checkbox", "bbox": box}], 320, 320, keypoints=False)[0]
+        y2, x2 = np.unravel_index(int(off[TYPES.index("checkbox")].argmax()), off.shape[1:])
+        self.assertEqual(int(x2), 180 // STRIDE)
+
+
+class Augmentation(unittest.TestCase):
+    def test_colours_change_shape_and_type_do_not(self):
+        s = Sampler(fake_metas(), 64, "aug", augment=True)
+        img = (np.arange(64 * 64 * 3) % 251).astype(np.uint8).reshape(64, 64, 3)
+        outs = [s.photometric(img) for _ in range(40)]
+        self.assertTrue(all(o.shape == img.shape and o.dtype == np.uint8 for o in outs))
+        self.assertTrue(any(not np.array_equal(o, img) for o in outs))
+        self.assertTrue(any((o.astype(int) + img.astype(int) == 255).all() for o in outs))  # inversion happens
+
+
+class ArchV2(unittest.TestCase):
+    def test_v2_is_larger_exports_and_keeps_the_output_grid(self):
+        m = Detector(2.0, "v2").eval()
+        self.assertGreater(sum(p.numel() for p in m.parameters()), 4 * sum(p.numel() for p in Detector().parameters()))
+        with torch.no_grad():
+            heat, box, state = m(torch.zeros(1, 3, 96, 128))
+        self.assertEqual(tuple(heat.shape), (1, len(TYPES), 24, 32))
+        self.assertEqual(tuple(box.shape), (1, 4, 24, 32))
+        with self.assertRaises(ValueError):
+            Detector(1.0, "v3")
 
 
 if __name__ == "__main__":
