@@ -69,20 +69,97 @@ function rpavCollectGroundTruth() {
   // A check box or radio button is its box and its label's text beside it, as on the desktop
   // (AT-SPI's check and radio buttons, UI Automation's CheckBox) and as a click toggles it; the
   // DOM gives the input alone. The label's text only: not the block around it.
+  const toggleLabel = (el) => (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio") ? el.labels?.[0] : undefined);
+  const union = (rs) => ({
+    left: Math.min(...rs.map((q) => q.left)),
+    top: Math.min(...rs.map((q) => q.top)),
+    right: Math.max(...rs.map((q) => q.right)),
+    bottom: Math.max(...rs.map((q) => q.bottom)),
+  });
+  // Many frameworks hide the real input (transparent, clipped, 1 px, or fixed out of the way) and paint the box with
+  // their label: a ::before / ::after, or an empty element inside the label (an icon, a switch's track).
+  const drawnByLabel = (el) => {
+    if (!toggleLabel(el)) return false;
+    const s = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return s.opacity === "0" || r.width < 4 || r.height < 4 || (!!s.clip && s.clip !== "auto") || /inset\(50%\)/.test(s.clipPath ?? "");
+  };
+  const textRects = (host) => {
+    const out = [];
+    const tw = document.createTreeWalker(host, NodeFilter.SHOW_TEXT);
+    for (let n = tw.nextNode(); n; n = tw.nextNode()) {
+      if (!n.textContent?.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const q of Array.from(range.getClientRects())) if (q.width >= 1 && q.height >= 1) out.push(q);
+    }
+    return out;
+  };
+  // The boxes of an element's painted ::before / ::after: absolutely placed from their offsets, or (in the flow) a ::before
+  // sits just before the element's first text.
+  const pseudoRects = (host) => {
+    const out = [];
+    const hs = getComputedStyle(host);
+    const hr = host.getBoundingClientRect();
+    for (const which of ["::before", "::after"]) {
+      const s = getComputedStyle(host, which);
+      if (!s.content || s.content === "none" || s.content === "normal" || s.display === "none" || s.visibility === "hidden") continue;
+      // Border-box size (the computed width and height leave out padding and borders in content-box sizing).
+      const px = (v) => parseFloat(v) || 0;
+      const content = s.boxSizing !== "border-box";
+      const w = px(s.width) + (content ? px(s.paddingLeft) + px(s.paddingRight) + px(s.borderLeftWidth) + px(s.borderRightWidth) : 0);
+      const h = px(s.height) + (content ? px(s.paddingTop) + px(s.paddingBottom) + px(s.borderTopWidth) + px(s.borderBottomWidth) : 0);
+      if (!(w >= 2 && h >= 2)) continue;
+      let dx = 0;
+      let dy = 0;
+      const m = /^matrix\(1, 0, 0, 1, (-?[\d.]+), (-?[\d.]+)\)$/.exec(s.transform);
+      if (m) {
+        dx = Number(m[1]);
+        dy = Number(m[2]);
+      }
+      if (s.position === "absolute") {
+        if (hs.position === "static") continue;
+        const bl = parseFloat(hs.borderLeftWidth) || 0;
+        const bt = parseFloat(hs.borderTopWidth) || 0;
+        const x = s.left !== "auto" ? hr.left + bl + parseFloat(s.left) : s.right !== "auto" ? hr.right - (parseFloat(hs.borderRightWidth) || 0) - parseFloat(s.right) - w : hr.left + bl;
+        const y = s.top !== "auto" ? hr.top + bt + parseFloat(s.top) : s.bottom !== "auto" ? hr.bottom - (parseFloat(hs.borderBottomWidth) || 0) - parseFloat(s.bottom) - h : hr.top + bt;
+        out.push({ left: x + dx, top: y + dy, right: x + dx + w, bottom: y + dy + h });
+      } else if (which === "::before" && s.position !== "fixed") {
+        const first = textRects(host)[0];
+        if (!first) continue;
+        const right = first.left - (parseFloat(s.marginRight) || 0);
+        const cy = (first.top + first.bottom) / 2;
+        out.push({ left: right - w + dx, top: cy - h / 2 + dy, right: right + dx, bottom: cy + h / 2 + dy });
+      }
+    }
+    return out;
+  };
+  const paintedRect = (el, label) => {
+    const parts = [...textRects(label)];
+    for (const e of [label, ...Array.from(label.querySelectorAll("*"))]) {
+      if (e === el) continue;
+      parts.push(...pseudoRects(e));
+      if (e === label || (e.textContent ?? "").trim() || getComputedStyle(e).display === "none") continue;
+      const q = e.getBoundingClientRect();
+      if (q.width >= 2 && q.height >= 2 && q.width <= 80 && q.height <= 60) parts.push(q);
+    }
+    if (!parts.length) return el.getBoundingClientRect();
+    const u = union(parts);
+    const r = el.getBoundingClientRect();
+    // The hidden input counts where it lies on the painted box (it is the click target there).
+    if (r.width >= 4 && r.height >= 4 && r.left <= u.right + 2 && r.right >= u.left - 2 && r.top <= u.bottom + 2 && r.bottom >= u.top - 2) return union([u, r]);
+    return u;
+  };
   const toggleRect = (el) => {
     const r = el.getBoundingClientRect();
-    const label = el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio") ? el.labels?.[0] : undefined;
+    const label = toggleLabel(el);
+    if (label && drawnByLabel(el) && visible(label)) return paintedRect(el, label);
     if (!label || !visible(label)) return r;
     const range = document.createRange();
     range.selectNodeContents(label);
     const rects = Array.from(range.getClientRects()).filter((q) => q.width >= 1 && q.height >= 1);
     if (!rects.length) return r;
-    return {
-      left: Math.min(r.left, ...rects.map((q) => q.left)),
-      top: Math.min(r.top, ...rects.map((q) => q.top)),
-      right: Math.max(r.right, ...rects.map((q) => q.right)),
-      bottom: Math.max(r.bottom, ...rects.map((q) => q.bottom)),
-    };
+    return union([r, ...rects]);
   };
   // AT-SPI's state names where they apply: checked (a ticked box, a pressed toggle), selected (the current tab), disabled.
   const statesOf = (el) => {
@@ -101,7 +178,9 @@ function rpavCollectGroundTruth() {
     const outer = el.parentElement?.closest("a[href], button, [role=button], [role=tab], [role=link]");
     if (outer && outer !== el && typeOf(outer)) continue;
     const type = typeOf(el);
-    if (!type || !visible(el)) continue;
+    if (!type) continue;
+    // A check box painted by its label is seen where the label is.
+    if (!visible(el) && !(drawnByLabel(el) && getComputedStyle(el).display !== "none" && visible(toggleLabel(el)))) continue;
     seen.add(el);
     elements.push({ type, label: labelOf(el), bbox: box(toggleRect(el)), source_role: el.getAttribute("role") ?? el.tagName.toLowerCase() + (el instanceof HTMLInputElement ? `[type=${el.type}]` : ""), states: statesOf(el) });
   }

@@ -67,4 +67,48 @@ describe("DOM ground truth", () => {
     expect(tiers.states).toEqual([]);
     await page.close();
   });
+
+  it("a check box painted by its label (the input hidden) is the painted box and the label's text, wherever the input lies", async () => {
+    const page = await browser.newPage({ viewport: { width: 500, height: 300 } });
+    await page.setContent(`<!doctype html><html><head><style>
+      body{margin:0;font:16px sans-serif}
+      .w98 input{opacity:0;position:fixed;margin:0}
+      .w98 input+label{position:relative;margin-left:19px}
+      .w98 input+label::before{content:"";position:absolute;left:-19px;top:0;width:13px;height:13px;background:#888}
+      .paper input{position:absolute;width:1px;height:1px;opacity:0;margin:-1px;overflow:hidden}
+      .paper span{display:block}
+      .paper span::before{content:"";display:inline-block;width:16px;height:16px;margin-right:12px;border:2px solid #333;vertical-align:-3px}
+      .icon input{position:absolute;clip:rect(0,0,0,0);width:1px;height:1px}
+      .icon i{display:inline-block;width:14px;height:14px;background:#36c;margin-right:6px}
+      </style></head><body>
+      <div class="w98" style="position:absolute;left:40px;top:20px"><input type="checkbox" id="w"><label for="w" id="lw">Quatre-vingt-dix-huit</label></div>
+      <label class="paper" style="position:absolute;left:40px;top:80px;width:400px"><input type="checkbox" checked><span id="sp">Papier</span></label>
+      <label class="icon" style="position:absolute;left:40px;top:140px"><input type="radio"><i id="ic"></i>Icône</label>
+    </body></html>`);
+    await page.addScriptTag({ content: readFileSync(join(import.meta.dirname, "..", "lab", "dom-ground-truth.js"), "utf8") });
+    const { elements } = await page.evaluate(() => (globalThis as unknown as { rpavCollectGroundTruth(): { elements: Element[] } }).rpavCollectGroundTruth());
+    const byLabel = (l: string) => elements.find((e) => e.label === l)!;
+    // The right edge of the element's text (a label or span's own box may be wider).
+    const textRight = (sel: string) => page.evaluate(`(() => { const r = document.createRange(); r.selectNodeContents(document.querySelector(${JSON.stringify(sel)})); return Math.round(r.getBoundingClientRect().right); })()`) as Promise<number>;
+
+    // The box the label paints 19 px left of it (the input itself is parked at the top left of the window).
+    const w = byLabel("Quatre-vingt-dix-huit");
+    expect(w.type).toBe("checkbox");
+    expect(w.bbox[0]).toBe(40);
+    expect(w.bbox[1]).toBe(20);
+    expect(w.bbox[2]).toBe(await textRight("#lw"));
+
+    // A 1 px input, the box drawn by the span's ::before in the flow: the box and the text, not the 400 px wide block.
+    const paper = byLabel("Papier");
+    expect(paper).toMatchObject({ type: "checkbox", states: ["checked"] });
+    expect(paper.bbox[0]).toBe(40);
+    expect(paper.bbox[2]).toBe(await textRight("#sp"));
+    expect(paper.bbox[3] - paper.bbox[1]).toBeGreaterThanOrEqual(19);
+
+    // A clipped radio whose label holds an empty icon element.
+    const icon = byLabel("Icône");
+    expect(icon.type).toBe("radio_button");
+    expect(icon.bbox[0]).toBe(40);
+    await page.close();
+  });
 });
