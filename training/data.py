@@ -2,7 +2,11 @@
 
   npm run train -- data                         generate up to the default counts, then write the manifest
   npm run train -- data --manifest-only         only (re)write training/data-manifest.json from what is on disk
-  npm run train -- data --gtk 2600 --qt 1500 --tk 1200 --html 2500 --scale2 0.25
+  npm run train -- data --gtk 2600 --qt 1500 --tk 1200 --html 2000 --html2 1500 --scale2 0.25
+
+HTML pages 0–1999 (--html) are the first five kits, as listed in the manifest; pages from 2000 on (--html2) add 14 CSS
+frameworks, generated styles (synth) and whole-screen layouts (training/gen/gen-html.ts). An --html count over 2000 is
+read as --html 2000 plus the rest in --html2.
 
 Screens go to training/data/<stack>/ (ignored by git); each generator skips the screens already there (screen i is seeded
 by i, so a rerun remakes the same). GTK and Tk run on their own Xvfb displays (:60–:63 or --display-base N..N+3, brought up here when absent);
@@ -42,9 +46,19 @@ def xvfb(display, size):
     sys.exit(f"Xvfb :{display} did not start")
 
 
+HTML2_FROM = 2000  # gen-html.ts V2_FROM
+
+
 def count(stack):
-    d = os.path.join(DATA, stack)
-    return sum(1 for f in os.listdir(d) if f.endswith(".json")) if os.path.isdir(d) else 0
+    """Screens on disk for a progress bar: html and html2 share a folder and are told apart by their index."""
+    d = os.path.join(DATA, "html" if stack == "html2" else stack)
+    if not os.path.isdir(d):
+        return 0
+    names = [f for f in os.listdir(d) if f.endswith(".json")]
+    if stack in ("html", "html2"):
+        idx = [int(f[:-5].rsplit("-", 1)[1]) for f in names if f[:-5].rsplit("-", 1)[-1].isdigit()]
+        return sum(1 for i in idx if (i >= HTML2_FROM) == (stack == "html2"))
+    return len(names)
 
 
 def bar(done, total, width=30):
@@ -130,13 +144,17 @@ def main():
     ap.add_argument("--gtk", type=int, default=2600)
     ap.add_argument("--qt", type=int, default=1500)
     ap.add_argument("--tk", type=int, default=1200)
-    ap.add_argument("--html", type=int, default=2500)
+    ap.add_argument("--html", type=int, default=2500, help=f"HTML pages from index 0 (at most {HTML2_FROM}; the rest is added to --html2)")
+    ap.add_argument("--html2", type=int, default=0, help=f"HTML pages from index {HTML2_FROM} on: more CSS frameworks, synth styles, layouts")
     ap.add_argument("--scale2", type=float, default=0.27, help="share of the GTK / Qt / Tk counts also made at scale 2")
     ap.add_argument("--manifest", default=os.path.join(HERE, "data-manifest.json"))
     ap.add_argument("--manifest-only", action="store_true")
     ap.add_argument("--dev-corpus", metavar="DIR", help="also import the dev corpus of real apps and pages (bench/corpus/out, built by `npm run corpus`) as family dev/<source>")
     ap.add_argument("--display-base", type=int, default=60, help="first of the four Xvfb displays used (N..N+3)")
     a = ap.parse_args()
+    if a.html > HTML2_FROM:
+        a.html2 += a.html - HTML2_FROM
+        a.html = HTML2_FROM
     if not a.manifest_only:
         check_packages()
         os.makedirs(DATA, exist_ok=True)
@@ -153,8 +171,12 @@ def main():
             ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(a.tk), "--scale", "1"], dict(env, DISPLAY=f":{d0 + 2}")),
             ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(n2(a.tk)), "--scale", "2"], dict(env, DISPLAY=f":{d0 + 3}")),
             ("html", nice + [shutil.which("npx") or "npx", "tsx", os.path.join(GEN, "gen-html.ts"), "--out", os.path.join(DATA, "html"), "--count", str(a.html)], env),
+            ("html2", nice + [shutil.which("npx") or "npx", "tsx", os.path.join(GEN, "gen-html.ts"), "--out", os.path.join(DATA, "html"), "--start", str(HTML2_FROM), "--count", str(a.html2)], env),
         ]
+        jobs = [j for j in jobs if j[0] != "html2" or a.html2 > 0]
         target = {"gtk": a.gtk + n2(a.gtk), "qt": a.qt + n2(a.qt), "tk": a.tk + n2(a.tk), "html": a.html}
+        if a.html2 > 0:
+            target["html2"] = a.html2
         logs = os.path.join(DATA, "logs")
         os.makedirs(logs, exist_ok=True)
         procs = [subprocess.Popen(cmd, env=e, cwd=ROOT, stdout=open(os.path.join(logs, f"{name}-{i}.log"), "a"), stderr=subprocess.STDOUT) for i, (name, cmd, e) in enumerate(jobs)]
