@@ -72,11 +72,14 @@ const settingsList = (c: Ctx): string => {
     const title = p.t("option");
     const on = p.fr ? p.one(["Activé", "Activer", "Oui"]) : p.one(["Enabled", "On", "Enable"]);
     const r = p.r();
-    const control = r < 0.6
+    const name = p.id();
+    const control = r < 0.55
       ? k.switchBare ? k.switchBare(p, title, p.chance(0.5)) : k.switch ? k.switch(p, on, p.chance(0.5)) : k.check(p, false, p.id(), on, p.chance(0.5))
-      : r < 0.85 ? k.select(p).replace(/<label[^>]*>[^<]*<\/label>/, "").replace("<select", `<select aria-label="${esc(title)}"`) : k.button(p, p.t("action"), false);
+      : r < 0.8 ? k.select(p).replace(/<label[^>]*>.*?<\/label>/, "").replace("<select", `<select aria-label="${esc(title)}"`)
+      : r < 0.92 ? `<div style="display:flex;gap:1rem">${p.distinct("option", 2).map((o, i) => k.check(p, true, name, o, i === 0)).join("")}</div>`
+      : k.button(p, p.t("action"), false);
     const help = p.chance(0.6) ? `<div style="opacity:.7;font-size:.85em">${esc(p.t("text"))}</div>` : "";
-    return `<div style="display:flex;justify-content:space-between;align-items:center;gap:1rem;padding:.6rem 0;border-bottom:1px solid rgba(128,128,128,.25)"><div><div><strong>${esc(title)}</strong></div>${help}</div><div style="flex:none">${control}</div></div>`;
+    return `<div style="display:flex;justify-content:space-between;align-items:center;gap:1rem;padding:.6rem 0;border-bottom:1px solid rgba(128,128,128,.25)"><div><div><strong>${esc(title)}</strong></div>${help}</div><div style="flex:none;white-space:nowrap">${control}</div></div>`;
   }).join("");
   return rows;
 };
@@ -97,7 +100,26 @@ const figureTile = (c: Ctx): string => {
   const num = p.one([`${p.int(1, 999)}`, `${p.int(1, 99)} ${p.int(100, 999)} €`, `${p.int(1, 99)},${p.int(0, 9)} %`, `$${p.int(1, 99)}.${p.int(10, 99)}k`, `${p.int(1, 9999)}`]);
   const body = `<div style="font-size:${p.int(22, 36)}px;font-weight:${p.one([500, 600, 700])};line-height:1.2">${esc(num)}</div><div style="opacity:.75;margin:.2rem 0 .4rem">${esc(p.t("link"))} · ${p.one(["+", "−"])}${p.int(1, 40)} %</div>${p.chance(0.7) ? chart(p) : ""}${p.chance(0.35) ? `<div style="margin-top:.4rem"><a href="#">${esc(p.t("link"))}</a></div>` : ""}${p.chance(0.2) ? `<div style="margin-top:.4rem">${k.button(p, p.t("action"), false)}</div>` : ""}`;
   const title = p.t("title");
-  return k.tile ? k.tile(title, body) : k.card(title, body);
+  const period = p.chance(0.25) ? k.select(p).replace(/<label[^>]*>.*?<\/label>/, "").replace("<select", `<select aria-label="${esc(title)}"`) : "";
+  return k.tile ? k.tile(title, period + body) : k.card(title, period + body);
+};
+
+/** A group of radio buttons (or check boxes and switches) under a legend. */
+const toggles = (c: Ctx, radio = c.p.chance(0.6)): string => {
+  const { p, k } = c;
+  const name = p.id();
+  const labels = p.distinct("option", p.int(2, 5));
+  const on = p.int(0, labels.length - 1);
+  return `<fieldset><legend>${esc(p.t("field"))}</legend>${labels.map((l, i) => (k.switch && !radio && p.chance(0.3) ? k.switch(p, l, p.chance(0.5)) : k.check(p, radio, name, l, radio ? i === on : p.chance(0.5)))).join("\n")}</fieldset>`;
+};
+
+/** Form rows: fields, selects (often), fields with an attached button, now and then a radio group or a check box. */
+const formRows = (c: Ctx, n: number): string[] => {
+  const { p, k } = c;
+  const rows: string[] = [];
+  for (let i = n; i > 0; i--) rows.push(p.chance(0.12) ? group(c) : p.chance(0.12) ? toggles(c, true) : p.chance(0.62) ? k.input(p) : k.select(p));
+  if (p.chance(0.5)) rows.push(k.check(p, false, p.id(), p.t("option"), p.chance(0.5)));
+  return rows;
 };
 
 /** One block of a page's main area. */
@@ -105,36 +127,28 @@ function section(c: Ctx, depth: number): string {
   const { p, k } = c;
   const r = p.r();
   if (r < 0.22) {
-    const rows: string[] = [];
-    for (let i = p.int(2, 6); i > 0; i--) rows.push(p.chance(0.15) ? group(c) : p.chance(0.7) ? k.input(p) : k.select(p));
-    if (p.chance(0.5)) rows.push(k.check(p, false, p.id(), p.t("option"), p.chance(0.5)));
+    const rows = formRows(c, p.int(2, 6));
     rows.push(`<div>${Array.from({ length: p.int(1, 3) }, (_, i) => k.button(p, p.t("action"), i === 0)).join(" ")}</div>`);
     return `<form onsubmit="return false">${rows.join("\n")}</form>`;
   }
-  if (r < 0.32) {
-    const name = p.id();
-    const radio = p.chance(0.45);
-    const labels = p.distinct("option", p.int(2, 5));
-    const on = p.int(0, labels.length - 1);
-    return `<fieldset><legend>${esc(p.t("field"))}</legend>${labels.map((l, i) => (k.switch && !radio && p.chance(0.3) ? k.switch(p, l, p.chance(0.5)) : k.check(p, radio, name, l, radio ? i === on : p.chance(0.5)))).join("\n")}</fieldset>`;
-  }
-  if (r < 0.42 && depth === 0) {
+  if (r < 0.36) return toggles(c);
+  if (r < 0.48 && depth === 0) {
     const names = p.distinct("tab", p.int(2, 6));
     return k.tabs(p, names, p.int(0, names.length - 1)) + section(c, 1);
   }
-  if (r < 0.54) return dataTable(c);
-  if (r < 0.62) return toolbar(c);
-  if (r < 0.68) return settingsList(c);
-  if (r < 0.78 && depth === 0) return k.card(p.t("title"), section(c, 1));
-  if (r < 0.83 && depth === 0 && k.modal) return k.modal(p.t("title"), section(c, 1), Array.from({ length: p.int(1, 3) }, (_, i) => k.button(p, p.t("action"), i === 0)).join(" "));
+  if (r < 0.58) return dataTable(c);
+  if (r < 0.65) return toolbar(c);
+  if (r < 0.71) return settingsList(c);
+  if (r < 0.80 && depth === 0) return k.card(p.t("title"), section(c, 1));
+  if (r < 0.84 && depth === 0 && k.modal) return k.modal(p.t("title"), section(c, 1), Array.from({ length: p.int(1, 3) }, (_, i) => k.button(p, p.t("action"), i === 0)).join(" "));
   if (r < 0.88) return k.pager(p.int(3, 8), p.int(1, 3));
-  if (r < 0.92) return k.breadcrumb(p.distinct("link", p.int(2, 4)));
+  if (r < 0.91) return k.breadcrumb(p.distinct("link", p.int(2, 4)));
   if (r < 0.96) return group(c);
   return `<p>${esc(p.t("text"))} <a href="#">${esc(p.t("link"))}</a></p><div>${Array.from({ length: p.int(1, 4) }, () => k.button(p, p.t("action"), false)).join(" ")}</div>`;
 }
 
 const columns = (c: Ctx, n: number, per: [number, number]): string =>
-  `<div style="display:flex;gap:${c.p.int(12, 40)}px;align-items:flex-start">${Array.from({ length: n }, () => `<div style="flex:1;min-width:0">${Array.from({ length: c.p.int(...per) }, () => section(c, 0)).join("\n")}</div>`).join("")}</div>`;
+  `<div style="display:flex;gap:${c.p.int(12, 40)}px;align-items:flex-start">${Array.from({ length: n }, () => `<div style="flex:1 1 0">${Array.from({ length: c.p.int(...per) }, () => section(c, 0)).join("\n")}</div>`).join("")}</div>`;
 
 const topbar = (c: Ctx, brand: string): string => {
   const { p, k } = c;
@@ -161,21 +175,21 @@ function mainOf(c: Ctx, layout: (typeof LAYOUTS)[number]): string {
   switch (layout) {
     case "classic":
     case "sidebar":
-      return heading + columns(c, p.int(1, 3), [1, 3]);
+      return heading + columns(c, p.int(1, 3), [2, 4]);
     case "dashboard": {
       const n = p.int(2, 4);
       const tiles = Array.from({ length: n * p.int(1, 2) }, () => figureTile(c)).join("");
-      return `${heading}<div style="display:grid;grid-template-columns:repeat(${n},minmax(0,1fr));gap:${p.int(10, 24)}px;margin-bottom:1rem">${tiles}</div>${p.chance(0.7) ? k.card(p.t("title"), dataTable(c)) : columns(c, p.int(1, 2), [1, 2])}`;
+      return `${heading}<div style="display:grid;grid-template-columns:repeat(${n},minmax(min-content,1fr));gap:${p.int(10, 24)}px;margin-bottom:1rem">${tiles}</div>${p.chance(0.7) ? k.card(p.t("title"), dataTable(c)) : columns(c, p.int(1, 2), [1, 2])}`;
     }
     case "table":
-      return `${heading}${toolbar(c)}${dataTable(c)}${p.chance(0.6) ? k.pager(p.int(3, 8), p.int(1, 3)) : ""}`;
+      return `${heading}${p.chance(0.35) ? k.tabs(p, p.distinct("tab", p.int(2, 5)), p.int(0, 1)) : ""}${toolbar(c)}${dataTable(c)}${p.chance(0.6) ? k.pager(p.int(3, 8), p.int(1, 3)) : ""}`;
     case "settings": {
       const tabs = p.chance(0.5) ? k.tabs(p, p.distinct("tab", p.int(2, 5)), 0) : "";
       const body = settingsList(c) + `<div style="margin-top:1rem">${k.button(p, p.t("action"), true)} ${p.chance(0.6) ? k.button(p, p.t("action"), false) : ""}</div>`;
       return `${heading}${tabs}${p.chance(0.6) ? k.card(p.t("title"), body) : body}`;
     }
     case "form":
-      return heading + `<div style="max-width:${p.int(520, 900)}px">${k.card(p.t("title"), `<form onsubmit="return false">${Array.from({ length: p.int(2, 6) }, () => (p.chance(0.2) ? group(c) : p.chance(0.7) ? k.input(p) : k.select(p))).join("")}${section(c, 1)}<div style="margin-top:1rem">${k.button(p, p.t("action"), true)} ${k.button(p, p.t("action"), false)}</div></form>`)}</div>`;
+      return heading + (p.chance(0.35) ? k.tabs(p, p.distinct("tab", p.int(2, 5)), p.int(0, 1)) : "") + `<div style="max-width:${p.int(520, 900)}px">${k.card(p.t("title"), `<form onsubmit="return false">${formRows(c, p.int(3, 7)).join("")}${section(c, 1)}<div style="margin-top:1rem">${k.button(p, p.t("action"), true)} ${k.button(p, p.t("action"), false)}</div></form>`)}</div>`;
   }
 }
 
@@ -192,7 +206,7 @@ export function page2(p: Pick, k: Kit, dark: boolean, resolve: Resolve): PageInf
   const withTop = layout === "dashboard" || layout === "table" || p.chance(0.5);
   const withSide = layout === "sidebar" || ((layout === "dashboard" || layout === "settings" || layout === "table") && p.chance(0.6));
   const top = withTop ? topbar(c, brand) : p.chance(0.4) ? k.nav(p, brand, p.distinct("link", p.int(2, 6))) : "";
-  const main = `<main class="${k.container}" style="flex:1;min-width:0;align-content:start">${mainOf(c, layout)}</main>`;
+  const main = `<main class="${k.container}" style="flex:1 1 0;align-content:start;padding:${p.int(10, 28)}px">${mainOf(c, layout)}</main>`;
   let body = withSide ? `${top}<div style="display:flex;align-items:stretch">${sidebar(c)}${main}</div>` : `${top}${main}`;
   if (k.frame) body = k.frame(p, brand, body);
   const css = theme.css.map((s) => `<link rel="stylesheet" href="${pathToFileURL(resolve(s)).href}">`).join("");
