@@ -162,7 +162,7 @@ async function main(): Promise<void> {
       }
       const pg = ctx.page;
       await pg.setViewportSize({ width: Math.round(W / scale), height: Math.round(H / scale) });
-      await pg.emulateMedia({ colorScheme: dark ? "dark" : "light" });
+      await pg.emulateMedia({ colorScheme: (made2 ? made2.dark : dark) ? "dark" : "light" });
       try {
         await pg.goto(pathToFileURL(file).href, { waitUntil: "load", timeout: 20_000 });
         await pg.addStyleTag({ content: "*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; }" });

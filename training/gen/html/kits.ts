@@ -273,7 +273,13 @@ const uikit: Kit = {
 const fomantic: Kit = {
   name: "fomantic",
   css: ["fomantic-ui-css/semantic.min.css"],
-  theme: (_p, dark) => ({ css: ["fomantic-ui-css/semantic.min.css"], body: dark ? ' style="background:#1b1c1d;color:#ddd"' : "", dark }),
+  // Dark: Fomantic's inverted look by hand (its inverted variants are per component): dark segments, light text and tabs.
+  theme: (_p, dark) => ({
+    css: ["fomantic-ui-css/semantic.min.css"],
+    body: dark ? ' style="background:#1b1c1d;color:#ddd"' : "",
+    head: dark ? "<style>.ui.segment{background:#2a2b2d;color:#ddd;border-color:#444}.ui.form .field>label,.ui.form legend,.ui.checkbox label,.ui.header{color:#e8e8e8!important}.ui.tabular.menu .item{color:#bbb}.ui.tabular.menu .active.item{background:#2a2b2d;color:#fff;border-color:#444}.ui.secondary.menu .item{color:#ccc}.ui.table{background:#2a2b2d;color:#ddd}</style>" : "",
+    dark,
+  }),
   button: (p, label, primary) => `<button class="ui ${primary ? "primary" : p.one(["", "", "basic", "secondary", "red", "positive", "basic primary"])}${p.chance(0.2) ? p.one([" mini", " small", " large"]) : ""} button"${disabled(p)}>${esc(label)}</button>`,
   input: (p) => {
     const f = p.t("field");

@@ -22,6 +22,9 @@ interface Ctx {
   dark: boolean;
 }
 
+/** A kit's select without its caption (the caption is elsewhere: a settings row's title, a tile's title). */
+const bareSelect = (html: string) => html.replace(/<label[^>]*>(?:(?!<\/label>|<select)[\s\S])*<\/label>/, "").replace(/(<label[^>]*>)[^<]+(<select)/, "$1$2");
+
 const iconButton = (c: Ctx, name?: string): string => {
   const { svg, label } = icon(c.p, c.st, name);
   if (c.k.iconButton) return c.k.iconButton(c.p, svg, label);
@@ -75,7 +78,7 @@ const settingsList = (c: Ctx): string => {
     const name = p.id();
     const control = r < 0.55
       ? k.switchBare ? k.switchBare(p, title, p.chance(0.5)) : k.switch ? k.switch(p, on, p.chance(0.5)) : k.check(p, false, p.id(), on, p.chance(0.5))
-      : r < 0.8 ? k.select(p).replace(/<label[^>]*>.*?<\/label>/, "").replace("<select", `<select aria-label="${esc(title)}"`)
+      : r < 0.8 ? bareSelect(k.select(p)).replace("<select", `<select aria-label="${esc(title)}"`)
       : r < 0.92 ? `<div style="display:flex;gap:1rem">${p.distinct("option", 2).map((o, i) => k.check(p, true, name, o, i === 0)).join("")}</div>`
       : k.button(p, p.t("action"), false);
     const help = p.chance(0.6) ? `<div style="opacity:.7;font-size:.85em">${esc(p.t("text"))}</div>` : "";
@@ -100,7 +103,7 @@ const figureTile = (c: Ctx): string => {
   const num = p.one([`${p.int(1, 999)}`, `${p.int(1, 99)} ${p.int(100, 999)} €`, `${p.int(1, 99)},${p.int(0, 9)} %`, `$${p.int(1, 99)}.${p.int(10, 99)}k`, `${p.int(1, 9999)}`]);
   const body = `<div style="font-size:${p.int(22, 36)}px;font-weight:${p.one([500, 600, 700])};line-height:1.2">${esc(num)}</div><div style="opacity:.75;margin:.2rem 0 .4rem">${esc(p.t("link"))} · ${p.one(["+", "−"])}${p.int(1, 40)} %</div>${p.chance(0.7) ? chart(p) : ""}${p.chance(0.35) ? `<div style="margin-top:.4rem"><a href="#">${esc(p.t("link"))}</a></div>` : ""}${p.chance(0.2) ? `<div style="margin-top:.4rem">${k.button(p, p.t("action"), false)}</div>` : ""}`;
   const title = p.t("title");
-  const period = p.chance(0.25) ? k.select(p).replace(/<label[^>]*>.*?<\/label>/, "").replace("<select", `<select aria-label="${esc(title)}"`) : "";
+  const period = p.chance(0.25) ? bareSelect(k.select(p)).replace("<select", `<select aria-label="${esc(title)}"`) : "";
   return k.tile ? k.tile(title, period + body) : k.card(title, period + body);
 };
 
@@ -195,11 +198,11 @@ function mainOf(c: Ctx, layout: (typeof LAYOUTS)[number]): string {
 
 /** A page of a kit for index ≥ 2000. `p` is the page's generator, already past the language and dark / light draws. */
 export function page2(p: Pick, k: Kit, dark: boolean, resolve: Resolve): PageInfo {
-  // A kit's own dark mode where it has one (its theme says so, or the attribute of v1 kits), else light widgets on a dark page.
+  // A kit's own dark mode where it has one (its theme says so, or the attribute of v1 kits); a kit without one stays light
+  // (a dark page behind light cards and fields leaves light text on white: unreadable captions, wrong figures).
   const t: Theme = k.theme ? k.theme(p, dark) : { css: k.css };
-  const native = t.dark !== undefined || (!k.theme && !!k.dark);
-  const theme: Theme = { ...t, html: t.html ?? (dark && k.dark ? k.dark.html : ""), body: t.body ?? (dark && !native ? ' style="background:#1f2125;color:#ddd"' : "") };
-  const isDark = t.dark ?? dark;
+  const theme: Theme = { ...t, html: t.html ?? (dark && k.dark ? k.dark.html : "") };
+  const isDark = t.dark ?? (dark && !!k.dark);
   const c: Ctx = { p, k, st: iconStyle(p), dark: isDark };
   const layout = p.one(LAYOUTS);
   const brand = p.t("title");

@@ -83,7 +83,7 @@ h1,h2,h3,h4{font-weight:${p.one([500, 600, 700])};margin:.4em 0 .6em}
 a{color:${p.chance(0.7) ? accent : hsl(p.int(190, 240), 70, dark ? 70 : 40)};text-decoration:${p.one(["none", "underline", "none"])}}
 .x-btn{font:inherit;font-weight:${weight};${upper}padding:${py}px ${px}px;border-radius:${rb}px;border:${bw}px solid ${btnStyle === "outline" ? accent : border};background:${secBg};color:${btnStyle === "outline" ? accent : secText};cursor:pointer;box-shadow:${bw === 0 && btnStyle === "solid" ? shadow : "none"};margin:2px ${p.int(2, 6)}px 2px 0;display:inline-flex;align-items:center;gap:6px;vertical-align:middle}
 .x-btn.x-primary{background:${accent};color:${onAccent};border-color:${accent}}
-.x-btn.x-danger{background:${p.chance(0.5) ? danger : "transparent"};color:${p.chance(0.5) ? "#fff" : danger};border-color:${danger}}
+.x-btn.x-danger{${p.chance(0.5) ? `background:${danger};color:#fff` : `background:transparent;color:${danger}`};border-color:${danger}}
 .x-btn.x-ghost{background:transparent;border-color:transparent;color:${p.chance(0.5) ? accent : text}}
 .x-btn:disabled{opacity:.5}
 .x-btn.x-sm{padding:${Math.max(2, py - 3)}px ${Math.max(6, px - 6)}px;font-size:.87em}
