@@ -496,8 +496,10 @@ const materialize: Kit = {
   input: (p) => {
     const id = p.id();
     const f = p.t("field");
-    const v = p.chance(0.5);
-    return `<div class="input-field${p.chance(0.5) ? " outlined" : ""}"><input id="${id}" type="${typeFor(f)}" placeholder="${v ? esc(p.t("field")) : " "}"${disabled(p)}><label for="${id}">${esc(f)}</label></div>`;
+    const v = p.r();
+    // Material 3 fields (filled or outlined, the label floats); materialize 2 leaves their height to the page.
+    const content = v < 0.4 ? `value="${esc(p.one(VALUES))}" placeholder=" "` : v < 0.7 ? `placeholder="${esc(p.t("field"))}"` : `placeholder=" "`;
+    return `<div class="input-field${p.chance(0.5) ? " outlined" : ""}" style="margin:16px 0"><input id="${id}" type="${typeFor(f)}" ${content}${disabled(p)} style="height:56px;width:100%"><label for="${id}">${esc(f)}</label></div>`;
   },
   select: (p) => {
     const id = p.id();
@@ -512,8 +514,8 @@ const materialize: Kit = {
   pager: (n, a) => `<ul class="pagination">${items(n).map((i) => `<li class="${i === a ? "active" : "waves-effect"}"><a href="#">${i}</a></li>`).join("")}</ul>`,
   breadcrumb: (xs) => `<p>${xs.map((it, i) => (i === xs.length - 1 ? esc(it) : `<a href="#">${esc(it)}</a> › `)).join("")}</p>`,
   container: "container",
-  search: (_p, ph) => `<div class="input-field" style="margin:0;width:240px"><input type="search" placeholder="${esc(ph)}" aria-label="${esc(ph)}"></div>`,
-  group: (_p, ph, btn) => `<div style="display:flex;gap:.5rem;align-items:center"><div class="input-field outlined" style="flex:1;min-width:0"><input type="text" placeholder="${esc(ph)}" aria-label="${esc(ph)}"></div>${btn}</div>`,
+  search: (_p, ph) => `<div class="input-field" style="margin:0;width:240px"><input type="search" placeholder="${esc(ph)}" aria-label="${esc(ph)}" style="height:44px;width:100%;padding-top:0"></div>`,
+  group: (_p, ph, btn) => `<div style="display:flex;gap:.5rem;align-items:center;margin:16px 0"><div class="input-field outlined" style="flex:1;min-width:0"><input type="text" placeholder="${esc(ph)}" aria-label="${esc(ph)}" style="height:56px;width:100%;padding-top:0"></div>${btn}</div>`,
   sidenav: (_p, links, a) => `<div class="collection">${links.map((l, i) => `<a href="#" class="collection-item${i === a ? " active" : ""}">${esc(l)}</a>`).join("")}</div>`,
   topbar: (p, brand, tools) => `<nav style="display:flex;align-items:center;gap:.5rem;padding:0 1rem;min-height:64px;${p.chance(0.5) ? "background:var(--md-sys-color-primary-container);color:var(--md-sys-color-on-primary-container)" : "background:var(--md-sys-color-surface-container);color:var(--md-sys-color-on-surface)"}"><span style="margin-right:auto;font-size:1.4rem">${esc(brand)}</span>${tools}</nav>`,
   iconButton: (p, svg, label) => `<button class="btn ${p.one(["text", "tonal", "outlined", "filled"])} icon-left" aria-label="${esc(label)}" title="${esc(label)}" style="padding:0 10px;line-height:0">${svg}</button>`,
@@ -555,7 +557,8 @@ const desktop = (name: string, css: string[], bg: string[], tabAsButton: boolean
   group: (_p, ph, btn) => `<div class="field-row"><input type="text" placeholder="${esc(ph)}" aria-label="${esc(ph)}" style="flex:1">${btn}</div>`,
   sidenav: (_p, links, a) => `<ul class="tree-view">${links.map((l, i) => `<li>${i === a ? `<strong><a href="#">${esc(l)}</a></strong>` : `<a href="#">${esc(l)}</a>`}</li>`).join("")}</ul>`,
   topbar: (_p, _brand, tools) => `<div style="display:flex;align-items:center;gap:4px;padding:2px 0 6px;border-bottom:1px solid #888;margin-bottom:6px">${tools}</div>`,
-  iconButton: (_p, svg, label) => `<button type="button" aria-label="${esc(label)}" title="${esc(label)}" style="min-width:0;padding:2px 4px;line-height:0">${svg}</button>`,
+  // 98.css draws button text as a shadow of transparent text: the icon needs a colour of its own.
+  iconButton: (_p, svg, label) => `<button type="button" aria-label="${esc(label)}" title="${esc(label)}" style="min-width:0;padding:2px 4px;line-height:0;color:#1b1b1b">${svg}</button>`,
   tile: (title, body) => `<fieldset><legend>${esc(title)}</legend>${body}</fieldset>`,
   frame: (p, title, body) => `<div class="window${name === "win7" ? " active" : ""}" style="width:${p.int(70, 100)}%;min-width:min-content;box-sizing:border-box"><div class="title-bar"><div class="title-bar-text">${esc(title)}</div><div class="title-bar-controls"><button aria-label="Minimize"></button><button aria-label="Maximize"></button><button aria-label="Close"></button></div></div><div class="window-body${name === "win7" ? " has-space" : ""}">${body}</div>${p.chance(0.4) ? `<div class="status-bar"><p class="status-bar-field">${esc(p.t("text"))}</p><p class="status-bar-field">${esc(p.t("link"))}</p></div>` : ""}</div>`,
 });
