@@ -1,0 +1,86 @@
+// A field named by its caption that the detector did not find ("the Company box" where only the
+// word "Company" was read): its box is looked for in the pixels beside the caption, where forms
+// put it — right of the caption on its row (a vertical edge taller than the text, the field's left
+// side), else just below it (a long horizontal edge starting under the caption, the field's top).
+// General geometry on the grey image; bounded to a window around the caption.
+import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { toGrey, toRgb } from "./raster.js";
+
+/** Grey levels between neighbouring pixels that make an edge (flat UI backgrounds vary by less). */
+const EDGE = 6;
+
+/** The box of the field a caption names, right of it or below it; undefined when the pixels show none. */
+export function probeFieldBesideCaption(frame: Frame, caption: BBox): BBox | undefined {
+  const img = toRgb(frame);
+  const g = toGrey(img);
+  const W = img.width;
+  const H = img.height;
+  const h = Math.max(6, caption[3] - caption[1]);
+  const at = (x: number, y: number) => g[y * W + x]!;
+  const vEdge = (x: number, y: number) => x > 0 && x < W && y >= 0 && y < H && Math.abs(at(x, y) - at(x - 1, y)) >= EDGE;
+  const hEdge = (x: number, y: number) => y > 0 && y < H && x >= 0 && x < W && Math.abs(at(x, y) - at(x, y - 1)) >= EDGE;
+  /** Length of the horizontal edge run on row y from x (gaps of 2 px allowed), to at most xMax. */
+  const runRight = (x: number, y: number, xMax: number) => {
+    let end = x;
+    let gap = 0;
+    for (let i = x; i < Math.min(W, xMax); i++) {
+      if (hEdge(i, y) || hEdge(i, y + 1)) {
+        end = i + 1;
+        gap = 0;
+      } else if (++gap > 2) break;
+    }
+    return end - x;
+  };
+
+  // Right: the first column after the caption with a vertical edge through the caption's middle
+  // row, taller than the text, that starts a box (its top edge runs to the right).
+  const cy = Math.round((caption[1] + caption[3]) / 2);
+  if (cy > 0 && cy < H) {
+    const xEnd = Math.min(W, Math.round(caption[2] + 25 * h));
+    for (let x = Math.max(1, Math.round(caption[2]) + 2); x < xEnd; x++) {
+      if (!vEdge(x, cy) && !vEdge(x, cy - 1) && !vEdge(x, cy + 1)) continue;
+      let top = cy;
+      let bottom = cy;
+      let gap = 0;
+      for (let y = cy - 1; y >= Math.max(0, cy - 3 * h); y--) {
+        if (vEdge(x, y) || vEdge(x + 1, y)) {
+          top = y;
+          gap = 0;
+        } else if (++gap > 1) break;
+      }
+      gap = 0;
+      for (let y = cy + 1; y < Math.min(H, cy + 3 * h); y++) {
+        if (vEdge(x, y) || vEdge(x + 1, y)) {
+          bottom = y;
+          gap = 0;
+        } else if (++gap > 1) break;
+      }
+      const tall = bottom - top + 1;
+      if (tall < 1.2 * h || tall > 5 * h) continue;
+      const width = Math.max(runRight(x, top, x + 60 * h), runRight(x, bottom, x + 60 * h));
+      if (width >= 3 * h) return [x, top, x + width, bottom + 1];
+    }
+  }
+
+  // Below: the first row under the caption with a long horizontal edge starting near the
+  // caption's left end (the field's top), and the next such row (its bottom).
+  const x0 = Math.max(0, Math.round(caption[0] - 2 * h));
+  const x1 = Math.min(W, Math.round(caption[0] + 2 * h));
+  for (let y = Math.round(caption[3]) + 1; y < Math.min(H, caption[3] + 4 * h); y++) {
+    let start = -1;
+    for (let x = x0; x < x1; x++)
+      if (hEdge(x, y)) {
+        start = x;
+        break;
+      }
+    if (start < 0) continue;
+    const width = runRight(start, y, start + 80 * h);
+    if (width < 5 * h) continue;
+    for (let y2 = Math.round(y + 1.2 * h); y2 < Math.min(H, y + 6 * h); y2++) {
+      if (runRight(start, y2, start + width) >= 0.7 * width) return [start, y, start + width, y2];
+    }
+    return [start, y, start + width, Math.min(H, Math.round(y + 2 * h))];
+  }
+  return undefined;
+}
