@@ -37,7 +37,7 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox): BBox | und
   // row, taller than the text, that starts a box (its top edge runs to the right).
   const cy = Math.round((caption[1] + caption[3]) / 2);
   if (cy > 0 && cy < H) {
-    const xEnd = Math.min(W, Math.round(caption[2] + 25 * h));
+    const xEnd = Math.min(W, Math.round(caption[2] + 12 * h));
     for (let x = Math.max(1, Math.round(caption[2]) + 2); x < xEnd; x++) {
       if (!vEdge(x, cy) && !vEdge(x, cy - 1) && !vEdge(x, cy + 1)) continue;
       let top = cy;
@@ -68,15 +68,15 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox): BBox | und
   const x0 = Math.max(0, Math.round(caption[0] - 2 * h));
   const x1 = Math.min(W, Math.round(caption[0] + 2 * h));
   for (let y = Math.round(caption[3]) + 1; y < Math.min(H, caption[3] + 4 * h); y++) {
+    // The longest edge run that starts there (a shadow or a rounded corner starts short ones).
     let start = -1;
+    let width = 0;
     for (let x = x0; x < x1; x++)
-      if (hEdge(x, y)) {
-        start = x;
-        break;
+      if (hEdge(x, y) && !hEdge(x - 1, y)) {
+        const run = runRight(x, y, x + 80 * h);
+        if (run > width) [start, width] = [x, run];
       }
-    if (start < 0) continue;
-    const width = runRight(start, y, start + 80 * h);
-    if (width < 5 * h) continue;
+    if (start < 0 || width < 5 * h) continue;
     for (let y2 = Math.round(y + 1.2 * h); y2 < Math.min(H, y + 6 * h); y2++) {
       if (runRight(start, y2, start + width) >= 0.7 * width) return [start, y, start + width, y2];
     }

@@ -53,8 +53,12 @@ export function colourMatch(want: ColourName, got: ColourName | undefined): numb
 
 const MAX_GLYPH_SIDE = 400;
 
-/** The element's fill colour and glyph. Boxes are in frame pixels; a box outside the frame gives a grey fill and no glyph. */
-export function elementAppearance(frame: Frame, box: BBox): Appearance {
+/**
+ * The element's fill colour and glyph. Boxes are in frame pixels; a box outside the frame gives a
+ * grey fill and no glyph. `iconOnly`: the element carries no words (an empty or one-character
+ * label), so all its ink is the glyph.
+ */
+export function elementAppearance(frame: Frame, box: BBox, iconOnly = false): Appearance {
   const img = toRgb(frame);
   const x1 = Math.max(0, Math.floor(box[0]));
   const y1 = Math.max(0, Math.floor(box[1]));
@@ -90,22 +94,38 @@ export function elementAppearance(frame: Frame, box: BBox): Appearance {
     for (let x = m; x < w - m; x++) {
       const o = ((y1 + y) * img.width + x1 + x) * 3;
       const d = Math.max(Math.abs(px[o]! - bg[0]), Math.abs(px[o + 1]! - bg[1]), Math.abs(px[o + 2]! - bg[2]));
-      if (d > 48) mask[y * w + x] = 1;
+      if (d > 40) mask[y * w + x] = 1;
     }
   const parts = components(mask, w, h);
   if (!parts.length) return { fill };
   // Letters come in runs of pieces of one height; an icon is a piece that stands out from them.
   parts.sort((a, b) => b.area - a.area);
   const main = parts[0]!;
-  const heights = parts.filter((p) => p.pixels >= 4).map((p) => p.y2 - p.y1).sort((a, b) => a - b);
-  const medianH = heights[heights.length >> 1] ?? 0;
-  const letterLike = parts.length >= 3 && main.y2 - main.y1 <= medianH * 1.25 && main.x2 - main.x1 <= (main.y2 - main.y1) * 1.6;
-  if (letterLike || main.pixels < 12) return { fill };
-  // Pieces inside or touching the main one's box belong to it (a two-page copy icon, a lens and its handle).
-  const gx1 = main.x1;
-  const gy1 = main.y1;
-  const gx2 = main.x2;
-  const gy2 = main.y2;
+  const others = parts.slice(1).filter((p) => p.pixels >= 4);
+  const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1] ?? 0;
+  const medianArea = median(others.map((p) => p.area));
+  const medianH = median(others.map((p) => p.y2 - p.y1));
+  // A run of letters: several pieces, the largest not much larger than the rest ("P" among "ay invoice").
+  const letterLike = others.length >= 2 && (main.area < 3.5 * medianArea || main.y2 - main.y1 < 1.2 * medianH);
+  if (!iconOnly && (letterLike || main.pixels < 12)) return { fill };
+  if (iconOnly && parts.reduce((n, p) => n + p.pixels, 0) < 12) return { fill };
+  // Pieces inside or close beside the main one, of a like size, belong to it (a two-page copy
+  // icon, a lens and its handle, the two chevrons of »).
+  let [gx1, gy1, gx2, gy2] = iconOnly ? [Math.min(...parts.map((p) => p.x1)), Math.min(...parts.map((p) => p.y1)), Math.max(...parts.map((p) => p.x2)), Math.max(...parts.map((p) => p.y2))] : [main.x1, main.y1, main.x2, main.y2];
+  const mainH = main.y2 - main.y1;
+  const gap = Math.max(2, 0.35 * mainH);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const p of parts) {
+      const inside = p.x1 >= gx1 && p.x2 <= gx2 && p.y1 >= gy1 && p.y2 <= gy2;
+      if (inside) continue;
+      const near = p.x1 <= gx2 + gap && p.x2 >= gx1 - gap && p.y1 <= gy2 + gap && p.y2 >= gy1 - gap;
+      if (near && p.y2 - p.y1 >= 0.5 * mainH) {
+        [gx1, gy1, gx2, gy2] = [Math.min(gx1, p.x1), Math.min(gy1, p.y1), Math.max(gx2, p.x2), Math.max(gy2, p.y2)];
+        grown = true;
+      }
+    }
+  }
   const glyphMask = new Uint8Array((gx2 - gx1) * (gy2 - gy1));
   let n = 0;
   let satN = 0;

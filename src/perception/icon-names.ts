@@ -93,6 +93,7 @@ export type IconShape =
   | "minus"
   | "bars"
   | "ring"
+  | "magnifier"
   | "square"
   | "triangle_right"
   | "triangle_left"
@@ -191,23 +192,31 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
         return false;
       };
       const around = [hitsRow(rx0, rx0 + rw * 0.35), hitsRow(rx1 - rw * 0.35, rx1), hitsCol(ry0, ry0 + rh * 0.35), hitsCol(ry1 - rh * 0.35, ry1)].filter(Boolean).length;
-      if (hole <= 0.1 && around >= 3 && !out.has("plus") && !out.has("square")) {
-        out.add("ring");
+      const c = 0.1;
+      const emptyCorners = [boxShare(rx0, ry0, rx0 + rw * c, ry0 + rh * c), boxShare(rx1 - rw * c, ry0, rx1, ry0 + rh * c), boxShare(rx0, ry1 - rh * c, rx0 + rw * c, ry1), boxShare(rx1 - rw * c, ry1 - rh * c, rx1, ry1)].filter((v) => v <= 0.15).length;
+      if (hole <= 0.1 && around >= 3 && emptyCorners >= 3 && !framed && !out.has("plus") && !out.has("square")) {
+        // A lens in the upper left with a handle to the lower right corner: a magnifier.
+        // A lens with a handle that reaches the lower right corner, and no other corner: a magnifier.
+        const k = 0.12;
+        const [tl, tr, bl, br] = [boxShare(0, 0, W * k, H * k), boxShare(W * (1 - k), 0, W, H * k), boxShare(0, H * (1 - k), W * k, H), boxShare(W * (1 - k), H * (1 - k), W, H)];
+        out.add(br >= 0.15 && Math.max(tl, tr, bl) <= 0.1 ? "magnifier" : "ring");
         break;
       }
     }
   }
   // Pointing shapes: the ink's vertical extent per column (or horizontal per row) narrows to a tip.
-  const extentCol = (x: number) => {
+  // Spans over three neighbouring columns (rows): an outline's thin slanted sides stay whole.
+  // (Read both ways: column by column, and over three columns, where a small figure's tip stays sharp.)
+  const extentCol = (s: number) => (x: number) => {
     let a = -1;
     let z = -1;
-    for (let y = 0; y < H; y++) if (ink(x, y)) [a, z] = [a < 0 ? y : a, y];
+    for (let y = 0; y < H; y++) if (ink(x - s, y) || ink(x, y) || ink(x + s, y)) [a, z] = [a < 0 ? y : a, y];
     return a < 0 ? 0 : (z - a + 1) / H;
   };
-  const extentRow = (y: number) => {
+  const extentRow = (s: number) => (y: number) => {
     let a = -1;
     let z = -1;
-    for (let x = 0; x < W; x++) if (ink(x, y)) [a, z] = [a < 0 ? x : a, x];
+    for (let x = 0; x < W; x++) if (ink(x, y - s) || ink(x, y) || ink(x, y + s)) [a, z] = [a < 0 ? x : a, x];
     return a < 0 ? 0 : (z - a + 1) / W;
   };
   const pointing = (n: number, extent: (i: number) => number): "end" | "start" | undefined => {
@@ -218,23 +227,38 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     const last = mean(0.85, 1);
     const peakAt = ex.indexOf(Math.max(...ex)) / (n - 1);
     // A triangle or chevron: wide at one end, a tip at the other.
-    if (first >= 0.6 && last <= 0.35 && peakAt <= 0.4) return "end";
-    if (last >= 0.6 && first <= 0.35 && peakAt >= 0.6) return "start";
+    if (first >= 0.6 && last <= 0.5 && first - last >= 0.4 && peakAt <= 0.4) return "end";
+    if (last >= 0.6 && first <= 0.5 && last - first >= 0.4 && peakAt >= 0.6) return "start";
     // An arrow: a narrow shaft, then the widest part (the head) near the far end.
     if (first <= 0.35 && last <= 0.45 && peakAt >= 0.5 && mean(0.05, 0.4) <= 0.45 && Math.max(...ex) >= 0.6) return "end";
     if (last <= 0.35 && first <= 0.45 && peakAt <= 0.5 && mean(0.6, 0.95) <= 0.45 && Math.max(...ex) >= 0.6) return "start";
     return undefined;
   };
-  if (!out.has("plus") && !out.has("cross") && !out.has("ring") && !out.has("bars") && !out.has("square")) {
-    const horizontal = pointing(W, extentCol);
-    const vertical = pointing(H, extentRow);
+  if (!out.has("plus") && !out.has("cross") && !out.has("bars") && !out.has("square")) {
+    const horizontal = pointing(W, extentCol(1)) ?? pointing(W, extentCol(0));
+    const vertical = pointing(H, extentRow(1)) ?? pointing(H, extentRow(0));
+    if (horizontal || vertical) {
+      out.delete("ring");
+      out.delete("magnifier");
+    }
     if (horizontal && !vertical && W >= 0.5 * H) {
       const solidBase = horizontal === "end" ? colShare(0) >= 0.7 : colShare(W - 1) >= 0.7;
       out.add(horizontal === "end" ? (solidBase ? "triangle_right" : "arrow_right") : solidBase ? "triangle_left" : "arrow_left");
     } else if (vertical && !horizontal && H >= 0.5 * W) out.add(vertical === "end" ? "arrow_down" : "arrow_up");
   }
+  // A figure drawn inside a frame (a boxed plus, an arrow on a focused button): the inside counts.
+  if (squarishFramed() && W >= 12 && H >= 12) {
+    const [ix0, iy0] = [Math.ceil(W * 0.15), Math.ceil(H * 0.15)];
+    const [iw, ih] = [Math.floor(W * 0.85) - ix0, Math.floor(H * 0.85) - iy0];
+    const inner = new Uint8Array(iw * ih);
+    for (let y = 0; y < ih; y++) for (let x = 0; x < iw; x++) inner[y * iw + x] = ink(ix0 + x, iy0 + y) ? 1 : 0;
+    for (const s of iconShapes(inner, iw, ih)) if (s !== "square") out.add(s);
+  }
   return [...out];
 
+  function squarishFramed(): boolean {
+    return rowShare(0) >= 0.6 && rowShare(H - 1) >= 0.6 && colShare(0) >= 0.6 && colShare(W - 1) >= 0.6;
+  }
   function rowShareIn(y: number, x0: number, x1: number): number {
     return y < 0 || y >= H ? 0 : rowShare(y, Math.max(0, Math.floor(x0)), Math.min(W, Math.ceil(x1)));
   }

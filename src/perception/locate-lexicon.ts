@@ -22,7 +22,8 @@ export const UI_LEXICON: readonly (readonly string[])[] = [
   ["help", "aide"],
   ["go", "aller"],
   ["options", "options"],
-  ["settings", "parametres", "reglages", "preferences", "configuration"],
+  ["settings", "parametres", "reglages", "configuration"],
+  ["preferences", "preferences"],
   ["about", "a propos"],
   ["quit", "exit", "quitter"],
   // Actions.
@@ -227,8 +228,6 @@ export const UI_LEXICON: readonly (readonly string[])[] = [
   ["list", "liste"],
   ["none", "aucun", "aucune"],
   ["other", "autre"],
-  ["more", "plus"],
-  ["less", "moins"],
 ];
 
 /** Phrases that name an element's type (folded; longest first when they overlap). */
@@ -368,9 +367,9 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   settings: { words: ["gear", "cog", "cogwheel", "engrenage", "roue dentee", "rouage", "roue crantee"], labels: ["settings", "parametres", "preferences", "options", "reglages", "configuration"], shapes: [] },
   delete: { words: ["trash", "trash can", "bin", "dustbin", "garbage", "wastebasket", "poubelle", "corbeille"], labels: ["delete", "supprimer", "remove", "effacer"], shapes: [] },
   edit: { words: ["pencil", "pen", "crayon", "stylo"], labels: ["edit", "modifier", "editer", "rename", "renommer"], shapes: [] },
-  search: { words: ["magnifier", "magnifying glass", "magnifying", "loupe", "lens"], labels: ["search", "rechercher", "find", "chercher", "zoom"], shapes: ["ring"] },
-  add: { words: ["plus", "plus sign", "signe plus", "add", "ajout"], labels: ["add", "ajouter", "new", "nouveau", "nouvelle", "create", "creer"], shapes: ["plus"] },
-  remove: { words: ["minus", "minus sign", "moins", "signe moins", "dash", "tiret"], labels: ["remove", "retirer", "minimize", "reduire"], shapes: ["minus"] },
+  search: { words: ["magnifier", "magnifying glass", "magnifying", "loupe", "lens"], labels: ["search", "rechercher", "find", "chercher", "zoom"], shapes: ["magnifier"] },
+  add: { words: ["plus", "plus sign", "signe plus", "add", "ajout"], labels: ["add", "ajouter", "new", "nouveau", "nouvelle", "create", "creer", "+"], shapes: ["plus"] },
+  remove: { words: ["minus", "minus sign", "moins", "signe moins", "dash", "tiret"], labels: ["remove", "retirer", "minimize", "reduire", "-", "−"], shapes: ["minus"] },
   close: { words: ["x", "cross", "croix", "×", "close icon"], labels: ["close", "fermer", "cancel", "annuler", "×", "x", "dismiss"], shapes: ["cross"] },
   menu: { words: ["hamburger", "three lines", "three horizontal lines", "three bars", "trois traits", "trois barres", "trois lignes", "burger"], labels: ["menu"], shapes: ["bars"] },
   play: { words: ["play", "triangle", "lecture"], labels: ["play", "lire", "lecture", "start", "run", "demarrer", "executer"], shapes: ["triangle_right"] },

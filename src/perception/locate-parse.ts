@@ -122,7 +122,7 @@ const PHRASES: readonly (readonly [readonly string[], Kind])[] = [
   ...TYPE_PHRASES.map(([p, v]) => [split(p), { k: "type", v }] as const),
   ...REGION_PHRASES.map(([p, v]) => [split(p), { k: "region", v }] as const),
   ...Object.entries(COLOUR_WORDS).map(([p, v]) => [split(p), { k: "colour", v }] as const),
-  ...Object.entries(ICON_CONCEPTS).flatMap(([key, c]) => c.words.map((w) => [split(foldText(w)), { k: "icon", v: key, depiction: !LEXICON_PHRASES.has(foldText(w)) && !c.labels.includes(foldText(w)) }] as const)),
+  ...Object.entries(ICON_CONCEPTS).flatMap(([key, c]) => c.words.map((w) => [split(foldText(w)), { k: "icon", v: key, depiction: !LEXICON_PHRASES.has(foldText(w)) }] as const)),
   ...Object.entries(POSITION_WORDS).map(([p, v]) => [split(p), { k: "position", v }] as const),
   ...[...ICONISH].map((w) => [[w], { k: "iconword" }] as const),
   ...[...FILLER_WORDS].map((w) => [[w], { k: "filler" }] as const),

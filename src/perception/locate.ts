@@ -17,6 +17,7 @@ import { probeFieldBesideCaption } from "./caption-field-probe.js";
 import { colourMatch, elementAppearance, type Appearance } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
+import { iconProposals } from "./icon-proposals.js";
 import { ICON_CONCEPTS, UI_LEXICON } from "./locate-lexicon.js";
 import { parseInstruction, type ParsedInstruction, type Verb } from "./locate-parse.js";
 
@@ -191,6 +192,8 @@ export function lexiconVariants(target: string): string[] {
 interface Scored {
   readonly e: LocatableElement;
   readonly bbox: BBox;
+  /** The words that matched its label: the target, or the target in the lexicon's other words. */
+  readonly said: string;
   readonly text: number;
   readonly type: number;
   /** Label, caption and type: what the element is. */
@@ -208,7 +211,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const look = (e: LocatableElement): Appearance | undefined => {
     if (!pixels) return undefined;
     let a = looks.get(e.element_id);
-    if (!a) looks.set(e.element_id, (a = elementAppearance(pixels, boxOf(e))));
+    const short = e.label.trim().length <= 2;
+    if (!a) looks.set(e.element_id, (a = elementAppearance(pixels, isText(e) && short ? padBox(boxOf(e), 0.25) : boxOf(e), short)));
     return a;
   };
   const concept = parsed.icon ? ICON_CONCEPTS[parsed.icon] : undefined;
@@ -225,20 +229,25 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const anchor = parsed.relation ? findAnchor(parsed.relation, elements) : undefined;
   const target = parsed.relation && !anchor ? [parsed.target, parsed.relation.anchor].filter(Boolean).join(" ") : parsed.target;
   const variants = target ? lexiconVariants(target) : [];
-  const iconLabels = concept?.labels ?? [];
-  const scored: Scored[] = elements.map((e) => {
+  // An icon described: icon-sized blobs no element or text covers are candidates too.
+  const proposals: LocatableElement[] = concept && pixels ? iconProposals(pixels, elements.map(boxOf)).map((b, i) => ({ element_id: `icon:${i}`, type: "button", bbox: b, label: "" })) : [];
+  const scored: Scored[] = [...elements, ...proposals].map((e) => {
     const bbox = boxOf(e);
     const names = [e.label, e.text?.raw ?? "", captionOfField(e)];
     const sim = (t: string) => Math.max(textSimilarity(t, names[0]!), textSimilarity(t, names[1]!) * 0.95, textSimilarity(t, names[2]!) * 0.97);
-    let text: number;
+    let text = 0.5;
+    let said = target;
     if (target) {
       text = sim(target);
-      for (const v of variants) if (text < 0.95) text = Math.max(text, sim(v) * 0.95);
-    } else if (iconLabels.length) text = Math.max(0.5, ...iconLabels.map((l) => Math.max(textSimilarity(l, e.label), textSimilarity(l, e.text?.raw ?? "")) * 0.9));
-    else text = 0.5;
+      for (const v of variants) {
+        if (text >= 0.95) break;
+        const t = sim(v) * 0.95;
+        if (t > text) [text, said] = [t, v];
+      }
+    }
     const type = typeScore(parsed, e, !!concept);
     const base = text * 0.7 + type * 0.2 + 0.1;
-    return { e, bbox, text, type, base, position: 1, score: base };
+    return { e, bbox, said, text, type, base, position: 1, score: base };
   });
   const bestBase = Math.max(0, ...scored.map((s) => s.base));
   const plausible = scored.filter((s) => s.base >= bestBase - 0.1 && (!target || s.text >= 0.5));
@@ -259,13 +268,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const c = Math.max(colourMatch(parsed.colour, a.fill), a.glyph ? colourMatch(parsed.colour, a.glyph.colour) * (a.glyph.saturated ? 1 : 0.7) : 0);
       s.score += 0.3 * (c - 0.5);
     }
-  if (concept)
+  if (concept) {
+    // The icon: its figure, else the label such an icon usually carries, else how icon-like the element is.
+    const weight = target ? 0.2 : 0.5;
     for (const s of scored) {
       const short = s.e.label.trim().length <= 2;
       const g = look(s.e)?.glyph;
-      const i = g && g.shapes.some((x) => shapes.includes(x)) ? 1 : g ? (short ? 0.6 : 0.45) : short ? 0.35 : 0.1;
-      s.score += 0.35 * (i - 0.4);
+      const named = iconLabelMatch(concept.labels, s.e);
+      const i = Math.max(g && g.shapes.some((x) => shapes.includes(x)) ? 1 : 0, named >= 0.9 ? (g ? 0.85 : 0.75) : 0, g ? (short ? 0.55 : 0.4) : short ? 0.4 : 0.1);
+      s.score += weight * (i - 0.4);
     }
+  }
   if (anchor)
     for (const s of scored) s.score += 0.4 * (relationScore(parsed.relation!.kind, anchor, s.e) - 0.5);
   scored.sort((a, b) => b.score - a.score);
@@ -289,13 +302,14 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   // box): act on the control the instruction names, not on its caption.
   let chosen: { element_id: string; type: UIElementType; bbox: BBox } = { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
   const wantType = parsed.type;
-  if (isText(best.e) && wantType && CAPTIONED_TYPES.includes(wantType)) {
+  // (A caption the detector typed as something else, a tab or a link, is a caption all the same.)
+  if (wantType && CAPTIONED_TYPES.includes(wantType) && (isText(best.e) || typeCompatibility(wantType, best.e.type) < 0.6)) {
     const control = controlCaptionedBy(best.bbox, wantType, elements);
     const probed = !control && pixels && FIELD_TYPES.includes(wantType) ? probeFieldBesideCaption(pixels, best.bbox) : undefined;
     if (control) chosen = { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
     else if (probed) chosen = { element_id: `${best.e.element_id}:field`, type: wantType, bbox: probed };
   } else if (target) {
-    const narrowed = narrowToWords(target, best.e);
+    const narrowed = narrowToWords(best.said, best.e) ?? narrowByCharacters(best.said, best.e);
     if (narrowed) chosen = { ...chosen, bbox: narrowed };
   }
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed };
@@ -309,12 +323,29 @@ function sameThing(a: BBox, b: BBox): boolean {
   return bboxIoU(a, b) > 0.5 || bboxContainsPoint(a, bboxCenter(b)) || bboxContainsPoint(b, bboxCenter(a));
 }
 
+const padBox = (b: BBox, f: number): BBox => {
+  const p = Math.max(2, Math.round(Math.max(b[2] - b[0], b[3] - b[1]) * f));
+  return [b[0] - p, b[1] - p, b[2] + p, b[3] + p];
+};
+
+/** How well an element's label is one an icon of the concept carries ("Save", « Enregistrer », "×", "+"), in [0, 1]. */
+function iconLabelMatch(labels: readonly string[], e: LocatableElement): number {
+  let best = 0;
+  for (const l of labels) {
+    if (/\p{L}/u.test(l)) best = Math.max(best, textSimilarity(l, e.label), textSimilarity(l, e.text?.raw ?? "") * 0.95);
+    else if (e.label.trim() === l || (e.text?.raw ?? "").trim() === l) best = 1;
+  }
+  return best;
+}
+
 /** How well an element's type fits the instruction: the type named, a menu entry, an icon. */
 function typeScore(parsed: ParsedInstruction, e: LocatableElement, icon: boolean): number {
   const text = isText(e);
   if (parsed.menu && !parsed.type) return text || e.type === "generic_interactive" ? 1 : e.type === "button" || e.type === "link" || e.type === "tab" || e.type === "dropdown" ? 0.8 : 0.4;
+  // An icon the detector missed is often read as one or two characters ("Q" for a magnifier, "+", "×").
+  if (icon && (!parsed.type || parsed.type === "button") && text) return e.label.trim().length <= 2 ? 0.9 : 0.4;
   if (!parsed.type) {
-    if (icon) return text ? 0.5 : e.type === "button" || e.type === "generic_interactive" || e.type === "link" || e.type === "tab" ? 1 : 0.6;
+    if (icon) return e.type === "button" || e.type === "generic_interactive" || e.type === "link" || e.type === "tab" ? 1 : 0.6;
     return 0.8;
   }
   // On-screen text the detector left untyped: a tab, link, button or menu entry it missed; a caption for a field or a box.
@@ -445,6 +476,30 @@ function narrowToWords(target: string, e: LocatableElement | undefined): BBox | 
         best = { score, len: run.length, box: [run[0]!.bbox[0], Math.min(...run.map((w) => w.bbox[1])), run[run.length - 1]!.bbox[2], Math.max(...run.map((w) => w.bbox[3]))] };
     }
   return best && best.score >= 0.8 ? best.box : undefined;
+}
+
+/**
+ * The part of a one-line label's box that holds the run of words naming `target` ("Accueil" in a
+ * nav bar the detector took as one link "Clients Rapports Accueil"), by character count when the
+ * element has no word boxes. Undefined when the whole label is the target or no run matches well.
+ */
+function narrowByCharacters(target: string, e: LocatableElement): BBox | undefined {
+  if (e.words?.length) return undefined;
+  const b = boxOf(e);
+  const words = [...e.label.matchAll(/\S+/gu)];
+  if (words.length < 2 || b[3] - b[1] > 2 * ((b[2] - b[0]) / Math.max(1, e.label.length)) * 3) return undefined;
+  const n = tokenize(target).length;
+  if (n === 0 || n >= words.length) return undefined;
+  let best: { score: number; from: number; to: number } | undefined;
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j <= Math.min(words.length, i + n + 1); j++) {
+      const run = words.slice(i, j);
+      const score = textSimilarity(target, run.map((w) => w[0]).join(" "));
+      if (!best || score > best.score + 1e-9) best = { score, from: run[0]!.index!, to: run[run.length - 1]!.index! + run[run.length - 1]![0].length };
+    }
+  if (!best || best.score < 0.8) return undefined;
+  const per = (b[2] - b[0]) / e.label.length;
+  return [b[0] + best.from * per, b[1], b[0] + best.to * per, b[3]];
 }
 
 /** The control of `type` that a caption at `label` names: a field right of or below it, a toggle left of it. */
