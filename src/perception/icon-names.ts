@@ -197,7 +197,7 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
       if (hole <= 0.1 && around >= 3 && emptyCorners >= 3 && !framed && !out.has("plus") && !out.has("square")) {
         // A lens in the upper left with a handle to the lower right corner: a magnifier.
         // A lens with a handle that reaches the lower right corner, and no other corner: a magnifier.
-        const k = 0.12;
+        const k = 0.08;
         const [tl, tr, bl, br] = [boxShare(0, 0, W * k, H * k), boxShare(W * (1 - k), 0, W, H * k), boxShare(0, H * (1 - k), W * k, H), boxShare(W * (1 - k), H * (1 - k), W, H)];
         out.add(br >= 0.15 && Math.max(tl, tr, bl) <= 0.1 ? "magnifier" : "ring");
         break;
@@ -219,32 +219,36 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     for (let x = 0; x < W; x++) if (ink(x, y - s) || ink(x, y) || ink(x, y + s)) [a, z] = [a < 0 ? x : a, x];
     return a < 0 ? 0 : (z - a + 1) / W;
   };
-  const pointing = (n: number, extent: (i: number) => number): "end" | "start" | undefined => {
+  /** Where a profile of spans narrows to a tip: at the end or the start, as a wedge (triangle, chevron) or an arrow (shaft and head). */
+  const pointing = (n: number, extent: (i: number) => number): { to: "end" | "start"; wedge: boolean } | undefined => {
     if (n < 6) return undefined;
     const ex = Array.from({ length: n }, (_, i) => extent(i));
     const mean = (a: number, z: number) => ex.slice(Math.floor(a * n), Math.max(Math.floor(a * n) + 1, Math.ceil(z * n))).reduce((s, v) => s + v, 0) / Math.max(1, Math.ceil(z * n) - Math.floor(a * n));
     const first = mean(0, 0.15);
     const last = mean(0.85, 1);
-    const peakAt = ex.indexOf(Math.max(...ex)) / (n - 1);
+    const top = Math.max(...ex);
+    const peakAt = ex.indexOf(top) / (n - 1);
     // A triangle or chevron: wide at one end, a tip at the other.
-    if (first >= 0.6 && last <= 0.5 && first - last >= 0.4 && peakAt <= 0.4) return "end";
-    if (last >= 0.6 && first <= 0.5 && last - first >= 0.4 && peakAt >= 0.6) return "start";
-    // An arrow: a narrow shaft, then the widest part (the head) near the far end.
-    if (first <= 0.35 && last <= 0.45 && peakAt >= 0.5 && mean(0.05, 0.4) <= 0.45 && Math.max(...ex) >= 0.6) return "end";
-    if (last <= 0.35 && first <= 0.45 && peakAt <= 0.5 && mean(0.6, 0.95) <= 0.45 && Math.max(...ex) >= 0.6) return "start";
+    if (first >= 0.6 && last <= 0.5 && first - last >= 0.4 && peakAt <= 0.4) return { to: "end", wedge: true };
+    if (last >= 0.6 && first <= 0.5 && last - first >= 0.4 && peakAt >= 0.6) return { to: "start", wedge: true };
+    // An arrow: a narrow shaft, then the widest part (the head) well past the middle, then the tip.
+    if (top >= 0.6 && peakAt >= 0.55 && mean(0.05, 0.45) <= 0.35 && last <= 0.45) return { to: "end", wedge: false };
+    if (top >= 0.6 && peakAt <= 0.45 && mean(0.55, 0.95) <= 0.35 && first <= 0.45) return { to: "start", wedge: false };
     return undefined;
   };
-  if (!out.has("plus") && !out.has("cross") && !out.has("bars") && !out.has("square")) {
-    const horizontal = pointing(W, extentCol(1)) ?? pointing(W, extentCol(0));
-    const vertical = pointing(H, extentRow(1)) ?? pointing(H, extentRow(0));
-    if (horizontal || vertical) {
-      out.delete("ring");
-      out.delete("magnifier");
-    }
-    if (horizontal && !vertical && W >= 0.5 * H) {
-      const solidBase = horizontal === "end" ? colShare(0) >= 0.7 : colShare(W - 1) >= 0.7;
-      out.add(horizontal === "end" ? (solidBase ? "triangle_right" : "arrow_right") : solidBase ? "triangle_left" : "arrow_left");
-    } else if (vertical && !horizontal && H >= 0.5 * W) out.add(vertical === "end" ? "arrow_down" : "arrow_up");
+  if (!out.has("plus") && !out.has("cross") && !out.has("bars") && !out.has("square") && !out.has("ring") && !out.has("magnifier")) {
+    const h1 = pointing(W, extentCol(1));
+    const h0 = pointing(W, extentCol(0));
+    const v1 = pointing(H, extentRow(1));
+    const v0 = pointing(H, extentRow(0));
+    const horizontal = h1?.wedge ? h1 : h0?.wedge ? h0 : (h1 ?? h0);
+    const vertical = v1?.wedge ? v1 : v0?.wedge ? v0 : (v1 ?? v0);
+    // Both axes: a wedge beats an arrow; otherwise it is neither.
+    const pick = horizontal && vertical ? (horizontal.wedge && !vertical.wedge ? "h" : vertical.wedge && !horizontal.wedge ? "v" : undefined) : horizontal ? "h" : vertical ? "v" : undefined;
+    if (pick === "h" && W >= 0.5 * H) {
+      const solidBase = horizontal!.to === "end" ? colShare(0) >= 0.7 : colShare(W - 1) >= 0.7;
+      out.add(horizontal!.to === "end" ? (solidBase ? "triangle_right" : "arrow_right") : solidBase ? "triangle_left" : "arrow_left");
+    } else if (pick === "v" && H >= 0.5 * W) out.add(vertical!.to === "end" ? "arrow_down" : "arrow_up");
   }
   // A figure drawn inside a frame (a boxed plus, an arrow on a focused button): the inside counts.
   if (squarishFramed() && W >= 12 && H >= 12) {

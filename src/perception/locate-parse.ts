@@ -152,6 +152,13 @@ function labelPhraseAt(toks: readonly Token[], i: number): number {
   return 0;
 }
 
+/** The first quoted run of words (« … », "…", “…”) that holds a letter or digit. */
+function quotedText(raw: string): RegExpExecArray | null {
+  const re = /[«“"]\s*([^«»“”"]{1,200}?)\s*[»”"]/gu;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) if (/[\p{L}\p{N}]/u.test(m[1]!)) return m;
+  return null;
+}
+
 /** Parses an instruction; never throws (an empty target means "no words name it"). */
 export function parseInstruction(instruction: string): ParsedInstruction {
   const raw = instruction.slice(0, MAX_INSTRUCTION_LENGTH).trim();
@@ -176,13 +183,13 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     const folded = toks.map((t) => t.f);
     const at = Math.max(folded.lastIndexOf("in"), folded.lastIndexOf("into"), folded.lastIndexOf("dans"));
     if (at > 0) {
-      const quotedValue = /[«“"]\s*([^»”"]{1,200}?)\s*[»”"]/u.exec(raw);
+      const quotedValue = quotedText(raw);
       value = quotedValue && foldText(raw).indexOf(foldText(quotedValue[0])) < foldText(raw).lastIndexOf(toks[at]!.f) ? quotedValue[1]! : toks.slice(0, at).map((t) => t.orig).join(" ");
       toks = toks.slice(at + 1);
     }
   }
   // A quoted target: « … », "…", “…”.
-  const quoted = verb !== "type" ? /[«“"]\s*([^»”"]{1,200}?)\s*[»”"]/u.exec(raw) : null;
+  const quoted = verb !== "type" ? quotedText(raw) : null;
   const quotedWords = quoted ? new Set(tokens(quoted[1]!).map((t) => t.f)) : undefined;
 
   let type: UIElementType | undefined;

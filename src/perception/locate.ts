@@ -212,7 +212,9 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     if (!pixels) return undefined;
     let a = looks.get(e.element_id);
     const short = e.label.trim().length <= 2;
-    if (!a) looks.set(e.element_id, (a = elementAppearance(pixels, isText(e) && short ? padBox(boxOf(e), 0.25) : boxOf(e), short)));
+    // Short text and proposed blobs are boxed tight around their ink: their surroundings give the fill.
+    const tight = (isText(e) && short) || e.element_id.startsWith("icon:");
+    if (!a) looks.set(e.element_id, (a = elementAppearance(pixels, tight ? padBox(boxOf(e), 0.25) : boxOf(e), short)));
     return a;
   };
   const concept = parsed.icon ? ICON_CONCEPTS[parsed.icon] : undefined;
