@@ -84,3 +84,67 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox): BBox | und
   }
   return undefined;
 }
+
+/**
+ * The box drawn around a run of text, when there is one close around it (a field showing its value
+ * or placeholder, a drop-down showing its choice): edges just above and below the text across its
+ * width, and one at its left. Undefined for text on the open page (a caption, a heading).
+ */
+export function enclosingBox(frame: Frame, text: BBox): BBox | undefined {
+  const img = toRgb(frame);
+  const g = toGrey(img);
+  const W = img.width;
+  const H = img.height;
+  const [x0, y0, x1, y1] = [Math.max(1, Math.round(text[0])), Math.max(1, Math.round(text[1])), Math.min(W - 1, Math.round(text[2])), Math.min(H - 1, Math.round(text[3]))];
+  const h = Math.max(6, y1 - y0);
+  if (x1 - x0 < 2) return undefined;
+  const hEdge = (x: number, y: number) => y > 0 && y < H && Math.abs(g[y * W + x]! - g[(y - 1) * W + x]!) >= EDGE;
+  const vEdge = (x: number, y: number) => x > 0 && x < W && Math.abs(g[y * W + x]! - g[y * W + x - 1]!) >= EDGE;
+  const across = (y: number) => {
+    let n = 0;
+    for (let x = x0; x < x1; x++) n += hEdge(x, y) ? 1 : 0;
+    return n / (x1 - x0);
+  };
+  let top = -1;
+  for (let y = y0 - 1; y >= Math.max(1, y0 - 1.5 * h); y--)
+    if (across(y) >= 0.9) {
+      top = y;
+      break;
+    }
+  let bottom = -1;
+  for (let y = y1 + 1; y < Math.min(H, y1 + 1.5 * h); y++)
+    if (across(y) >= 0.9) {
+      bottom = y;
+      break;
+    }
+  if (top < 0 || bottom < 0) return undefined;
+  const down = (x: number) => {
+    let n = 0;
+    for (let y = top + 1; y < bottom; y++) n += vEdge(x, y) ? 1 : 0;
+    return n / Math.max(1, bottom - top - 1);
+  };
+  let left = -1;
+  for (let x = x0 - 1; x >= Math.max(1, x0 - 4 * h); x--)
+    if (down(x) >= 0.8) {
+      left = x;
+      break;
+    }
+  if (left < 0) return undefined;
+  // One box: its top and bottom sides run from its left side (rounded corners aside) past the text.
+  const side = (y: number) => {
+    let gap = 0;
+    for (let x = left + Math.ceil(0.6 * h); x >= left; x--) if (hEdge(x, y) || hEdge(x, y + 1)) gap = -1;
+    if (gap === 0) return false;
+    let miss = 0;
+    for (let x = left + Math.ceil(0.6 * h); x < x1; x++) if (!hEdge(x, y) && !hEdge(x, y + 1) && ++miss > 2) return false;
+    return true;
+  };
+  if (!side(top) || !side(bottom) || bottom - top > 3 * h) return undefined;
+  let right = x1;
+  for (let x = x1 + 1; x < Math.min(W, x1 + 80 * h); x++)
+    if (down(x) >= 0.8) {
+      right = x;
+      break;
+    }
+  return [left, top, right, bottom];
+}

@@ -56,9 +56,10 @@ const MAX_GLYPH_SIDE = 400;
 /**
  * The element's fill colour and glyph. Boxes are in frame pixels; a box outside the frame gives a
  * grey fill and no glyph. `iconOnly`: the element carries no words (an empty or one-character
- * label), so all its ink is the glyph.
+ * label), so all its ink is the glyph. `focus`: for a box padded around a tight one (an OCR
+ * box, a proposed blob), the tight box: the glyph is the ink centred in it.
  */
-export function elementAppearance(frame: Frame, box: BBox, iconOnly = false): Appearance {
+export function elementAppearance(frame: Frame, box: BBox, iconOnly = false, focus?: BBox): Appearance {
   const img = toRgb(frame);
   const x1 = Math.max(0, Math.floor(box[0]));
   const y1 = Math.max(0, Math.floor(box[1]));
@@ -100,7 +101,13 @@ export function elementAppearance(frame: Frame, box: BBox, iconOnly = false): Ap
   if (!parts.length) return { fill };
   // Letters come in runs of pieces of one height; an icon is a piece that stands out from them.
   parts.sort((a, b) => b.area - a.area);
-  const main = parts[0]!;
+  const inFocus = focus ? parts.filter((p) => {
+    const cx = x1 + (p.x1 + p.x2) / 2;
+    const cy = y1 + (p.y1 + p.y2) / 2;
+    return cx >= focus[0] && cx <= focus[2] && cy >= focus[1] && cy <= focus[3];
+  }) : parts;
+  if (!inFocus.length) return { fill };
+  const main = inFocus[0]!;
   const others = parts.slice(1).filter((p) => p.pixels >= 4);
   const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1] ?? 0;
   const medianArea = median(others.map((p) => p.area));
@@ -111,16 +118,18 @@ export function elementAppearance(frame: Frame, box: BBox, iconOnly = false): Ap
   if (iconOnly && parts.reduce((n, p) => n + p.pixels, 0) < 12) return { fill };
   // Pieces inside or close beside the main one, of a like size, belong to it (a two-page copy
   // icon, a lens and its handle, the two chevrons of »).
-  let [gx1, gy1, gx2, gy2] = iconOnly ? [Math.min(...parts.map((p) => p.x1)), Math.min(...parts.map((p) => p.y1)), Math.max(...parts.map((p) => p.x2)), Math.max(...parts.map((p) => p.y2))] : [main.x1, main.y1, main.x2, main.y2];
+  const whole = iconOnly && !focus;
+  let [gx1, gy1, gx2, gy2] = whole ? [Math.min(...parts.map((p) => p.x1)), Math.min(...parts.map((p) => p.y1)), Math.max(...parts.map((p) => p.x2)), Math.max(...parts.map((p) => p.y2))] : [main.x1, main.y1, main.x2, main.y2];
   const mainH = main.y2 - main.y1;
-  const gap = Math.max(2, 0.35 * mainH);
+  const gap = Math.max(2, 0.35 * mainH, focus && iconOnly ? 0.25 * Math.min(focus[2] - focus[0], focus[3] - focus[1]) : 0);
   for (let grown = true; grown; ) {
     grown = false;
     for (const p of parts) {
       const inside = p.x1 >= gx1 && p.x2 <= gx2 && p.y1 >= gy1 && p.y2 <= gy2;
       if (inside) continue;
       const near = p.x1 <= gx2 + gap && p.x2 >= gx1 - gap && p.y1 <= gy2 + gap && p.y2 >= gy1 - gap;
-      if (near && p.y2 - p.y1 >= 0.5 * mainH) {
+      // (An icon's own pieces may be small: an arc broken by anti-aliasing.)
+      if (near && (p.y2 - p.y1 >= 0.5 * mainH || (iconOnly && p.pixels >= 3))) {
         [gx1, gy1, gx2, gy2] = [Math.min(gx1, p.x1), Math.min(gy1, p.y1), Math.max(gx2, p.x2), Math.max(gy2, p.y2)];
         grown = true;
       }

@@ -7,8 +7,9 @@ import { toGrey, toRgb } from "./raster.js";
 
 /** Grey-level step between neighbouring pixels that marks an icon's outline. */
 const EDGE = 40;
-/** Edges are joined on cells of this many pixels (strokes a pixel apart make one blob). */
+/** Edges are joined on cells of this many pixels; cells up to one empty cell apart join (the three bars of a menu icon). */
 const CELL = 2;
+const REACH = 2;
 const MAX_PROPOSALS = 300;
 
 /**
@@ -45,9 +46,8 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
       const y = (i / cw) | 0;
       n++;
       [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x + 1), Math.max(y2, y + 1)];
-      // A blob that has grown past an icon's size is a frame, a field or a panel: stop growing it early.
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -REACH; dy <= REACH; dy++)
+        for (let dx = -REACH; dx <= REACH; dx++) {
           const nx = x + dx;
           const ny = y + dy;
           if (nx < 0 || ny < 0 || nx >= cw || ny >= ch) continue;

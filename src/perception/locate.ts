@@ -13,7 +13,7 @@ import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { normalizeLabel, tokenize } from "../core/text.js";
-import { probeFieldBesideCaption } from "./caption-field-probe.js";
+import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import { colourMatch, elementAppearance, type Appearance } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
@@ -214,7 +214,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const short = e.label.trim().length <= 2;
     // Short text and proposed blobs are boxed tight around their ink: their surroundings give the fill.
     const tight = (isText(e) && short) || e.element_id.startsWith("icon:");
-    if (!a) looks.set(e.element_id, (a = elementAppearance(pixels, tight ? padBox(boxOf(e), 0.25) : boxOf(e), short)));
+    if (!a) looks.set(e.element_id, (a = tight ? elementAppearance(pixels, padBox(boxOf(e), 0.25), short, boxOf(e)) : elementAppearance(pixels, boxOf(e), short)));
     return a;
   };
   const concept = parsed.icon ? ICON_CONCEPTS[parsed.icon] : undefined;
@@ -283,6 +283,14 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   }
   if (anchor)
     for (const s of scored) s.score += 0.4 * (relationScore(parsed.relation!.kind, anchor, s.e) - 0.5);
+  // A field named by words: its caption rather than a field that shows those words (a placeholder).
+  const enclosures = new Map<string, BBox | undefined>();
+  const enclosed = (s: Scored) => {
+    if (!enclosures.has(s.e.element_id)) enclosures.set(s.e.element_id, pixels ? enclosingBox(pixels, s.bbox) : undefined);
+    return enclosures.get(s.e.element_id);
+  };
+  if (pixels && target && parsed.type && FIELD_TYPES.includes(parsed.type))
+    for (const s of plausible) if (isText(s.e) && enclosed(s)) s.score -= 0.04;
   scored.sort((a, b) => b.score - a.score);
   const out = (s: Scored): LocateCandidate => ({ element_id: s.e.element_id, type: s.e.type, label: s.e.label, bbox: s.bbox, score: round3(s.score), text_score: round3(s.text), type_score: s.type, position_score: round3(s.position) });
   const candidates = scored.slice(0, 5).map(out);
@@ -306,9 +314,12 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const wantType = parsed.type;
   // (A caption the detector typed as something else, a tab or a link, is a caption all the same.)
   if (wantType && CAPTIONED_TYPES.includes(wantType) && (isText(best.e) || typeCompatibility(wantType, best.e.type) < 0.6)) {
-    const control = controlCaptionedBy(best.bbox, wantType, elements);
-    const probed = !control && pixels && FIELD_TYPES.includes(wantType) ? probeFieldBesideCaption(pixels, best.bbox) : undefined;
-    if (control) chosen = { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
+    // Text inside a drawn box is what the field shows (its value, its placeholder): that box is the field.
+    const around = pixels && FIELD_TYPES.includes(wantType) && isText(best.e) ? enclosed(best) : undefined;
+    const control = around ? undefined : controlCaptionedBy(best.bbox, wantType, elements);
+    const probed = !around && !control && pixels && FIELD_TYPES.includes(wantType) ? probeFieldBesideCaption(pixels, best.bbox) : undefined;
+    if (around) chosen = { element_id: `${best.e.element_id}:field`, type: wantType, bbox: around };
+    else if (control) chosen = { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
     else if (probed) chosen = { element_id: `${best.e.element_id}:field`, type: wantType, bbox: probed };
   } else if (target) {
     const narrowed = narrowToWords(best.said, best.e) ?? narrowByCharacters(best.said, best.e);
