@@ -53,6 +53,15 @@ describe("icon figures from a glyph's ink (iconShapes)", () => {
     expect(shapes(ring)).toEqual(["ring"]);
     const magnifier = draw(20, (x, y) => Math.abs(Math.hypot(x - 7.5, y - 7.5) - 6.5) <= 1 || (x >= 12 && y >= 12 && Math.abs(x - y) <= 1.5));
     expect(shapes(magnifier)).toEqual(["magnifier"]);
+    // A gear: a closed ring with teeth; a circular arrow: an open ring.
+    const gear = draw(24, (x, y) => {
+      const r = Math.hypot(x - 11.5, y - 11.5);
+      const a = Math.atan2(y - 11.5, x - 11.5);
+      return r >= 4 && r <= (Math.cos(8 * a) > 0 ? 11 : 8.5);
+    });
+    expect(shapes(gear)).toEqual(["gear"]);
+    const arc = draw(20, (x, y) => Math.abs(Math.hypot(x - 9.5, y - 9.5) - 8) <= 1.2 && !(x > 12 && y < 7));
+    expect(shapes(arc)).not.toContain("gear");
   });
 
   it("triangles and arrows say which side they point to", () => {

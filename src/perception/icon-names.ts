@@ -94,6 +94,7 @@ export type IconShape =
   | "bars"
   | "ring"
   | "magnifier"
+  | "gear"
   | "square"
   | "triangle_right"
   | "triangle_left"
@@ -160,7 +161,15 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     const midRow = Math.max(...[-1, 0, 1].map((d) => rowShareIn(Math.round(iy0 + ih / 2) + d, ix0 + iw * 0.1, ix1 - iw * 0.1)));
     const midCol = Math.max(...[-1, 0, 1].map((d) => colShareIn(Math.round(ix0 + iw / 2) + d, iy0 + ih * 0.1, iy1 - ih * 0.1)));
     const corners = [boxShare(ix0, iy0, ix0 + iw * 0.3, iy0 + ih * 0.3), boxShare(ix1 - iw * 0.3, iy0, ix1, iy0 + ih * 0.3), boxShare(ix0, iy1 - ih * 0.3, ix0 + iw * 0.3, iy1), boxShare(ix1 - iw * 0.3, iy1 - ih * 0.3, ix1, iy1)];
-    if (midRow >= 0.75 && midCol >= 0.75 && Math.max(...corners) <= 0.2) out.add("plus");
+    // A plus's arms keep their width to the ends; a star's taper to points.
+    const thickness = (f: number) => {
+      let n = 0;
+      const x = Math.round(ix0 + iw * f);
+      for (let y = Math.floor(iy0); y < Math.ceil(iy1); y++) n += ink(x, y) ? 1 : 0;
+      return n;
+    };
+    const even = Math.min(thickness(0.1), thickness(0.9)) >= 0.6 * Math.max(thickness(0.2), thickness(0.8));
+    if (midRow >= 0.75 && midCol >= 0.75 && Math.max(...corners) <= 0.2 && even) out.add("plus");
     if (framed && boxShare(ix0, iy0, ix1, iy1) <= 0.08) out.add("square");
     // Cross: ink along both diagonals, none at the middle of the sides.
     const steps = 12;
@@ -199,7 +208,7 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
         // A lens with a handle that reaches the lower right corner, and no other corner: a magnifier.
         const k = 0.08;
         const [tl, tr, bl, br] = [boxShare(0, 0, W * k, H * k), boxShare(W * (1 - k), 0, W, H * k), boxShare(0, H * (1 - k), W * k, H), boxShare(W * (1 - k), H * (1 - k), W, H)];
-        out.add(br >= 0.15 && Math.max(tl, tr, bl) <= 0.1 ? "magnifier" : "ring");
+        out.add(br >= 0.15 && Math.max(tl, tr, bl) <= 0.1 ? "magnifier" : teeth() >= 6 ? "gear" : "ring");
         break;
       }
     }
@@ -236,7 +245,7 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     if (top >= 0.6 && peakAt <= 0.45 && mean(0.55, 0.95) <= 0.35 && first <= 0.45) return { to: "start", wedge: false };
     return undefined;
   };
-  if (!out.has("plus") && !out.has("cross") && !out.has("bars") && !out.has("square") && !out.has("ring") && !out.has("magnifier")) {
+  if (!out.has("plus") && !out.has("cross") && !out.has("bars") && !out.has("square") && !out.has("ring") && !out.has("magnifier") && !out.has("gear")) {
     const h1 = pointing(W, extentCol(1));
     const h0 = pointing(W, extentCol(0));
     const v1 = pointing(H, extentRow(1));
@@ -250,6 +259,39 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
       out.add(horizontal!.to === "end" ? (solidBase ? "triangle_right" : "arrow_right") : solidBase ? "triangle_left" : "arrow_left");
     } else if (pick === "v" && H >= 0.5 * W) out.add(vertical!.to === "end" ? "arrow_down" : "arrow_up");
   }
+  /** Bumps on a round figure's outline (a gear's teeth): the outer radius, angle by angle, crossing its mean with a margin. */
+  function teeth(): number {
+    const cx = (W - 1) / 2;
+    const cy = (H - 1) / 2;
+    const R = Math.min(W, H) / 2;
+    const radii: number[] = [];
+    for (let k = 0; k < 48; k++) {
+      const a = (k / 48) * 2 * Math.PI;
+      let r = 0;
+      for (let d = R; d >= 0; d -= 0.5) {
+        if (ink(Math.round(cx + d * Math.cos(a)), Math.round(cy + d * Math.sin(a)))) {
+          r = d;
+          break;
+        }
+      }
+      radii.push(r);
+    }
+    const mean = radii.reduce((x, y) => x + y, 0) / radii.length;
+    // A gear is closed all round; an open arc (a circular arrow) is not.
+    if (Math.min(...radii) < 0.5 * mean) return 0;
+    const hi = mean * 1.08;
+    const lo = mean * 0.92;
+    let state = 0;
+    let bumps = 0;
+    for (const r of [...radii, ...radii.slice(0, 8)]) {
+      if (r >= hi && state <= 0) {
+        if (state === -1) bumps++;
+        state = 1;
+      } else if (r <= lo && state >= 0) state = -1;
+    }
+    return Math.min(bumps, 48);
+  }
+
   // A figure drawn inside a frame (a boxed plus, an arrow on a focused button): the inside counts.
   if (squarishFramed() && W >= 12 && H >= 12) {
     const [ix0, iy0] = [Math.ceil(W * 0.15), Math.ceil(H * 0.15)];

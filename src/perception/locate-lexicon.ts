@@ -364,7 +364,7 @@ export interface IconConcept {
 
 export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   save: { words: ["floppy", "floppy disk", "floppy disc", "diskette", "disk", "disc", "disquette"], labels: ["save", "enregistrer", "sauvegarder"], shapes: [] },
-  settings: { words: ["gear", "cog", "cogwheel", "engrenage", "roue dentee", "rouage", "roue crantee"], labels: ["settings", "parametres", "preferences", "options", "reglages", "configuration"], shapes: [] },
+  settings: { words: ["gear", "cog", "cogwheel", "engrenage", "roue dentee", "rouage", "roue crantee"], labels: ["settings", "parametres", "preferences", "options", "reglages", "configuration"], shapes: ["gear"] },
   delete: { words: ["trash", "trash can", "bin", "dustbin", "garbage", "wastebasket", "poubelle", "corbeille"], labels: ["delete", "supprimer", "remove", "effacer"], shapes: [] },
   edit: { words: ["pencil", "pen", "crayon", "stylo"], labels: ["edit", "modifier", "editer", "rename", "renommer"], shapes: [] },
   search: { words: ["magnifier", "magnifying glass", "magnifying", "loupe", "lens"], labels: ["search", "rechercher", "find", "chercher", "zoom"], shapes: ["magnifier"] },
