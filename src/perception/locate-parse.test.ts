@@ -53,6 +53,8 @@ describe("instruction parsing: what names the target and what only describes it"
   it("'menu' asks for a menu entry, not a drop-down, even after 'open'", () => {
     expect(parseInstruction("open the Tools menu")).toEqual({ verb: "open", target: "Tools", menu: true });
     expect(parseInstruction("ouvrir la liste Mutuelle")).toEqual({ verb: "open", target: "Mutuelle", type: "dropdown" });
+    // "switch to" is a verb here, not a toggle switch.
+    expect(parseInstruction("switch to the page 2 tab")).toEqual({ verb: "click", target: "page 2", type: "tab" });
   });
 
   it("quoted targets keep their words; the rest is still read", () => {

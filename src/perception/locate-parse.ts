@@ -65,7 +65,7 @@ const VERBS: ReadonlyArray<[readonly string[], Verb, UIElementType?]> = [
   [["select", "choose", "pick", "selectionner", "selectionnez", "choisir", "choisissez"], "select"],
   [["open", "ouvrir", "ouvrez", "deplier", "depliez", "expand"], "open"],
   [["hover over", "hover", "survoler", "survolez"], "hover"],
-  [["click on", "click", "press", "push", "tap", "hit", "follow", "go to", "cliquer sur", "cliquez sur", "cliquer", "cliquez", "clique", "appuyer sur", "appuyez sur", "appuyer", "appuyez", "appuie", "activer", "activez", "aller a", "allez a", "aller sur", "allez sur", "aller", "allez"], "click"],
+  [["click on", "click", "press", "push", "tap", "hit", "follow", "go to", "cliquer sur", "cliquez sur", "cliquer", "cliquez", "clique", "appuyer sur", "appuyez sur", "appuyer", "appuyez", "appuie", "activer", "activez", "aller a", "allez a", "aller sur", "allez sur", "aller", "allez", "switch to", "navigate to", "passer a", "passez a", "passer sur", "basculer sur", "basculer vers", "use", "utiliser", "utilisez"], "click"],
 ];
 
 interface Token {
