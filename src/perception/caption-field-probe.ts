@@ -10,13 +10,18 @@ import { toGrey, toRgb } from "./raster.js";
 /** Grey levels between neighbouring pixels that make an edge (flat UI backgrounds vary by less). */
 const EDGE = 6;
 
-/** The box of the field a caption names, right of it or below it; undefined when the pixels show none. */
-export function probeFieldBesideCaption(frame: Frame, caption: BBox): BBox | undefined {
+/**
+ * The box of the field a caption names, right of it or below it; undefined when the pixels show
+ * none. For a caption known only by a detector's box (larger than its text, maybe overlapping the
+ * field), `loose`: the text is taken as 0.6 of the box's height and the search right starts at its centre.
+ */
+export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = false): BBox | undefined {
   const img = toRgb(frame);
   const g = toGrey(img);
   const W = img.width;
   const H = img.height;
-  const h = Math.max(6, caption[3] - caption[1]);
+  const h = Math.max(6, (caption[3] - caption[1]) * (loose ? 0.6 : 1));
+  const fromX = loose ? Math.round((caption[0] + caption[2]) / 2) : Math.round(caption[2]) + 2;
   const at = (x: number, y: number) => g[y * W + x]!;
   const vEdge = (x: number, y: number) => x > 0 && x < W && y >= 0 && y < H && Math.abs(at(x, y) - at(x - 1, y)) >= EDGE;
   const hEdge = (x: number, y: number) => y > 0 && y < H && x >= 0 && x < W && Math.abs(at(x, y) - at(x, y - 1)) >= EDGE;
@@ -38,7 +43,7 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox): BBox | und
   const cy = Math.round((caption[1] + caption[3]) / 2);
   if (cy > 0 && cy < H) {
     const xEnd = Math.min(W, Math.round(caption[2] + 12 * h));
-    for (let x = Math.max(1, Math.round(caption[2]) + 2); x < xEnd; x++) {
+    for (let x = Math.max(1, fromX); x < xEnd; x++) {
       if (!vEdge(x, cy) && !vEdge(x, cy - 1) && !vEdge(x, cy + 1)) continue;
       let top = cy;
       let bottom = cy;
@@ -105,14 +110,16 @@ export function enclosingBox(frame: Frame, text: BBox): BBox | undefined {
     for (let x = x0; x < x1; x++) n += hEdge(x, y) ? 1 : 0;
     return n / (x1 - x0);
   };
+  // (An OCR box may reach the box's own sides: the search starts a little inside it.)
+  const inset = Math.round(0.2 * h);
   let top = -1;
-  for (let y = y0 - 1; y >= Math.max(1, y0 - 1.5 * h); y--)
+  for (let y = y0 + inset; y >= Math.max(1, y0 - 1.5 * h); y--)
     if (across(y) >= 0.9) {
       top = y;
       break;
     }
   let bottom = -1;
-  for (let y = y1 + 1; y < Math.min(H, y1 + 1.5 * h); y++)
+  for (let y = y1 - inset; y < Math.min(H, y1 + 1.5 * h); y++)
     if (across(y) >= 0.9) {
       bottom = y;
       break;
@@ -124,7 +131,7 @@ export function enclosingBox(frame: Frame, text: BBox): BBox | undefined {
     return n / Math.max(1, bottom - top - 1);
   };
   let left = -1;
-  for (let x = x0 - 1; x >= Math.max(1, x0 - 4 * h); x--)
+  for (let x = x0 + inset; x >= Math.max(1, x0 - 4 * h); x--)
     if (down(x) >= 0.8) {
       left = x;
       break;

@@ -231,6 +231,9 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const anchor = parsed.relation ? findAnchor(parsed.relation, elements) : undefined;
   const target = parsed.relation && !anchor ? [parsed.target, parsed.relation.anchor].filter(Boolean).join(" ") : parsed.target;
   const variants = target ? lexiconVariants(target) : [];
+  // "page 3" in a pager is the link "3".
+  const page = /^(?:page|p\.?)\s+(\d{1,4})$/iu.exec(target.trim());
+  if (page) variants.push(page[1]!);
   // An icon described: icon-sized blobs no element or text covers are candidates too.
   const proposals: LocatableElement[] = concept && pixels ? iconProposals(pixels, elements.map(boxOf)).map((b, i) => ({ element_id: `icon:${i}`, type: "button", bbox: b, label: "" })) : [];
   const scored: Scored[] = [...elements, ...proposals].map((e) => {
@@ -317,7 +320,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // Text inside a drawn box is what the field shows (its value, its placeholder): that box is the field.
     const around = pixels && FIELD_TYPES.includes(wantType) && isText(best.e) ? enclosed(best) : undefined;
     const control = around ? undefined : controlCaptionedBy(best.bbox, wantType, elements);
-    const probed = !around && !control && pixels && FIELD_TYPES.includes(wantType) ? probeFieldBesideCaption(pixels, best.bbox) : undefined;
+    const probed = !around && !control && pixels && FIELD_TYPES.includes(wantType) ? probeFieldBesideCaption(pixels, best.bbox, !isText(best.e)) : undefined;
     if (around) chosen = { element_id: `${best.e.element_id}:field`, type: wantType, bbox: around };
     else if (control) chosen = { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
     else if (probed) chosen = { element_id: `${best.e.element_id}:field`, type: wantType, bbox: probed };
