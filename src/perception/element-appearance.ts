@@ -21,6 +21,8 @@ export interface Appearance {
   readonly fill: ColourName;
   /** The icon-like ink inside the element, when there is one. */
   readonly glyph?: Glyph;
+  /** For an icon-only element holding several separate figures: each of them. */
+  readonly glyphs?: readonly Glyph[];
 }
 
 /** The colour name of an RGB value: hue for strong colours, else white, grey or black by lightness. */
@@ -118,53 +120,77 @@ export function elementAppearance(frame: Frame, box: BBox, iconOnly = false, foc
   if (iconOnly && parts.reduce((n, p) => n + p.pixels, 0) < 12) return { fill };
   // Pieces inside or close beside the main one, of a like size, belong to it (a two-page copy
   // icon, a lens and its handle, the two chevrons of »).
-  const whole = iconOnly && !focus;
-  let [gx1, gy1, gx2, gy2] = whole ? [Math.min(...parts.map((p) => p.x1)), Math.min(...parts.map((p) => p.y1)), Math.max(...parts.map((p) => p.x2)), Math.max(...parts.map((p) => p.y2))] : [main.x1, main.y1, main.x2, main.y2];
   const mainH = main.y2 - main.y1;
-  const gap = Math.max(2, 0.35 * mainH, focus && iconOnly ? 0.25 * Math.min(focus[2] - focus[0], focus[3] - focus[1]) : 0);
-  for (let grown = true; grown; ) {
-    grown = false;
+  const grow = (from: readonly [number, number, number, number], gap: number, small: boolean) => {
+    let [gx1, gy1, gx2, gy2] = from;
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const p of parts) {
+        const inside = p.x1 >= gx1 && p.x2 <= gx2 && p.y1 >= gy1 && p.y2 <= gy2;
+        if (inside) continue;
+        const near = p.x1 <= gx2 + gap && p.x2 >= gx1 - gap && p.y1 <= gy2 + gap && p.y2 >= gy1 - gap;
+        // (An icon's own pieces may be small: an arc broken by anti-aliasing.)
+        if (near && (p.y2 - p.y1 >= 0.5 * mainH || (small && p.pixels >= 3))) {
+          [gx1, gy1, gx2, gy2] = [Math.min(gx1, p.x1), Math.min(gy1, p.y1), Math.max(gx2, p.x2), Math.max(gy2, p.y2)];
+          grown = true;
+        }
+      }
+    }
+    return [gx1, gy1, gx2, gy2] as const;
+  };
+  /** The glyph made of the ink inside a box of the crop: its colour and figure. */
+  const describe = ([gx1, gy1, gx2, gy2]: readonly [number, number, number, number]): Glyph | undefined => {
+    const glyphMask = new Uint8Array((gx2 - gx1) * (gy2 - gy1));
+    let n = 0;
+    let satN = 0;
+    const sums = [0, 0, 0];
+    const satSums = [0, 0, 0];
     for (const p of parts) {
-      const inside = p.x1 >= gx1 && p.x2 <= gx2 && p.y1 >= gy1 && p.y2 <= gy2;
-      if (inside) continue;
-      const near = p.x1 <= gx2 + gap && p.x2 >= gx1 - gap && p.y1 <= gy2 + gap && p.y2 >= gy1 - gap;
-      // (An icon's own pieces may be small: an arc broken by anti-aliasing.)
-      if (near && (p.y2 - p.y1 >= 0.5 * mainH || (iconOnly && p.pixels >= 3))) {
-        [gx1, gy1, gx2, gy2] = [Math.min(gx1, p.x1), Math.min(gy1, p.y1), Math.max(gx2, p.x2), Math.max(gy2, p.y2)];
-        grown = true;
+      if (p.x2 <= gx1 || p.x1 >= gx2 || p.y2 <= gy1 || p.y1 >= gy2) continue;
+      for (const i of p.members) {
+        const x = i % w;
+        const y = (i / w) | 0;
+        if (x < gx1 || x >= gx2 || y < gy1 || y >= gy2) continue;
+        glyphMask[(y - gy1) * (gx2 - gx1) + x - gx1] = 1;
+        const o = ((y1 + y) * img.width + x1 + x) * 3;
+        const [r, g, b] = [px[o]!, px[o + 1]!, px[o + 2]!];
+        n++;
+        sums[0]! += r;
+        sums[1]! += g;
+        sums[2]! += b;
+        const mx = Math.max(r, g, b);
+        if (mx - Math.min(r, g, b) >= 60 && (mx - Math.min(r, g, b)) / mx >= 0.35) {
+          satN++;
+          satSums[0]! += r;
+          satSums[1]! += g;
+          satSums[2]! += b;
+        }
       }
     }
-  }
-  const glyphMask = new Uint8Array((gx2 - gx1) * (gy2 - gy1));
-  let n = 0;
-  let satN = 0;
-  const sums = [0, 0, 0];
-  const satSums = [0, 0, 0];
-  for (const p of parts) {
-    if (p.x2 <= gx1 || p.x1 >= gx2 || p.y2 <= gy1 || p.y1 >= gy2) continue;
-    for (const i of p.members) {
-      const x = i % w;
-      const y = (i / w) | 0;
-      if (x < gx1 || x >= gx2 || y < gy1 || y >= gy2) continue;
-      glyphMask[(y - gy1) * (gx2 - gx1) + x - gx1] = 1;
-      const o = ((y1 + y) * img.width + x1 + x) * 3;
-      const [r, g, b] = [px[o]!, px[o + 1]!, px[o + 2]!];
-      n++;
-      sums[0]! += r;
-      sums[1]! += g;
-      sums[2]! += b;
-      const mx = Math.max(r, g, b);
-      if (mx - Math.min(r, g, b) >= 60 && (mx - Math.min(r, g, b)) / mx >= 0.35) {
-        satN++;
-        satSums[0]! += r;
-        satSums[1]! += g;
-        satSums[2]! += b;
-      }
+    if (n < 12) return undefined;
+    const saturated = satN >= 0.25 * n && satN >= 6;
+    const colour = saturated ? colourName(satSums[0]! / satN, satSums[1]! / satN, satSums[2]! / satN) : colourName(sums[0]! / n, sums[1]! / n, sums[2]! / n);
+    return { bbox: [x1 + gx1, y1 + gy1, x1 + gx2, y1 + gy2], colour, saturated, shapes: iconShapes(glyphMask, gx2 - gx1, gy2 - gy1) };
+  };
+  const whole = iconOnly && !focus;
+  const start = whole ? ([Math.min(...parts.map((p) => p.x1)), Math.min(...parts.map((p) => p.y1)), Math.max(...parts.map((p) => p.x2)), Math.max(...parts.map((p) => p.y2))] as const) : ([main.x1, main.y1, main.x2, main.y2] as const);
+  const gap = Math.max(2, 0.35 * mainH, focus && iconOnly ? 0.25 * Math.min(focus[2] - focus[0], focus[3] - focus[1]) : 0);
+  const glyph = describe(grow(start, gap, iconOnly));
+  if (!glyph) return { fill };
+  // An icon-only box may hold several icons (a detector's box over two toolbar buttons): each is a glyph too.
+  const glyphs: Glyph[] = [];
+  if (whole) {
+    const clusterGap = Math.max(3, 0.2 * Math.min(w, h));
+    const taken: (readonly [number, number, number, number])[] = [];
+    for (const p of parts) {
+      if (glyphs.length >= 6 || p.pixels < 4 || taken.some((t) => p.x1 >= t[0] && p.x2 <= t[2] && p.y1 >= t[1] && p.y2 <= t[3])) continue;
+      const c = grow([p.x1, p.y1, p.x2, p.y2], clusterGap, true);
+      taken.push(c);
+      const d = describe(c);
+      if (d) glyphs.push(d);
     }
   }
-  const saturated = satN >= 0.25 * n && satN >= 6;
-  const colour = saturated ? colourName(satSums[0]! / satN, satSums[1]! / satN, satSums[2]! / satN) : colourName(sums[0]! / n, sums[1]! / n, sums[2]! / n);
-  return { fill, glyph: { bbox: [x1 + gx1, y1 + gy1, x1 + gx2, y1 + gy2], colour, saturated, shapes: iconShapes(glyphMask, gx2 - gx1, gy2 - gy1) } };
+  return { fill, glyph, ...(glyphs.length > 1 ? { glyphs } : {}) };
 }
 
 interface Part {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { probeFieldBesideCaption } from "./caption-field-probe.js";
+import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import { colourName, elementAppearance } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
 import { lexiconVariants, locate, relationScore, textTargets, type LocatableElement } from "./locate.js";
@@ -115,6 +115,41 @@ describe("grounding a person's instruction", () => {
     expect(r.found && r.point[1]).toBeLessThan(130);
     // Without pixels there is nothing to probe: the caption's words are where the field is named.
     expect(probeFieldBesideCaption(canvas(), [100, 106, 160, 124])).toBeUndefined();
+  });
+
+  it("text inside a drawn box is the field that shows it; of two equal captions, the drop-down asked for is the one with an arrow", () => {
+    const f = canvas();
+    const field = (b: BBox) => {
+      f.fill(b, [120, 120, 120]);
+      f.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [255, 255, 255]);
+    };
+    // (Frames are immutable values: everything is drawn before the first look.)
+    field([100, 100, 500, 130]);
+    field([100, 200, 500, 230]);
+    // "Email" captions a text field and, further down, a drop-down (a small triangle at its right end).
+    field([100, 300, 500, 330]);
+    field([100, 400, 500, 430]);
+    for (let i = 0; i < 5; i++) f.fill([480 + i, 412 + i, 490 - i, 413 + i], [30, 30, 30]);
+    const inside = enclosingBox(f, [110, 106, 200, 124]);
+    for (const [i, v] of [100, 100, 499, 129].entries()) expect(Math.abs(inside![i]! - v)).toBeLessThanOrEqual(1);
+    // A caption between two fields is not inside either.
+    expect(enclosingBox(f, [100, 140, 170, 160])).toBeUndefined();
+    const targets = textTargets([line("Email", [100, 275, 150, 293]), line("Email", [100, 375, 150, 393])], []);
+    const list = locate("la liste déroulante Email", targets, f);
+    expect(list.found && list.point[1]).toBeGreaterThan(400);
+    const box = locate("the Email text field", targets, f);
+    expect(box.found && box.point[1]).toBeLessThan(330);
+  });
+
+  it("an icon described is clicked on its figure, not the middle of a box that holds two icons", () => {
+    const f = canvas();
+    f.fill([110, 118, 130, 122], [40, 40, 40]);
+    f.fill([118, 110, 122, 130], [40, 40, 40]);
+    f.fill([150, 118, 170, 122], [40, 40, 40]);
+    const r = locate("the plus icon", [el("both", "button", [100, 100, 180, 140], "")], f);
+    expect(r.found && r.point[0]).toBeGreaterThan(105);
+    expect(r.found && r.point[0]).toBeLessThan(135);
+    expect(locate("page 3", [el("p2", "link", [10, 10, 30, 30], "2"), el("p3", "link", [30, 10, 50, 30], "3")], screen)).toMatchObject({ found: true, element_id: "p3" });
   });
 
   it("a recorded label (replay's parsed instruction) is looked up as before: no lexicon, no rank", () => {

@@ -219,6 +219,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   };
   const concept = parsed.icon ? ICON_CONCEPTS[parsed.icon] : undefined;
   const shapes = wantedShapes(parsed);
+  /** The element's glyph that shows the figure asked for, if any. */
+  const figureOf = (e: LocatableElement) => {
+    const a = look(e);
+    return [a?.glyph, ...(a?.glyphs ?? [])].find((g) => g && g.shapes.some((x) => shapes.includes(x)));
+  };
   const lines = elements.filter(isText).map((t) => ({ text: t.label, bbox: boxOf(t), confidence: 1, words: [] }));
   const captions = new Map<string, string>();
   const captionOfField = (e: LocatableElement): string => {
@@ -280,7 +285,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const short = s.e.label.trim().length <= 2;
       const g = look(s.e)?.glyph;
       const named = iconLabelMatch(concept.labels, s.e);
-      const i = Math.max(g && g.shapes.some((x) => shapes.includes(x)) ? 1 : 0, named >= 0.9 ? (g ? 0.85 : 0.75) : 0, g ? (short ? 0.55 : 0.4) : short ? 0.4 : 0.1);
+      const i = Math.max(figureOf(s.e) ? 1 : 0, named >= 0.9 ? (g ? 0.85 : 0.75) : 0, g ? (short ? 0.55 : 0.4) : short ? 0.4 : 0.1);
       s.score += weight * (i - 0.4);
     }
   }
@@ -316,19 +321,54 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   let chosen: { element_id: string; type: UIElementType; bbox: BBox } = { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
   const wantType = parsed.type;
   // (A caption the detector typed as something else, a tab or a link, is a caption all the same.)
-  if (wantType && CAPTIONED_TYPES.includes(wantType) && (isText(best.e) || typeCompatibility(wantType, best.e.type) < 0.6)) {
-    // Text inside a drawn box is what the field shows (its value, its placeholder): that box is the field.
-    const around = pixels && FIELD_TYPES.includes(wantType) && isText(best.e) ? enclosed(best) : undefined;
-    const control = around ? undefined : controlCaptionedBy(best.bbox, wantType, elements);
-    const probed = !around && !control && pixels && FIELD_TYPES.includes(wantType) ? probeFieldBesideCaption(pixels, best.bbox, !isText(best.e)) : undefined;
-    if (around) chosen = { element_id: `${best.e.element_id}:field`, type: wantType, bbox: around };
-    else if (control) chosen = { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
-    else if (probed) chosen = { element_id: `${best.e.element_id}:field`, type: wantType, bbox: probed };
+  const isCaption = (s: Scored) => !!wantType && CAPTIONED_TYPES.includes(wantType) && (isText(s.e) || typeCompatibility(wantType, s.e.type) < 0.6);
+  /** The control a caption names: the box it sits in, a detected control beside it, or a box drawn beside it. */
+  const controlOf = (s: Scored): typeof chosen | undefined => {
+    const around = pixels && FIELD_TYPES.includes(wantType!) && isText(s.e) ? enclosed(s) : undefined;
+    if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
+    const control = controlCaptionedBy(s.bbox, wantType!, elements);
+    if (control) return { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
+    const probed = pixels && FIELD_TYPES.includes(wantType!) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined;
+    return probed ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: probed } : undefined;
+  };
+  if (isCaption(best)) {
+    chosen = controlOf(best) ?? chosen;
+    // Equal captions ("Email address" over a field and over a drop-down): the one whose box shows
+    // what was asked, a drop-down's arrow or none.
+    if (pixels && FIELD_TYPES.includes(wantType!) && parsed.ordinal === undefined) {
+      const tied = scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && (isCaption(s) || FIELD_TYPES.includes(s.e.type)));
+      if (tied.length) {
+        const wantsArrow = wantType === "dropdown";
+        const fits = (c: typeof chosen | undefined) => !!c && dropDownArrow(pixels, c.bbox) === wantsArrow;
+        if (!fits(chosen))
+          for (const s of tied) {
+            const c = isCaption(s) ? controlOf(s) : { element_id: s.e.element_id, type: s.e.type, bbox: s.bbox };
+            if (fits(c)) {
+              chosen = c!;
+              best = s;
+              break;
+            }
+          }
+      }
+    }
+  } else if (concept && !target) {
+    // An icon described: click the icon itself (a detector's box may hold two icons, or the icon and its label).
+    const g = figureOf(best.e);
+    if (g) chosen = { ...chosen, bbox: g.bbox };
   } else if (target) {
     const narrowed = narrowToWords(best.said, best.e) ?? narrowByCharacters(best.said, best.e);
     if (narrowed) chosen = { ...chosen, bbox: narrowed };
   }
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed };
+}
+
+/** Whether a field's box shows a drop-down's arrow at its right end (a chevron, a small triangle). */
+function dropDownArrow(frame: Frame, b: BBox): boolean {
+  const h = b[3] - b[1];
+  if (h < 8 || b[2] - b[0] < 2 * h) return false;
+  const g = elementAppearance(frame, [Math.max(b[0], b[2] - 1.6 * h), b[1], b[2], b[3]], true).glyph;
+  if (!g) return false;
+  return g.shapes.includes("arrow_down") || (g.bbox[3] - g.bbox[1] <= 0.3 * h && g.bbox[2] - g.bbox[0] <= 0.6 * h);
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
