@@ -2,8 +2,11 @@
 // icons, colours, positions, in French and English, written by looking at generated screens — not
 // templated from their ground-truth labels. Screens from the model's held families (fold A: Qt and
 // bulma, never trained on) and from train families (their validation split, never trained on either);
-// figures are reported per detector, split and language apart. Run: npm run bench -- locate-handwritten
+// figures are reported per detector, split and language apart. A third set, tune.json, holds the
+// instructions grounding code is tuned on (train-family screens only, written the same way); the
+// held families are run only to report. Run: npm run bench -- locate-handwritten
 //   RPAV_BENCH_DETECTORS=rules,learned   which detectors ground the instructions (default both)
+//   RPAV_BENCH_SETS=tune,train,held      which sets to run (default all three; leave held out while tuning)
 //   RPAV_BENCH_OCR_CACHE=<dir>           keep OCR results between runs
 //   RPAV_BENCH_VERBOSE=1                 print every miss with what was found instead
 // A hit is the located click point inside the intended element's box (±2 px), as in the detect bench.
@@ -32,7 +35,12 @@ interface Instruction {
   target: number;
   type: string;
 }
-const file = JSON.parse(readFileSync(join(import.meta.dirname, "instructions.json"), "utf8")) as { screens: Array<{ id: string; instructions: Instruction[] }> };
+type InstructionFile = { set?: string; screens: Array<{ id: string; instructions: Instruction[] }> };
+const files = ["instructions.json", "tune.json"].map((f) => JSON.parse(readFileSync(join(import.meta.dirname, f), "utf8")) as InstructionFile);
+const SETS = ["tune", "train", "held"] as const;
+type SetName = (typeof SETS)[number];
+const wanted = (process.env.RPAV_BENCH_SETS ?? SETS.join(",")).split(",").filter(Boolean);
+for (const w of wanted) if (!(SETS as readonly string[]).includes(w)) throw new Error(`RPAV_BENCH_SETS: unknown set "${w}" (known: ${SETS.join(", ")})`);
 const meta = JSON.parse(readFileSync(join(defaultDetectorModelDir(), "ui-detector.json"), "utf8")) as { fold: string; figures: { held_families: string[] } };
 const held = meta.figures.held_families;
 const familyOf = (m: { family: string; subfamily: string }) => (m.family === "html" ? `html/${m.subfamily}` : m.family);
@@ -40,7 +48,7 @@ const familyOf = (m: { family: string; subfamily: string }) => (m.family === "ht
 interface Screen {
   id: string;
   family: string;
-  split: "train" | "held";
+  split: SetName;
   image: string;
   scale: number;
   elements: Array<{ type: string; bbox: BBox }>;
@@ -48,7 +56,7 @@ interface Screen {
 }
 const screens: Screen[] = [];
 const missing: string[] = [];
-for (const s of file.screens) {
+for (const s of files.flatMap((f) => f.screens.map((sc) => ({ ...sc, set: f.set })))) {
   const stack = s.id.split("-")[0]!;
   const path = join(DATA, stack, `${s.id}.json`);
   if (!existsSync(path)) {
@@ -64,7 +72,11 @@ for (const s of file.screens) {
     }
   }
   const fam = familyOf(m);
-  screens.push({ id: s.id, family: fam, split: held.some((h) => h === fam || h === m.family) ? "held" : "train", image: join(DATA, stack, m.image), scale: m.variant.scale ?? 1, elements: m.elements, instructions: s.instructions });
+  const isHeld = held.some((h) => h === fam || h === m.family);
+  if (s.set === "tune" && isHeld) throw new Error(`tune.json: ${s.id} is a held-family screen; the tuning set holds train-family screens only.`);
+  const split: SetName = s.set === "tune" ? "tune" : isHeld ? "held" : "train";
+  if (!wanted.includes(split)) continue;
+  screens.push({ id: s.id, family: fam, split, image: join(DATA, stack, m.image), scale: m.variant.scale ?? 1, elements: m.elements, instructions: s.instructions });
 }
 if (missing.length) console.log(`${missing.length} screens are not generated yet (npm run train -- data): ${missing.join(", ")}`);
 if (!screens.length) process.exit(1);
@@ -109,11 +121,11 @@ for (const [i, s] of screens.entries()) {
 
 const rate = (t?: { n: number; hits: number }) => (t && t.n ? round(t.hits / t.n, 3) : null);
 const cell = (t?: { n: number; hits: number }) => (t ? `${rate(t)!.toFixed(3)} (${t.hits}/${t.n})` : "-").padEnd(16);
-const out: Record<string, unknown> = { fold: meta.fold, held_families: held, screens: screens.length, instructions: screens.reduce((a, s) => a + s.instructions.length, 0), missing_screens: missing, detectors: {} };
+const out: Record<string, unknown> = { fold: meta.fold, held_families: held, sets: wanted, screens: screens.length, instructions: screens.reduce((a, s) => a + s.instructions.length, 0), missing_screens: missing, detectors: {} };
 console.log(`\nhand-written locate (fold ${meta.fold}, held: ${held.join(", ")}): hit rate (hits/instructions)`);
-console.log(`detector  ${["train EN", "train FR", "train all", "held EN", "held FR", "held all"].map((h) => h.padEnd(16)).join("")}`);
+const keys = SETS.filter((x) => wanted.includes(x)).flatMap((x) => ["en", "fr", "all"].map((l) => `${x}/${l}`));
+console.log(`detector  ${keys.map((k) => k.replace("/", " ").replace(/ (en|fr)$/, (m) => m.toUpperCase()).padEnd(16)).join("")}`);
 for (const [name, t] of Object.entries(tally)) {
-  const keys = ["train/en", "train/fr", "train/all", "held/en", "held/fr", "held/all"];
   console.log(`${name.padEnd(10)}${keys.map((k) => cell(t[k])).join("")}`);
   (out.detectors as Record<string, unknown>)[name] = {
     ...Object.fromEntries(keys.map((k) => [k, { hit_rate: rate(t[k]), hits: t[k]?.hits ?? 0, instructions: t[k]?.n ?? 0, not_found: t[k]?.notFound ?? 0 }])),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nameIcon } from "./icon-names.js";
+import { iconShapes, nameIcon } from "./icon-names.js";
 
 /** A 40 × 20 grey image with ASCII art ('#' ink) drawn at (10, 5). */
 function draw(art: string[], ink = 40, bg = 240): { grey: Uint8Array; box: [number, number, number, number] } {
@@ -28,5 +28,55 @@ describe("icon names from ink", () => {
     const letterL = draw(["##......", "##......", "##......", "##......", "##......", "##......", "########", "########"]);
     const plus = draw(["...##...", "...##...", "...##...", "########", "########", "...##...", "...##...", "...##..."]);
     for (const a of [solid, letterL, plus]) expect(nameIcon(a.grey, 40, a.box)).toBeUndefined();
+  });
+});
+
+describe("icon figures from a glyph's ink (iconShapes)", () => {
+  const mask = (art: string[]) => ({ m: Uint8Array.from(art.join("").split("").map((c) => (c === "#" ? 1 : 0))), w: art[0]!.length, h: art.length });
+  const shapes = (art: string[]) => {
+    const { m, w, h } = mask(art);
+    return iconShapes(m, w, h);
+  };
+  it("a plus, also inside a square frame; a minus; three bars", () => {
+    const plus = ["....##....", "....##....", "....##....", "##########", "##########", "....##....", "....##....", "....##....", "....##....", "....##...."];
+    expect(shapes(plus)).toContain("plus");
+    const boxed = ["############", "#..........#", "#....##....#", "#....##....#", "#..######..#", "#..######..#", "#....##....#", "#....##....#", "#..........#", "#..........#", "#..........#", "############"];
+    expect(shapes(boxed)).toContain("plus");
+    expect(shapes(["##########", "##########"])).toEqual(["minus"]);
+    expect(shapes(["##########", "##########", "..........", "..........", "##########", "##########", "..........", "..........", "##########", "##########"])).toContain("bars");
+  });
+
+  it("a lens with its handle is a magnifier, a plain circle a ring", () => {
+    // Drawn as a person's icon would be: a round stroke, and for the magnifier a thick handle to the corner.
+    const draw = (size: number, inked: (x: number, y: number) => boolean) => Array.from({ length: size }, (_, y) => Array.from({ length: size }, (_, x) => (inked(x, y) ? "#" : ".")).join(""));
+    const ring = draw(18, (x, y) => Math.abs(Math.hypot(x - 8.5, y - 8.5) - 7.5) <= 1);
+    expect(shapes(ring)).toEqual(["ring"]);
+    const magnifier = draw(20, (x, y) => Math.abs(Math.hypot(x - 7.5, y - 7.5) - 6.5) <= 1 || (x >= 12 && y >= 12 && Math.abs(x - y) <= 1.5));
+    expect(shapes(magnifier)).toEqual(["magnifier"]);
+    // A gear: a closed ring with teeth; a circular arrow: an open ring.
+    const gear = draw(24, (x, y) => {
+      const r = Math.hypot(x - 11.5, y - 11.5);
+      const a = Math.atan2(y - 11.5, x - 11.5);
+      return r >= 4 && r <= (Math.cos(8 * a) > 0 ? 11 : 8.5);
+    });
+    expect(shapes(gear)).toEqual(["gear"]);
+    const arc = draw(20, (x, y) => Math.abs(Math.hypot(x - 9.5, y - 9.5) - 8) <= 1.2 && !(x > 12 && y < 7));
+    expect(shapes(arc)).not.toContain("gear");
+  });
+
+  it("triangles and arrows say which side they point to", () => {
+    const play = ["#.........", "###.......", "#####.....", "#######...", "#########.", "#########.", "#######...", "#####.....", "###.......", "#........."];
+    expect(shapes(play)).toEqual(["triangle_right"]);
+    expect(shapes(play.map((r) => [...r].reverse().join("")))).toEqual(["triangle_left"]);
+    const arrow = ["..........#.....", "..........###...", "################", "################", "..........###...", "..........#....."];
+    expect(shapes(arrow)).toEqual(["arrow_right"]);
+    const chevrons = ["##...##.....", ".##...##....", "..##...##...", "...##...##..", "..##...##...", ".##...##....", "##...##....."];
+    expect(shapes(chevrons)).toEqual(["arrow_right"]);
+  });
+
+  it("letters and blobs are none of them", () => {
+    expect(shapes(["########", "########", "########", "########", "########", "########"])).toEqual([]);
+    expect(shapes(["##......", "##......", "##......", "##......", "##......", "##......", "########", "########"])).toEqual([]);
+    expect(iconShapes(new Uint8Array(0), 0, 0)).toEqual([]);
   });
 });

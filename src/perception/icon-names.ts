@@ -85,3 +85,230 @@ export function nameIcon(grey: Uint8Array, width: number, box: BBox): IconName |
   if (diag >= 0.85 * 2 * (steps + 1) && sides === 0 && ink(w >> 1, h >> 1)) return "Close";
   return undefined;
 }
+
+/** Figures an icon's ink may show, named for what people call them ("the plus icon", "the green arrow"). */
+export type IconShape =
+  | "cross"
+  | "plus"
+  | "minus"
+  | "bars"
+  | "ring"
+  | "magnifier"
+  | "gear"
+  | "square"
+  | "triangle_right"
+  | "triangle_left"
+  | "arrow_right"
+  | "arrow_left"
+  | "arrow_up"
+  | "arrow_down";
+
+/**
+ * The figures a binary ink mask (1 = ink, row-major `w`×`h`, e.g. one glyph cut from an element)
+ * shows, from its geometry alone: bars, a cross, a plus (also inside a square frame), a ring
+ * (a magnifier's lens, a circular arrow), a solid triangle and an arrow or chevron with the side
+ * it points to. Empty when none; never throws.
+ */
+export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] {
+  let [l, t, r, b] = [w, h, -1, -1];
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (mask[y * w + x]) [l, t, r, b] = [Math.min(l, x), Math.min(t, y), Math.max(r, x), Math.max(b, y)];
+  if (r < 0) return [];
+  const W = r - l + 1;
+  const H = b - t + 1;
+  if (W < 5 && H < 5) return [];
+  const ink = (x: number, y: number) => x >= 0 && y >= 0 && x < W && y < H && mask[(t + y) * w + l + x] === 1;
+  const out = new Set<IconShape>();
+  const rowShare = (y: number, x0 = 0, x1 = W) => {
+    let n = 0;
+    for (let x = x0; x < x1; x++) n += ink(x, y) ? 1 : 0;
+    return n / Math.max(1, x1 - x0);
+  };
+  const colShare = (x: number, y0 = 0, y1 = H) => {
+    let n = 0;
+    for (let y = y0; y < y1; y++) n += ink(x, y) ? 1 : 0;
+    return n / Math.max(1, y1 - y0);
+  };
+  const boxShare = (x0: number, y0: number, x1: number, y1: number) => {
+    let n = 0;
+    let all = 0;
+    for (let y = Math.max(0, Math.floor(y0)); y < Math.min(H, Math.ceil(y1)); y++)
+      for (let x = Math.max(0, Math.floor(x0)); x < Math.min(W, Math.ceil(x1)); x++, all++) n += ink(x, y) ? 1 : 0;
+    return all ? n / all : 0;
+  };
+  let total = 0;
+  for (let y = 0; y < H; y++) total += rowShare(y) / H;
+  // A flat bar.
+  if (H <= 0.45 * W && total >= 0.6) out.add("minus");
+  // Three bars.
+  if (H >= 5 && Math.abs(W - H) <= 0.5 * Math.max(W, H)) {
+    const full = Array.from({ length: H }, (_, y) => rowShare(y));
+    let runs = 0;
+    let clean = true;
+    for (let y = 0; y < H; y++) {
+      if (full[y]! >= 0.7 && (y === 0 || full[y - 1]! < 0.7)) runs++;
+      if (full[y]! < 0.7 && full[y]! > 0.25) clean = false;
+    }
+    if (runs === 3 && clean) out.add("bars");
+  }
+  const squarish = Math.abs(W - H) <= 0.35 * Math.max(W, H) && Math.min(W, H) >= 6;
+  if (squarish) {
+    // A square frame (a boxed plus, a page): the inside is looked at without it.
+    const framed = rowShare(0) >= 0.6 && rowShare(H - 1) >= 0.6 && colShare(0) >= 0.6 && colShare(W - 1) >= 0.6;
+    const [ix0, iy0, ix1, iy1] = framed ? [W * 0.2, H * 0.2, W * 0.8, H * 0.8] : [0, 0, W, H];
+    const iw = ix1 - ix0;
+    const ih = iy1 - iy0;
+    // Plus: a full middle row and column, empty corners.
+    const midRow = Math.max(...[-1, 0, 1].map((d) => rowShareIn(Math.round(iy0 + ih / 2) + d, ix0 + iw * 0.1, ix1 - iw * 0.1)));
+    const midCol = Math.max(...[-1, 0, 1].map((d) => colShareIn(Math.round(ix0 + iw / 2) + d, iy0 + ih * 0.1, iy1 - ih * 0.1)));
+    const corners = [boxShare(ix0, iy0, ix0 + iw * 0.3, iy0 + ih * 0.3), boxShare(ix1 - iw * 0.3, iy0, ix1, iy0 + ih * 0.3), boxShare(ix0, iy1 - ih * 0.3, ix0 + iw * 0.3, iy1), boxShare(ix1 - iw * 0.3, iy1 - ih * 0.3, ix1, iy1)];
+    // A plus's arms keep their width to the ends; a star's taper to points.
+    const thickness = (f: number) => {
+      let n = 0;
+      const x = Math.round(ix0 + iw * f);
+      for (let y = Math.floor(iy0); y < Math.ceil(iy1); y++) n += ink(x, y) ? 1 : 0;
+      return n;
+    };
+    const even = Math.min(thickness(0.1), thickness(0.9)) >= 0.6 * Math.max(thickness(0.2), thickness(0.8));
+    if (midRow >= 0.75 && midCol >= 0.75 && Math.max(...corners) <= 0.2 && even) out.add("plus");
+    if (framed && boxShare(ix0, iy0, ix1, iy1) <= 0.08) out.add("square");
+    // Cross: ink along both diagonals, none at the middle of the sides.
+    const steps = 12;
+    let diag = 0;
+    for (let k = 0; k <= steps; k++) {
+      const x = Math.round(ix0 + (k / steps) * (iw - 1));
+      const y = Math.round(iy0 + (k / steps) * (ih - 1));
+      const x2 = Math.round(ix1 - 1 - (k / steps) * (iw - 1));
+      const near = (px: number, py: number) => ink(px, py) || ink(px - 1, py) || ink(px + 1, py) || ink(px, py - 1) || ink(px, py + 1);
+      if (near(x, y)) diag++;
+      if (near(x2, y)) diag++;
+    }
+    const sideMids = [ink(Math.round(ix0 + iw / 2), Math.round(iy0)), ink(Math.round(ix0 + iw / 2), Math.round(iy1 - 1)), ink(Math.round(ix0), Math.round(iy0 + ih / 2)), ink(Math.round(ix1 - 1), Math.round(iy0 + ih / 2))].filter(Boolean).length;
+    if (diag >= 0.85 * 2 * (steps + 1) && sideMids === 0) out.add("cross");
+    // Ring: a hollow round part (a lens, a circular arrow), maybe with a handle at a corner.
+    for (const [rx0, ry0, rx1, ry1] of [[0, 0, W, H], [0, 0, W * 0.78, H * 0.78]] as const) {
+      const rw = rx1 - rx0;
+      const rh = ry1 - ry0;
+      if (rw < 6 || rh < 6) continue;
+      const hole = boxShare(rx0 + rw * 0.38, ry0 + rh * 0.38, rx0 + rw * 0.62, ry0 + rh * 0.62);
+      const cx = Math.round(rx0 + rw / 2);
+      const cy = Math.round(ry0 + rh / 2);
+      const hitsRow = (from: number, to: number) => {
+        for (let x = Math.floor(from); x < Math.ceil(to); x++) if (ink(x, cy) || ink(x, cy - 1) || ink(x, cy + 1)) return true;
+        return false;
+      };
+      const hitsCol = (from: number, to: number) => {
+        for (let y = Math.floor(from); y < Math.ceil(to); y++) if (ink(cx, y) || ink(cx - 1, y) || ink(cx + 1, y)) return true;
+        return false;
+      };
+      const around = [hitsRow(rx0, rx0 + rw * 0.35), hitsRow(rx1 - rw * 0.35, rx1), hitsCol(ry0, ry0 + rh * 0.35), hitsCol(ry1 - rh * 0.35, ry1)].filter(Boolean).length;
+      const c = 0.1;
+      const emptyCorners = [boxShare(rx0, ry0, rx0 + rw * c, ry0 + rh * c), boxShare(rx1 - rw * c, ry0, rx1, ry0 + rh * c), boxShare(rx0, ry1 - rh * c, rx0 + rw * c, ry1), boxShare(rx1 - rw * c, ry1 - rh * c, rx1, ry1)].filter((v) => v <= 0.15).length;
+      if (hole <= 0.1 && around >= 3 && emptyCorners >= 3 && !framed && !out.has("plus") && !out.has("square")) {
+        // A lens in the upper left with a handle to the lower right corner: a magnifier.
+        // A lens with a handle that reaches the lower right corner, and no other corner: a magnifier.
+        const k = 0.08;
+        const [tl, tr, bl, br] = [boxShare(0, 0, W * k, H * k), boxShare(W * (1 - k), 0, W, H * k), boxShare(0, H * (1 - k), W * k, H), boxShare(W * (1 - k), H * (1 - k), W, H)];
+        out.add(br >= 0.15 && Math.max(tl, tr, bl) <= 0.1 ? "magnifier" : teeth() >= 6 ? "gear" : "ring");
+        break;
+      }
+    }
+  }
+  // Pointing shapes: the ink's vertical extent per column (or horizontal per row) narrows to a tip.
+  // Spans over three neighbouring columns (rows): an outline's thin slanted sides stay whole.
+  // (Read both ways: column by column, and over three columns, where a small figure's tip stays sharp.)
+  const extentCol = (s: number) => (x: number) => {
+    let a = -1;
+    let z = -1;
+    for (let y = 0; y < H; y++) if (ink(x - s, y) || ink(x, y) || ink(x + s, y)) [a, z] = [a < 0 ? y : a, y];
+    return a < 0 ? 0 : (z - a + 1) / H;
+  };
+  const extentRow = (s: number) => (y: number) => {
+    let a = -1;
+    let z = -1;
+    for (let x = 0; x < W; x++) if (ink(x, y - s) || ink(x, y) || ink(x, y + s)) [a, z] = [a < 0 ? x : a, x];
+    return a < 0 ? 0 : (z - a + 1) / W;
+  };
+  /** Where a profile of spans narrows to a tip: at the end or the start, as a wedge (triangle, chevron) or an arrow (shaft and head). */
+  const pointing = (n: number, extent: (i: number) => number): { to: "end" | "start"; wedge: boolean } | undefined => {
+    if (n < 6) return undefined;
+    const ex = Array.from({ length: n }, (_, i) => extent(i));
+    const mean = (a: number, z: number) => ex.slice(Math.floor(a * n), Math.max(Math.floor(a * n) + 1, Math.ceil(z * n))).reduce((s, v) => s + v, 0) / Math.max(1, Math.ceil(z * n) - Math.floor(a * n));
+    const first = mean(0, 0.15);
+    const last = mean(0.85, 1);
+    const top = Math.max(...ex);
+    const peakAt = ex.indexOf(top) / (n - 1);
+    // A triangle or chevron: wide at one end, a tip at the other.
+    if (first >= 0.6 && last <= 0.5 && first - last >= 0.4 && peakAt <= 0.4) return { to: "end", wedge: true };
+    if (last >= 0.6 && first <= 0.5 && last - first >= 0.4 && peakAt >= 0.6) return { to: "start", wedge: true };
+    // An arrow: a narrow shaft, then the widest part (the head) well past the middle, then the tip.
+    if (top >= 0.6 && peakAt >= 0.55 && mean(0.05, 0.45) <= 0.35 && last <= 0.45) return { to: "end", wedge: false };
+    if (top >= 0.6 && peakAt <= 0.45 && mean(0.55, 0.95) <= 0.35 && first <= 0.45) return { to: "start", wedge: false };
+    return undefined;
+  };
+  if (!out.has("plus") && !out.has("cross") && !out.has("bars") && !out.has("square") && !out.has("ring") && !out.has("magnifier") && !out.has("gear")) {
+    const h1 = pointing(W, extentCol(1));
+    const h0 = pointing(W, extentCol(0));
+    const v1 = pointing(H, extentRow(1));
+    const v0 = pointing(H, extentRow(0));
+    const horizontal = h1?.wedge ? h1 : h0?.wedge ? h0 : (h1 ?? h0);
+    const vertical = v1?.wedge ? v1 : v0?.wedge ? v0 : (v1 ?? v0);
+    // Both axes: a wedge beats an arrow; otherwise it is neither.
+    const pick = horizontal && vertical ? (horizontal.wedge && !vertical.wedge ? "h" : vertical.wedge && !horizontal.wedge ? "v" : undefined) : horizontal ? "h" : vertical ? "v" : undefined;
+    if (pick === "h" && W >= 0.5 * H) {
+      const solidBase = horizontal!.to === "end" ? colShare(0) >= 0.7 : colShare(W - 1) >= 0.7;
+      out.add(horizontal!.to === "end" ? (solidBase ? "triangle_right" : "arrow_right") : solidBase ? "triangle_left" : "arrow_left");
+    } else if (pick === "v" && H >= 0.5 * W) out.add(vertical!.to === "end" ? "arrow_down" : "arrow_up");
+  }
+  /** Bumps on a round figure's outline (a gear's teeth): the outer radius, angle by angle, crossing its mean with a margin. */
+  function teeth(): number {
+    const cx = (W - 1) / 2;
+    const cy = (H - 1) / 2;
+    const R = Math.min(W, H) / 2;
+    const radii: number[] = [];
+    for (let k = 0; k < 48; k++) {
+      const a = (k / 48) * 2 * Math.PI;
+      let r = 0;
+      for (let d = R; d >= 0; d -= 0.5) {
+        if (ink(Math.round(cx + d * Math.cos(a)), Math.round(cy + d * Math.sin(a)))) {
+          r = d;
+          break;
+        }
+      }
+      radii.push(r);
+    }
+    const mean = radii.reduce((x, y) => x + y, 0) / radii.length;
+    // A gear is closed all round; an open arc (a circular arrow) is not.
+    if (Math.min(...radii) < 0.5 * mean) return 0;
+    const hi = mean * 1.08;
+    const lo = mean * 0.92;
+    let state = 0;
+    let bumps = 0;
+    for (const r of [...radii, ...radii.slice(0, 8)]) {
+      if (r >= hi && state <= 0) {
+        if (state === -1) bumps++;
+        state = 1;
+      } else if (r <= lo && state >= 0) state = -1;
+    }
+    return Math.min(bumps, 48);
+  }
+
+  // A figure drawn inside a frame (a boxed plus, an arrow on a focused button): the inside counts.
+  if (squarishFramed() && W >= 12 && H >= 12) {
+    const [ix0, iy0] = [Math.ceil(W * 0.15), Math.ceil(H * 0.15)];
+    const [iw, ih] = [Math.floor(W * 0.85) - ix0, Math.floor(H * 0.85) - iy0];
+    const inner = new Uint8Array(iw * ih);
+    for (let y = 0; y < ih; y++) for (let x = 0; x < iw; x++) inner[y * iw + x] = ink(ix0 + x, iy0 + y) ? 1 : 0;
+    for (const s of iconShapes(inner, iw, ih)) if (s !== "square") out.add(s);
+  }
+  return [...out];
+
+  function squarishFramed(): boolean {
+    return rowShare(0) >= 0.6 && rowShare(H - 1) >= 0.6 && colShare(0) >= 0.6 && colShare(W - 1) >= 0.6;
+  }
+  function rowShareIn(y: number, x0: number, x1: number): number {
+    return y < 0 || y >= H ? 0 : rowShare(y, Math.max(0, Math.floor(x0)), Math.min(W, Math.ceil(x1)));
+  }
+  function colShareIn(x: number, y0: number, y1: number): number {
+    return x < 0 || x >= W ? 0 : colShare(x, Math.max(0, Math.floor(y0)), Math.min(H, Math.ceil(y1)));
+  }
+}

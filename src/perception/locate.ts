@@ -1,106 +1,27 @@
 // Grounding without a VLM: an English or French instruction ("click the Save button at the
-// bottom", "Cliquez sur « Valider la facture »", "Cochez Tiers payant", "ouvrir la liste Mutuelle")
-// is parsed into verb, target text, element type and position hint; detected elements are scored
-// against it. Ambiguity (two candidates too close to call) is reported, not guessed silently.
+// bottom", « Cliquez sur "Valider la facture" », "the floppy disk icon in the toolbar", « la
+// dernière case à cocher », "the second City list, on the right", « le menu Outils » on an English
+// screen) is parsed (locate-parse.ts) and detected elements and on-screen text are scored against
+// it: label words (also through a bilingual UI lexicon), the caption that names a field, type,
+// where it is in the window and among the elements that fit, rank in reading order, colour and
+// icon (element-appearance.ts, from the frame's pixels when they are given), and the thing it
+// sits next to. Ambiguity (two candidates too close to call) is reported, not guessed silently.
+// A parsed instruction given as an object (replay's recorded label) is looked up by label, type
+// and position only, as before.
+import type { Frame } from "../core/frame.js";
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
-import { bboxCenter, parsePositionHint, positionHintScore, readingOrder } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxIoU, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
-import { foldText, normalizeLabel, tokenize } from "../core/text.js";
+import { normalizeLabel, tokenize } from "../core/text.js";
+import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
+import { colourMatch, elementAppearance, type Appearance } from "./element-appearance.js";
+import type { IconShape } from "./icon-names.js";
+import { captionOf } from "./learned-fusion.js";
+import { iconProposals } from "./icon-proposals.js";
+import { ICON_CONCEPTS, UI_LEXICON } from "./locate-lexicon.js";
+import { parseInstruction, type ParsedInstruction, type Verb } from "./locate-parse.js";
 
-export type Verb = "click" | "double_click" | "right_click" | "type" | "check" | "uncheck" | "select" | "open" | "hover";
-
-export interface ParsedInstruction {
-  readonly verb: Verb;
-  /** The words that name the target ("Valider la facture"), quotes removed. */
-  readonly target: string;
-  readonly type?: UIElementType;
-  readonly position?: PositionHint;
-  /** Text to type, for "type X in the Y field" / "saisir X dans Y". */
-  readonly value?: string;
-}
-
-const VERBS: ReadonlyArray<[RegExp, Verb, UIElementType?]> = [
-  [/^(double[ -]?click|double[ -]?cliquer?|double[ -]?cliquez)\b/, "double_click"],
-  [/^(right[ -]?click|clic droit)\b/, "right_click"],
-  [/^(uncheck|untick|decocher|decochez|decoche)\b/, "uncheck", "checkbox"],
-  [/^(check|tick|cocher|cochez|coche)\b/, "check", "checkbox"],
-  [/^(type|enter|fill|write|saisir|saisissez|taper|tapez|entrer|entrez|ecrire|ecrivez|remplir|remplissez|renseigner|renseignez)\b/, "type", "text_input"],
-  [/^(select|choose|pick|selectionner|selectionnez|choisir|choisissez)\b/, "select"],
-  [/^(open|ouvrir|ouvrez|deplier|depliez|expand)\b/, "open"],
-  [/^(hover|survoler|survolez)\b/, "hover"],
-  [/^(click|press|push|tap|hit|follow|go to|cliquer|cliquez|clique|appuyer|appuyez|appuie|activer|activez|valider|validez|aller|allez)\b/, "click"],
-];
-
-const TYPE_WORDS: ReadonlyArray<[RegExp, UIElementType]> = [
-  [/\b(button|bouton)\b/, "button"],
-  [/\b(field|textbox|text box|input|box|champ|zone de (texte|saisie)|saisie)\b/, "text_input"],
-  [/\b(dropdown|drop-down|combo|combobox|select|list|menu deroulant|liste( deroulante)?)\b/, "dropdown"],
-  [/\b(tab|onglet)\b/, "tab"],
-  [/\b(checkbox|check box|case( a cocher)?)\b/, "checkbox"],
-  [/\b(radio( button)?|bouton radio|option)\b/, "radio_button"],
-  [/\b(link|lien)\b/, "link"],
-];
-
-const FILLER = new Set([
-  "the", "a", "an", "on", "in", "into", "at", "to", "of", "button", "field", "link", "tab", "list", "dropdown", "checkbox", "box", "option", "menu", "item", "icon",
-  "sur", "le", "la", "les", "l", "du", "de", "des", "dans", "un", "une", "bouton", "champ", "lien", "onglet", "liste", "case", "option", "menu", "icone", "zone", "texte", "saisie", "cocher", "deroulante",
-  "top", "bottom", "left", "right", "middle", "center", "centre", "upper", "lower", "haut", "bas", "gauche", "droite", "milieu", "en", "au", "a",
-  "select", "radio",
-]);
-
-/** Parses an instruction; never throws (an empty target means "no text given"). */
-export function parseInstruction(instruction: string): ParsedInstruction {
-  const raw = instruction.trim();
-  const folded = foldText(raw).replace(/[’']/g, "'");
-  let verb: Verb = "click";
-  let type: UIElementType | undefined;
-  let rest = folded;
-  for (const [re, v, t] of VERBS) {
-    const m = re.exec(folded);
-    if (m) {
-      verb = v;
-      type = t;
-      rest = folded.slice(m[0].length);
-      break;
-    }
-  }
-  for (const [re, t] of TYPE_WORDS) {
-    if (re.test(rest)) {
-      type = t;
-      break;
-    }
-  }
-  if (verb === "open" && !type) type = "dropdown";
-  // Quoted target: « … », "…", “…”, '…'.
-  const quoted = /[«“"]\s*([^»”"]+?)\s*[»”"]|'([^']{2,})'/.exec(raw);
-  let value: string | undefined;
-  let target: string;
-  if (verb === "type") {
-    // type "X" in the Y field / saisir "X" dans le champ Y
-    const m = /^(?:type|enter|fill|write|saisir|saisissez|taper|tapez|entrer|entrez|ecrire|ecrivez|remplir|remplissez|renseigner|renseignez)\s+(.+?)\s+(?:in|into|dans)\s+(.+)$/i.exec(foldText(raw));
-    if (m) {
-      const valueStart = raw.length - foldText(raw).length + foldText(raw).indexOf(m[1]!);
-      value = raw.slice(valueStart, valueStart + m[1]!.length).replace(/^[«“"']\s*|\s*[»”"']$/g, "");
-      rest = m[2]!;
-    }
-  }
-  if (quoted && verb !== "type") target = (quoted[1] ?? quoted[2] ?? "").trim();
-  else {
-    const words = rest
-      .replace(/[«»“”"]/g, " ")
-      .split(/[^\p{L}\p{N}€$%'-]+/u)
-      .map((w) => w.replace(/^(l|d|qu)'/, ""))
-      .filter((w) => w && !FILLER.has(w));
-    // Keep the original casing / accents of those words from the instruction.
-    const originals = raw.split(/[^\p{L}\p{N}€$%'-]+/u).filter(Boolean);
-    target = words
-      .map((w) => originals.find((o) => foldText(o).replace(/^(l|d)'/, "") === w.replace(/^(l|d)'/, "")) ?? w)
-      .join(" ")
-      .replace(/^(l|d)'/i, "");
-  }
-  const position = parsePositionHint(foldText(raw));
-  return { verb, target, ...(type ? { type } : {}), ...(position ? { position } : {}), ...(value !== undefined ? { value } : {}) };
-}
+export { parseInstruction, type ParsedInstruction, type Verb };
 
 export interface LocatableElement {
   readonly element_id: string;
@@ -179,11 +100,25 @@ export interface LocateOptions {
   ambiguityMargin?: number;
   /** Below this score nothing is found (default 0.45). */
   minScore?: number;
+  /**
+   * Ground as a person's instruction: the UI lexicon, captions, rank, position among the
+   * candidates, colour, icon and relation words. Default: when the instruction is given as text;
+   * a parsed instruction (replay's recorded label) is looked up by label, type and position.
+   */
+  natural?: boolean;
 }
 
-/** Chooses the element an instruction names. `frame` gives the size for position hints. */
-export function locate(instruction: string | ParsedInstruction, elements: readonly LocatableElement[], frame: Size, options: LocateOptions = {}): LocateResult {
+/**
+ * Chooses the element an instruction names. `frame` gives the size for position hints; when it
+ * is a Frame (pixels), colours and icons are read from it too.
+ */
+export function locate(instruction: string | ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions = {}): LocateResult {
   const parsed = typeof instruction === "string" ? parseInstruction(instruction) : instruction;
+  return (options.natural ?? typeof instruction === "string") ? groundInstruction(parsed, elements, frame, options) : locateByLabel(parsed, elements, frame, options);
+}
+
+/** Label, type and position: how replay finds a recorded target. */
+function locateByLabel(parsed: ParsedInstruction, elements: readonly LocatableElement[], frame: Size, options: LocateOptions): LocateResult {
   const margin = options.ambiguityMargin ?? 0.05;
   const minScore = options.minScore ?? 0.45;
   const scored: LocateCandidate[] = elements.map((e) => {
@@ -208,6 +143,365 @@ export function locate(instruction: string | ParsedInstruction, elements: readon
   const narrowed = !control && parsed.target ? narrowToWords(parsed.target, elements.find((e) => e.element_id === best.element_id)) : undefined;
   const chosen = control ? { ...best, element_id: control.element_id, type: control.type, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : narrowed ? { ...best, bbox: narrowed } : best;
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: best.score, ambiguous, candidates, instruction: parsed };
+}
+
+const isText = (e: { element_id: string }) => e.element_id.startsWith("text:");
+const hasPixels = (f: Size | Frame): f is Frame => (f as Frame).data instanceof Uint8Array && typeof (f as Frame).channels === "number";
+const FIELD_TYPES: readonly UIElementType[] = ["text_input", "dropdown"];
+const CAPTIONED_TYPES: readonly UIElementType[] = ["text_input", "dropdown", "checkbox", "radio_button"];
+
+/** Lexicon phrases (normalized) → the other phrases of their group. */
+const LEXICON_INDEX: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, Set<string>>();
+  for (const group of UI_LEXICON) {
+    const norm = [...new Set(group.map((p) => normalizeLabel(p)).filter(Boolean))];
+    for (const p of norm) {
+      const set = m.get(p) ?? new Set<string>();
+      for (const q of norm) if (q !== p) set.add(q);
+      m.set(p, set);
+    }
+  }
+  return new Map([...m].map(([k, v]) => [k, [...v]]));
+})();
+const MAX_VARIANTS = 32;
+
+/**
+ * The target said with other UI words of the lexicon, phrase by phrase ("Tools menu" →
+ * « outils menu », "mot de passe" → "password"): at most MAX_VARIANTS, the original excluded.
+ */
+export function lexiconVariants(target: string): string[] {
+  const toks = normalizeLabel(target).split(" ").filter(Boolean).slice(0, 12);
+  let variants: string[][] = [[]];
+  let changed = false;
+  for (let i = 0; i < toks.length; ) {
+    let n = Math.min(4, toks.length - i);
+    for (; n >= 1; n--) if (LEXICON_INDEX.has(toks.slice(i, i + n).join(" "))) break;
+    const phrase = toks.slice(i, i + Math.max(n, 1)).join(" ");
+    const options = n >= 1 ? [phrase, ...LEXICON_INDEX.get(phrase)!] : [phrase];
+    if (options.length > 1) changed = true;
+    const next: string[][] = [];
+    for (const v of variants) for (const o of options) if (next.length < MAX_VARIANTS * 2) next.push([...v, o]);
+    variants = next;
+    i += Math.max(n, 1);
+  }
+  if (!changed) return [];
+  const original = toks.join(" ");
+  return [...new Set(variants.map((v) => v.join(" ")))].filter((v) => v !== original).slice(0, MAX_VARIANTS);
+}
+
+interface Scored {
+  readonly e: LocatableElement;
+  readonly bbox: BBox;
+  /** The words that matched its label: the target, or the target in the lexicon's other words. */
+  readonly said: string;
+  readonly text: number;
+  readonly type: number;
+  /** Label, caption and type: what the element is. */
+  readonly base: number;
+  position: number;
+  score: number;
+}
+
+/** A person's instruction against the elements and on-screen text (see the file's header). */
+function groundInstruction(parsed: ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions): LocateResult {
+  const margin = options.ambiguityMargin ?? 0.05;
+  const minScore = options.minScore ?? 0.45;
+  const pixels = hasPixels(frame) ? frame : undefined;
+  const looks = new Map<string, Appearance>();
+  const look = (e: LocatableElement): Appearance | undefined => {
+    if (!pixels) return undefined;
+    let a = looks.get(e.element_id);
+    const short = e.label.trim().length <= 2;
+    // Short text and proposed blobs are boxed tight around their ink: their surroundings give the fill.
+    const tight = (isText(e) && short) || e.element_id.startsWith("icon:");
+    if (!a) looks.set(e.element_id, (a = tight ? elementAppearance(pixels, padBox(boxOf(e), 0.25), short, boxOf(e)) : elementAppearance(pixels, boxOf(e), short)));
+    return a;
+  };
+  const concept = parsed.icon ? ICON_CONCEPTS[parsed.icon] : undefined;
+  const shapes = wantedShapes(parsed);
+  /** The element's glyph that shows the figure asked for, if any. */
+  const figureOf = (e: LocatableElement) => {
+    const a = look(e);
+    return [a?.glyph, ...(a?.glyphs ?? [])].find((g) => g && g.shapes.some((x) => shapes.includes(x)));
+  };
+  const lines = elements.filter(isText).map((t) => ({ text: t.label, bbox: boxOf(t), confidence: 1, words: [] }));
+  const captions = new Map<string, string>();
+  const captionOfField = (e: LocatableElement): string => {
+    if (isText(e) || !FIELD_TYPES.includes(e.type)) return "";
+    let c = captions.get(e.element_id);
+    if (c === undefined) captions.set(e.element_id, (c = (captionOf(boxOf(e), lines, "left") ?? captionOf(boxOf(e), lines, "above"))?.text ?? ""));
+    return c;
+  };
+  // The thing the target sits next to; when nothing on screen is called so, its words name the target.
+  const anchor = parsed.relation ? findAnchor(parsed.relation, elements) : undefined;
+  const target = parsed.relation && !anchor ? [parsed.target, parsed.relation.anchor].filter(Boolean).join(" ") : parsed.target;
+  const variants = target ? lexiconVariants(target) : [];
+  // "page 3" in a pager is the link "3".
+  const page = /^(?:page|p\.?)\s+(\d{1,4})$/iu.exec(target.trim());
+  if (page) variants.push(page[1]!);
+  // An icon described: icon-sized blobs no element or text covers are candidates too.
+  const proposals: LocatableElement[] = concept && pixels ? iconProposals(pixels, elements.map(boxOf)).map((b, i) => ({ element_id: `icon:${i}`, type: "button", bbox: b, label: "" })) : [];
+  const scored: Scored[] = [...elements, ...proposals].map((e) => {
+    const bbox = boxOf(e);
+    const names = [e.label, e.text?.raw ?? "", captionOfField(e)];
+    const sim = (t: string) => Math.max(textSimilarity(t, names[0]!), textSimilarity(t, names[1]!) * 0.95, textSimilarity(t, names[2]!) * 0.97);
+    let text = 0.5;
+    let said = target;
+    if (target) {
+      text = sim(target);
+      for (const v of variants) {
+        if (text >= 0.95) break;
+        const t = sim(v) * 0.95;
+        if (t > text) [text, said] = [t, v];
+      }
+    }
+    const type = typeScore(parsed, e, !!concept);
+    const base = text * 0.7 + type * 0.2 + 0.1;
+    return { e, bbox, said, text, type, base, position: 1, score: base };
+  });
+  const bestBase = Math.max(0, ...scored.map((s) => s.base));
+  const plausible = scored.filter((s) => s.base >= bestBase - 0.1 && (!target || s.text >= 0.5));
+  // Where: on the window, and among the elements that fit the rest (the rightmost of two Apply buttons).
+  const hint: PositionHint | undefined = parsed.position || parsed.region ? { ...(parsed.position ?? {}), ...(!parsed.position?.vertical && parsed.region ? { vertical: parsed.region } : {}) } : undefined;
+  if (hint && parsed.ordinal === undefined) {
+    const weight = parsed.position ? 0.3 : 0.12;
+    const rel = relativePosition(plausible.map((s) => s.bbox), hint);
+    for (const s of scored) {
+      const win = positionHintScore(s.bbox, hint, frame);
+      s.position = rel ? 0.6 * rel(s.bbox) + 0.4 * win : win;
+      s.score += weight * (s.position - 0.5);
+    }
+  }
+  if (parsed.colour && pixels)
+    for (const s of scored) {
+      const a = look(s.e)!;
+      const c = Math.max(colourMatch(parsed.colour, a.fill), a.glyph ? colourMatch(parsed.colour, a.glyph.colour) * (a.glyph.saturated ? 1 : 0.7) : 0);
+      s.score += 0.3 * (c - 0.5);
+    }
+  if (concept) {
+    // The icon: its figure, else the label such an icon usually carries, else how icon-like the element is.
+    const weight = target ? 0.2 : 0.5;
+    for (const s of scored) {
+      const short = s.e.label.trim().length <= 2;
+      const g = look(s.e)?.glyph;
+      const named = iconLabelMatch(concept.labels, s.e);
+      const i = Math.max(figureOf(s.e) ? 1 : 0, named >= 0.9 ? (g ? 0.85 : 0.75) : 0, g ? (short ? 0.55 : 0.4) : short ? 0.4 : 0.1);
+      s.score += weight * (i - 0.4);
+    }
+  }
+  if (anchor)
+    for (const s of scored) s.score += 0.4 * (relationScore(parsed.relation!.kind, anchor, s.e) - 0.5);
+  // A field named by words: its caption rather than a field that shows those words (a placeholder).
+  const enclosures = new Map<string, BBox | undefined>();
+  const enclosed = (s: Scored) => {
+    if (!enclosures.has(s.e.element_id)) enclosures.set(s.e.element_id, pixels ? enclosingBox(pixels, s.bbox) : undefined);
+    return enclosures.get(s.e.element_id);
+  };
+  if (pixels && target && parsed.type && FIELD_TYPES.includes(parsed.type))
+    for (const s of plausible) if (isText(s.e) && enclosed(s)) s.score -= 0.04;
+  scored.sort((a, b) => b.score - a.score);
+  const out = (s: Scored): LocateCandidate => ({ element_id: s.e.element_id, type: s.e.type, label: s.e.label, bbox: s.bbox, score: round3(s.score), text_score: round3(s.text), type_score: s.type, position_score: round3(s.position) });
+  const candidates = scored.slice(0, 5).map(out);
+  let best = scored[0];
+  if (!best || best.base < minScore || (target && best.text < 0.5))
+    return { found: false, reason: best ? `no element matches "${target}" well enough (best: "${best.e.label}" ${best.e.type}, score ${round3(best.score)})` : "no elements detected on the screen", candidates, instruction: parsed };
+  let ambiguous: boolean;
+  if (parsed.ordinal !== undefined) {
+    // Rank among the elements that fit, in reading order ("the second City list", « la dernière case »).
+    const ranked = rankable(plausible, parsed);
+    const pick = ranked[parsed.ordinal > 0 ? parsed.ordinal - 1 : ranked.length + parsed.ordinal];
+    if (pick) best = pick;
+    ambiguous = !pick;
+  } else {
+    const second = scored.find((s) => s !== best && !sameThing(s.bbox, best!.bbox));
+    ambiguous = !!second && best.score - second.score < margin;
+  }
+  // Words on screen that caption a control ("Year" above its field, "Tiers payant" right of its
+  // box): act on the control the instruction names, not on its caption.
+  let chosen: { element_id: string; type: UIElementType; bbox: BBox } = { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
+  const wantType = parsed.type;
+  // (A caption the detector typed as something else, a tab or a link, is a caption all the same.)
+  const isCaption = (s: Scored) => !!wantType && CAPTIONED_TYPES.includes(wantType) && (isText(s.e) || typeCompatibility(wantType, s.e.type) < 0.6);
+  /** The control a caption names: the box it sits in, a detected control beside it, or a box drawn beside it. */
+  const controlOf = (s: Scored): typeof chosen | undefined => {
+    const around = pixels && FIELD_TYPES.includes(wantType!) && isText(s.e) ? enclosed(s) : undefined;
+    if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
+    const control = controlCaptionedBy(s.bbox, wantType!, elements);
+    if (control) return { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
+    const probed = pixels && FIELD_TYPES.includes(wantType!) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined;
+    return probed ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: probed } : undefined;
+  };
+  if (isCaption(best)) {
+    chosen = controlOf(best) ?? chosen;
+    // Equal captions ("Email address" over a field and over a drop-down): the one whose box shows
+    // what was asked, a drop-down's arrow or none.
+    if (pixels && FIELD_TYPES.includes(wantType!) && parsed.ordinal === undefined) {
+      const tied = scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && (isCaption(s) || FIELD_TYPES.includes(s.e.type)));
+      if (tied.length) {
+        const wantsArrow = wantType === "dropdown";
+        const fits = (c: typeof chosen | undefined) => !!c && dropDownArrow(pixels, c.bbox) === wantsArrow;
+        if (!fits(chosen))
+          for (const s of tied) {
+            const c = isCaption(s) ? controlOf(s) : { element_id: s.e.element_id, type: s.e.type, bbox: s.bbox };
+            if (fits(c)) {
+              chosen = c!;
+              best = s;
+              break;
+            }
+          }
+      }
+    }
+  } else if (concept && !target) {
+    // An icon described: click the icon itself (a detector's box may hold two icons, or the icon and its label).
+    const g = figureOf(best.e);
+    if (g) chosen = { ...chosen, bbox: g.bbox };
+  } else if (target) {
+    const narrowed = narrowToWords(best.said, best.e) ?? narrowByCharacters(best.said, best.e);
+    if (narrowed) chosen = { ...chosen, bbox: narrowed };
+  }
+  return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed };
+}
+
+/** Whether a field's box shows a drop-down's arrow at its right end (a chevron, a small triangle). */
+function dropDownArrow(frame: Frame, b: BBox): boolean {
+  const h = b[3] - b[1];
+  if (h < 8 || b[2] - b[0] < 2 * h) return false;
+  const g = elementAppearance(frame, [Math.max(b[0], b[2] - 1.6 * h), b[1], b[2], b[3]], true).glyph;
+  if (!g) return false;
+  return g.shapes.includes("arrow_down") || (g.bbox[3] - g.bbox[1] <= 0.3 * h && g.bbox[2] - g.bbox[0] <= 0.6 * h);
+}
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000;
+const boxOf = (e: { bbox: LocatableElement["bbox"] }): BBox => [e.bbox[0], e.bbox[1], e.bbox[2], e.bbox[3]];
+
+/** Two boxes that are one thing seen twice (a field and its text, overlapping detections). */
+function sameThing(a: BBox, b: BBox): boolean {
+  return bboxIoU(a, b) > 0.5 || bboxContainsPoint(a, bboxCenter(b)) || bboxContainsPoint(b, bboxCenter(a));
+}
+
+const padBox = (b: BBox, f: number): BBox => {
+  const p = Math.max(2, Math.round(Math.max(b[2] - b[0], b[3] - b[1]) * f));
+  return [b[0] - p, b[1] - p, b[2] + p, b[3] + p];
+};
+
+/** How well an element's label is one an icon of the concept carries ("Save", « Enregistrer », "×", "+"), in [0, 1]. */
+function iconLabelMatch(labels: readonly string[], e: LocatableElement): number {
+  let best = 0;
+  for (const l of labels) {
+    if (/\p{L}/u.test(l)) best = Math.max(best, textSimilarity(l, e.label), textSimilarity(l, e.text?.raw ?? "") * 0.95);
+    else if (e.label.trim() === l || (e.text?.raw ?? "").trim() === l) best = 1;
+  }
+  return best;
+}
+
+/** How well an element's type fits the instruction: the type named, a menu entry, an icon. */
+function typeScore(parsed: ParsedInstruction, e: LocatableElement, icon: boolean): number {
+  const text = isText(e);
+  if (parsed.menu && !parsed.type) return text || e.type === "generic_interactive" ? 1 : e.type === "button" || e.type === "link" || e.type === "tab" || e.type === "dropdown" ? 0.8 : 0.4;
+  // An icon the detector missed is often read as one or two characters ("Q" for a magnifier, "+", "×").
+  if (icon && (!parsed.type || parsed.type === "button") && text) return e.label.trim().length <= 2 ? 0.9 : 0.4;
+  if (!parsed.type) {
+    if (icon) return e.type === "button" || e.type === "generic_interactive" || e.type === "link" || e.type === "tab" ? 1 : 0.6;
+    return 0.8;
+  }
+  // On-screen text the detector left untyped: a tab, link, button or menu entry it missed; a caption for a field or a box.
+  if (text) return CAPTIONED_TYPES.includes(parsed.type) ? 0.3 : 0.7;
+  return typeCompatibility(parsed.type, e.type);
+}
+
+/** The icon figures the instruction asks for, narrowed to the direction it gives. */
+function wantedShapes(parsed: ParsedInstruction): readonly IconShape[] {
+  const all = parsed.icon ? (ICON_CONCEPTS[parsed.icon]?.shapes ?? []) : [];
+  if (!parsed.direction) return all;
+  const d = parsed.direction;
+  return all.filter((s) => s.endsWith(`_${d}`));
+}
+
+/**
+ * For a position hint, a box's place among `boxes` on the named axes, in [0, 1] (1: the most
+ * right / bottom / … of them); undefined when the boxes do not spread along those axes.
+ */
+function relativePosition(boxes: readonly BBox[], hint: PositionHint): ((b: BBox) => number) | undefined {
+  if (boxes.length < 2) return undefined;
+  const xs = boxes.map((b) => bboxCenter(b)[0]);
+  const ys = boxes.map((b) => bboxCenter(b)[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const axis = (v: number, lo: number, hi: number, want: string) => {
+    const f = Math.min(1, Math.max(0, (v - lo) / (hi - lo)));
+    return want === "right" || want === "bottom" ? f : want === "left" || want === "top" ? 1 - f : 1 - 2 * Math.abs(f - 0.5);
+  };
+  const useX = !!hint.horizontal && x1 - x0 > 4;
+  const useY = !!hint.vertical && y1 - y0 > 4;
+  if (!useX && !useY) return undefined;
+  return (b) => {
+    const [cx, cy] = bboxCenter(b);
+    const parts = [...(useX ? [axis(cx, x0, x1, hint.horizontal!)] : []), ...(useY ? [axis(cy, y0, y1, hint.vertical!)] : [])];
+    return parts.reduce((s, v) => s + v, 0) / parts.length;
+  };
+}
+
+/** The elements an ordinal counts: those of the type asked (text only where no element stands for it), one per thing. */
+function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scored[] {
+  const typed = plausible.filter((s) => !isText(s.e));
+  let pool = parsed.type ? plausible.filter((s) => !isText(s.e) ? typeCompatibility(parsed.type!, s.e.type) >= 0.6 : !CAPTIONED_TYPES.includes(parsed.type!) || !typed.length) : plausible;
+  if (!pool.length) pool = [...plausible];
+  const kept: Scored[] = [];
+  for (const s of [...pool].sort((a, b) => b.score - a.score)) if (!kept.some((k) => sameThing(k.bbox, s.bbox))) kept.push(s);
+  return readingOrder(kept);
+}
+
+/** The element or text the relation's anchor names (the best match, or the nth of equal ones). */
+function findAnchor(rel: NonNullable<ParsedInstruction["relation"]>, elements: readonly LocatableElement[]): LocatableElement | undefined {
+  const variants = lexiconVariants(rel.anchor);
+  const scored = elements
+    .map((e) => {
+      let s = Math.max(textSimilarity(rel.anchor, e.label), textSimilarity(rel.anchor, e.text?.raw ?? "") * 0.95);
+      for (const v of variants) s = Math.max(s, textSimilarity(v, e.label) * 0.95);
+      return { e, s };
+    })
+    .filter((x) => x.s >= 0.7 && (!rel.anchorType || isText(x.e) || typeCompatibility(rel.anchorType, x.e.type) >= 0.6));
+  if (!scored.length) return undefined;
+  const top = Math.max(...scored.map((x) => x.s));
+  const tied = scored.filter((x) => x.s >= top - 0.05).sort((a, b) => b.s - a.s);
+  if (rel.anchorOrdinal === undefined) return tied[0]!.e;
+  const kept: LocatableElement[] = [];
+  for (const x of tied) if (!kept.some((k) => sameThing(boxOf(k), boxOf(x.e)))) kept.push(x.e);
+  const ordered = readingOrder(kept);
+  return ordered[rel.anchorOrdinal > 0 ? rel.anchorOrdinal - 1 : ordered.length + rel.anchorOrdinal] ?? ordered[0];
+}
+
+/** How well `e` stands where the relation puts it from the anchor, in [0, 1]; 0 for the anchor itself. */
+export function relationScore(kind: NonNullable<ParsedInstruction["relation"]>["kind"], anchor: { bbox: LocatableElement["bbox"] }, e: { bbox: LocatableElement["bbox"] }): number {
+  const a = boxOf(anchor);
+  const b = boxOf(e);
+  if (sameThing(a, b)) return 0;
+  const h = Math.max(8, a[3] - a[1]);
+  const overlap = (p0: number, p1: number, q0: number, q1: number) => Math.max(0, Math.min(p1, q1) - Math.max(p0, q0)) / Math.max(1, Math.min(p1 - p0, q1 - q0));
+  const sameRow = overlap(a[1], a[3], b[1], b[3]) > 0.3;
+  const sameColumn = overlap(a[0], a[2], b[0], b[2]) > 0 || Math.abs(bboxCenter(a)[0] - bboxCenter(b)[0]) < 3 * h;
+  switch (kind) {
+    case "right_of": {
+      const dx = b[0] - a[2];
+      return dx < -h ? 0 : (sameRow ? 1 : 0.15) * Math.exp(-Math.max(0, dx) / (20 * h));
+    }
+    case "left_of": {
+      const dx = a[0] - b[2];
+      return dx < -h ? 0 : (sameRow ? 1 : 0.15) * Math.exp(-Math.max(0, dx) / (20 * h));
+    }
+    case "below": {
+      const dy = b[1] - a[3];
+      return dy < -h / 2 ? 0 : (sameColumn ? 1 : 0.3) * Math.exp(-Math.max(0, dy) / (8 * h));
+    }
+    case "above": {
+      const dy = a[1] - b[3];
+      return dy < -h / 2 ? 0 : (sameColumn ? 1 : 0.3) * Math.exp(-Math.max(0, dy) / (8 * h));
+    }
+    default: {
+      const dx = Math.max(0, b[0] - a[2], a[0] - b[2]);
+      const dy = Math.max(0, b[1] - a[3], a[1] - b[3]);
+      return Math.exp(-Math.hypot(dx, dy) / (10 * h));
+    }
+  }
 }
 
 /**
@@ -238,6 +532,30 @@ function narrowToWords(target: string, e: LocatableElement | undefined): BBox | 
         best = { score, len: run.length, box: [run[0]!.bbox[0], Math.min(...run.map((w) => w.bbox[1])), run[run.length - 1]!.bbox[2], Math.max(...run.map((w) => w.bbox[3]))] };
     }
   return best && best.score >= 0.8 ? best.box : undefined;
+}
+
+/**
+ * The part of a one-line label's box that holds the run of words naming `target` ("Accueil" in a
+ * nav bar the detector took as one link "Clients Rapports Accueil"), by character count when the
+ * element has no word boxes. Undefined when the whole label is the target or no run matches well.
+ */
+function narrowByCharacters(target: string, e: LocatableElement): BBox | undefined {
+  if (e.words?.length) return undefined;
+  const b = boxOf(e);
+  const words = [...e.label.matchAll(/\S+/gu)];
+  if (words.length < 2 || b[3] - b[1] > 2 * ((b[2] - b[0]) / Math.max(1, e.label.length)) * 3) return undefined;
+  const n = tokenize(target).length;
+  if (n === 0 || n >= words.length) return undefined;
+  let best: { score: number; from: number; to: number } | undefined;
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j <= Math.min(words.length, i + n + 1); j++) {
+      const run = words.slice(i, j);
+      const score = textSimilarity(target, run.map((w) => w[0]).join(" "));
+      if (!best || score > best.score + 1e-9) best = { score, from: run[0]!.index!, to: run[run.length - 1]!.index! + run[run.length - 1]![0].length };
+    }
+  if (!best || best.score < 0.8) return undefined;
+  const per = (b[2] - b[0]) / e.label.length;
+  return [b[0] + best.from * per, b[1], b[0] + best.to * per, b[3]];
 }
 
 /** The control of `type` that a caption at `label` names: a field right of or below it, a toggle left of it. */

@@ -1,0 +1,157 @@
+// A field named by its caption that the detector did not find ("the Company box" where only the
+// word "Company" was read): its box is looked for in the pixels beside the caption, where forms
+// put it — right of the caption on its row (a vertical edge taller than the text, the field's left
+// side), else just below it (a long horizontal edge starting under the caption, the field's top).
+// General geometry on the grey image; bounded to a window around the caption.
+import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { toGrey, toRgb } from "./raster.js";
+
+/** Grey levels between neighbouring pixels that make an edge (flat UI backgrounds vary by less). */
+const EDGE = 6;
+
+/**
+ * The box of the field a caption names, right of it or below it; undefined when the pixels show
+ * none. For a caption known only by a detector's box (larger than its text, maybe overlapping the
+ * field), `loose`: the text is taken as 0.6 of the box's height and the search right starts at its centre.
+ */
+export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = false): BBox | undefined {
+  const img = toRgb(frame);
+  const g = toGrey(img);
+  const W = img.width;
+  const H = img.height;
+  const h = Math.max(6, (caption[3] - caption[1]) * (loose ? 0.6 : 1));
+  const fromX = loose ? Math.round((caption[0] + caption[2]) / 2) : Math.round(caption[2]) + 2;
+  const at = (x: number, y: number) => g[y * W + x]!;
+  const vEdge = (x: number, y: number) => x > 0 && x < W && y >= 0 && y < H && Math.abs(at(x, y) - at(x - 1, y)) >= EDGE;
+  const hEdge = (x: number, y: number) => y > 0 && y < H && x >= 0 && x < W && Math.abs(at(x, y) - at(x, y - 1)) >= EDGE;
+  /** Length of the horizontal edge run on row y from x (gaps of 2 px allowed), to at most xMax. */
+  const runRight = (x: number, y: number, xMax: number) => {
+    let end = x;
+    let gap = 0;
+    for (let i = x; i < Math.min(W, xMax); i++) {
+      if (hEdge(i, y) || hEdge(i, y + 1)) {
+        end = i + 1;
+        gap = 0;
+      } else if (++gap > 2) break;
+    }
+    return end - x;
+  };
+
+  // Right: the first column after the caption with a vertical edge through the caption's middle
+  // row, taller than the text, that starts a box (its top edge runs to the right).
+  const cy = Math.round((caption[1] + caption[3]) / 2);
+  if (cy > 0 && cy < H) {
+    const xEnd = Math.min(W, Math.round(caption[2] + 12 * h));
+    for (let x = Math.max(1, fromX); x < xEnd; x++) {
+      if (!vEdge(x, cy) && !vEdge(x, cy - 1) && !vEdge(x, cy + 1)) continue;
+      let top = cy;
+      let bottom = cy;
+      let gap = 0;
+      for (let y = cy - 1; y >= Math.max(0, cy - 3 * h); y--) {
+        if (vEdge(x, y) || vEdge(x + 1, y)) {
+          top = y;
+          gap = 0;
+        } else if (++gap > 1) break;
+      }
+      gap = 0;
+      for (let y = cy + 1; y < Math.min(H, cy + 3 * h); y++) {
+        if (vEdge(x, y) || vEdge(x + 1, y)) {
+          bottom = y;
+          gap = 0;
+        } else if (++gap > 1) break;
+      }
+      const tall = bottom - top + 1;
+      if (tall < 1.2 * h || tall > 5 * h) continue;
+      const width = Math.max(runRight(x, top, x + 60 * h), runRight(x, bottom, x + 60 * h));
+      if (width >= 3 * h) return [x, top, x + width, bottom + 1];
+    }
+  }
+
+  // Below: the first row under the caption with a long horizontal edge starting near the
+  // caption's left end (the field's top), and the next such row (its bottom).
+  const x0 = Math.max(0, Math.round(caption[0] - 2 * h));
+  const x1 = Math.min(W, Math.round(caption[0] + 2 * h));
+  for (let y = Math.round(caption[3]) + 1; y < Math.min(H, caption[3] + 4 * h); y++) {
+    // The longest edge run that starts there (a shadow or a rounded corner starts short ones).
+    let start = -1;
+    let width = 0;
+    for (let x = x0; x < x1; x++)
+      if (hEdge(x, y) && !hEdge(x - 1, y)) {
+        const run = runRight(x, y, x + 80 * h);
+        if (run > width) [start, width] = [x, run];
+      }
+    if (start < 0 || width < 5 * h) continue;
+    for (let y2 = Math.round(y + 1.2 * h); y2 < Math.min(H, y + 6 * h); y2++) {
+      if (runRight(start, y2, start + width) >= 0.7 * width) return [start, y, start + width, y2];
+    }
+    return [start, y, start + width, Math.min(H, Math.round(y + 2 * h))];
+  }
+  return undefined;
+}
+
+/**
+ * The box drawn around a run of text, when there is one close around it (a field showing its value
+ * or placeholder, a drop-down showing its choice): edges just above and below the text across its
+ * width, and one at its left. Undefined for text on the open page (a caption, a heading).
+ */
+export function enclosingBox(frame: Frame, text: BBox): BBox | undefined {
+  const img = toRgb(frame);
+  const g = toGrey(img);
+  const W = img.width;
+  const H = img.height;
+  const [x0, y0, x1, y1] = [Math.max(1, Math.round(text[0])), Math.max(1, Math.round(text[1])), Math.min(W - 1, Math.round(text[2])), Math.min(H - 1, Math.round(text[3]))];
+  const h = Math.max(6, y1 - y0);
+  if (x1 - x0 < 2) return undefined;
+  const hEdge = (x: number, y: number) => y > 0 && y < H && Math.abs(g[y * W + x]! - g[(y - 1) * W + x]!) >= EDGE;
+  const vEdge = (x: number, y: number) => x > 0 && x < W && Math.abs(g[y * W + x]! - g[y * W + x - 1]!) >= EDGE;
+  const across = (y: number) => {
+    let n = 0;
+    for (let x = x0; x < x1; x++) n += hEdge(x, y) ? 1 : 0;
+    return n / (x1 - x0);
+  };
+  // (An OCR box may reach the box's own sides: the search starts a little inside it.)
+  const inset = Math.round(0.2 * h);
+  let top = -1;
+  for (let y = y0 + inset; y >= Math.max(1, y0 - 1.5 * h); y--)
+    if (across(y) >= 0.9) {
+      top = y;
+      break;
+    }
+  let bottom = -1;
+  for (let y = y1 - inset; y < Math.min(H, y1 + 1.5 * h); y++)
+    if (across(y) >= 0.9) {
+      bottom = y;
+      break;
+    }
+  if (top < 0 || bottom < 0) return undefined;
+  const down = (x: number) => {
+    let n = 0;
+    for (let y = top + 1; y < bottom; y++) n += vEdge(x, y) ? 1 : 0;
+    return n / Math.max(1, bottom - top - 1);
+  };
+  let left = -1;
+  for (let x = x0 + inset; x >= Math.max(1, x0 - 4 * h); x--)
+    if (down(x) >= 0.8) {
+      left = x;
+      break;
+    }
+  if (left < 0) return undefined;
+  // One box: its top and bottom sides run from its left side (rounded corners aside) past the text.
+  const side = (y: number) => {
+    let gap = 0;
+    for (let x = left + Math.ceil(0.6 * h); x >= left; x--) if (hEdge(x, y) || hEdge(x, y + 1)) gap = -1;
+    if (gap === 0) return false;
+    let miss = 0;
+    for (let x = left + Math.ceil(0.6 * h); x < x1; x++) if (!hEdge(x, y) && !hEdge(x, y + 1) && ++miss > 2) return false;
+    return true;
+  };
+  if (!side(top) || !side(bottom) || bottom - top > 3 * h) return undefined;
+  let right = x1;
+  for (let x = x1 + 1; x < Math.min(W, x1 + 80 * h); x++)
+    if (down(x) >= 0.8) {
+      right = x;
+      break;
+    }
+  return [left, top, right, bottom];
+}

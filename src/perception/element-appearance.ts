@@ -1,0 +1,242 @@
+// What an element looks like, for instructions that describe it instead of naming it ("the green
+// button", « l'icône loupe », "the red cross icon"): its fill colour (the most common colour of its
+// box), and its glyph (the largest piece of ink that is not a run of letters) with the glyph's
+// colour and shape. Read from the frame's pixels only; bounded work per element.
+import type { Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { iconShapes, type IconShape } from "./icon-names.js";
+import type { ColourName } from "./locate-lexicon.js";
+import { toRgb } from "./raster.js";
+
+export interface Glyph {
+  /** Frame pixels. */
+  readonly bbox: BBox;
+  readonly colour: ColourName;
+  /** True when most of its ink is strongly coloured (not grey, black or white). */
+  readonly saturated: boolean;
+  readonly shapes: readonly IconShape[];
+}
+
+export interface Appearance {
+  readonly fill: ColourName;
+  /** The icon-like ink inside the element, when there is one. */
+  readonly glyph?: Glyph;
+  /** For an icon-only element holding several separate figures: each of them. */
+  readonly glyphs?: readonly Glyph[];
+}
+
+/** The colour name of an RGB value: hue for strong colours, else white, grey or black by lightness. */
+export function colourName(r: number, g: number, b: number): ColourName {
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const chroma = max - min;
+  if (chroma < 40 || (max > 0 && chroma / max < 0.25)) return max >= 215 ? "white" : max < 60 ? "black" : "grey";
+  let hue: number;
+  if (max === r) hue = (((g - b) / chroma) % 6) * 60;
+  else if (max === g) hue = ((b - r) / chroma + 2) * 60;
+  else hue = ((r - g) / chroma + 4) * 60;
+  if (hue < 0) hue += 360;
+  if (hue < 15 || hue >= 340) return "red";
+  if (hue < 40) return max < 140 ? "red" : "orange";
+  if (hue < 70) return "yellow";
+  if (hue < 165) return "green";
+  if (hue < 255) return "blue";
+  if (hue < 295) return "purple";
+  return "pink";
+}
+
+/** Colour names that people use loosely for one another ("light blue" cyan, "grey" a silver white). */
+export function colourMatch(want: ColourName, got: ColourName | undefined): number {
+  if (!got) return 0;
+  if (want === got) return 1;
+  const near: Partial<Record<ColourName, ColourName[]>> = { grey: ["white", "black"], white: ["grey"], black: ["grey"], orange: ["yellow", "red"], yellow: ["orange"], red: ["orange", "pink"], pink: ["purple", "red"], purple: ["pink", "blue"], blue: ["purple"] };
+  return near[want]?.includes(got) ? 0.4 : 0;
+}
+
+const MAX_GLYPH_SIDE = 400;
+
+/**
+ * The element's fill colour and glyph. Boxes are in frame pixels; a box outside the frame gives a
+ * grey fill and no glyph. `iconOnly`: the element carries no words (an empty or one-character
+ * label), so all its ink is the glyph. `focus`: for a box padded around a tight one (an OCR
+ * box, a proposed blob), the tight box: the glyph is the ink centred in it.
+ */
+export function elementAppearance(frame: Frame, box: BBox, iconOnly = false, focus?: BBox): Appearance {
+  const img = toRgb(frame);
+  const x1 = Math.max(0, Math.floor(box[0]));
+  const y1 = Math.max(0, Math.floor(box[1]));
+  const x2 = Math.min(img.width, Math.ceil(box[2]));
+  const y2 = Math.min(img.height, Math.ceil(box[3]));
+  const w = x2 - x1;
+  const h = y2 - y1;
+  if (w < 2 || h < 2) return { fill: "grey" };
+  const px = img.data;
+  // Fill: the most common 4-bit-per-channel colour, sampled on a grid of at most ~20k points.
+  const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 20000)));
+  const bins = new Map<number, { n: number; r: number; g: number; b: number }>();
+  for (let y = y1; y < y2; y += step)
+    for (let x = x1; x < x2; x += step) {
+      const o = (y * img.width + x) * 3;
+      const key = ((px[o]! >> 4) << 8) | ((px[o + 1]! >> 4) << 4) | (px[o + 2]! >> 4);
+      const bin = bins.get(key) ?? { n: 0, r: 0, g: 0, b: 0 };
+      bin.n++;
+      bin.r += px[o]!;
+      bin.g += px[o + 1]!;
+      bin.b += px[o + 2]!;
+      bins.set(key, bin);
+    }
+  let mode = { n: 0, r: 0, g: 0, b: 0 };
+  for (const v of bins.values()) if (v.n > mode.n) mode = v;
+  const bg = [mode.r / mode.n, mode.g / mode.n, mode.b / mode.n] as const;
+  const fill = colourName(bg[0], bg[1], bg[2]);
+  if (w > MAX_GLYPH_SIDE || h > MAX_GLYPH_SIDE) return { fill };
+  // Ink: pixels far from the fill, inside a margin that leaves the element's own border out.
+  const m = Math.max(2, Math.round(Math.min(w, h) * 0.08));
+  const mask = new Uint8Array(w * h);
+  for (let y = m; y < h - m; y++)
+    for (let x = m; x < w - m; x++) {
+      const o = ((y1 + y) * img.width + x1 + x) * 3;
+      const d = Math.max(Math.abs(px[o]! - bg[0]), Math.abs(px[o + 1]! - bg[1]), Math.abs(px[o + 2]! - bg[2]));
+      if (d > 40) mask[y * w + x] = 1;
+    }
+  const parts = components(mask, w, h);
+  if (!parts.length) return { fill };
+  // Letters come in runs of pieces of one height; an icon is a piece that stands out from them.
+  parts.sort((a, b) => b.area - a.area);
+  const inFocus = focus ? parts.filter((p) => {
+    const cx = x1 + (p.x1 + p.x2) / 2;
+    const cy = y1 + (p.y1 + p.y2) / 2;
+    return cx >= focus[0] && cx <= focus[2] && cy >= focus[1] && cy <= focus[3];
+  }) : parts;
+  if (!inFocus.length) return { fill };
+  const main = inFocus[0]!;
+  const others = parts.slice(1).filter((p) => p.pixels >= 4);
+  const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1] ?? 0;
+  const medianArea = median(others.map((p) => p.area));
+  const medianH = median(others.map((p) => p.y2 - p.y1));
+  // A run of letters: several pieces, the largest not much larger than the rest ("P" among "ay invoice").
+  const letterLike = others.length >= 2 && (main.area < 3.5 * medianArea || main.y2 - main.y1 < 1.2 * medianH);
+  if (!iconOnly && (letterLike || main.pixels < 12)) return { fill };
+  if (iconOnly && parts.reduce((n, p) => n + p.pixels, 0) < 12) return { fill };
+  // Pieces inside or close beside the main one, of a like size, belong to it (a two-page copy
+  // icon, a lens and its handle, the two chevrons of »).
+  const mainH = main.y2 - main.y1;
+  const grow = (from: readonly [number, number, number, number], gap: number, small: boolean) => {
+    let [gx1, gy1, gx2, gy2] = from;
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const p of parts) {
+        const inside = p.x1 >= gx1 && p.x2 <= gx2 && p.y1 >= gy1 && p.y2 <= gy2;
+        if (inside) continue;
+        const near = p.x1 <= gx2 + gap && p.x2 >= gx1 - gap && p.y1 <= gy2 + gap && p.y2 >= gy1 - gap;
+        // (An icon's own pieces may be small: an arc broken by anti-aliasing.)
+        if (near && (p.y2 - p.y1 >= 0.5 * mainH || (small && p.pixels >= 3))) {
+          [gx1, gy1, gx2, gy2] = [Math.min(gx1, p.x1), Math.min(gy1, p.y1), Math.max(gx2, p.x2), Math.max(gy2, p.y2)];
+          grown = true;
+        }
+      }
+    }
+    return [gx1, gy1, gx2, gy2] as const;
+  };
+  /** The glyph made of the ink inside a box of the crop: its colour and figure. */
+  const describe = ([gx1, gy1, gx2, gy2]: readonly [number, number, number, number]): Glyph | undefined => {
+    const glyphMask = new Uint8Array((gx2 - gx1) * (gy2 - gy1));
+    let n = 0;
+    let satN = 0;
+    const sums = [0, 0, 0];
+    const satSums = [0, 0, 0];
+    for (const p of parts) {
+      if (p.x2 <= gx1 || p.x1 >= gx2 || p.y2 <= gy1 || p.y1 >= gy2) continue;
+      for (const i of p.members) {
+        const x = i % w;
+        const y = (i / w) | 0;
+        if (x < gx1 || x >= gx2 || y < gy1 || y >= gy2) continue;
+        glyphMask[(y - gy1) * (gx2 - gx1) + x - gx1] = 1;
+        const o = ((y1 + y) * img.width + x1 + x) * 3;
+        const [r, g, b] = [px[o]!, px[o + 1]!, px[o + 2]!];
+        n++;
+        sums[0]! += r;
+        sums[1]! += g;
+        sums[2]! += b;
+        const mx = Math.max(r, g, b);
+        if (mx - Math.min(r, g, b) >= 60 && (mx - Math.min(r, g, b)) / mx >= 0.35) {
+          satN++;
+          satSums[0]! += r;
+          satSums[1]! += g;
+          satSums[2]! += b;
+        }
+      }
+    }
+    if (n < 12) return undefined;
+    const saturated = satN >= 0.25 * n && satN >= 6;
+    const colour = saturated ? colourName(satSums[0]! / satN, satSums[1]! / satN, satSums[2]! / satN) : colourName(sums[0]! / n, sums[1]! / n, sums[2]! / n);
+    return { bbox: [x1 + gx1, y1 + gy1, x1 + gx2, y1 + gy2], colour, saturated, shapes: iconShapes(glyphMask, gx2 - gx1, gy2 - gy1) };
+  };
+  const whole = iconOnly && !focus;
+  const start = whole ? ([Math.min(...parts.map((p) => p.x1)), Math.min(...parts.map((p) => p.y1)), Math.max(...parts.map((p) => p.x2)), Math.max(...parts.map((p) => p.y2))] as const) : ([main.x1, main.y1, main.x2, main.y2] as const);
+  const gap = Math.max(2, 0.35 * mainH, focus && iconOnly ? 0.25 * Math.min(focus[2] - focus[0], focus[3] - focus[1]) : 0);
+  const glyph = describe(grow(start, gap, iconOnly));
+  if (!glyph) return { fill };
+  // An icon-only box may hold several icons (a detector's box over two toolbar buttons): each is a glyph too.
+  const glyphs: Glyph[] = [];
+  if (whole) {
+    const clusterGap = Math.max(3, 0.2 * Math.min(w, h));
+    const taken: (readonly [number, number, number, number])[] = [];
+    for (const p of parts) {
+      if (glyphs.length >= 6 || p.pixels < 4 || taken.some((t) => p.x1 >= t[0] && p.x2 <= t[2] && p.y1 >= t[1] && p.y2 <= t[3])) continue;
+      const c = grow([p.x1, p.y1, p.x2, p.y2], clusterGap, true);
+      taken.push(c);
+      const d = describe(c);
+      if (d) glyphs.push(d);
+    }
+  }
+  return { fill, glyph, ...(glyphs.length > 1 ? { glyphs } : {}) };
+}
+
+interface Part {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  pixels: number;
+  area: number;
+  members: number[];
+}
+
+/** 8-connected pieces of a mask, with their pixels. */
+function components(mask: Uint8Array, w: number, h: number): Part[] {
+  const seen = new Uint8Array(w * h);
+  const out: Part[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || seen[start]) continue;
+    const p: Part = { x1: w, y1: h, x2: 0, y2: 0, pixels: 0, area: 0, members: [] };
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length) {
+      const i = stack.pop()!;
+      const x = i % w;
+      const y = (i / w) | 0;
+      p.members.push(i);
+      p.pixels++;
+      if (x < p.x1) p.x1 = x;
+      if (y < p.y1) p.y1 = y;
+      if (x + 1 > p.x2) p.x2 = x + 1;
+      if (y + 1 > p.y2) p.y2 = y + 1;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const j = ny * w + nx;
+          if (mask[j] && !seen[j]) {
+            seen[j] = 1;
+            stack.push(j);
+          }
+        }
+    }
+    p.area = (p.x2 - p.x1) * (p.y2 - p.y1);
+    out.push(p);
+  }
+  return out;
+}

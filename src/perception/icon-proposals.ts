@@ -1,0 +1,69 @@
+// Icons the detector and OCR both missed (a toolbar of icon-only buttons, a window's close cross):
+// compact blobs of contrasting pixels, of an icon's size, outside every detected element and every
+// line of text. Proposed only when an instruction describes an icon; scored like the elements.
+import type { Frame } from "../core/frame.js";
+import { bboxCenter, bboxContainsPoint, type BBox } from "../core/geometry.js";
+import { toGrey, toRgb } from "./raster.js";
+
+/** Grey-level step between neighbouring pixels that marks an icon's outline. */
+const EDGE = 40;
+/** Edges are joined on cells of this many pixels; cells up to one empty cell apart join (the three bars of a menu icon). */
+const CELL = 2;
+const REACH = 2;
+const MAX_PROPOSALS = 300;
+
+/**
+ * Boxes of icon-sized blobs (about 8 to 56 screen pixels a side at the frame's scale) whose centre
+ * lies in none of `occupied` (detected elements, text lines). Frame pixels.
+ */
+export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
+  const img = toRgb(frame);
+  const g = toGrey(img);
+  const W = img.width;
+  const H = img.height;
+  const cw = Math.ceil(W / CELL);
+  const ch = Math.ceil(H / CELL);
+  const cells = new Uint8Array(cw * ch);
+  for (let y = 1; y < H; y++)
+    for (let x = 1; x < W; x++) {
+      const v = g[y * W + x]!;
+      if (Math.abs(v - g[y * W + x - 1]!) > EDGE || Math.abs(v - g[(y - 1) * W + x]!) > EDGE) cells[((y / CELL) | 0) * cw + ((x / CELL) | 0)] = 1;
+    }
+  const s = frame.scaleFactor > 0 ? frame.scaleFactor : 1;
+  const [minSide, maxSide] = [8 * s, 56 * s];
+  const seen = new Uint8Array(cw * ch);
+  const out: BBox[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < cells.length && out.length < MAX_PROPOSALS; start++) {
+    if (!cells[start] || seen[start]) continue;
+    let [x1, y1, x2, y2] = [cw, ch, 0, 0];
+    let n = 0;
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length) {
+      const i = stack.pop()!;
+      const x = i % cw;
+      const y = (i / cw) | 0;
+      n++;
+      [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x + 1), Math.max(y2, y + 1)];
+      for (let dy = -REACH; dy <= REACH; dy++)
+        for (let dx = -REACH; dx <= REACH; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= cw || ny >= ch) continue;
+          const j = ny * cw + nx;
+          if (cells[j] && !seen[j]) {
+            seen[j] = 1;
+            stack.push(j);
+          }
+        }
+    }
+    const box: BBox = [x1 * CELL, y1 * CELL, Math.min(W, x2 * CELL), Math.min(H, y2 * CELL)];
+    const [bw, bh] = [box[2] - box[0], box[3] - box[1]];
+    if (bw < minSide || bh < minSide || bw > maxSide || bh > maxSide || bw > 2.5 * bh || bh > 2.5 * bw || n < 6) continue;
+    const c = bboxCenter(box);
+    if (occupied.some((o) => bboxContainsPoint(o, c))) continue;
+    out.push(box);
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { MAX_INSTRUCTION_LENGTH, parseInstruction } from "./locate-parse.js";
+
+describe("instruction parsing: what names the target and what only describes it", () => {
+  it("keeps type, position and the verb's value apart from the target's words", () => {
+    expect(parseInstruction("le bouton Envoyer en bas à droite")).toEqual({ verb: "click", target: "Envoyer", type: "button", position: { vertical: "bottom", horizontal: "right" } });
+    expect(parseInstruction("put 12 in the box right of Quantity")).toEqual({ verb: "type", target: "", type: "text_input", value: "12", relation: { kind: "right_of", anchor: "Quantity" } });
+    expect(parseInstruction("the spin box for the customer reference")).toMatchObject({ target: "customer reference", type: "text_input" });
+  });
+
+  it("reads ranks in both languages, the last and the next-to-last", () => {
+    expect(parseInstruction("the second City list, on the right")).toMatchObject({ target: "City", type: "dropdown", ordinal: 2, position: { horizontal: "right" } });
+    expect(parseInstruction("la dernière case à cocher de la liste")).toMatchObject({ target: "", type: "checkbox", ordinal: -1 });
+    expect(parseInstruction("l'avant-dernier onglet")).toMatchObject({ type: "tab", ordinal: -2 });
+    expect(parseInstruction("le premier champ")).toMatchObject({ type: "text_input", ordinal: 1 });
+  });
+
+  it("a UI phrase that starts with a rank word names the target ('Last name', « Prénom »)", () => {
+    expect(parseInstruction("the Last name field")).toEqual({ verb: "click", target: "Last name", type: "text_input" });
+    expect(parseInstruction("the first name field")).toEqual({ verb: "click", target: "first name", type: "text_input" });
+  });
+
+  it("describes icons by what they depict, and takes UI words for icons only when an icon is spoken of", () => {
+    expect(parseInstruction("the floppy disk icon in the toolbar")).toEqual({ verb: "click", target: "", icon: "save", region: "top" });
+    expect(parseInstruction("l'icône loupe dans la barre d'outils")).toMatchObject({ target: "", icon: "search", region: "top" });
+    expect(parseInstruction("la flèche verte vers la droite")).toMatchObject({ target: "", icon: "arrow", colour: "green", direction: "right" });
+    expect(parseInstruction("the gear icon top right")).toMatchObject({ icon: "settings", position: { vertical: "top", horizontal: "right" } });
+    expect(parseInstruction("the Print button")).toEqual({ verb: "click", target: "Print", type: "button" });
+    expect(parseInstruction("the print icon")).toMatchObject({ target: "", icon: "print" });
+    expect(parseInstruction("le bouton moins")).toMatchObject({ target: "", type: "button", icon: "remove" });
+  });
+
+  it("colours, in French agreement too", () => {
+    expect(parseInstruction("le bouton rouge Appliquer")).toEqual({ verb: "click", target: "Appliquer", type: "button", colour: "red" });
+    expect(parseInstruction("the grey Télécharger button")).toMatchObject({ target: "Télécharger", colour: "grey" });
+    expect(parseInstruction("la flèche verte")).toMatchObject({ colour: "green", icon: "arrow" });
+  });
+
+  it("a relation takes the words after it as its anchor, up to a comma, with the anchor's own rank and type", () => {
+    expect(parseInstruction("the password field next to the second Deadline, on the right")).toEqual({
+      verb: "click",
+      target: "password",
+      type: "text_input",
+      position: { horizontal: "right" },
+      relation: { kind: "near", anchor: "Deadline", anchorOrdinal: 2 },
+    });
+    expect(parseInstruction("le bouton Exporter à droite de la date")).toMatchObject({ target: "Exporter", relation: { kind: "right_of", anchor: "date" } });
+    expect(parseInstruction("the printer icon next to the privacy policy link")).toMatchObject({ icon: "print", relation: { kind: "near", anchor: "privacy policy", anchorType: "link" } });
+    // A place, not a thing: no relation.
+    expect(parseInstruction("le lien Accueil dans la barre du haut")).toEqual({ verb: "click", target: "Accueil", type: "link", region: "top" });
+  });
+
+  it("'menu' asks for a menu entry, not a drop-down, even after 'open'", () => {
+    expect(parseInstruction("open the Tools menu")).toEqual({ verb: "open", target: "Tools", menu: true });
+    expect(parseInstruction("ouvrir la liste Mutuelle")).toEqual({ verb: "open", target: "Mutuelle", type: "dropdown" });
+    // "switch to" is a verb here, not a toggle switch.
+    expect(parseInstruction("switch to the page 2 tab")).toEqual({ verb: "click", target: "page 2", type: "tab" });
+  });
+
+  it("quoted targets keep their words; the rest is still read", () => {
+    expect(parseInstruction("click « Valider la facture » at the bottom")).toEqual({ verb: "click", target: "Valider la facture", position: { vertical: "bottom" } });
+  });
+
+  it("bounds untrusted input: long or hostile text is cut and parsed in linear time", () => {
+    const hostile = `${"de la ".repeat(20000)}${"à côté de ".repeat(20000)}« ${"a".repeat(50000)}`;
+    const t0 = performance.now();
+    const p = parseInstruction(hostile);
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(p.target.length).toBeLessThanOrEqual(MAX_INSTRUCTION_LENGTH);
+    expect(parseInstruction("")).toEqual({ verb: "click", target: "" });
+    expect(parseInstruction("«»\"\"“”''")).toEqual({ verb: "click", target: "" });
+  });
+});

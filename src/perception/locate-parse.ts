@@ -1,0 +1,299 @@
+// An English or French instruction ("click the Save button at the bottom", « la flèche verte vers
+// la droite », "the second City list, on the right", "put 12 in the box right of Quantity") parsed
+// into what locate.ts scores: verb, the words that name the target, the element type, rank,
+// position, colour, icon and the thing it sits next to. Instructions are untrusted input: the
+// text is cut to a bounded length and read word by word against fixed phrase tables (no
+// backtracking patterns over it).
+import type { PositionHint } from "../core/geometry.js";
+import type { UIElementType } from "../core/schemas/uielement.js";
+import { foldText } from "../core/text.js";
+import {
+  COLOUR_WORDS,
+  FILLER_WORDS,
+  ICON_CONCEPTS,
+  ORDINAL_PHRASES,
+  POSITION_WORDS,
+  REGION_PHRASES,
+  RELATION_PHRASES,
+  TYPE_PHRASES,
+  UI_LEXICON,
+  type ColourName,
+  type RelationKind,
+} from "./locate-lexicon.js";
+
+export type Verb = "click" | "double_click" | "right_click" | "type" | "check" | "uncheck" | "select" | "open" | "hover";
+
+export interface Relation {
+  readonly kind: RelationKind;
+  /** The words that name the other thing ("Department", "la date"). */
+  readonly anchor: string;
+  readonly anchorType?: UIElementType;
+  readonly anchorOrdinal?: number;
+}
+
+export interface ParsedInstruction {
+  readonly verb: Verb;
+  /** The words that name the target ("Valider la facture"), quotes removed; "" when none. */
+  readonly target: string;
+  readonly type?: UIElementType;
+  readonly position?: PositionHint;
+  /** Text to type, for "type X in the Y field" / "saisir X dans Y". */
+  readonly value?: string;
+  /** Rank among the elements that fit, in reading order: 1 the first, -1 the last. */
+  readonly ordinal?: number;
+  readonly colour?: ColourName;
+  /** An icon described ("floppy disk", « loupe »): a key of ICON_CONCEPTS. */
+  readonly icon?: string;
+  /** The side an arrow points to (« vers la droite », "pointing left"). */
+  readonly direction?: "left" | "right" | "up" | "down";
+  readonly relation?: Relation;
+  /** A part of the window named as a place (toolbar: top; status bar: bottom). */
+  readonly region?: "top" | "bottom";
+  /** The instruction says "menu" ("the Tools menu"): a menu-bar entry, whatever type the detector gave it. */
+  readonly menu?: boolean;
+}
+
+/** Instructions longer than this are cut (a sentence naming one element is far shorter). */
+export const MAX_INSTRUCTION_LENGTH = 400;
+
+const VERBS: ReadonlyArray<[readonly string[], Verb, UIElementType?]> = [
+  [["double click", "double clic", "double cliquer", "double cliquez", "doubleclick"], "double_click"],
+  [["right click", "clic droit", "cliquer droit", "rightclick"], "right_click"],
+  [["uncheck", "untick", "decocher", "decochez", "decoche"], "uncheck", "checkbox"],
+  [["check", "tick", "cocher", "cochez", "coche"], "check", "checkbox"],
+  [["type", "enter", "fill in", "fill", "write", "put", "saisir", "saisissez", "taper", "tapez", "entrer", "entrez", "ecrire", "ecrivez", "remplir", "remplissez", "renseigner", "renseignez", "mettre", "mettez", "inscrire", "inscrivez"], "type", "text_input"],
+  [["select", "choose", "pick", "selectionner", "selectionnez", "choisir", "choisissez"], "select"],
+  [["open", "ouvrir", "ouvrez", "deplier", "depliez", "expand"], "open"],
+  [["hover over", "hover", "survoler", "survolez"], "hover"],
+  [["click on", "click", "press", "push", "tap", "hit", "follow", "go to", "cliquer sur", "cliquez sur", "cliquer", "cliquez", "clique", "appuyer sur", "appuyez sur", "appuyer", "appuyez", "appuie", "activer", "activez", "aller a", "allez a", "aller sur", "allez sur", "aller", "allez", "switch to", "navigate to", "passer a", "passez a", "passer sur", "basculer sur", "basculer vers", "use", "utiliser", "utilisez"], "click"],
+];
+
+interface Token {
+  /** As written (casing, accents). */
+  readonly orig: string;
+  /** Folded (lower case, no accents). */
+  readonly f: string;
+  /** A comma, semicolon or parenthesis before it: ends a relation's anchor. */
+  readonly boundary: boolean;
+}
+
+/** Words of a text: split at spaces, punctuation, apostrophes (« l'icône » → l, icône) and hyphens; symbols like × » € kept. */
+function tokens(text: string): Token[] {
+  const out: Token[] = [];
+  let boundary = false;
+  for (const piece of text.split(/([\s,;:!.?()[\]{}"“”«»'’`‐‑–—-]+)/u)) {
+    if (!piece) continue;
+    if (/^[\s,;:!.?()[\]{}"“”«»'’`‐‑–—-]+$/u.test(piece)) {
+      if (/[,;:()[\]]/.test(piece)) boundary = true;
+      continue;
+    }
+    out.push({ orig: piece, f: foldText(piece), boundary });
+    boundary = false;
+  }
+  return out;
+}
+
+type Kind =
+  | { k: "relation"; v: RelationKind }
+  | { k: "ordinal"; v: number }
+  | { k: "type"; v: UIElementType | "menu" }
+  | { k: "region"; v: "top" | "bottom" | undefined }
+  | { k: "colour"; v: ColourName }
+  | { k: "icon"; v: string; depiction: boolean }
+  | { k: "direction"; v: "left" | "right" | "up" | "down" }
+  | { k: "position"; v: PositionHint }
+  | { k: "iconword" }
+  | { k: "filler" };
+
+const split = (phrase: string) => phrase.split(" ");
+const LEXICON_PHRASES = new Set(UI_LEXICON.flat());
+const ICONISH = new Set(["icon", "icons", "icone", "icones", "symbol", "symbole", "sign", "signe", "pictogramme", "picto", "logo", "glyph"]);
+const DIRECTIONS: readonly (readonly [string, "left" | "right" | "up" | "down"])[] = [
+  ["vers la droite", "right"], ["vers la gauche", "left"], ["vers le haut", "up"], ["vers le bas", "down"],
+  ["pointing right", "right"], ["pointing left", "left"], ["pointing up", "up"], ["pointing down", "down"],
+  ["pointing to the right", "right"], ["pointing to the left", "left"], ["qui pointe a droite", "right"], ["qui pointe a gauche", "left"],
+];
+
+/** Every phrase table as [words, kind], longest phrases first. */
+const PHRASES: readonly (readonly [readonly string[], Kind])[] = [
+  ...DIRECTIONS.map(([p, v]) => [split(p), { k: "direction", v }] as const),
+  ...RELATION_PHRASES.map(([p, v]) => [split(p), { k: "relation", v }] as const),
+  ...ORDINAL_PHRASES.map(([p, v]) => [split(p), { k: "ordinal", v }] as const),
+  ...TYPE_PHRASES.map(([p, v]) => [split(p), { k: "type", v }] as const),
+  ...REGION_PHRASES.map(([p, v]) => [split(p), { k: "region", v }] as const),
+  ...Object.entries(COLOUR_WORDS).map(([p, v]) => [split(p), { k: "colour", v }] as const),
+  ...Object.entries(ICON_CONCEPTS).flatMap(([key, c]) => c.words.map((w) => [split(foldText(w)), { k: "icon", v: key, depiction: !LEXICON_PHRASES.has(foldText(w)) }] as const)),
+  ...Object.entries(POSITION_WORDS).map(([p, v]) => [split(p), { k: "position", v }] as const),
+  ...[...ICONISH].map((w) => [[w], { k: "iconword" }] as const),
+  ...[...FILLER_WORDS].map((w) => [[w], { k: "filler" }] as const),
+].sort((a, b) => b[0].length - a[0].length);
+const MAX_PHRASE = Math.max(...PHRASES.map((p) => p[0].length));
+const BY_FIRST = new Map<string, (readonly [readonly string[], Kind])[]>();
+for (const p of PHRASES) {
+  const list = BY_FIRST.get(p[0][0]!) ?? [];
+  list.push(p);
+  BY_FIRST.set(p[0][0]!, list);
+}
+
+/** The longest phrase of the tables at `i`, if any. */
+function phraseAt(toks: readonly Token[], i: number): { len: number; kind: Kind } | undefined {
+  for (const [words, kind] of BY_FIRST.get(toks[i]!.f) ?? []) {
+    if (words.length > MAX_PHRASE || i + words.length > toks.length) continue;
+    let ok = true;
+    for (let j = 1; j < words.length && ok; j++) ok = toks[i + j]!.f === words[j] && !toks[i + j]!.boundary;
+    if (ok) return { len: words.length, kind };
+  }
+  return undefined;
+}
+
+/** A lexicon phrase of UI words starting at `i` ("last name", "first name"): its words name the target, whatever else they could mean. */
+function labelPhraseAt(toks: readonly Token[], i: number): number {
+  for (let n = Math.min(4, toks.length - i); n >= 2; n--) if (LEXICON_PHRASES.has(toks.slice(i, i + n).map((t) => t.f).join(" "))) return n;
+  return 0;
+}
+
+/** The first quoted run of words (« … », "…", “…”) that holds a letter or digit. */
+function quotedText(raw: string): RegExpExecArray | null {
+  const re = /[«“"]\s*([^«»“”"]{1,200}?)\s*[»”"]/gu;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) if (/[\p{L}\p{N}]/u.test(m[1]!)) return m;
+  return null;
+}
+
+/** Parses an instruction; never throws (an empty target means "no words name it"). */
+export function parseInstruction(instruction: string): ParsedInstruction {
+  const raw = instruction.slice(0, MAX_INSTRUCTION_LENGTH).trim();
+  let toks = tokens(raw);
+  let verb: Verb = "click";
+  let verbType: UIElementType | undefined;
+  // The verb: the longest of the verb phrases that starts the instruction.
+  let best = 0;
+  for (const [phrases, v, t] of VERBS)
+    for (const p of phrases) {
+      const w = split(p);
+      if (w.length > best && w.every((x, j) => toks[j]?.f === x)) {
+        best = w.length;
+        verb = v;
+        verbType = t;
+      }
+    }
+  toks = toks.slice(best);
+  // "type X in the Y field" / « saisir X dans le champ Y »: the value is what comes before the last in / into / dans.
+  let value: string | undefined;
+  if (verb === "type") {
+    const folded = toks.map((t) => t.f);
+    const at = Math.max(folded.lastIndexOf("in"), folded.lastIndexOf("into"), folded.lastIndexOf("dans"));
+    if (at > 0) {
+      const quotedValue = quotedText(raw);
+      value = quotedValue && foldText(raw).indexOf(foldText(quotedValue[0])) < foldText(raw).lastIndexOf(toks[at]!.f) ? quotedValue[1]! : toks.slice(0, at).map((t) => t.orig).join(" ");
+      toks = toks.slice(at + 1);
+    }
+  }
+  // A quoted target: « … », "…", “…”.
+  const quoted = verb !== "type" ? quotedText(raw) : null;
+  const quotedWords = quoted ? new Set(tokens(quoted[1]!).map((t) => t.f)) : undefined;
+
+  let type: UIElementType | undefined;
+  let menu = false;
+  let ordinal: number | undefined;
+  let colour: ColourName | undefined;
+  let icon: string | undefined;
+  let direction: ParsedInstruction["direction"];
+  let region: ParsedInstruction["region"];
+  const position: { vertical?: PositionHint["vertical"]; horizontal?: PositionHint["horizontal"] } = {};
+  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined;
+  const target: Token[] = [];
+  const iconish = toks.some((t) => ICONISH.has(t.f));
+  const iconCandidates: { v: string; depiction: boolean; at: number; len: number }[] = [];
+  let inAnchor = false;
+  for (let i = 0; i < toks.length; ) {
+    const t = toks[i]!;
+    if (t.boundary) inAnchor = false;
+    if (quotedWords?.has(t.f) && !inAnchor) {
+      i++;
+      continue;
+    }
+    const label = labelPhraseAt(toks, i);
+    const hit = phraseAt(toks, i);
+    // A UI phrase ("first name", "last name") beats a phrase of the tables that is no longer.
+    if (label && (!hit || label >= hit.len) && hit?.kind.k !== "relation") {
+      (inAnchor ? relation!.anchor : target).push(...toks.slice(i, i + label));
+      i += label;
+      continue;
+    }
+    if (!hit) {
+      (inAnchor ? relation!.anchor : target).push(t);
+      i++;
+      continue;
+    }
+    const k = hit.kind;
+    switch (k.k) {
+      case "relation":
+        if (!relation && i > 0) {
+          relation = { kind: k.v, anchor: [] };
+          inAnchor = true;
+        } else if (!relation) {
+          // An instruction that starts with "under" or « sous »: no target before it, so not a relation.
+          break;
+        } else inAnchor = false;
+        break;
+      case "ordinal":
+        if (inAnchor) relation!.anchorOrdinal ??= k.v;
+        else ordinal ??= k.v;
+        break;
+      case "type":
+        if (inAnchor) {
+          if (k.v !== "menu") relation!.anchorType ??= k.v;
+        } else if (k.v === "menu") menu = true;
+        else type ??= k.v;
+        break;
+      case "region":
+        if (k.v) region ??= k.v;
+        break;
+      case "colour":
+        if (!inAnchor) colour ??= k.v;
+        break;
+      case "icon":
+        if (!inAnchor) iconCandidates.push({ v: k.v, depiction: k.depiction, at: i, len: hit.len });
+        break;
+      case "direction":
+        direction ??= k.v;
+        break;
+      case "position":
+        if (k.v.vertical && (!position.vertical || position.vertical === "middle")) position.vertical = k.v.vertical;
+        if (k.v.horizontal && (!position.horizontal || position.horizontal === "center")) position.horizontal = k.v.horizontal;
+        break;
+      default:
+        break;
+    }
+    i += hit.len;
+  }
+  // Icon words that are also UI words ("print", "copy", "play") describe an icon only when the
+  // instruction speaks of an icon; otherwise they name the target.
+  for (const c of iconCandidates) {
+    if (c.depiction || iconish) icon ??= c.v;
+    else target.push(...toks.slice(c.at, c.at + c.len));
+  }
+  target.sort((a, b) => toks.indexOf(a) - toks.indexOf(b));
+  if (direction && !icon) icon = "arrow";
+  const words = target.filter((t) => !FILLER_WORDS.has(t.f));
+  const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
+  const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
+  const anchorWords = relation?.anchor.filter((t) => !FILLER_WORDS.has(t.f)) ?? [];
+  const pos = position.vertical || position.horizontal ? { ...(position.vertical ? { vertical: position.vertical } : {}), ...(position.horizontal ? { horizontal: position.horizontal } : {}) } : undefined;
+  return {
+    verb,
+    target: targetText,
+    ...(finalType ? { type: finalType } : {}),
+    ...(pos ? { position: pos } : {}),
+    ...(value !== undefined ? { value } : {}),
+    ...(ordinal !== undefined ? { ordinal } : {}),
+    ...(colour ? { colour } : {}),
+    ...(icon ? { icon } : {}),
+    ...(direction ? { direction } : {}),
+    ...(relation && anchorWords.length
+      ? { relation: { kind: relation.kind, anchor: anchorWords.map((t) => t.orig).join(" "), ...(relation.anchorType ? { anchorType: relation.anchorType } : {}), ...(relation.anchorOrdinal !== undefined ? { anchorOrdinal: relation.anchorOrdinal } : {}) } }
+      : {}),
+    ...(region ? { region } : {}),
+    ...(menu ? { menu } : {}),
+  };
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import { makeFrame, type Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
+import { colourName, elementAppearance } from "./element-appearance.js";
+import { iconProposals } from "./icon-proposals.js";
+import { lexiconVariants, locate, relationScore, textTargets, type LocatableElement } from "./locate.js";
+
+const screen = { width: 1000, height: 800 };
+const el = (element_id: string, type: LocatableElement["type"], bbox: BBox, label: string): LocatableElement => ({ element_id, type, bbox, label });
+const line = (text: string, bbox: BBox) => ({ text, bbox });
+
+/** A light grey 1000 × 800 RGB frame to draw on. */
+function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, number]) => void } {
+  const width = 1000;
+  const height = 800;
+  const data = new Uint8Array(width * height * 3).fill(236);
+  const frame = makeFrame({ data, width, height, channels: 3 });
+  const fill = (b: BBox, rgb: readonly [number, number, number]) => {
+    for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) data.set(rgb, (y * width + x) * 3);
+  };
+  return Object.assign(frame, { fill });
+}
+
+describe("grounding a person's instruction", () => {
+  it("finds a screen's words through the UI lexicon when the instruction is in the other language", () => {
+    const menu = textTargets([{ text: "File Edit Tools Help", bbox: [0, 0, 260, 20], words: [{ text: "File", bbox: [5, 0, 35, 20] }, { text: "Edit", bbox: [60, 0, 90, 20] }, { text: "Tools", bbox: [115, 0, 160, 20] }, { text: "Help", bbox: [185, 0, 220, 20] }] }], []);
+    const r = locate("le menu Outils", menu, screen);
+    expect(r.found && r.point).toEqual([137.5, 10]);
+    const tabs = [el("h", "tab", [10, 40, 90, 70], "Historique"), el("d", "tab", [90, 40, 170, 70], "Détails")];
+    expect(locate("the History tab", tabs, screen)).toMatchObject({ found: true, element_id: "h", ambiguous: false });
+    expect(locate("the Details tab", tabs, screen)).toMatchObject({ found: true, element_id: "d" });
+    expect(lexiconVariants("mot de passe")).toContain("password");
+    expect(lexiconVariants("Customer reference")).toContain("client reference");
+    expect(lexiconVariants("Quarterly")).toEqual([]);
+  });
+
+  it("a field named by its caption is the field beside the caption, not the caption's words", () => {
+    const field = el("f", "text_input", [200, 100, 500, 130], "Jean Dupont");
+    const other = el("g", "text_input", [200, 140, 500, 170], "");
+    const targets = [field, other, ...textTargets([line("Prénom", [100, 105, 160, 125]), line("Nom", [100, 145, 140, 165])], [field, other])];
+    expect(locate("le champ Prénom", targets, screen)).toMatchObject({ found: true, element_id: "f" });
+    expect(locate("the Nom box", targets, screen)).toMatchObject({ found: true, element_id: "g" });
+  });
+
+  it("ranks the elements that fit in reading order: the second one, the last one", () => {
+    const boxes = [el("a", "checkbox", [10, 100, 120, 120], "Cheque"), el("b", "checkbox", [10, 130, 120, 150], "Cheque"), el("c", "checkbox", [10, 160, 120, 180], "Cash")];
+    expect(locate("the second Cheque checkbox", boxes, screen)).toMatchObject({ found: true, element_id: "b", ambiguous: false });
+    expect(locate("la dernière case à cocher", boxes, screen)).toMatchObject({ found: true, element_id: "c" });
+    expect(locate("the first checkbox", boxes, screen)).toMatchObject({ found: true, element_id: "a" });
+  });
+
+  it("a position word chooses among equal candidates, relative to each other, not only to the window", () => {
+    // Both in the left half of the window: "on the right" is the one further right.
+    const apply = [el("l", "button", [20, 300, 100, 330], "Apply"), el("r", "button", [200, 300, 280, 330], "Apply"), el("x", "button", [900, 700, 980, 730], "Close")];
+    expect(locate("the Apply button on the right", apply, screen)).toMatchObject({ found: true, element_id: "r", ambiguous: false });
+    expect(locate("le bouton tout en bas à droite", apply, screen)).toMatchObject({ found: true, element_id: "x" });
+  });
+
+  it("a relation picks the element beside the named thing", () => {
+    const els = [el("b1", "button", [400, 100, 480, 130], "Archiver"), el("b2", "button", [400, 500, 480, 530], "Archiver"), el("list", "dropdown", [100, 500, 380, 530], "Pays")];
+    expect(locate("the Archiver button next to the Pays list", els, screen)).toMatchObject({ found: true, element_id: "b2" });
+    expect(relationScore("right_of", { bbox: [100, 500, 380, 530] }, { bbox: [400, 500, 480, 530] })).toBeGreaterThan(relationScore("right_of", { bbox: [100, 500, 380, 530] }, { bbox: [400, 100, 480, 130] }));
+    expect(relationScore("below", { bbox: [100, 100, 200, 120] }, { bbox: [100, 100, 200, 120] })).toBe(0);
+  });
+
+  it("reads colours from the pixels: the red one of two equal buttons", () => {
+    const f = canvas();
+    f.fill([100, 100, 200, 140], [220, 53, 69]);
+    f.fill([300, 100, 400, 140], [25, 135, 84]);
+    const els = [el("red", "button", [100, 100, 200, 140], "Export"), el("green", "button", [300, 100, 400, 140], "Export")];
+    expect(locate("le bouton rouge Exporter", els, f)).toMatchObject({ found: true, element_id: "red" });
+    expect(locate("the green Export button", els, f)).toMatchObject({ found: true, element_id: "green" });
+    expect(colourName(13, 110, 253)).toBe("blue");
+    expect(colourName(108, 117, 125)).toBe("grey");
+    expect(colourName(250, 250, 250)).toBe("white");
+  });
+
+  it("finds an icon by its figure among icon-only buttons, also where the detector saw nothing", () => {
+    const f = canvas();
+    // Three icon-only buttons: a plus, a flat bar (minus), a hollow right-pointing triangle.
+    f.fill([110, 118, 130, 122], [40, 40, 40]);
+    f.fill([118, 110, 122, 130], [40, 40, 40]);
+    f.fill([150, 118, 170, 122], [40, 40, 40]);
+    for (let i = 0; i < 20; i++) f.fill([190 + Math.floor(i / 2), 110 + i / 2, 192 + Math.floor(i / 2), 130 - i / 2].map(Math.round) as unknown as BBox, [40, 40, 40]);
+    const buttons = [el("plus", "button", [100, 100, 140, 140], ""), el("minus", "button", [140, 100, 180, 140], "")];
+    expect(locate("the plus icon", buttons, f)).toMatchObject({ found: true, element_id: "plus" });
+    expect(locate("l'icône moins", buttons, f)).toMatchObject({ found: true, element_id: "minus" });
+    // The triangle is in no element: an icon-sized blob proposed from the pixels.
+    const r = locate("the play icon", buttons, f);
+    expect(r.found && r.point[0]).toBeGreaterThan(185);
+    expect(r.found && r.point[0]).toBeLessThan(205);
+    expect(iconProposals(f, buttons.map((b) => b.bbox as BBox)).length).toBe(1);
+    expect(elementAppearance(f, [100, 100, 140, 140], true).glyph?.shapes).toContain("plus");
+  });
+
+  it("a caption whose field the detector missed leads to the box drawn beside it", () => {
+    const f = canvas();
+    // A white field with a grey border right of its caption, another under its caption.
+    f.fill([200, 100, 500, 130], [150, 150, 150]);
+    f.fill([201, 101, 499, 129], [255, 255, 255]);
+    f.fill([100, 300, 400, 330], [150, 150, 150]);
+    f.fill([101, 301, 399, 329], [255, 255, 255]);
+    const right = probeFieldBesideCaption(f, [100, 106, 160, 124]);
+    expect(right).toBeDefined();
+    expect(right![0]).toBeGreaterThanOrEqual(199);
+    expect(right![0]).toBeLessThanOrEqual(202);
+    const below = probeFieldBesideCaption(f, [100, 270, 170, 290]);
+    expect(below && below[1]).toBeGreaterThanOrEqual(299);
+    expect(below && below[1]).toBeLessThanOrEqual(302);
+    const targets = textTargets([line("City", [100, 106, 160, 124])], []);
+    const r = locate("the City field", targets, f);
+    expect(r.found && r.point[0]).toBeGreaterThan(200);
+    expect(r.found && r.point[1]).toBeGreaterThan(100);
+    expect(r.found && r.point[1]).toBeLessThan(130);
+    // Without pixels there is nothing to probe: the caption's words are where the field is named.
+    expect(probeFieldBesideCaption(canvas(), [100, 106, 160, 124])).toBeUndefined();
+  });
+
+  it("text inside a drawn box is the field that shows it; of two equal captions, the drop-down asked for is the one with an arrow", () => {
+    const f = canvas();
+    const field = (b: BBox) => {
+      f.fill(b, [120, 120, 120]);
+      f.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [255, 255, 255]);
+    };
+    // (Frames are immutable values: everything is drawn before the first look.)
+    field([100, 100, 500, 130]);
+    field([100, 200, 500, 230]);
+    // "Email" captions a text field and, further down, a drop-down (a small triangle at its right end).
+    field([100, 300, 500, 330]);
+    field([100, 400, 500, 430]);
+    for (let i = 0; i < 5; i++) f.fill([480 + i, 412 + i, 490 - i, 413 + i], [30, 30, 30]);
+    const inside = enclosingBox(f, [110, 106, 200, 124]);
+    for (const [i, v] of [100, 100, 499, 129].entries()) expect(Math.abs(inside![i]! - v)).toBeLessThanOrEqual(1);
+    // A caption between two fields is not inside either.
+    expect(enclosingBox(f, [100, 140, 170, 160])).toBeUndefined();
+    const targets = textTargets([line("Email", [100, 275, 150, 293]), line("Email", [100, 375, 150, 393])], []);
+    const list = locate("la liste déroulante Email", targets, f);
+    expect(list.found && list.point[1]).toBeGreaterThan(400);
+    const box = locate("the Email text field", targets, f);
+    expect(box.found && box.point[1]).toBeLessThan(330);
+  });
+
+  it("an icon described is clicked on its figure, not the middle of a box that holds two icons", () => {
+    const f = canvas();
+    f.fill([110, 118, 130, 122], [40, 40, 40]);
+    f.fill([118, 110, 122, 130], [40, 40, 40]);
+    f.fill([150, 118, 170, 122], [40, 40, 40]);
+    const r = locate("the plus icon", [el("both", "button", [100, 100, 180, 140], "")], f);
+    expect(r.found && r.point[0]).toBeGreaterThan(105);
+    expect(r.found && r.point[0]).toBeLessThan(135);
+    expect(locate("page 3", [el("p2", "link", [10, 10, 30, 30], "2"), el("p3", "link", [30, 10, 50, 30], "3")], screen)).toMatchObject({ found: true, element_id: "p3" });
+  });
+
+  it("a recorded label (replay's parsed instruction) is looked up as before: no lexicon, no rank", () => {
+    const tabs = [el("o", "tab", [10, 40, 90, 70], "Outils")];
+    expect(locate({ verb: "click", target: "Tools", type: "tab" }, tabs, screen).found).toBe(false);
+    expect(locate({ verb: "click", target: "Tools", type: "tab" }, tabs, screen, { natural: true }).found).toBe(true);
+  });
+});
