@@ -153,7 +153,8 @@ class KeyPoints(unittest.TestCase):
 
     def test_peak_at_the_key_point_and_sides_give_back_the_box(self):
         box = [100, 40, 260, 60]
-        heat, sides, boxw, _, _ = gaussian_targets([{"type": "checkbox", "bbox": box}], 320, 320)
+        heat, sides, boxw, _, _, ign = gaussian_targets([{"type": "checkbox", "bbox": box}], 320, 320)
+        self.assertEqual(float(ign.sum()), 0.0)
         y, x = np.unravel_index(int(heat[TYPES.index("checkbox")].argmax()), heat.shape[1:])
         self.assertEqual((int(x), int(y)), (110 // STRIDE, 50 // STRIDE))
         cx, cy = (x + 0.5) * STRIDE, (y + 0.5) * STRIDE
@@ -162,6 +163,23 @@ class KeyPoints(unittest.TestCase):
         off = gaussian_targets([{"type": "checkbox", "bbox": box}], 320, 320, keypoints=False)[0]
         y2, x2 = np.unravel_index(int(off[TYPES.index("checkbox")].argmax()), off.shape[1:])
         self.assertEqual(int(x2), 180 // STRIDE)
+
+
+class Ignored(unittest.TestCase):
+    def test_partly_inside_elements_give_no_negative_loss(self):
+        ign = gaussian_targets([], 64, 64, ignored=[[0, 0, 32, 16]])[5]
+        self.assertEqual(float(ign.sum()), 8 * 4)
+        g = torch.Generator().manual_seed(0)
+        heat = torch.zeros(1, len(TYPES), 16, 16)
+        heat[0, 0, 10, 10] = 1.0
+        out = (torch.full((1, len(TYPES), 16, 16), 3.0), torch.ones(1, 4, 16, 16) * 4, torch.zeros(1, 3, 16, 16))
+        base = [heat, torch.ones(1, 4, 16, 16) * 4, torch.zeros(1, 16, 16), torch.zeros(1, 3, 16, 16), torch.zeros(1, 3, 16, 16)]
+        none = losses(out, base + [torch.zeros(1, 16, 16)])[0]
+        part = torch.zeros(1, 16, 16)
+        part[0, :4, :8] = 1.0
+        self.assertLess(float(losses(out, base + [part])[0]), float(none))  # confident firing there no longer costs
+        self.assertAlmostEqual(float(losses(out, base)[0]), float(none), places=5)
+        del g
 
 
 class Augmentation(unittest.TestCase):

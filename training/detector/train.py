@@ -33,10 +33,11 @@ MODEL_DIR = os.path.join(ROOT, "models", "ui-detector")
 STACK_WEIGHTS = {"html": 2.0, "gtk": 1.0, "tk": 1.0, "qt": 1.0, "dev": 0.5}
 
 
-def gaussian_targets(elements, H, W, keypoints=True):
+def gaussian_targets(elements, H, W, keypoints=True, ignored=()):
     """Heat targets (8×h×w, CenterNet Gaussians at each element's key point (common.keypoint) with σ = side/6 of the
     key region in cells), and per cell the box sides and state targets of the element owning it (smaller elements win),
-    with masks."""
+    with masks; and a mask of the cells where the heat map has no negative loss (`ignored` boxes: elements only partly
+    inside the crop)."""
     h, w = H // STRIDE, W // STRIDE
     heat = np.zeros((len(TYPES), h, w), np.float32)
     box = np.zeros((4, h, w), np.float32)
@@ -45,6 +46,9 @@ def gaussian_targets(elements, H, W, keypoints=True):
     smask = np.zeros((len(STATES), h, w), np.float32)
     gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
     cyc, cxc = (gy + 0.5) * STRIDE, (gx + 0.5) * STRIDE
+    ign = np.zeros((h, w), np.float32)
+    for x1, y1, x2, y2 in ignored:
+        ign[(cxc >= x1) & (cxc <= x2) & (cyc >= y1) & (cyc <= y2)] = 1.0
     for e in sorted(elements, key=lambda e: -(e["bbox"][2] - e["bbox"][0]) * (e["bbox"][3] - e["bbox"][1])):
         x1, y1, x2, y2 = e["bbox"]
         ci = TYPES.index(e["type"])
@@ -67,7 +71,7 @@ def gaussian_targets(elements, H, W, keypoints=True):
         for si, s in enumerate(STATES):
             smask[si][inside] = 1.0 if known[s] else 0.0
             state[si][inside] = 1.0 if st.get(s) else 0.0
-    return heat, box, boxw, state, smask
+    return heat, box, boxw, state, smask, ign
 
 
 class Sampler:
@@ -131,7 +135,7 @@ class Sampler:
             return self.rng.choice([1.0, 1.0, 0.75, 0.85, 1.15, 1.3])
         if (m.get("variant") or {}).get("scale", 1) >= 1.75:
             return self.rng.choice([0.5, 0.5, 0.6, 0.75, 1.0])
-        return self.rng.choice([0.75, 0.85, 1.0, 1.0, 1.0, 1.15, 1.3, 1.5])
+        return self.rng.choice([0.5, 0.75, 0.85, 1.0, 1.0, 1.0, 1.15, 1.3, 1.5])
 
     def photometric(self, out):
         """Colour changes that keep every box: channel order, inversion (a light theme drawn dark and the reverse),
@@ -159,6 +163,12 @@ class Sampler:
         c = self.crop
         cs = int(round(c / s))
         if target is not None:
+            # An element wider than the crop is zoomed out until it fits (else wide fields and full-width buttons would
+            # never be seen whole, and only ever as the ignored part of a crop).
+            tw = target["bbox"][2] - target["bbox"][0]
+            if self.wide_scales and tw * s > 0.8 * self.crop:
+                s = max(0.3, 0.8 * self.crop / tw)
+                cs = int(round(self.crop / s))
             ox, oy = self.around(target["bbox"], cs)
         else:
             ox = self.rng.randint(0, max(0, W - cs)) if W > cs else -self.rng.randint(0, cs - W)
@@ -174,22 +184,22 @@ class Sampler:
         else:
             out = win
         k = c / cs
-        kept = []
-        for e in els:  # boxes in the crop's pixels; kept when at least 60 % of the element is inside
+        kept, ignored = [], []
+        for e in els:  # boxes in the crop's pixels; kept when at least 60 % of the element is inside, else its visible part is ignored by the loss
             x1, y1, x2, y2 = (e["bbox"][0] - ox) * k, (e["bbox"][1] - oy) * k, (e["bbox"][2] - ox) * k, (e["bbox"][3] - oy) * k
             a = (x2 - x1) * (y2 - y1)
             cx1, cy1, cx2, cy2 = max(0, x1), max(0, y1), min(c, x2), min(c, y2)
             if cx2 - cx1 < 2 or cy2 - cy1 < 2:
                 continue
-            if (cx2 - cx1) * (cy2 - cy1) < 0.6 * a:
-                continue
             side = KEYPOINT_SIDE.get(e["type"]) if self.keypoints else None
-            if (side == "start" and x1 < 0) or (side == "end" and x2 > c):  # its key point (indicator, arrow) is cut off
+            # Too little of it inside, or its key point (indicator, arrow) cut off: neither a positive nor a negative.
+            if (cx2 - cx1) * (cy2 - cy1) < 0.6 * a or (side == "start" and x1 < 0) or (side == "end" and x2 > c):
+                ignored.append([cx1, cy1, cx2, cy2])
                 continue
             kept.append(dict(e, bbox=[cx1, cy1, cx2, cy2]))
         if self.augment:
             out = self.photometric(out)
-        return out, kept
+        return out, kept, ignored
 
     def around(self, bbox, cs):
         """Window origin (ox, oy) of a cs-sided window where the element's centre falls at a uniform place of its
@@ -202,11 +212,11 @@ class Sampler:
     def batch(self, n):
         imgs, tg = [], []
         for _ in range(n):
-            img, els = self.one()
+            img, els, ign = self.one()
             imgs.append(img)
-            tg.append(gaussian_targets(els, self.crop, self.crop, self.keypoints))
+            tg.append(gaussian_targets(els, self.crop, self.crop, self.keypoints, ign))
         x = torch.from_numpy(np.stack(imgs)).permute(0, 3, 1, 2).float()
-        return x, [torch.from_numpy(np.stack([t[k] for t in tg])) for k in range(5)]
+        return x, [torch.from_numpy(np.stack([t[k] for t in tg])) for k in range(6)]
 
 
 def class_weights(metas, power):
@@ -224,10 +234,12 @@ def class_weights(metas, power):
 
 def losses(out, targets, cls_w=None):
     heat_l, box_p, state_l = out
-    heat, box, boxw, state, smask = targets
+    heat, box, boxw, state, smask = targets[:5]
     p = torch.sigmoid(heat_l).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1.0).float()
     neg = 1.0 - pos
+    if len(targets) > 5:  # cells of elements only partly in the crop: no negative loss (the map may or may not fire there)
+        neg = neg * (1.0 - targets[5][:, None])
     per = pos * (1 - p) ** 2 * torch.log(p) + neg * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p)
     if cls_w is not None:  # each type's map weighted (rare types count more); normalised by the weighted positives
         w = cls_w.view(1, -1, 1, 1)
