@@ -274,8 +274,8 @@ export class Actor {
     };
   }
 
-  /** Runs one strategy as an "adapt" decision: act, verify, trace. Returns whether it acted. */
-  private async adapt(row: number, index: number, step: Step, attempt: number, s: RecoveryStrategy, sit: Situation, offered: readonly RecoveryStrategy[], why: string): Promise<boolean> {
+  /** Runs one strategy as an "adapt" decision: act, verify, trace. Returns what it did (nothing when it could not act). */
+  private async adapt(row: number, index: number, step: Step, attempt: number, s: RecoveryStrategy, sit: Situation, offered: readonly RecoveryStrategy[], why: string): Promise<{ acted: boolean; verified: boolean; evidence: Record<string, unknown> }> {
     const options: Decision["options"] = [...offered.map((o) => ({ id: o.id, kind: "adapt" as const, description: o.description })), { id: "fail", kind: "fail", description: "fail the step" }];
     const observed = { window: sit.stepWindow ? { title: sit.stepWindow.title, visible: sit.stepWindow.visible, active: sit.stepWindow.active } : null, active: sit.windows.find((w) => w.active)?.title ?? null, why };
     const pick = await this.choose(step, observed, options, s.id);
@@ -294,7 +294,7 @@ export class Actor {
       chosen: chosen.id,
       by: pick.by,
     });
-    return out.acted;
+    return { acted: out.acted, verified: ok, evidence: out.evidence };
   }
 
   /** The "mode assisté": a question to a person; without a channel, AssistNeededError (the row stays resumable). */
@@ -524,6 +524,7 @@ export class Actor {
     let screenPoint: Point | null = null;
     let screenBox: BBox | null = null;
     if (needsTarget) {
+      let scrollAt: Point | undefined;
       for (let scrolls = 0; ; scrolls++) {
         const r = scrolls === 0 && preGround ? preGround : await this.ground(step, frame, b);
         g = r.g;
@@ -533,9 +534,11 @@ export class Actor {
         timings.ground_ms = (timings.ground_ms ?? 0) + r.groundMs;
         overhead += r.perceiveMs + r.groundMs;
         if (g.found || this.plain || scrolls >= SCROLL_TRIES) break;
-        const sit = this.situation(step, b, obs, { targetMissing: true, scrolls });
+        const sit = this.situation(step, b, obs, { targetMissing: true, scrolls, neighbours: this.neighbours(step, window), ...(scrollAt ? { scrollAt } : {}) });
         if (!scrollToTarget.applies(sit)) break;
-        await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);
+        const done = await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);
+        const at = done.evidence.at;
+        if (done.verified && Array.isArray(at)) scrollAt = [Number(at[0]), Number(at[1])];
         frame = (await stableFrame(this.deps.screen, window, 1500, signal)).frame;
       }
       if (g!.found) {
@@ -741,6 +744,16 @@ export class Actor {
   private async skipped(row: number, index: number, step: Step, attempt: number, window: WindowDescriptor, shot: { path: string | null; origin: Point | null }, why: string, checks: CheckResult[] = []): Promise<AttemptResult> {
     this.deps.trace.append({ type: "before", row, step: index, step_id: step.step_id, attempt, window: winInfo(window), screenshot: shot.path, origin: shot.origin, method: "none", bbox: null, score: null, ambiguous: false, candidates: [], decision: `skip: ${why}`, timings: {} });
     return { status: "skipped", overhead: 0, method: "none", after: shot, check: why, checks, retry: false };
+  }
+
+  /** Where this row's earlier steps found their targets inside `window` (screen boxes), the latest first, with their types. */
+  private neighbours(step: Step, window: WindowDescriptor): Array<{ box: BBox; type: string | null }> {
+    const w = window.bbox;
+    const inside = (bb: BBox) => bb[0] >= w[0] && bb[1] >= w[1] && bb[2] <= w[2] && bb[3] <= w[3];
+    return [...this.boxes]
+      .filter(([id, bb]) => id !== step.step_id && inside(bb))
+      .reverse()
+      .map(([id, bb]) => ({ box: bb, type: this.workflow.steps.find((x) => x.step_id === id)?.target?.type ?? null }));
   }
 
   private secretStep(step: Step): boolean {
