@@ -678,7 +678,7 @@ export class Actor {
     let status = statusOf(checks);
     if (this.plain && status === "unverified") status = "passed"; // the plain replay claimed what it did not check: kept for comparison
     const after = await this.shoot(`${step.step_id}-after`, live ?? undefined);
-    const check = checks.length ? checks.map((c) => `${c.kind} ${c.status}: ${c.evidence}`).join("; ") : exp.checked_by ? `checked by ${exp.checked_by}` : live ? `window « ${live.title} » (nothing to check)` : "the window closed";
+    const check = checks.length ? checks.map((c) => `${c.kind} ${c.status}: ${c.evidence}`).join("; ") : exp.checked_by ? `checked by ${exp.checked_by}` : exp.not_derived?.length ? `unverified: ${exp.not_derived.join("; ")}` : live ? `window « ${live.title} » (nothing to check)` : "the window closed";
     if (status !== "failed" && g?.found && !g.ambiguous && !fromCache && step.action !== "select") this.groundCache.set(step.step_id, { key: this.cacheKey(step, frame, g.bbox, b), g, row });
     // Running again is safe for a click (a toggle that did not change) and for typing into a field (the field is then selected first).
     const retry = step.action === "click" || (step.action === "type" && exp.after.some((c) => c.kind === "field_value"));
