@@ -108,6 +108,19 @@ describe("the decision actor", () => {
     expect(trace.events.find((e) => e.type === "after" && e.step_id === "step_003")).toMatchObject({ check: `unverified: ${NO_VISIBLE_EFFECT.recorded}` });
   });
 
+  it("a target nowhere on the window, and nothing there scrolls: one wheel turn down, one up, then asked — not six turns that move nothing", async () => {
+    const missing: Step = { ...base, step_id: "step_003", action: "click", intention: "Cliquer sur « Valider »", target: target("button", "Valider", BUTTON) };
+    const d = new FakeDesktop();
+    const scrolls: number[] = [];
+    d.input.scroll = async (_p, dy) => void scrolls.push(dy);
+    const { row, decisions } = await replay(d, formWorkflow([missing]));
+    expect(row.status).toBe("failed");
+    expect(row.error?.code).toBe("assist_needed");
+    // Per attempt (2): down, then up — each tried over the field found earlier and at the window's centre.
+    expect(scrolls).toEqual([2, 2, -3, -3, 2, 2, -3, -3]);
+    expect(decisions.filter((x) => x.decision.chosen === "scroll_to_target").every((x) => x.decision.evidence.verified === false)).toBe(true);
+  });
+
   it("adapt: a minimised window is restored first; an invalid model answer is traced and the rules decide", async () => {
     const d = new FakeDesktop();
     d.win = { ...d.win, visible: false, active: false };

@@ -29,7 +29,7 @@ import { fillTemplate, titleWithData, type Bindings } from "../replay/variables.
 import { checkAll, cropScreenBox, readFieldCheaply, STATE_KINDS, type CheckProbe } from "./checks.js";
 import { observeWindow, regionOf, stableFrame, type WindowObservation } from "./observe.js";
 import { dangerousAllowed } from "./policy.js";
-import { clearField, RECOVERY_STRATEGIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
+import { clearField, RECOVERY_STRATEGIES, SCROLL_DOWN_TRIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
 
 export interface ActorDeps {
   screen: ScreenSource;
@@ -539,6 +539,11 @@ export class Actor {
         const done = await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);
         const at = done.evidence.at;
         if (done.verified && Array.isArray(at)) scrollAt = [Number(at[0]), Number(at[1])];
+        if (!done.verified) {
+          // The wheel moved nothing anywhere: at the end that way. Down: try up at once; up too: nothing scrolls here.
+          if (scrolls >= SCROLL_DOWN_TRIES) break;
+          scrolls = SCROLL_DOWN_TRIES - 1;
+        }
         frame = (await stableFrame(this.deps.screen, window, 1500, signal)).frame;
       }
       if (g!.found) {
