@@ -122,6 +122,20 @@ describe("assist answers and patches", () => {
   });
 });
 
+describe("wait for a window still loading", () => {
+  it("waits until the window stayed still for a while: an animation that stalls one frame (a loaded machine) is not taken for a loaded window", async () => {
+    let calls = 0;
+    // Frames change at every capture, but for one repeated pair (captures 2 and 3), until capture 12; then still.
+    const shade = (k: number) => (k >= 12 ? 200 : k === 3 ? 2 * 10 : k * 10);
+    const e: RecoveryEnv = { ...env([], []), screen: { capture: async () => makeFrame({ data: new Uint8Array(20 * 20 * 3).fill(shade(calls++)), width: 20, height: 20, channels: 3 }) } as unknown as ScreenSource };
+    const s = sit({ unstable: true });
+    const out = await waitStable.act(s, e);
+    expect(out.evidence).toMatchObject({ stable: true });
+    expect(calls).toBeGreaterThan(12); // not stopped at the stalled pair
+    expect(await waitStable.verify(s, e)).toBe(true);
+  });
+});
+
 describe("scroll to a target out of view", () => {
   it("turns the wheel over the target's recorded place in its window (moved windows included), or the centre when that place is no longer inside; down first, then back up", async () => {
     const withBox = { ...step, target: { type: "checkbox", label: "Accepte", by_text: "Accepte", role: null, position_hint: null, anchors: [], recorded_bbox: [0, 0, 1, 1], icon: null, window_box: [100, 200, 140, 220] } } as unknown as Step;

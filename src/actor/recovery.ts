@@ -12,7 +12,7 @@ import type { ScreenSource } from "../core/providers/screen-source.js";
 import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
 import type { Step } from "../core/schemas/workflow.js";
 import type { PerceivedScreen } from "../replay/grounding.js";
-import { overlaps, regionOf, stableFrame } from "./observe.js";
+import { overlaps, regionOf, stableFrame, stillFrame } from "./observe.js";
 import { safeAnswerRank } from "./policy.js";
 import { ofApp, windowsNamed } from "./windows.js";
 
@@ -210,17 +210,22 @@ export const startApp: RecoveryStrategy = {
   },
 };
 
-/** The screen is still moving (loading): wait for it to settle, up to 10 s more. */
+/** How long a window seen changing must then stay still before it counts as loaded. */
+export const STILL_HOLD_MS = 600;
+
+/** The screen is still moving (loading): wait until it has stayed still for a while, up to 10 s more. */
 export const waitStable: RecoveryStrategy = {
   id: "wait_stable",
   description: "wait for the window to stop changing (still loading), up to 10 s",
   applies: (s) => !!s.stepWindow && !!s.unstable,
   async act(s, env) {
-    const r = await stableFrame(env.screen, s.stepWindow!, 10_000, env.signal);
+    // Still for STILL_HOLD_MS without a break: an animation that stalls a frame on a loaded
+    // machine is not a window done loading.
+    const r = await stillFrame(env.screen, s.stepWindow!, STILL_HOLD_MS, 10_000, env.signal);
     return { acted: true, evidence: { waited_ms: r.ms, stable: r.stable } };
   },
   async verify(s, env) {
-    return (await stableFrame(env.screen, s.stepWindow!, 1000, env.signal)).stable;
+    return (await stillFrame(env.screen, s.stepWindow!, 300, 1500, env.signal)).stable;
   },
 };
 
