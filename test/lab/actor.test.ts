@@ -12,6 +12,8 @@ import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { CONSENT_FORM, expectedOutput, PATIENT_FORM, prepareRow, type LabSurprise } from "../../src/lab/surprises.js";
 import { readTrace } from "../../src/replay/trace.js";
 import { AssistFiles } from "../../src/store/assist-files.js";
+import { genQtConsentTask } from "../../src/lab/gen-tasks.js";
+import { prepareGenRow } from "../../src/lab/gen-surprises.js";
 import { rpav } from "../support/cli.js";
 import { labKit } from "./support.js";
 
@@ -132,6 +134,42 @@ describe("the decision actor on real apps", () => {
     expect(scroll?.kind).toBe("adapt");
     expect(scroll?.evidence).toMatchObject({ verified: true });
   }, 300_000);
+
+  it("a real Qt 5 form (demos/qt-adhesion, Fusion style): the box ticked and read « on » from what tells its looks apart, a box already ticked skipped, the canvas click stated unverified (its recording showed nothing), the lower field scrolled into view over the field above (the recorded place is on the canvas in the smaller window)", async () => {
+    const qtPath = new URL("../../demos/qt-adhesion/workflow.json", import.meta.url).pathname;
+    const qt = JSON.parse(readFileSync(qtPath, "utf8")) as Workflow;
+    const task = genQtConsentTask();
+    const data = task.rows[0]!;
+    const vars = { nom_de_famille: data.nom!, code_postal: data.cp!, commune: data.commune! };
+    const run = async (s: "none" | "ticked" | "scrolled") => {
+      const prepared = await prepareGenRow(s, qt, task, data, kit, kit.windows);
+      let result: Awaited<ReturnType<typeof replayWorkflow>>;
+      let output: string;
+      try {
+        result = await replayWorkflow({ workflowPath: qtPath, vars, runDir: join(dataDir, `qt-${s}`), maxAttempts: 1 }, kit.env, dataDir, () => undefined);
+      } finally {
+        output = (await prepared.finish()).output;
+      }
+      const events = readTrace(result.runDir).events;
+      const status = (id: string) => events.filter((e) => e.type === "after" && e.step_id === id).map((e) => (e.type === "after" ? e.status : ""))[0];
+      const decisions = events.filter((e): e is TraceDecision => e.type === "decision");
+      // The last step (the icon-only Save) is the builder's (#22): when it is reached and found, the saved state is right.
+      if (result.status !== "failed") expect(output).toBe(task.expected(data));
+      return { status, decisions, events };
+    };
+    const none = await run("none");
+    expect(none.status("step_006")).toBe("passed"); // « Marseille » read back
+    expect(none.status("step_007")).toBe("passed");
+    expect(none.events.find((e) => e.type === "after" && e.step_id === "step_007")).toMatchObject({ checks: [{ kind: "toggle_state", status: "passed", evidence: expect.stringMatching(/^looks on/) }] });
+    expect(none.status("step_008")).toBe("unverified");
+    const ticked = await run("ticked");
+    expect(ticked.status("step_007")).toBe("skipped");
+    expect(ticked.events.filter((e) => e.type === "action" && e.step_id === "step_007")).toEqual([]);
+    const scrolled = await run("scrolled");
+    expect(scrolled.status("step_006")).toBe("passed");
+    const scroll = scrolled.decisions.find((d) => d.step_id === "step_005" && d.decision.chosen === "scroll_to_target");
+    expect(scroll?.decision.evidence).toMatchObject({ verified: true, moved: true });
+  }, 600_000);
 
   it("app not started: adapt — started again with the workflow's launch command; slow window: waited for", async () => {
     const n = await surprise("not_started");
