@@ -8,6 +8,10 @@
 // GDK_SCALE → --force-device-scale-factor, GDK_DPI_SCALE → Chromium's default font size (the page
 // is sized in rem). Widget screen boxes (physical pixels) go to params.out + ".geom.json" once shown,
 // for the scripted person (lab ground truth, never read by the product).
+// Optional parameters, as in qt_form.py (absent: the form above, unchanged): "values" — text already
+// in fields when the page opens, by key (the check box's key, any text: ticked); "check" —
+// {caption, key}: a check box under the fields, its state saved under "checks"; "scroll": true —
+// the fields and the check box in a scrolled area (a window made smaller hides the lower ones).
 //   node html_form.mjs params.json
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,6 +33,7 @@ const rows = fields
     return `<label for="f-${esc(f.key)}">${esc(f.caption)}</label><input id="f-${esc(f.key)}" data-key="${esc(f.key)}" autocomplete="off"${value}${off}>${dis}`;
   })
   .join("\n");
+const check = p.check ? `<span></span><label id="c-box" class="check"><input type="checkbox" id="c-${esc(p.check.key)}" data-check="${esc(p.check.key)}"${p.values?.[p.check.key] ? " checked" : ""}> ${esc(p.check.caption)}</label><span></span>` : "";
 // A floppy drawn in SVG: no text in the button, its name only in its tooltip.
 const floppy = `<svg viewBox="0 0 22 22" width="22" height="22" aria-hidden="true"><rect x="2" y="2" width="18" height="18" rx="2" fill="currentColor"/><rect x="6" y="3" width="10" height="6" fill="var(--field)"/><rect x="5" y="12" width="12" height="7" fill="var(--field)"/></svg>`;
 const page = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${esc(p.title)}</title>
@@ -48,12 +53,15 @@ input:disabled { opacity: 0.55; }
 #search { width: 11rem; }
 #grid { display: grid; grid-template-columns: max-content 1fr max-content; gap: 0.45rem 0.5rem; align-items: center; }
 #grid label { text-align: right; }
-#canvas { flex: 1; background: var(--canvas); border: 1px solid var(--line); min-height: 4rem; }
+#canvas { flex: 1; background: var(--canvas); border: 1px solid var(--line); min-height: ${p.scroll ? "10rem" : "4rem"}; }
+#area { flex: 0 1 auto; min-height: 0; overflow: auto; }
+label.check { display: flex; align-items: center; gap: 0.3rem; text-align: left; }
 </style></head><body>
 <div id="bar"><button id="save" title="Enregistrer">${floppy}</button><input id="search" type="search" autocomplete="off"></div>
-<div id="grid">
+${p.scroll ? '<div id="area">' : ""}<div id="grid">
 ${rows}
-</div>
+${check}
+</div>${p.scroll ? "</div>" : ""}
 <div id="canvas"></div>
 <script>
 const state = { fields: {}, search: "", mark: null, saved: false };
@@ -63,15 +71,19 @@ canvas.addEventListener("mousedown", (ev) => {
   state.mark = [Math.round(((ev.clientX - r.left) / r.width) * 1000) / 1000, Math.round(((ev.clientY - r.top) / r.height) * 1000) / 1000];
 });
 document.getElementById("save").addEventListener("click", () => {
-  for (const e of document.querySelectorAll("#grid input")) state.fields[e.dataset.key] = e.value;
+  for (const e of document.querySelectorAll("#grid input[data-key]")) state.fields[e.dataset.key] = e.value;
   state.search = document.getElementById("search").value;
+  const boxes = document.querySelectorAll("#grid input[data-check]");
+  if (boxes.length) state.checks = Object.fromEntries([...boxes].map((b) => [b.dataset.check, b.checked]));
   state.saved = true;
   fetch("/save", { method: "POST", body: JSON.stringify(state) });
 });
 function geometry() {
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const g = { save: box(document.getElementById("save")), search: box(document.getElementById("search")), canvas: box(canvas), disabled: box(document.getElementById("dis")), fields: {} };
-  for (const e of document.querySelectorAll("#grid input")) g.fields[e.dataset.key] = box(e);
+  for (const e of document.querySelectorAll("#grid input[data-key]")) g.fields[e.dataset.key] = box(e);
+  const c = document.querySelector("#grid input[data-check]");
+  if (c) g.checks = { [c.dataset.check]: box(document.getElementById("c-box")) };
   fetch("/geom", { method: "POST", body: JSON.stringify({ g, dpr: devicePixelRatio, inner: [innerWidth, innerHeight] }) });
 }
 addEventListener("load", () => setTimeout(geometry, 600));
@@ -104,7 +116,7 @@ const server = createServer(async (req, res) => {
     const o = await contentOrigin(inner);
     if (!o) return;
     const b = (r) => [o[0] + Math.round(r[0] * dpr), o[1] + Math.round(r[1] * dpr), o[0] + Math.round(r[2] * dpr), o[1] + Math.round(r[3] * dpr)];
-    const out = { save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: Object.fromEntries(Object.entries(g.fields).map(([k, r]) => [k, b(r)])) };
+    const out = { save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: Object.fromEntries(Object.entries(g.fields).map(([k, r]) => [k, b(r)])), ...(g.checks ? { checks: Object.fromEntries(Object.entries(g.checks).map(([k, r]) => [k, b(r)])) } : {}) };
     writeFileSync(`${p.out}.geom.json`, JSON.stringify(out));
   } else if (req.url === "/") {
     res.setHeader("content-type", "text/html; charset=utf-8");

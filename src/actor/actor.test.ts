@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 import type { DecisionModel } from "../core/providers/decision-model.js";
 import type { Step } from "../core/schemas/workflow.js";
 import { rowStatus } from "../replay/executor.js";
-import { deriveExpectations } from "../record/expectations.js";
+import { deriveExpectations, NO_VISIBLE_EFFECT } from "../record/expectations.js";
 import { ElementMatcher } from "../matching/workflow-matcher.js";
 import { NgramTextEmbedder } from "../embedding/ngram-text-embedder.js";
 import type { StateInput } from "../embedding/multimodal-embedding-manager.js";
-import { BUTTON, FakeDesktop, formWorkflow, base, replayOnFake as replay, target } from "../../test/support/fake-desktop.js";
+import { BUTTON, element, FIELD, FakeDesktop, formWorkflow, base, replayOnFake as replay, target } from "../../test/support/fake-desktop.js";
 
 describe("the decision actor", () => {
   it("execute: an empty field is typed into, and the row passes only because the text was read back in it", async () => {
@@ -96,6 +96,29 @@ describe("the decision actor", () => {
     const ok = await replay(d2, formWorkflow([del]), { allowDangerous: true });
     expect(d2.sent.filter((s) => s.startsWith("click"))).toHaveLength(2);
     expect(ok.row.steps[2]!.status).toBe("passed"); // the window changed
+  });
+
+  it("a click whose recorded screens showed no effect (a button that only saves) is clicked once and stated unverified with its reason — never a silent pass, never an impossible check", async () => {
+    const save: Step = { ...base, step_id: "step_003", action: "click", intention: "Cliquer sur « Enregistrer »", target: target("button", "Enregistrer", BUTTON), expect: { before: { window: base.window, required_elements: [], state_vector_id: null }, after: [], source: "recorded", not_derived: [NO_VISIBLE_EFFECT.recorded] } };
+    const d = new FakeDesktop();
+    const { row, trace } = await replay(d, formWorkflow([save]), { deps: { perceive: async () => ({ elements: [element("text_input", "Prénom", FIELD), element("button", "Enregistrer", BUTTON)], lines: [] }) } });
+    expect(d.sent.filter((s) => s.startsWith("click"))).toHaveLength(2); // the field, then Save once (no retry)
+    expect(row.steps[2]).toMatchObject({ status: "unverified", checks: [] });
+    expect(row.status).toBe("unverified");
+    expect(trace.events.find((e) => e.type === "after" && e.step_id === "step_003")).toMatchObject({ check: `unverified: ${NO_VISIBLE_EFFECT.recorded}` });
+  });
+
+  it("a target nowhere on the window, and nothing there scrolls: one wheel turn down, one up, then asked — not six turns that move nothing", async () => {
+    const missing: Step = { ...base, step_id: "step_003", action: "click", intention: "Cliquer sur « Valider »", target: target("button", "Valider", BUTTON) };
+    const d = new FakeDesktop();
+    const scrolls: number[] = [];
+    d.input.scroll = async (_p, dy) => void scrolls.push(dy);
+    const { row, decisions } = await replay(d, formWorkflow([missing]));
+    expect(row.status).toBe("failed");
+    expect(row.error?.code).toBe("assist_needed");
+    // Per attempt (2): down, then up — each tried over the field found earlier and at the window's centre.
+    expect(scrolls).toEqual([2, 2, -3, -3, 2, 2, -3, -3]);
+    expect(decisions.filter((x) => x.decision.chosen === "scroll_to_target").every((x) => x.decision.evidence.verified === false)).toBe(true);
   });
 
   it("adapt: a minimised window is restored first; an invalid model answer is traced and the rules decide", async () => {

@@ -29,7 +29,7 @@ import { fillTemplate, titleWithData, type Bindings } from "../replay/variables.
 import { checkAll, cropScreenBox, readFieldCheaply, STATE_KINDS, type CheckProbe } from "./checks.js";
 import { observeWindow, regionOf, stableFrame, type WindowObservation } from "./observe.js";
 import { dangerousAllowed } from "./policy.js";
-import { clearField, RECOVERY_STRATEGIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
+import { clearField, RECOVERY_STRATEGIES, SCROLL_DOWN_TRIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
 
 export interface ActorDeps {
   screen: ScreenSource;
@@ -274,8 +274,8 @@ export class Actor {
     };
   }
 
-  /** Runs one strategy as an "adapt" decision: act, verify, trace. Returns whether it acted. */
-  private async adapt(row: number, index: number, step: Step, attempt: number, s: RecoveryStrategy, sit: Situation, offered: readonly RecoveryStrategy[], why: string): Promise<boolean> {
+  /** Runs one strategy as an "adapt" decision: act, verify, trace. Returns what it did (nothing when it could not act). */
+  private async adapt(row: number, index: number, step: Step, attempt: number, s: RecoveryStrategy, sit: Situation, offered: readonly RecoveryStrategy[], why: string): Promise<{ acted: boolean; verified: boolean; evidence: Record<string, unknown> }> {
     const options: Decision["options"] = [...offered.map((o) => ({ id: o.id, kind: "adapt" as const, description: o.description })), { id: "fail", kind: "fail", description: "fail the step" }];
     const observed = { window: sit.stepWindow ? { title: sit.stepWindow.title, visible: sit.stepWindow.visible, active: sit.stepWindow.active } : null, active: sit.windows.find((w) => w.active)?.title ?? null, why };
     const pick = await this.choose(step, observed, options, s.id);
@@ -294,7 +294,7 @@ export class Actor {
       chosen: chosen.id,
       by: pick.by,
     });
-    return out.acted;
+    return { acted: out.acted, verified: ok, evidence: out.evidence };
   }
 
   /** The "mode assisté": a question to a person; without a channel, AssistNeededError (the row stays resumable). */
@@ -524,6 +524,7 @@ export class Actor {
     let screenPoint: Point | null = null;
     let screenBox: BBox | null = null;
     if (needsTarget) {
+      let scrollAt: Point | undefined;
       for (let scrolls = 0; ; scrolls++) {
         const r = scrolls === 0 && preGround ? preGround : await this.ground(step, frame, b);
         g = r.g;
@@ -533,9 +534,16 @@ export class Actor {
         timings.ground_ms = (timings.ground_ms ?? 0) + r.groundMs;
         overhead += r.perceiveMs + r.groundMs;
         if (g.found || this.plain || scrolls >= SCROLL_TRIES) break;
-        const sit = this.situation(step, b, obs, { targetMissing: true, scrolls });
+        const sit = this.situation(step, b, obs, { targetMissing: true, scrolls, neighbours: this.neighbours(step, window), ...(scrollAt ? { scrollAt } : {}) });
         if (!scrollToTarget.applies(sit)) break;
-        await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);
+        const done = await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);
+        const at = done.evidence.at;
+        if (done.verified && Array.isArray(at)) scrollAt = [Number(at[0]), Number(at[1])];
+        if (!done.verified) {
+          // The wheel moved nothing anywhere: at the end that way. Down: try up at once; up too: nothing scrolls here.
+          if (scrolls >= SCROLL_DOWN_TRIES) break;
+          scrolls = SCROLL_DOWN_TRIES - 1;
+        }
         frame = (await stableFrame(this.deps.screen, window, 1500, signal)).frame;
       }
       if (g!.found) {
@@ -675,7 +683,7 @@ export class Actor {
     let status = statusOf(checks);
     if (this.plain && status === "unverified") status = "passed"; // the plain replay claimed what it did not check: kept for comparison
     const after = await this.shoot(`${step.step_id}-after`, live ?? undefined);
-    const check = checks.length ? checks.map((c) => `${c.kind} ${c.status}: ${c.evidence}`).join("; ") : exp.checked_by ? `checked by ${exp.checked_by}` : live ? `window « ${live.title} » (nothing to check)` : "the window closed";
+    const check = checks.length ? checks.map((c) => `${c.kind} ${c.status}: ${c.evidence}`).join("; ") : exp.checked_by ? `checked by ${exp.checked_by}` : exp.not_derived?.length ? `unverified: ${exp.not_derived.join("; ")}` : live ? `window « ${live.title} » (nothing to check)` : "the window closed";
     if (status !== "failed" && g?.found && !g.ambiguous && !fromCache && step.action !== "select") this.groundCache.set(step.step_id, { key: this.cacheKey(step, frame, g.bbox, b), g, row });
     // Running again is safe for a click (a toggle that did not change) and for typing into a field (the field is then selected first).
     const retry = step.action === "click" || (step.action === "type" && exp.after.some((c) => c.kind === "field_value"));
@@ -741,6 +749,16 @@ export class Actor {
   private async skipped(row: number, index: number, step: Step, attempt: number, window: WindowDescriptor, shot: { path: string | null; origin: Point | null }, why: string, checks: CheckResult[] = []): Promise<AttemptResult> {
     this.deps.trace.append({ type: "before", row, step: index, step_id: step.step_id, attempt, window: winInfo(window), screenshot: shot.path, origin: shot.origin, method: "none", bbox: null, score: null, ambiguous: false, candidates: [], decision: `skip: ${why}`, timings: {} });
     return { status: "skipped", overhead: 0, method: "none", after: shot, check: why, checks, retry: false };
+  }
+
+  /** Where this row's earlier steps found their targets inside `window` (screen boxes), the latest first, with their types. */
+  private neighbours(step: Step, window: WindowDescriptor): Array<{ box: BBox; type: string | null }> {
+    const w = window.bbox;
+    const inside = (bb: BBox) => bb[0] >= w[0] && bb[1] >= w[1] && bb[2] <= w[2] && bb[3] <= w[3];
+    return [...this.boxes]
+      .filter(([id, bb]) => id !== step.step_id && inside(bb))
+      .reverse()
+      .map(([id, bb]) => ({ box: bb, type: this.workflow.steps.find((x) => x.step_id === id)?.target?.type ?? null }));
   }
 
   private secretStep(step: Step): boolean {

@@ -3,7 +3,7 @@ import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { WindowDescriptor } from "../core/providers/window-info.js";
 import type { CheckRegion, Postcondition } from "../core/schemas/workflow.js";
-import { checkPostcondition, fieldInk, fieldShows, maskDots, readFieldCheaply, textShows, type CheckProbe } from "./checks.js";
+import { checkAll, checkPostcondition, fieldInk, fieldShows, maskDots, readFieldCheaply, textShows, type CheckProbe } from "./checks.js";
 
 const win = (title: string, active = true, app = "Yad"): WindowDescriptor => ({ id: `0x${title.length}`, title, appName: app, instance: app.toLowerCase(), pid: 1, bbox: [0, 0, 100, 100], frame: { left: 0, right: 0, top: 0, bottom: 0 }, active, visible: true });
 
@@ -126,8 +126,41 @@ describe("post-condition checks, one per kind", () => {
     expect(await checkPostcondition(pc, probe({ boxes, screen: same, before: () => was, liveWindow: async () => undefined }), after)).toMatchObject({ status: "passed", evidence: "the window closed" });
     expect(await checkPostcondition(pc, probe({ boxes, screen: same, before: () => ({ ...was, title: "*Nouveau patient" }) }), after)).toMatchObject({ status: "passed" });
     expect(await checkPostcondition(pc, probe({ boxes, screen: same }), after)).toMatchObject({ status: "unverified" });
+    // A text cursor blinking in a field (a hair-thin upright line) is no change.
+    const caret = new Uint8Array(same.data);
+    for (let y = 10; y < 26; y++) caret.set([20, 20, 20], (y * 200 + 30) * 3);
+    const blink = makeFrame({ data: caret, width: 200, height: 200, channels: 3 });
+    expect(await checkPostcondition(pc, probe({ boxes, screen: blink, before: () => was }), after)).toMatchObject({ status: "failed", evidence: expect.stringMatching(/text cursor/) });
+  });
+
+  it("a toggle's state, once read, stands for its click's change: « region changed » of the same box is not asked as well (the caption grounded now does not change); asked when the state cannot be read", async () => {
+    const on = box(30, 30, 14);
+    const off = box(30, 30, 0);
+    const s = box(200, 200, 0);
+    const data = new Uint8Array(s.data);
+    for (let y = 0; y < 30; y++) data.set(on.data.subarray(y * 30 * 3, (y + 1) * 30 * 3), ((y + 50) * 200 + 50) * 3);
+    const ticked = makeFrame({ data, width: 200, height: 200, channels: 3 });
+    const boxes = { target: [50, 50, 80, 80] as BBox };
+    const pcs: Postcondition[] = [
+      { kind: "region_changed", region: { of: "target" } },
+      { kind: "toggle_state", region: { of: "target" }, state: "on", on_crop: "on.png", off_crop: "off.png" },
+    ];
+    const loadCrop = async (p: string) => (p === "on.png" ? on : off);
+    // The pixels before the click were the same (as when the box grounded is its unchanged caption).
+    const before = () => ({ frame: makeFrame({ data: new Uint8Array(data.subarray(0)), width: 200, height: 200, channels: 3 }), title: "t" });
+    const p = probe({ boxes, screen: ticked, loadCrop, before: (r) => (r.of === "target" ? { frame: cropOf(before().frame, [50, 50, 80, 80]), title: "t" } : undefined) });
+    expect((await checkAll(pcs, p, after)).map((c) => [c.kind, c.status])).toEqual([["toggle_state", "passed"]]);
+    const unreadable = probe({ boxes, screen: ticked, loadCrop: async () => off, before: (r) => (r.of === "target" ? { frame: cropOf(before().frame, [50, 50, 80, 80]), title: "t" } : undefined) });
+    expect((await checkAll(pcs, unreadable, after)).map((c) => [c.kind, c.status])).toEqual([["region_changed", "failed"], ["toggle_state", "unverified"]]);
   });
 });
+
+function cropOf(f: Frame, b: BBox): Frame {
+  const [x1, y1, x2, y2] = b;
+  const data = new Uint8Array((x2 - x1) * (y2 - y1) * 3);
+  for (let y = y1; y < y2; y++) data.set(f.data.subarray((y * f.width + x1) * 3, (y * f.width + x2) * 3), (y - y1) * (x2 - x1) * 3);
+  return makeFrame({ data, width: x2 - x1, height: y2 - y1, channels: 3 });
+}
 
 /** A 300×34 entry: white inside a grey border, with dark blocks (x, width, height) centred vertically. */
 function entry(blocks: Array<[number, number, number]>): Frame {

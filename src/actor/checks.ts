@@ -11,7 +11,7 @@ import type { WindowDescriptor } from "../core/providers/window-info.js";
 import type { CheckResult } from "../core/schemas/trace.js";
 import type { CheckRegion, Postcondition, PostconditionKind } from "../core/schemas/workflow.js";
 import { foldText } from "../core/text.js";
-import { matchIcon } from "../perception/icon-match.js";
+import { readToggle, type ToggleRead } from "./toggle-look.js";
 import { isModified, normTitle, windowsNamed } from "./windows.js";
 
 /** What a check may look at; the actor gives the live desktop, unit tests give fixed data. */
@@ -282,25 +282,28 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
     }
     case "toggle_state": {
       if (!pc.on_crop || !pc.off_crop) return result(pc, { status: "unverified", evidence: "the toggle's recorded looks are missing" });
-      const f = await regionFrame(probe, pc.region);
-      if (!f) return result(pc, { status: "unverified", evidence: "the toggle's box is not known" });
+      const b = probe.box(pc.region);
+      if (!b || b[2] - b[0] < 2 || b[3] - b[1] < 2) return result(pc, { status: "unverified", evidence: "the toggle's box is not known" });
       const [on, off] = [await probe.loadCrop(pc.on_crop), await probe.loadCrop(pc.off_crop)];
       // The live box with a margin, so that a crop a few pixels off still aligns — and wide
       // enough to hold the recorded crops, which may be larger than the box grounded now.
-      const b = probe.box(pc.region)!;
       // The grounded box need not be centred on the recorded crop (a label-only box where the box
       // and its label were recorded): the whole size difference on each side.
       const need = (c: Frame, side: 0 | 1) => (side === 0 ? c.width : c.height) / c.scaleFactor - (side === 0 ? b[2] - b[0] : b[3] - b[1]);
       const mx = Math.max(6, need(on, 0) + 6, need(off, 0) + 6);
       const my = Math.max(6, need(on, 1) + 6, need(off, 1) + 6);
-      const wide = await probe.capture([b[0] - mx, b[1] - my, b[2] + mx, b[3] + my]);
-      const score = (crop: Frame) => matchIcon(wide, crop, { scales: [f.scaleFactor / crop.scaleFactor], allowInverted: false })?.score ?? 0;
-      const [sOn, sOff] = [score(on), score(off)];
-      const looks = sOn >= sOff ? "on" : "off";
-      const margin = Math.abs(sOn - sOff);
-      const evidence = `looks ${looks} (as recorded ${looks === "on" ? "after" : "before"} the click): similarity on ${sOn.toFixed(3)}, off ${sOff.toFixed(3)}`;
-      if (Math.max(sOn, sOff) < 0.8 || margin < 0.04) return result(pc, { status: "unverified", evidence: `the toggle matches neither recorded look clearly (on ${sOn.toFixed(3)}, off ${sOff.toFixed(3)})` });
-      return result(pc, { status: looks === pc.state ? "passed" : "failed", evidence });
+      // Only what tells the two looks apart decides (the tick, the box's fill), never the caption
+      // both share nor a hover tint or focus ring the recording happened to show. After the
+      // click, read again until it shows the state wanted or the settle time ran out (a repaint late under load).
+      const deadline = Date.now() + settle;
+      let r: ToggleRead;
+      for (;;) {
+        r = readToggle(await probe.capture([b[0] - mx, b[1] - my, b[2] + mx, b[3] + my]), on, off);
+        if (r.state === pc.state || Date.now() >= deadline) break;
+        await probe.sleep(150);
+      }
+      if (!r.state) return result(pc, { status: "unverified", evidence: `the toggle's state cannot be read: ${r.evidence}` });
+      return result(pc, { status: r.state === pc.state ? "passed" : "failed", evidence: r.evidence });
     }
     case "region_changed": {
       if (before) return result(pc, { status: "unverified", evidence: "checked after the step only" });
@@ -310,35 +313,77 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
       if (pc.title && was && normTitle(was.title) !== normTitle(live.title)) return result(pc, { status: "passed", evidence: `the title changed: « ${was.title} » → « ${live.title} »` });
       if (pc.title && was && isModified(was.title) !== isModified(live.title)) return result(pc, { status: "passed", evidence: `the modified marker changed: « ${was.title} » → « ${live.title} »` });
       if (!was) return result(pc, { status: "unverified", evidence: "no picture of the region before the action" });
-      let diff = -1;
+      let diff: ChangedArea = { pixels: 0, box: null };
       const deadline = Date.now() + settle;
       for (;;) {
         const now = await regionFrame(probe, pc.region);
         if (!now) return result(pc, { status: "unverified", evidence: "the region is not known any more" });
-        diff = changedPixels(was.frame, now);
-        if (diff !== 0 || Date.now() >= deadline) break;
+        diff = changedArea(was.frame, now);
+        if ((diff.pixels !== 0 && !cursorOnly(diff, now.scaleFactor)) || Date.now() >= deadline) break;
         await probe.sleep(150);
       }
-      return result(pc, diff === 0 ? { status: "failed", evidence: "the region looks exactly as before the action" } : { status: "passed", evidence: diff < 0 ? "the region changed size" : `${diff} pixels changed` });
+      if (diff.pixels === 0) return result(pc, { status: "failed", evidence: "the region looks exactly as before the action" });
+      // A text cursor blinking in a field is no effect of the action.
+      if (cursorOnly(diff, was.frame.scaleFactor)) return result(pc, { status: "failed", evidence: `only a hair-thin upright line changed (${diff.pixels} pixels: a blinking text cursor), nothing else` });
+      return result(pc, { status: "passed", evidence: diff.pixels < 0 ? "the region changed size" : `${diff.pixels} pixels changed` });
     }
   }
 }
 
 /** Pixels that differ (−1 when the sizes differ). */
 export function changedPixels(a: Frame, b: Frame): number {
-  if (a.width !== b.width || a.height !== b.height || a.channels !== b.channels) return -1;
-  let n = 0;
-  for (let i = 0; i < a.width * a.height; i++) {
-    const o = i * a.channels;
-    if (a.data[o] !== b.data[o] || a.data[o + 1] !== b.data[o + 1] || a.data[o + 2] !== b.data[o + 2]) n++;
-  }
-  return n;
+  return changedArea(a, b).pixels;
 }
 
-/** Every post-condition of a step, in order. */
+/** Pixels that differ (−1 when the sizes differ) and the box around them (frame pixels; null when none). */
+export interface ChangedArea {
+  pixels: number;
+  box: [number, number, number, number] | null;
+}
+
+export function changedArea(a: Frame, b: Frame): ChangedArea {
+  if (a.width !== b.width || a.height !== b.height || a.channels !== b.channels) return { pixels: -1, box: null };
+  let n = 0;
+  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  for (let y = 0; y < a.height; y++)
+    for (let x = 0; x < a.width; x++) {
+      const o = (y * a.width + x) * a.channels;
+      if (a.data[o] !== b.data[o] || a.data[o + 1] !== b.data[o + 1] || a.data[o + 2] !== b.data[o + 2]) {
+        n++;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+    }
+  return { pixels: n, box: n ? [x0, y0, x1 + 1, y1 + 1] : null };
+}
+
+/** Is the change one hair-thin upright line (≤ 2 px wide at scale 1, taller than wide): a text cursor blinking? */
+export function cursorOnly(d: ChangedArea, scale: number): boolean {
+  if (d.pixels <= 0 || !d.box) return false;
+  const [x0, y0, x1, y1] = d.box;
+  return x1 - x0 <= Math.max(2, Math.round(2 * scale)) && y1 - y0 > x1 - x0;
+}
+
+const sameRegion = (a: CheckRegion, b: CheckRegion) => a.of === b.of && (a.of !== "step" || (b.of === "step" && a.step_id === b.step_id));
+
+/**
+ * Every post-condition of a step, in order. A toggle's state, once read (on or off), is what its
+ * click changes: a « region changed » of the same region is not asked as well — the box grounded
+ * now may be the caption alone, which a tick does not change (an impossible check). When the state
+ * cannot be read, the change is asked.
+ */
 export async function checkAll(pcs: readonly Postcondition[], probe: CheckProbe, opts: CheckOptions): Promise<CheckResult[]> {
+  const toggles = new Map<Postcondition, CheckResult>();
+  for (const pc of pcs) if (pc.kind === "toggle_state") toggles.set(pc, await checkPostcondition(pc, probe, opts));
+  const read = [...toggles].filter(([, r]) => r.status !== "unverified").map(([pc]) => pc as Extract<Postcondition, { kind: "toggle_state" }>);
   const out: CheckResult[] = [];
-  for (const pc of pcs) out.push(await checkPostcondition(pc, probe, opts));
+  for (const pc of pcs) {
+    if (pc.kind === "toggle_state") out.push(toggles.get(pc)!);
+    else if (pc.kind === "region_changed" && read.some((t) => sameRegion(t.region, pc.region))) continue;
+    else out.push(await checkPostcondition(pc, probe, opts));
+  }
   return out;
 }
 

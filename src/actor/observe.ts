@@ -62,6 +62,26 @@ export async function stableFrame(screen: ScreenSource, window: WindowDescriptor
   }
 }
 
+/**
+ * Waits until the window has stayed the same (but for a spinner or a caret, ≤ 0.3 % of the pixels)
+ * for `holdMs` without a break, or `limitMs`. Stricter than `stableFrame`: an animation that
+ * stalls for one frame (a loaded machine) is not taken for a still window.
+ */
+export async function stillFrame(screen: ScreenSource, window: WindowDescriptor, holdMs: number, limitMs: number, signal?: AbortSignal): Promise<{ frame: Frame; stable: boolean; ms: number }> {
+  const t0 = Date.now();
+  const target = regionOf(window);
+  let prev = await screen.capture(target, signal);
+  let since = Date.now();
+  for (;;) {
+    await sleep(80, signal);
+    const next = await screen.capture(target, signal);
+    if (!nearlySameFrame(prev, next, 0.003)) since = Date.now();
+    prev = next;
+    if (Date.now() - since >= holdMs) return { frame: next, stable: true, ms: Date.now() - t0 };
+    if (Date.now() - t0 >= limitMs) return { frame: next, stable: false, ms: Date.now() - t0 };
+  }
+}
+
 /** Does `a` cover part of `b` (screen boxes)? */
 export function overlaps(a: BBox, b: BBox): boolean {
   return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];

@@ -12,7 +12,7 @@ import type { Step, Workflow } from "../core/schemas/workflow.js";
 import { PatchFiles } from "../store/patch-files.js";
 import { applyPatch, decidePatch } from "./patches.js";
 import { safeAnswerRank, SAFE_DIALOG_ANSWERS } from "./policy.js";
-import { clearField, dismissDialog, refocus, restoreWindow, scrollPointFor, scrollToTarget, startApp, waitStable, type RecoveryEnv, type Situation } from "./recovery.js";
+import { clearField, dismissDialog, refocus, restoreWindow, scrollCandidates, scrollPointFor, scrollToTarget, startApp, waitStable, type RecoveryEnv, type Situation } from "./recovery.js";
 
 const w = (id: string, title: string, bbox: BBox, o: Partial<WindowDescriptor> = {}): WindowDescriptor => ({ id, title, appName: "Yad", instance: "yad", pid: 1, bbox, frame: { left: 0, right: 0, top: 0, bottom: 0 }, active: false, visible: true, ...o });
 const step = { step_id: "s1", action: "click", intention: "i", by_text: null, target: null, variables: {}, expected_state: "", expected_result: "", window: { title: "Form", app: "Yad" } } as Step;
@@ -122,6 +122,20 @@ describe("assist answers and patches", () => {
   });
 });
 
+describe("wait for a window still loading", () => {
+  it("waits until the window stayed still for a while: an animation that stalls one frame (a loaded machine) is not taken for a loaded window", async () => {
+    let calls = 0;
+    // Frames change at every capture, but for one repeated pair (captures 2 and 3), until capture 12; then still.
+    const shade = (k: number) => (k >= 12 ? 200 : k === 3 ? 2 * 10 : k * 10);
+    const e: RecoveryEnv = { ...env([], []), screen: { capture: async () => makeFrame({ data: new Uint8Array(20 * 20 * 3).fill(shade(calls++)), width: 20, height: 20, channels: 3 }) } as unknown as ScreenSource };
+    const s = sit({ unstable: true });
+    const out = await waitStable.act(s, e);
+    expect(out.evidence).toMatchObject({ stable: true });
+    expect(calls).toBeGreaterThan(12); // not stopped at the stalled pair
+    expect(await waitStable.verify(s, e)).toBe(true);
+  });
+});
+
 describe("scroll to a target out of view", () => {
   it("turns the wheel over the target's recorded place in its window (moved windows included), or the centre when that place is no longer inside; down first, then back up", async () => {
     const withBox = { ...step, target: { type: "checkbox", label: "Accepte", by_text: "Accepte", role: null, position_hint: null, anchors: [], recorded_bbox: [0, 0, 1, 1], icon: null, window_box: [100, 200, 140, 220] } } as unknown as Step;
@@ -145,5 +159,32 @@ describe("scroll to a target out of view", () => {
     const s2 = sit({ step: withBox, targetMissing: true, scrolls: 0 });
     await scrollToTarget.act(s2, still);
     expect(await scrollToTarget.verify(s2, still)).toBe(false);
+  });
+
+  it("finds the container that scrolls: the recorded place now over a canvas (the window made smaller) moves nothing, the field found above it in this row does; never over a list whose choice the wheel would change", async () => {
+    // Recorded at (140, 330) in a 560×460 window; now 560×250: that place is on a canvas.
+    const target = { ...step, target: { type: "text_input", label: "Commune", by_text: "Commune", role: null, position_hint: null, anchors: [], recorded_bbox: [0, 0, 1, 1], icon: null, window_box: [120, 320, 160, 340] } } as unknown as Step;
+    const win = w("0x1", "Form", [0, 0, 560, 250]);
+    const container: BBox = [0, 40, 540, 110]; // the scrolled area
+    const field: BBox = [120, 86, 450, 110]; // « Code postal », grounded by an earlier step of this row
+    const list: BBox = [120, 50, 450, 74]; // a dropdown, also earlier
+    const s = (o: Partial<Situation> = {}) => sit({ step: target, windows: [win], stepWindow: win, targetMissing: true, scrolls: 0, neighbours: [{ box: list, type: "dropdown" }, { box: field, type: "text_input" }], ...o });
+    expect(scrollCandidates(s(), win.bbox)).toEqual([[280, 125], [285, 98]]); // the recorded place is outside now: the centre; the field; never the list
+    const wheel: Point[] = [];
+    let offset = 0;
+    const e: RecoveryEnv = {
+      ...env([], []),
+      input: { scroll: async (at: Point, dy: number) => void (wheel.push(at), at[1] >= container[1] && at[1] < container[3] && (offset += dy)) } as unknown as InputDriver,
+      screen: { capture: async () => makeFrame({ data: new Uint8Array(20 * 20 * 3).fill(offset * 10), width: 20, height: 20, channels: 3 }) } as unknown as ScreenSource,
+    };
+    const first = s();
+    const out = await scrollToTarget.act(first, e);
+    expect(await scrollToTarget.verify(first, e)).toBe(true);
+    expect(out.evidence).toMatchObject({ at: [285, 98], moved: true, tried: [[280, 125], [285, 98]] });
+    expect(wheel.some((p) => p[1] >= list[1] && p[1] < list[3])).toBe(false);
+    // The next try starts where the content moved.
+    wheel.length = 0;
+    await scrollToTarget.act(s({ scrolls: 1, scrollAt: [285, 98] }), e);
+    expect(wheel).toEqual([[285, 98]]);
   });
 });

@@ -12,7 +12,7 @@ import type { ScreenSource } from "../core/providers/screen-source.js";
 import type { WindowDescriptor, WindowInfo } from "../core/providers/window-info.js";
 import type { Step } from "../core/schemas/workflow.js";
 import type { PerceivedScreen } from "../replay/grounding.js";
-import { overlaps, regionOf, stableFrame } from "./observe.js";
+import { overlaps, regionOf, stableFrame, stillFrame } from "./observe.js";
 import { safeAnswerRank } from "./policy.js";
 import { ofApp, windowsNamed } from "./windows.js";
 
@@ -36,6 +36,13 @@ export interface Situation {
   targetMissing?: boolean;
   /** How many times the actor already scrolled for this target (0: first try, down; then up). */
   scrolls?: number;
+  /**
+   * Where this row's earlier steps found their targets in the step's window (screen boxes, the
+   * latest first) and their types: the fields before this one sit in the container that scrolls.
+   */
+  neighbours?: ReadonlyArray<{ box: BBox; type: string | null }>;
+  /** Where a wheel turn moved the window's content on an earlier try for this target. */
+  scrollAt?: Point;
 }
 
 /**
@@ -51,6 +58,27 @@ export function scrollPointFor(step: Step, win: BBox): [number, number] {
   const p: [number, number] = [Math.round(win[0] + cx), Math.round(win[1] + cy)];
   const m = 40;
   return p[0] > win[0] + m && p[0] < win[2] - m && p[1] > win[1] + m && p[1] < win[3] - m ? p : centre;
+}
+
+/** Element types a wheel turn changes instead of scrolling their container (a list's choice, a notebook's page). */
+const WHEEL_TAKERS = new Set(["dropdown", "tab"]);
+
+/**
+ * Where to try the wheel for a target out of view, in order: where it moved the content before;
+ * the target's recorded place (see `scrollPointFor`); the middles of the targets this row found
+ * earlier in the window (the fields above it are in the same scrolled container), latest first,
+ * never over an element a wheel changes; the window's centre. Points closer than 24 px to an
+ * earlier one are dropped.
+ */
+export function scrollCandidates(s: Situation, win: BBox): Point[] {
+  const inside = (p: Point) => p[0] > win[0] + 2 && p[0] < win[2] - 2 && p[1] > win[1] + 2 && p[1] < win[3] - 2;
+  const centre: Point = [Math.round((win[0] + win[2]) / 2), Math.round((win[1] + win[3]) / 2)];
+  const own = s.step.target?.window_box ? scrollPointFor(s.step, win) : undefined;
+  const near = (s.neighbours ?? []).filter((n) => !WHEEL_TAKERS.has(n.type ?? "")).map((n) => bboxCenter(n.box).map(Math.round) as unknown as Point);
+  const out: Point[] = [];
+  for (const p of [s.scrollAt, own, ...near, centre])
+    if (p && inside(p) && !out.some((q) => Math.hypot(q[0] - p[0], q[1] - p[1]) < 24)) out.push(p);
+  return out;
 }
 
 export interface RecoveryEnv {
@@ -182,17 +210,22 @@ export const startApp: RecoveryStrategy = {
   },
 };
 
-/** The screen is still moving (loading): wait for it to settle, up to 10 s more. */
+/** How long a window seen changing must then stay still before it counts as loaded. */
+export const STILL_HOLD_MS = 600;
+
+/** The screen is still moving (loading): wait until it has stayed still for a while, up to 10 s more. */
 export const waitStable: RecoveryStrategy = {
   id: "wait_stable",
   description: "wait for the window to stop changing (still loading), up to 10 s",
   applies: (s) => !!s.stepWindow && !!s.unstable,
   async act(s, env) {
-    const r = await stableFrame(env.screen, s.stepWindow!, 10_000, env.signal);
+    // Still for STILL_HOLD_MS without a break: an animation that stalls a frame on a loaded
+    // machine is not a window done loading.
+    const r = await stillFrame(env.screen, s.stepWindow!, STILL_HOLD_MS, 10_000, env.signal);
     return { acted: true, evidence: { waited_ms: r.ms, stable: r.stable } };
   },
   async verify(s, env) {
-    return (await stableFrame(env.screen, s.stepWindow!, 1000, env.signal)).stable;
+    return (await stillFrame(env.screen, s.stepWindow!, 300, 1500, env.signal)).stable;
   },
 };
 
@@ -218,9 +251,10 @@ export const clearField: RecoveryStrategy = {
 };
 
 /**
- * The target is not on the visible part of the window: scroll its recorded container (two notches
- * down, three times, then three notches up) and ground again after each. Verified by the window's pixels changing:
- * a scroll that moved nothing did not help.
+ * The target is not on the visible part of the window: scroll its container (two notches down,
+ * three times, then three notches up) and ground again after each. The container is found by
+ * trying the wheel where it may be (`scrollCandidates`) until the window's pixels move; a turn
+ * that moved nothing anywhere did not help.
  */
 export const scrollToTarget: RecoveryStrategy = {
   id: "scroll_to_target",
@@ -228,19 +262,31 @@ export const scrollToTarget: RecoveryStrategy = {
   applies: (s) => !!s.targetMissing && !!s.stepWindow,
   async act(s, env) {
     const w = s.stepWindow!;
-    const at = scrollPointFor(s.step, w.bbox);
     // A few notches at a time (a target in the middle of a long form is passed by a big scroll):
     // down three times, then up.
     const k = s.scrolls ?? 0;
     const dy = k < SCROLL_DOWN_TRIES ? 2 : -3;
-    const before = await env.screen.capture(regionOf(w), env.signal);
-    await env.input.scroll(at, dy, 0, { targetWindow: w.id, ...(env.signal ? { signal: env.signal } : {}) });
+    const guard = { targetWindow: w.id, ...(env.signal ? { signal: env.signal } : {}) };
+    const tried: Point[] = [];
+    let moved = false;
+    let at: Point | undefined;
+    for (const p of scrollCandidates(s, w.bbox)) {
+      const before = await env.screen.capture(regionOf(w), env.signal);
+      await env.input.scroll(p, dy, 0, guard);
+      tried.push(p);
+      await env.sleep(250);
+      const after = await env.screen.capture(regionOf(w), env.signal);
+      if (!nearlySameFrame(before, after, 0.003)) {
+        moved = true;
+        at = p;
+        break;
+      }
+    }
     // Overlay scroll bars (GTK 3, macOS-like) are drawn over the content for about a second after
     // a scroll: over the right edge of the fields, they hide their outline from the detector.
-    await env.sleep(1300);
-    const after = await env.screen.capture(regionOf(w), env.signal);
-    scrolled.set(s, !nearlySameFrame(before, after, 0.003));
-    return { acted: true, evidence: { scrolled: dy > 0 ? `down ${dy}` : `up ${-dy}`, at, window: w.title } };
+    if (moved) await env.sleep(1050);
+    scrolled.set(s, moved);
+    return { acted: tried.length > 0, evidence: { scrolled: dy > 0 ? `down ${dy}` : `up ${-dy}`, at: at ?? null, tried, moved, window: w.title } };
   },
   verify: async (s) => scrolled.get(s) ?? false,
 };

@@ -16,6 +16,37 @@ import { launchApp, type AppHandle } from "./apps.js";
 
 export const SURPRISES = ["none", "dialog", "filled", "half_filled", "minimised", "not_started", "slow_window", "focus_stolen", "ticked", "scrolled"] as const;
 export type Surprise = (typeof SURPRISES)[number];
+/**
+ * Lab tests only (not in the bench's matrix): « loading » — when the row starts, the form's window
+ * is up but still loading: a « Chargement… » progress bar covers it and moves for LOADING_MS, then
+ * the form shows. The first step must wait for the window to settle before it looks for its field.
+ */
+export type LabSurprise = Surprise | "loading";
+export const LOADING_MS = 6000;
+
+/** A progress bar that pulses and grows over a box (an unmanaged window: no focus, in no window list) for a time, then gone. */
+const LOADING_BAR = `
+import sys, time, tkinter as tk
+x, y, w, h, ms = map(int, sys.argv[1:6])
+r = tk.Tk()
+r.overrideredirect(True)
+r.geometry(f"{w}x{h}+{x}+{y}")
+c = tk.Canvas(r, width=w, height=h, highlightthickness=0, bg="#e8e8e8")
+c.pack()
+bar = c.create_rectangle(0, 0, 0, h, fill="#3d7ad6", width=0)
+label = c.create_text(w // 2, h // 2, text="Chargement…", fill="#111111")
+t0 = time.time()
+def tick(k=0):
+    done = (time.time() - t0) * 1000 / ms
+    if done >= 1:
+        r.destroy()
+        return
+    c.coords(bar, 0, 0, int(w * done), h)
+    c.itemconfigure(bar, fill="#3d7ad6" if k % 2 else "#9ab8e8")
+    r.after(40, tick, k + 1)
+tick()
+r.mainloop()
+`;
 
 /** A yad form task of the matrix: its fields in order (a ":CHK" field is a check box) and what a row fills in. */
 export interface YadFormSpec {
@@ -57,7 +88,7 @@ export function yadArgs(spec: YadFormSpec, values: readonly string[]): string[] 
 }
 
 /** The fields' values when a row starts, for surprise `s`: empty (unticked), or filled, half filled, ticked. */
-export function startValues(spec: YadFormSpec, s: Surprise, row: FormRow): string[] {
+export function startValues(spec: YadFormSpec, s: LabSurprise, row: FormRow): string[] {
   const want = spec.values(row);
   return spec.fields.map((f, i) => {
     if (isCheck(f)) return s === "ticked" ? "TRUE" : "FALSE";
@@ -85,6 +116,8 @@ export interface PreparedRow {
   workflow: Workflow;
   /** After the replay: yad's output, the dialog's exit code, and everything stopped. */
   finish(): Promise<{ output: string; dialogExit?: number | null }>;
+  /** To run when the row starts (replay's beforeRow hook): the surprise that must come at that moment. */
+  beforeRow?: () => Promise<void>;
 }
 
 /** yad's line for a row. */
@@ -129,9 +162,9 @@ export async function dialogExitOf(dialog: ReturnType<typeof spawn>): Promise<nu
 }
 
 /** Brings the desktop of `env` to the start of a row of the yad form task, with surprise `s`. */
-export async function prepareRow(s: Surprise, workflow: Workflow, row: FormRow, desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, spec: YadFormSpec = PATIENT_FORM): Promise<PreparedRow> {
+export async function prepareRow(s: LabSurprise, workflow: Workflow, row: FormRow, desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, spec: YadFormSpec = PATIENT_FORM): Promise<PreparedRow> {
   const env = desktop.env;
-  if (!surprisesOf(spec).includes(s)) throw new Error(`the form « ${spec.title} » cannot show the surprise ${s}`);
+  if (s !== "loading" && !surprisesOf(spec).includes(s)) throw new Error(`the form « ${spec.title} » cannot show the surprise ${s}`);
   const values = startValues(spec, s, row);
   const FORM = yadArgs(spec, []).slice(0, -spec.fields.length);
   if (s === "not_started") {
@@ -182,9 +215,18 @@ export async function prepareRow(s: Surprise, workflow: Workflow, row: FormRow, 
     await sleep(400);
   }
   const dialog = s === "dialog" || s === "focus_stolen" ? await popDialog(s, env, windows) : undefined;
+  let loading: ReturnType<typeof spawn> | undefined;
+  const [x0, y0, x1, y1] = app.window.bbox;
+  // Over the whole form as the row starts: the window is there, its content not yet.
+  const startLoading = async () => {
+    loading = spawn("/usr/bin/python3", ["-c", LOADING_BAR, ...[x0, y0, x1 - x0, y1 - y0].map((v) => String(Math.round(v))), String(LOADING_MS)], { env, stdio: "ignore" });
+    await sleep(150);
+  };
   return {
     workflow,
+    ...(s === "loading" ? { beforeRow: startLoading } : {}),
     finish: async () => {
+      if (loading && loading.exitCode === null) loading.kill("SIGTERM");
       const output = await stopYad(app);
       return { output, ...(dialog ? { dialogExit: await dialogExitOf(dialog) } : {}) };
     },

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readDocumentAs } from "../core/schemas/documents.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 import { makeFrame } from "../core/frame.js";
-import { addExpectations, deriveExpectations, mayBeToggle, targetIsDangerous } from "./expectations.js";
+import { addExpectations, deriveExpectations, mayBeToggle, NO_VISIBLE_EFFECT, targetIsDangerous, visibleChange } from "./expectations.js";
 
 const load = (name: string) => readDocumentAs("workflow_v1", readFileSync(new URL(`../../demos/${name}/workflow.json`, import.meta.url), "utf8"), name) as Workflow;
 
@@ -75,5 +75,57 @@ describe("a check box the detector did not name", () => {
     expect(saved).toEqual(["step_001-off.png", "step_001-on.png"]);
     expect(mayBeToggle({ ...w.steps[0]!.target!, label: "Valider" })).toBe(false);
     expect(mayBeToggle({ ...w.steps[0]!.target!, window_box: [0, 0, 120, 30] })).toBe(false);
+  });
+});
+
+describe("a click whose effect cannot be seen", () => {
+  const win = { id: "0x1", title: "Fiche", app: "Yad", bbox: [0, 0, 200, 100] };
+  const click = (id: string, target: Partial<NonNullable<Workflow["steps"][number]["target"]>>): Workflow["steps"][number] => ({
+    step_id: id, action: "click", intention: "Cliquer", by_text: null, variables: {}, expected_state: "", expected_result: "", window: { title: "Fiche", app: "Yad" },
+    target: { type: null, label: "", by_text: null, role: null, position_hint: null, anchors: [], recorded_bbox: [40, 20, 120, 90], icon: null, ...target },
+  });
+  const wf = (steps: Workflow["steps"]): Workflow => ({ schema_version: "workflow_v1", workflow_id: "wf_fiche", name: "Fiche", app: "yad", created_at: "2026-12-02T10:00:00Z", source_session: "/s", variables: [], steps });
+  /** Screens of a 200×100 window; `mark` draws a 6×6 dot at (70, 50), `caret` a 1-px upright line at (150, 20…36). */
+  const screen = (o: { mark?: boolean; caret?: boolean } = {}) => {
+    const data = new Uint8Array(200 * 100 * 3).fill(240);
+    if (o.mark) for (let y = 50; y < 56; y++) for (let x = 70; x < 76; x++) data.fill(20, (y * 200 + x) * 3, (y * 200 + x) * 3 + 3);
+    if (o.caret) for (let y = 20; y < 36; y++) data.fill(20, (y * 200 + 150) * 3, (y * 200 + 150) * 3 + 3);
+    return makeFrame({ data, width: 200, height: 100, channels: 3 });
+  };
+  const session = (after: { mark?: boolean; caret?: boolean }) => ({
+    dir: "/s", header: { schema_version: "rawsession_v1", name: "Fiche", app: "yad", started_at: "2026-12-02T10:00:00Z" }, ended: true,
+    actions: [{ seq: 1, kind: "click" as const, t: 0, x: 80, y: 60, button: 1, window: win, before: "b.png", after: "a.png" }],
+    after,
+  });
+  const build = async (target: Partial<NonNullable<Workflow["steps"][number]["target"]>>, after: { mark?: boolean; caret?: boolean }) => {
+    const w = wf([click("step_001", target)]);
+    const s = session(after);
+    await addExpectations(w, { session: s as never, loadImage: async (p) => (p.endsWith("a.png") ? screen(after) : screen()), saveCrop: async (n) => n });
+    return w.steps[0]!.expect!;
+  };
+
+  it("recorded: a click in an empty canvas that showed nothing is stated unverified (no « region changed » that could never come); one that drew a mark is asked for a change", async () => {
+    const still = await build({ region: true }, {});
+    expect(still.after).toEqual([]);
+    expect(still.not_derived).toContain(NO_VISIBLE_EFFECT.recorded);
+    expect(still.not_derived).not.toContain(NO_VISIBLE_EFFECT.region);
+    const drew = await build({ region: true }, { mark: true });
+    expect(drew.after).toEqual([{ kind: "region_changed", region: { of: "window" }, title: true }]);
+    expect(drew.not_derived ?? []).not.toContain(NO_VISIBLE_EFFECT.region);
+  });
+
+  it("recorded: a named button whose click showed nothing (it only saves) is unverified; a text cursor blinking elsewhere is no effect", async () => {
+    expect((await build({ type: "button", label: "Enregistrer" }, {})).after).toEqual([]);
+    expect((await build({ type: "button", label: "Enregistrer" }, { caret: true })).not_derived).toContain(NO_VISIBLE_EFFECT.recorded);
+    expect((await build({ type: "button", label: "Enregistrer" }, { mark: true })).after).toEqual([{ kind: "region_changed", region: { of: "window" }, title: true }]);
+    expect(visibleChange(screen(), screen({ caret: true }))).toBe(false);
+    expect(visibleChange(screen(), screen({ mark: true }))).toBe(true);
+  });
+
+  it("derived (an old workflow): a click on a place nothing names is unverified and said so; a named button still must change the window", () => {
+    const { workflow, notes } = deriveExpectations(wf([click("step_001", { region: true }), click("step_002", { type: "button", label: "Valider" })]));
+    expect(workflow.steps[0]!.expect!.after).toEqual([]);
+    expect(notes).toContain(`step_001: ${NO_VISIBLE_EFFECT.region}`);
+    expect(workflow.steps[1]!.expect!.after).toEqual([{ kind: "region_changed", region: { of: "window" }, title: true }]);
   });
 });

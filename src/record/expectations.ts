@@ -7,8 +7,8 @@
 // built before expectations existed and says what could not be derived.
 import { join } from "node:path";
 import type { Frame } from "../core/frame.js";
-import { cropFrame } from "../core/frame.js";
-import { bboxContainsPoint, clampBBox } from "../core/geometry.js";
+import { bboxScreenToFrame, cropFrame } from "../core/frame.js";
+import { bboxContainsPoint, clampBBox, type BBox } from "../core/geometry.js";
 import type { Postcondition, RequiredElement, Step, StepExpectations, Target, Workflow } from "../core/schemas/workflow.js";
 import { describeRole } from "../perception/roles.js";
 import type { RawSession } from "./session.js";
@@ -100,11 +100,25 @@ function structural(steps: readonly Step[], i: number, secretText: (s: Step) => 
     after.push({ kind: "region_changed", region: { of: "target" } });
     return { after, not_derived };
   }
+  // A click on a place nothing names (an empty area, a canvas: the target is a region of the
+  // window) has no effect anyone can expect to see: no check that could never be met.
+  if (s.action === "click" && s.target && (s.target.region || (!s.target.label.trim() && !s.target.type && !s.target.icon))) {
+    not_derived.push(NO_VISIBLE_EFFECT.region);
+    return { after, not_derived };
+  }
   // Anything else must change what the window shows (or its title, or close it): weak, but evidence.
   after.push({ kind: "region_changed", region: { of: "window" }, title: true });
   if (!next && s.action !== "key") not_derived.push("the last step: which window it leaves open is not recorded");
   return { after, not_derived };
 }
+
+const onlyWindowChange = (e: StepExpectations) => e.after.length === 1 && e.after[0]!.kind === "region_changed" && e.after[0]!.region.of === "window";
+
+/** Why a click is stated unverified: nothing on the screen can show its effect. */
+export const NO_VISIBLE_EFFECT = {
+  region: "a click on a place nothing names (a region of the window): no visible effect is expected, so nothing on the screen can confirm it (unverified)",
+  recorded: "the recorded click changed nothing visible in its window: nothing on the screen can confirm it (unverified)",
+} as const;
 
 function secretStepOf(wf: Pick<Workflow, "variables">): (s: Step) => boolean {
   const secrets = wf.variables.filter((v) => v.secret).map((v) => `{{${v.name}}}`);
@@ -130,6 +144,31 @@ export function mayBeToggle(t: Target): boolean {
   if (!b || t.label.trim() || (t.type && !["generic_interactive", "button"].includes(t.type))) return false;
   const [w, h] = [b[2] - b[0], b[3] - b[1]];
   return w >= 8 && h >= 8 && w <= 48 && h <= 48 && w / h >= 0.6 && w / h <= 1.67;
+}
+
+/**
+ * Did the click show anything in its window between the recorded screens before and after it?
+ * Pixels that moved by more than a rendering wobble (60 over the three channels), at least 4 of
+ * them, and not only a hair-thin upright line (a text cursor blinking in a field).
+ */
+export function visibleChange(a: Frame, b: Frame): boolean {
+  if (a.width !== b.width || a.height !== b.height) return true;
+  let n = 0;
+  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  for (let y = 0; y < a.height; y++)
+    for (let x = 0; x < a.width; x++) {
+      const o = (y * a.width + x) * a.channels;
+      const p = (y * b.width + x) * b.channels;
+      if (Math.abs(a.data[o]! - b.data[p]!) + Math.abs(a.data[o + 1]! - b.data[p + 1]!) + Math.abs(a.data[o + 2]! - b.data[p + 2]!) <= 60) continue;
+      n++;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+  if (n < 4) return false;
+  const thin = x1 - x0 + 1 <= Math.max(2, Math.round(2 * a.scaleFactor)) && y1 - y0 > x1 - x0;
+  return !thin;
 }
 
 /** Did at least 5 % of the pixels change between two crops of the same box? */
@@ -189,6 +228,26 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
             e.after.push({ kind: "toggle_state", region: { of: "target" }, state: "on", on_crop: on, off_crop: off });
           } catch (err) {
             warnings.push(`${s.step_id}: the toggle's recorded look could not be kept (${(err as Error).message}); only a change is checked`);
+          }
+        } else if (a.before && a.after && a.window && (onlyWindowChange(e) || (e.after.length === 0 && e.not_derived?.includes(NO_VISIBLE_EFFECT.region)))) {
+          // Only « the window changed » was derived (or nothing, for a place nothing names): the
+          // recording says whether the click showed anything. One that showed nothing then (a
+          // mark in an empty canvas, a button that only saves) is stated unverified, never asked
+          // for a change that cannot come; one that did is asked for it again.
+          try {
+            const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before)), await deps.loadImage(join(deps.session.dir, a.after))];
+            const crop = (f: Frame) => cropFrame(f, clampBBox(bboxScreenToFrame(f, a.window!.bbox as BBox), f));
+            const notes = (e.not_derived ?? []).filter((n) => n !== NO_VISIBLE_EFFECT.region);
+            if (!visibleChange(crop(f0), crop(f1))) {
+              e.after = [];
+              e.not_derived = [...notes, NO_VISIBLE_EFFECT.recorded];
+            } else {
+              e.after = [{ kind: "region_changed", region: { of: "window" }, title: true }];
+              if (notes.length) e.not_derived = notes;
+              else delete e.not_derived;
+            }
+          } catch (err) {
+            warnings.push(`${s.step_id}: the recorded screens around the click could not be compared (${(err as Error).message}); a change of the window is checked`);
           }
         }
       }

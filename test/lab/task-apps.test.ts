@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { bboxCenter, type BBox, type Point } from "../../src/core/geometry.js";
 import { sleep } from "../../src/core/process.js";
-import { genTasks, type GenFamily, type GenTaskRun } from "../../src/lab/gen-tasks.js";
+import { genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenFamily, type GenTaskRun } from "../../src/lab/gen-tasks.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
@@ -31,6 +31,30 @@ describe("generated task apps", () => {
         expect(got.saved).toBe(true);
         expect(got.fields[0]).toBe("Zoé");
         expect(got.fields.slice(1)).toEqual(["", ""]);
+      } finally {
+        await run.stop();
+      }
+    }, 60_000);
+  }
+
+  // bench/actor's tasks: a check box under the fields, the fields in a scrolled area, values already there.
+  for (const task of [genQtConsentTask(), genHtmlInscriptionTask()]) {
+    it(`${task.name}: the check box is saved, a box or a field already filled shows so, the oracle judges the box`, async () => {
+      const [k0] = task.keys;
+      const run = (await task.start({ env: kit.env }, kit.windows, {}, task.recorded, { values: { [k0!]: "Déjà", [task.check!]: "1" } })) as GenTaskRun;
+      try {
+        const g = await run.geometry();
+        const win = run.app.window.bbox;
+        expect(inside(g.checks![task.check!]!, win), JSON.stringify({ g, win })).toBe(true);
+        await kit.windows.activate(run.app.window.id);
+        // Untick the box (its indicator, at the left of the widget), then save.
+        const b = g.checks![task.check!]!;
+        await kit.input.click([Math.round(b[0] + Math.min(8, (b[2] - b[0]) / 4)), Math.round(bboxCenter(b)[1])]);
+        await sleep(300);
+        await kit.input.click(bboxCenter(g.save).map(Math.round) as unknown as Point);
+        const got = JSON.parse(await run.observe()) as { fields: (string | null)[]; checked: boolean; saved: boolean };
+        expect(got).toMatchObject({ saved: true, checked: false });
+        expect(got.fields[0]).toBe("Déjà");
       } finally {
         await run.stop();
       }
