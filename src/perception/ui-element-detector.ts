@@ -164,9 +164,10 @@ export class UIElementDetector {
     const proposals = this.deps.proposer ? await this.deps.proposer.propose(frame, signal) : undefined;
     if (proposals) timings.proposer_ms = performance.now() - tp;
     try {
+      const to = performance.now();
       ocr = await this.deps.ocr.recognize(frame, signal);
       Object.assign(timings, ocr.timings);
-      timings.ocr_ms = performance.now() - t0;
+      timings.ocr_ms = performance.now() - to;
       throwIfAborted(signal, "element detection");
       if (proposals) {
         candidates = fuseWithOcr(proposals, ocr.lines);

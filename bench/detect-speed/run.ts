@@ -1,0 +1,79 @@
+// Detection speed (issue #21 item 4): warm `detect` of full-HD screens, OCR included, with the learned detector and the
+// rules one; the model's own inference; and the cold start of `rpav detect` (a new process on one screenshot).
+// Run: npm run bench -- detect-speed      (quiet machine: the figures are wall-clock times on its 2 cores)
+//   RPAV_BENCH_SCREENS=<n>   screens (default 16): the largest screens of the data manifest (≥ 80 % of 1920×1080
+//                             pixels, drawn at scale 1), every family, deterministic order by id hash
+//   RPAV_BENCH_COLD=<n>      cold starts (default 3)
+// No OCR cache: every detection reads its screen's text. Targets: median ≤ 500 ms, p95 ≤ 1 s, model ≤ 150 ms,
+// cold start ≤ 1.5 s.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readImageFile } from "../../src/capture/png.js";
+import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
+import { defaultDetectorModelDir, LearnedDetector } from "../../src/perception/learned-detector.js";
+import { PpOcr } from "../../src/perception/ppocr-ocr.js";
+import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
+import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
+import { percentile, round, writeResult } from "../lib.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const DATA = join(ROOT, "training", "data");
+const n = Number(process.env.RPAV_BENCH_SCREENS ?? 16);
+const cold = Number(process.env.RPAV_BENCH_COLD ?? 3);
+const manifest = JSON.parse(readFileSync(join(defaultDetectorModelDir(), "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; width: number; height: number; scale: number | null }> };
+const hash = (s: string) => createHash("sha256").update(s).digest("hex");
+const picked = manifest.files
+  .filter((f) => f.width * f.height >= 0.8 * 1920 * 1080 && (f.scale ?? 1) === 1 && existsSync(join(DATA, f.family, `${f.id}.png`)))
+  .sort((a, b) => hash(a.id).localeCompare(hash(b.id)))
+  .slice(0, n);
+if (!picked.length) {
+  console.error("No full-HD screens: generate them first (npm run train -- data).");
+  process.exit(1);
+}
+
+const pp = await PpOcr.create();
+const tess = await TesseractOcr.create();
+const ocr = new HybridOcr(pp, tess, AccentLexicon.load());
+const model = await LearnedDetector.create();
+const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }) };
+const frames = await Promise.all(picked.map((f) => readImageFile(join(DATA, f.family, `${f.id}.png`))));
+// Warm-up: every engine has run once on a screen of the sample.
+await detectors.learned.detect(frames[0]!);
+await detectors.rules.detect(frames[0]!);
+
+const q = (xs: number[], p: number) => round(percentile([...xs].sort((a, b) => a - b), p), 1);
+const out: Record<string, unknown> = { screens: picked.map((f) => `${f.id} ${f.width}x${f.height}`) };
+for (const [name, det] of Object.entries(detectors)) {
+  const total: number[] = [];
+  const ocrMs: number[] = [];
+  const modelMs: number[] = [];
+  for (const [i, frame] of frames.entries()) {
+    const t0 = performance.now();
+    const r = await det.detect(frame);
+    total.push(performance.now() - t0);
+    ocrMs.push(r.metadata.timings.ocr_ms ?? NaN);
+    if (r.metadata.timings.proposer_ms !== undefined) modelMs.push(r.metadata.timings.proposer_ms);
+    process.stdout.write(`  ${name} [${i + 1}/${frames.length}] ${picked[i]!.id}: ${total.at(-1)!.toFixed(0)} ms (${r.elements.length} elements)\n`);
+  }
+  out[name] = { median_ms: q(total, 50), p95_ms: q(total, 95), ocr_median_ms: q(ocrMs, 50), ...(modelMs.length ? { model_median_ms: q(modelMs, 50), model_p95_ms: q(modelMs, 95) } : {}) };
+  console.log(`${name}: detect median ${q(total, 50)} ms, p95 ${q(total, 95)} ms (OCR median ${q(ocrMs, 50)} ms${modelMs.length ? `, model median ${q(modelMs, 50)} ms, p95 ${q(modelMs, 95)} ms` : ""})`);
+}
+await Promise.all([tess.close(), pp.close(), model.close()]);
+
+// Cold start: `rpav detect` in a new process on one screenshot (node start, engines and model loaded, one detection).
+const coldMs: number[] = [];
+const shot = join(DATA, picked[0]!.family, `${picked[0]!.id}.png`);
+for (let i = 0; i < cold; i++) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", "rpav.js"), "detect", shot, "--detector", "learned", "--json"], { encoding: "utf8", maxBuffer: 64 << 20 });
+  coldMs.push(performance.now() - t0);
+  if (r.status !== 0) {
+    console.error(`rpav detect failed (exit ${r.status}): ${r.stderr.slice(-500)}`);
+    break;
+  }
+}
+out.cold_start = { runs: coldMs.map((v) => round(v, 0)), median_ms: q(coldMs, 50) };
+console.log(`rpav detect cold start (learned, one screenshot): ${coldMs.map((v) => v.toFixed(0)).join(", ")} ms`);
+console.log(`result: ${writeResult("detect-speed", out)}`);
