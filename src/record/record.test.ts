@@ -116,7 +116,7 @@ describe("template builder", () => {
     expect(variableNameFrom("Objet connande de fournitures", undefined)).toBe("objet_connande_de_fournitures");
   });
 
-  it("an icon-only button read by OCR as one character is named by its icon, never « v » or « y »: two readings build the same target", async () => {
+  it("an icon-only button read by OCR as one character is named by its icon, never « v », « y » or « 8 »: the readings build the same target", async () => {
     const button: UIElement = { ...field, element_id: "el_9", type: "button", role: "button", bbox: [480, 380, 520, 420], label: "v", text: { raw: "v", normalized: "v", embedding: null } };
     const frame = () => {
       const data = new Uint8Array(800 * 600 * 4).fill(235);
@@ -129,10 +129,12 @@ describe("template builder", () => {
       expect(warnings.some((w) => /no name/.test(w))).toBe(true);
       return workflow.steps[0]!;
     };
-    const [a, b] = [await build("v"), await build("y")];
+    const [a, b, c] = [await build("v"), await build("y"), await build("8")];
     expect(a.target).toMatchObject({ type: "button", label: "", by_text: null, icon: "icons/step_001.png" });
     expect(a.intention).toBe("Cliquer sur le bouton (icône)");
     expect(b.target).toEqual(a.target);
+    // A floppy disk is read « 8 » as readily as a letter (Tk at ×2, Qt): a lone digit names nothing either.
+    expect(c.target).toEqual(a.target);
   });
 
   it("a dropdown click then an item click is a select step; a new window brings a wait_for step", async () => {

@@ -73,15 +73,17 @@ export function anchorOffsets(center: Point, own: BBox | undefined, exclude: rea
 
 /**
  * A label that cannot name the target: empty, or one or two characters that are not a word (an
- * icon-only button read by OCR as « v », « y », « ▼ », « + »). Such a target is named by its icon.
+ * icon-only button read by OCR as « v », « y », « ▼ », « + », a floppy disk read « 8 » or « B »).
+ * Such a target is named by its icon. A lone digit counts too: OCR reads icons as digits as
+ * readily as letters, and a digit button keeps its icon crop, which matches it as well.
  */
 export function meaninglessLabel(label: string): boolean {
   const t = label.trim();
   if (!t) return true;
   const letters = t.replace(/[^\p{L}\p{N}]/gu, "");
   if (letters.length === 0) return true;
-  if (/^\d+$/.test(t)) return false;
   if (t.length === 1) return true;
+  if (/^\d+$/.test(t)) return false;
   // Two letters in one case pattern name buttons everywhere (« OK », « No », « Go »); an icon misread
   // by OCR gives one character or a letter with a symbol.
   if (t.length === 2) return !/^(\p{Lu}{2}|\p{Lu}\p{Ll})$/u.test(t);

@@ -14,7 +14,7 @@ import { sameLabelInOrder, textTargets, typeCompatibility } from "../perception/
 import { addExpectations } from "./expectations.js";
 import type { SessionAction } from "./recorder.js";
 import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, type WordList } from "./target-cues.js";
-import { fillContrast, greyContrast } from "../perception/icon-match.js";
+import { fillContrast } from "../perception/icon-match.js";
 import { nameIcon } from "../perception/icon-names.js";
 import { toGrey, toRgb } from "../perception/raster.js";
 import { bboxScreenToFrame } from "../core/frame.js";
@@ -333,7 +333,6 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   if (anchors.length) cues.push("anchors");
   if (wbox) cues.push("position");
   if (el) cues.push("type");
-  const contrast = box && ctx.typedNext ? greyContrast(screen.frame, bboxScreenToFrame(screen.frame, box)).spread : undefined;
   const fill = box && ctx.typedNext ? fillContrast(screen.frame, bboxScreenToFrame(screen.frame, box)) : undefined;
   return {
     type,
@@ -353,7 +352,6 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
     ...(region ? { region: true } : {}),
     ...(ctx.typedNext ? { typed_into: true } : {}),
     ...(iconStd !== undefined ? { icon_contrast: iconStd } : {}),
-    ...(contrast !== undefined ? { box_contrast: contrast } : {}),
     ...(fill !== undefined ? { fill_contrast: fill } : {}),
   };
 }

@@ -65,7 +65,11 @@ export const TargetSchema = z.looseObject({
   typed_into: z.boolean().optional(),
   /** Grey-level standard deviation of the icon crop (a crop too flat to match is never kept). */
   icon_contrast: z.number().nonnegative().optional(),
-  /** Grey spread (5th–95th percentile) of the target's box when recorded: a greyed-out look at replay reads far lower. */
+  /**
+   * Grey spread (5th–95th percentile) of the target's box when recorded. No longer written nor read:
+   * it falls in a dark theme and at ×2 and rises with text typed in the field, so it could not tell a
+   * greyed-out field (`fill_contrast` does, against the live window's other fields).
+   */
   box_contrast: z.number().nonnegative().optional(),
   /** Grey distance between the target's fill and its surroundings when recorded: a greyed-out element blends in. */
   fill_contrast: z.number().nonnegative().optional(),
