@@ -103,13 +103,13 @@ describe("template builder", () => {
     expect(saved[0]!.frame.width).toBe(50);
   });
 
-  it("a field named by its caption keeps the caption and its offset; nearby texts keep theirs; the variable is named from the caption", async () => {
+  it("a field named by its caption keeps the caption, its offset and width; nearby texts keep theirs; the variable is named from the caption", async () => {
     const dir = session([{ kind: "click", x: 150, y: 115, button: 1 }, { kind: "type", text: "12,50" }]);
     const r: BuildDeps["reader"] = { read: async () => ({ elements: [{ ...field, label: "" }], lines: [{ text: "Prix unitaire HT €", bbox: [20, 105, 90, 125] }, { text: "Facture n° 12", bbox: [20, 20, 200, 40] }] }) };
     const words = { knows: (w: string) => ["prix", "unitaire", "commande", "objet", "de", "fournitures"].includes(w) };
     const { workflow } = await buildWorkflow(readSession(dir), { ...deps, reader: r, words });
-    expect(workflow.steps[0]!.target).toMatchObject({ caption: { text: "Prix unitaire HT €", dx: -145, dy: 0 }, typed_into: true, cues: ["caption", "anchors", "position", "type"], icon: null });
-    expect(workflow.steps[0]!.target!.anchor_offsets).toEqual([{ text: "Facture n° 12", dx: -90, dy: -85 }]);
+    expect(workflow.steps[0]!.target).toMatchObject({ caption: { text: "Prix unitaire HT €", dx: -145, dy: 0, w: 70 }, typed_into: true, cues: ["caption", "anchors", "position", "type"], icon: null });
+    expect(workflow.steps[0]!.target!.anchor_offsets).toEqual([{ text: "Facture n° 12", dx: -90, dy: -85, w: 180 }]);
     expect(workflow.variables[0]!.name).toBe("prix_unitaire_ht");
     expect(variableNameFrom("Prix unitaire HT e", words)).toBe("prix_unitaire_ht");
     expect(variableNameFrom("Objet connande de fournitures", words)).toBe("objet_commande_de_fournitures");

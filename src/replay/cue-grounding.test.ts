@@ -3,7 +3,7 @@ import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
-import { groundByCues } from "./cue-grounding.js";
+import { groundByCues, wordScale } from "./cue-grounding.js";
 import { groundTarget } from "./grounding.js";
 
 /** A light window with boxes painted: `ink` dark text-like stripes (enabled) or pale ones (greyed out). */
@@ -135,6 +135,16 @@ describe("grounding by every cue", () => {
     expect(groundByCues(t, f, screen)).toMatchObject({ found: true, bbox: fields[1] });
   });
 
+  it("the UI scale is read from the widths of the words recorded around the target (caption, nearby texts), not their heights", () => {
+    const t: Target = { ...base, caption: { text: "Prix unitaire", dx: -150, dy: 0, w: 90 }, anchor_offsets: [{ text: "Fiche article", dx: -100, dy: -80, w: 80 }, { text: "OK", dx: 0, dy: 100, w: 20 }] };
+    // ×1.5 text: both words 1.5× as wide (one line read twice, one not at all), « OK » too short to count.
+    expect(wordScale(t, [line("Prix unitaire", [0, 0, 135, 30]), line("Prix unitaire", [0, 50, 135, 80]), line("Fiche article", [0, 100, 120, 140]), line("OK", [0, 0, 60, 20])], 1)).toBeCloseTo(1.5, 2);
+    // A frame at scale factor 2 (HiDPI capture) of the same UI: ×1 in screen pixels.
+    expect(wordScale(t, [line("Prix unitaire", [0, 0, 180, 30]), line("Fiche article", [0, 100, 160, 140])], 2)).toBeCloseTo(1, 2);
+    expect(wordScale(t, [line("Nom du client", [0, 0, 180, 30])], 1)).toBeUndefined();
+    expect(wordScale(base, [line("Prix unitaire", [0, 0, 180, 30])], 1)).toBeUndefined();
+  });
+
   it("a typing step whose field is not seen as a field is placed from its caption at the recorded offset scaled to the live UI (×2); never inside a field set aside as greyed", () => {
     // Recorded at ×1: field [200, 90, 400, 114] (centre 300, 102), caption « Ville » 155 px left. Live at
     // ×2 (text twice as high): no element at all; the caption is at (290, 204) → field centre (600, 204).
@@ -188,5 +198,12 @@ describe("grounding by every cue", () => {
     // Window twice as large (×2): text twice as high, the anchor moved; the point follows it.
     const big = groundByCues(t, frame(800, 600), { elements: [], lines: [line("Sans titre", [120, 84, 280, 116])] });
     expect(big).toMatchObject({ found: true, method: "region", point: [600, 400] });
+    // The same ×2 window where OCR reads the text only 1.7× as high (line boxes vary with what they
+    // hold): the window's growth is the UI scale, the point is the same.
+    // And with the anchor's recorded width (80 px), read only 1.4× as high here but twice as wide: the same.
+    const widths = groundByCues({ ...t, anchor_offsets: [{ text: "Sans titre", dx: -200, dy: -150, w: 80 }] }, frame(800, 600), { elements: [], lines: [line("Sans titre", [120, 89, 280, 111])] });
+    expect(widths).toMatchObject({ found: true, method: "region", point: [600, 400] });
+    const noisy = groundByCues(t, frame(800, 600), { elements: [], lines: [line("Sans titre", [120, 86, 280, 114]), line("Fichier", [20, 30, 90, 57])] });
+    expect(noisy).toMatchObject({ found: true, method: "region", point: [600, 400] });
   });
 });

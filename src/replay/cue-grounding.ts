@@ -86,8 +86,17 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const expBox: BBox = [wb[0] * sx, wb[1] * sy, wb[2] * sx, wb[3] * sy];
   const expC = bboxCenter(expBox);
   const liveText = medianHeight(screen.lines);
-  // UI scale now against when recorded: text height (larger text, ×2) else the window's growth.
-  const u = Math.min(3, Math.max(0.5, target.text_px && liveText ? liveText / target.text_px : sameSize ? 1 : (sx + sy) / (2 * s)));
+  // UI scale now against when recorded. Without the recorded words' widths (older workflows, none
+  // read again), from the text's height — but OCR line heights vary by ±30 % with what the lines
+  // hold, a window's size does not: in a window of the recorded size, text within 30 % of its
+  // recorded height is the recorded scale; in a window grown alike both ways (×2), the window's
+  // growth when the text grew nearer to it than to nothing.
+  // Best of all: the width of the very words recorded around the target (caption, nearby texts).
+  const grow = sameSize ? 1 : (sx + sy) / (2 * s);
+  const uWords = wordScale(target, screen.lines, s);
+  const uText = target.text_px && liveText ? liveText / target.text_px : undefined;
+  const uniform = Math.abs(sx - sy) <= 0.05 * Math.max(sx, sy);
+  const u = Math.min(3, Math.max(0.5, uWords ?? (uText === undefined ? grow : sameSize ? (Math.abs(uText - 1) < 0.3 ? 1 : uText) : uniform && Math.abs(uText - grow) < Math.abs(uText - 1) ? grow : uText)));
   const lineH = liveText ?? 16 * u;
   const cues = new Set(target.cues ?? []);
   const label = (opts.label ?? target.by_text ?? target.label).trim();
@@ -236,6 +245,25 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   }
   const what = [useLabel ? `label « ${label} »` : "", caption ? `caption « ${caption.text} »` : "", cues.has("icon") ? `icon (best correlation ${iconMatch?.score ?? 0})` : ""].filter(Boolean).join(", ");
   return { found: false, reason: `nothing on screen shows the ${what || "target"}${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}`, candidates };
+}
+
+/**
+ * The UI scale from the words recorded around the target read again: the median ratio of their
+ * widths now (screen pixels) to when recorded, over the caption and nearby texts read alike
+ * (similarity ≥ 0.9); undefined when none is.
+ */
+export function wordScale(target: Target, lines: CueScreen["lines"], s: number): number | undefined {
+  const refs = [...(target.caption ? [target.caption] : []), ...(target.anchor_offsets ?? [])].filter((r) => r.w && r.w >= 12 && r.text.trim().length >= 3);
+  const ratios: number[] = [];
+  for (const r of refs) {
+    const same = lines.filter((l) => textSimilarity(r.text, l.text) >= 0.9);
+    if (same.length === 0) continue;
+    const ws = same.map((l) => (l.bbox[2] - l.bbox[0]) / s / r.w!).sort((a, b) => a - b);
+    ratios.push(ws[ws.length >> 1]!);
+  }
+  if (ratios.length === 0) return undefined;
+  ratios.sort((a, b) => a - b);
+  return ratios[ratios.length >> 1];
 }
 
 /** Correlation an icon needs at its recorded place (grey or edges), against 0.85 anywhere. */
