@@ -137,6 +137,19 @@ describe("template builder", () => {
     expect(c.target).toEqual(a.target);
   });
 
+  it("an icon no element bounds but OCR read as one character: its crop is the box OCR read there, not 80×80 of its surroundings", async () => {
+    const frame = () => {
+      const data = new Uint8Array(800 * 600 * 4).fill(235);
+      for (let y = 390; y < 412; y++) for (let x = 490; x < 510; x++) data.fill((x + y) % 5 < 2 ? 30 : 250, (y * 800 + x) * 4, (y * 800 + x) * 4 + 3);
+      return makeFrame({ data, width: 800, height: 600, channels: 4 });
+    };
+    const saved: { name: string; frame: ReturnType<typeof makeFrame> }[] = [];
+    const reader: BuildDeps["reader"] = { read: async () => ({ elements: [], lines: [{ text: "B", bbox: [490, 390, 510, 412] }, { text: "Nom du client", bbox: [540, 440, 640, 460] }] }) };
+    const { workflow } = await buildWorkflow(readSession(session([{ kind: "click", x: 500, y: 400, button: 1 }])), { ...deps, reader, loadImage: async () => frame(), saveIcon: async (name, f) => (saved.push({ name, frame: f }), `icons/${name}`) });
+    expect(workflow.steps[0]!.target).toMatchObject({ label: "", by_text: null, icon: "icons/step_001.png" });
+    expect([saved[0]!.frame.width, saved[0]!.frame.height]).toEqual([28, 30]);
+  });
+
   it("a dropdown click then an item click is a select step; a new window brings a wait_for step", async () => {
     const combo: UIElement = { ...field, element_id: "el_2", type: "dropdown", role: "select_field", bbox: [100, 200, 300, 230], label: "Mutuelle" };
     const item: UIElement = { ...field, element_id: "el_3", type: "generic_interactive", role: "interactive", bbox: [100, 232, 300, 260], label: "Harmonie" };

@@ -314,7 +314,9 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   let icon: string | null = null;
   let iconStd: number | undefined;
   if (!label.trim() && !(type === "text_input" && caption)) {
-    const crop = iconCrop(screen.frame, ctx.calm, point, el?.bbox, win);
+    // The crop is the thing under the click: its element, else the box OCR read there (an icon read
+    // as « B » or « 8 » is bounded by that box); 80×80 around the point only when neither is seen.
+    const crop = iconCrop(screen.frame, ctx.calm, point, el?.bbox ?? line?.bbox, win);
     if ("flat" in crop) ctx.warn(`${stepId}: the icon crop under (${point.join(", ")}) is flat (grey deviation ${crop.std}): it could never match; the target is ${anchors.length ? "found by the texts around it and its place in the window" : "this region of the window"}`);
     else {
       icon = await deps.saveIcon(`${stepId}.png`, crop.frame);
