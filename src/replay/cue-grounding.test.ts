@@ -152,6 +152,10 @@ describe("grounding by every cue", () => {
     const g = groundByCues(t, frame(1200, 720), { elements: [], lines: [line("Ville", [240, 184, 340, 224])] });
     expect(g).toMatchObject({ found: true, method: "region", point: [600, 204], bbox: [400, 180, 800, 228] });
     if (g?.found) expect(g.note).toMatch(/no field seen: placed from its caption « Ville »/);
+    // A window made smaller by hand (not alike both ways) where OCR reads the text 0.8× as high: the UI
+    // is as recorded, the field is the recorded offset away from its caption, at its recorded size.
+    const smaller = groundByCues(t, frame(500, 200), { elements: [], lines: [line("Ville", [120, 44, 170, 60])] });
+    expect(smaller).toMatchObject({ found: true, method: "region", point: [300, 52], bbox: [200, 40, 400, 64] });
     // The same, but the field there is seen and greyed out (its fill blends in): not placed inside it.
     const field: BBox = [400, 180, 800, 228];
     const greyed = groundByCues(t, frame(1200, 720, [{ bbox: field, greyed: true }]), { elements: [el("f", "text_input", field)], lines: [line("Ville", [240, 184, 340, 224])] });

@@ -88,15 +88,16 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const liveText = medianHeight(screen.lines);
   // UI scale now against when recorded. Without the recorded words' widths (older workflows, none
   // read again), from the text's height — but OCR line heights vary by ±30 % with what the lines
-  // hold, a window's size does not: in a window of the recorded size, text within 30 % of its
-  // recorded height is the recorded scale; in a window grown alike both ways (×2), the window's
-  // growth when the text grew nearer to it than to nothing.
+  // hold, a window's size does not: in a window grown alike both ways (×2), the window's growth
+  // when the text grew nearer to it than to nothing; otherwise (the recorded size, or a window
+  // resized by hand) text within 30 % of its recorded height is the recorded scale.
   // Best of all: the width of the very words recorded around the target (caption, nearby texts).
   const grow = sameSize ? 1 : (sx + sy) / (2 * s);
   const uWords = wordScale(target, screen.lines, s);
   const uText = target.text_px && liveText ? liveText / target.text_px : undefined;
   const uniform = Math.abs(sx - sy) <= 0.05 * Math.max(sx, sy);
-  const u = Math.min(3, Math.max(0.5, uWords ?? (uText === undefined ? grow : sameSize ? (Math.abs(uText - 1) < 0.3 ? 1 : uText) : uniform && Math.abs(uText - grow) < Math.abs(uText - 1) ? grow : uText)));
+  const byHeight = (t: number) => (!sameSize && uniform && Math.abs(t - grow) < Math.abs(t - 1) ? grow : Math.abs(t - 1) < 0.3 ? 1 : t);
+  const u = Math.min(3, Math.max(0.5, uWords ?? (uText === undefined ? grow : byHeight(uText))));
   const lineH = liveText ?? 16 * u;
   const cues = new Set(target.cues ?? []);
   const label = (opts.label ?? target.by_text ?? target.label).trim();
