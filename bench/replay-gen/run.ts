@@ -6,12 +6,16 @@
 // coordinate baseline: the recorded raw actions replayed at their recorded screen coordinates, typing
 // the row's values (so it takes new data too).
 //   nice -n 10 npx tsx bench/replay-gen/run.ts   (RPAV_BENCH_FAMILIES=gtk,tk,qt,html RPAV_BENCH_CELLS=unchanged,moved,…)
+// While tuning (tuned families only): RPAV_BENCH_KEEP=1 keeps the work folder, RPAV_BENCH_REUSE=<that
+// folder> replays its recorded sessions again (rebuilt with the current builder) instead of recording
+// anew, RPAV_BENCH_WHO=rpav skips the coordinate baseline, RPAV_BENCH_VERBOSE=1 prints each step's
+// grounding decision and check.
 // Tuned on: gtk and tk (every threshold of the builder and of grounding was looked at on them; tk was
 // held out until its failures were used to motivate fixes on 2026-12-02, so it counts as tuned since).
 // Held out: qt (Qt 5 Fusion) and html (the form in Debian Chromium, --app window; lab/task-apps/html_form.mjs),
 // never looked at while tuning: run once at the final code and reported as they come.
 // Brings its own lab up on display :70 (or $RPAV_BENCH_DISPLAY) and down again.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodePng, readImageFile } from "../../src/capture/png.js";
@@ -62,7 +66,10 @@ const env = { ...process.env, ...lab.env };
 const windows = new X11WindowInfo({ env });
 const screen = new X11ScreenSource({ env, windows });
 const input = new X11XTestInputDriver({ env, speed: 3 });
-const work = mkdtempSync(join(tmpdir(), "rpav-bench-gen-"));
+const reuse = process.env.RPAV_BENCH_REUSE;
+const whoFilter = process.env.RPAV_BENCH_WHO?.split(",");
+const verbose = !!process.env.RPAV_BENCH_VERBOSE;
+const work = reuse ?? mkdtempSync(join(tmpdir(), "rpav-bench-gen-"));
 const dataDir = join(work, "data");
 
 interface Outcome {
@@ -102,7 +109,13 @@ async function ours(family: GenFamily, wfPath: string, wf: Workflow, cell: Cell)
     const ms = performance.now() - t0;
     const got = await run.observe();
     const want = task.expected(data);
-    const afters = readTrace(r.runDir).events.filter((e) => e.type === "after");
+    const events = readTrace(r.runDir).events;
+    const afters = events.filter((e) => e.type === "after");
+    if (verbose)
+      for (const e of events) {
+        if (e.type === "before") console.log(`    ${e.step_id} #${e.attempt} ${e.method ?? "-"} ${e.bbox ? e.bbox.map(Math.round).join(",") : ""} — ${e.decision.slice(0, 400)}`);
+        if (e.type === "after") console.log(`    ${e.step_id} → ${e.status}${e.error ? ` (${e.error.message.slice(0, 300)})` : ""} ${(e.checks ?? []).map((c) => `${c.kind}:${c.status} ${c.evidence.slice(0, 100)}`).join("; ")}`);
+      }
     const failed = afters.find((e) => e.type === "after" && e.status === "failed");
     const passed = r.status === "passed";
     return { family, cell: cell.name, who: "rpav", ok: passed && got === want, wrong: passed && got !== want, got, want, ms, overheads: afters.map((e) => (e.type === "after" ? e.overhead_ms : 0)), ...(failed?.type === "after" && failed.error ? { error: failed.error.message.slice(0, 200) } : {}) };
@@ -143,10 +156,14 @@ try {
     const sessionDir = join(work, family, "session");
     mkdirSync(sessionDir, { recursive: true });
     // The recorder sees the fields as `rpav record` does (without a way to see them, every burst would be secret).
+    const reused = reuse && existsSync(join(sessionDir, "session.jsonl"));
     const recorder = new Recorder({ events: new X11RecordSource({ env }), screen, windows, encodePng, secretField: secretFieldFinder(detector) });
-    console.log(`${family}: recording the demonstration…`);
-    const rec = await recordDemonstration(task, { env, windows, input }, recorder, sessionDir);
-    if (rec.observed !== task.expected(task.recorded)) console.log(`${family}: the demonstration itself did not do the task: ${rec.observed}`);
+    if (reused) console.log(`${family}: the session recorded in ${sessionDir}, built again`);
+    else {
+      console.log(`${family}: recording the demonstration…`);
+      const rec = await recordDemonstration(task, { env, windows, input }, recorder, sessionDir);
+      if (rec.observed !== task.expected(task.recorded)) console.log(`${family}: the demonstration itself did not do the task: ${rec.observed}`);
+    }
     const session = readSession(sessionDir);
     const wfDir = join(work, family, "wf");
     mkdirSync(join(wfDir, "icons"), { recursive: true });
@@ -165,7 +182,7 @@ try {
     console.log(`${family}: ${workflow.steps.length} steps — ${workflow.steps.map((s) => s.intention).join(" | ")}`);
     for (const w of warnings) console.log(`  warning: ${w}`);
     for (const cell of cells) {
-      for (const who of ["rpav", "coordinates"] as const) {
+      for (const who of (["rpav", "coordinates"] as const).filter((w) => !whoFilter || whoFilter.includes(w))) {
         const o = await (who === "rpav" ? ours(family, wfPath, workflow, cell) : coordinates(family, session.actions, cell)).catch(
           (e: Error) => ({ family, cell: cell.name, who, ok: false, wrong: false, got: "", want: "", ms: 0, error: e.message.slice(0, 200) }) as Outcome,
         );
@@ -182,7 +199,7 @@ try {
   await input.close();
   await screen.close();
   await labDown({ display: DISPLAY, stateDir: STATE, quiet: true });
-  if (process.env.RPAV_BENCH_KEEP) console.log(`kept ${work}`);
+  if (process.env.RPAV_BENCH_KEEP || reuse) console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }
 

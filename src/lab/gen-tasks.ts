@@ -287,15 +287,17 @@ export interface RecordedTask {
 
 /**
  * Records `task` once through the real recorder while the scripted person demonstrates it
- * (`record` is the caller's Recorder, already built on this desktop's event source and screen).
+ * (`record` is the caller's Recorder, already built on this desktop's event source and screen),
+ * in the app's default look or in `variant` (a recording made at ×2).
  */
 export async function recordDemonstration(
   task: ReplayTask,
   desktop: { env: NodeJS.ProcessEnv; windows: WindowInfo; input: InputDriver },
   recorder: { record(o: { dir: string; name: string; app?: string; settleMs?: number }): Promise<{ problems: string[] }>; stop(): void },
   dir: string,
+  variant: AppVariant = {},
 ): Promise<{ problems: string[]; observed: string }> {
-  const run = await task.start({ env: desktop.env }, desktop.windows, {}, task.recorded);
+  const run = await task.start({ env: desktop.env }, desktop.windows, variant, task.recorded);
   try {
     await desktop.windows.activate(run.app.window.id);
     await sleep(600);

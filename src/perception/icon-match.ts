@@ -163,6 +163,24 @@ export function matchIcon(frame: Frame, icon: Frame, opts: IconMatchOptions = {}
 }
 
 /**
+ * The grey gradient magnitude of a frame (central differences, 0–255), as a grey frame. Edges
+ * survive what recolours a button around its icon (a dark theme) where grey levels do not: an
+ * icon's template can be matched on edges as well.
+ */
+export function edgeMap(frame: Frame): Frame {
+  const g = toGrey(toRgb(frame));
+  const { width: w, height: h } = frame;
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 1; y < h - 1; y++)
+    for (let x = 1; x < w - 1; x++) {
+      const gx = g[y * w + x + 1]! - g[y * w + x - 1]!;
+      const gy = g[(y + 1) * w + x]! - g[(y - 1) * w + x]!;
+      out.fill(Math.min(255, Math.round(Math.hypot(gx, gy))), (y * w + x) * 3, (y * w + x) * 3 + 3);
+    }
+  return { ...frame, data: out, channels: 3 };
+}
+
+/**
  * How much a box of a frame varies in grey: its standard deviation, and the spread between its
  * 5th and 95th percentiles (0–255). A crop of an empty area or a canvas has neither: it can
  * never be told apart from any other flat place, so it is no icon to match.

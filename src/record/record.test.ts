@@ -103,20 +103,20 @@ describe("template builder", () => {
     expect(saved[0]!.frame.width).toBe(50);
   });
 
-  it("a field named by its caption keeps the caption and its offset; nearby texts keep theirs; the variable is named from the caption", async () => {
+  it("a field named by its caption keeps the caption, its offset and width; nearby texts keep theirs; the variable is named from the caption", async () => {
     const dir = session([{ kind: "click", x: 150, y: 115, button: 1 }, { kind: "type", text: "12,50" }]);
     const r: BuildDeps["reader"] = { read: async () => ({ elements: [{ ...field, label: "" }], lines: [{ text: "Prix unitaire HT €", bbox: [20, 105, 90, 125] }, { text: "Facture n° 12", bbox: [20, 20, 200, 40] }] }) };
     const words = { knows: (w: string) => ["prix", "unitaire", "commande", "objet", "de", "fournitures"].includes(w) };
     const { workflow } = await buildWorkflow(readSession(dir), { ...deps, reader: r, words });
-    expect(workflow.steps[0]!.target).toMatchObject({ caption: { text: "Prix unitaire HT €", dx: -145, dy: 0 }, typed_into: true, cues: ["caption", "anchors", "position", "type"], icon: null });
-    expect(workflow.steps[0]!.target!.anchor_offsets).toEqual([{ text: "Facture n° 12", dx: -90, dy: -85 }]);
+    expect(workflow.steps[0]!.target).toMatchObject({ caption: { text: "Prix unitaire HT €", dx: -145, dy: 0, w: 70 }, typed_into: true, cues: ["caption", "anchors", "position", "type"], icon: null });
+    expect(workflow.steps[0]!.target!.anchor_offsets).toEqual([{ text: "Facture n° 12", dx: -90, dy: -85, w: 180 }]);
     expect(workflow.variables[0]!.name).toBe("prix_unitaire_ht");
     expect(variableNameFrom("Prix unitaire HT e", words)).toBe("prix_unitaire_ht");
     expect(variableNameFrom("Objet connande de fournitures", words)).toBe("objet_commande_de_fournitures");
     expect(variableNameFrom("Objet connande de fournitures", undefined)).toBe("objet_connande_de_fournitures");
   });
 
-  it("an icon-only button read by OCR as one character is named by its icon, never « v » or « y »: two readings build the same target", async () => {
+  it("an icon-only button read by OCR as one character is named by its icon, never « v », « y » or « 8 »: the readings build the same target", async () => {
     const button: UIElement = { ...field, element_id: "el_9", type: "button", role: "button", bbox: [480, 380, 520, 420], label: "v", text: { raw: "v", normalized: "v", embedding: null } };
     const frame = () => {
       const data = new Uint8Array(800 * 600 * 4).fill(235);
@@ -129,10 +129,25 @@ describe("template builder", () => {
       expect(warnings.some((w) => /no name/.test(w))).toBe(true);
       return workflow.steps[0]!;
     };
-    const [a, b] = [await build("v"), await build("y")];
+    const [a, b, c] = [await build("v"), await build("y"), await build("8")];
     expect(a.target).toMatchObject({ type: "button", label: "", by_text: null, icon: "icons/step_001.png" });
     expect(a.intention).toBe("Cliquer sur le bouton (icône)");
     expect(b.target).toEqual(a.target);
+    // A floppy disk is read « 8 » as readily as a letter (Tk at ×2, Qt): a lone digit names nothing either.
+    expect(c.target).toEqual(a.target);
+  });
+
+  it("an icon no element bounds but OCR read as one character: its crop is the box OCR read there, not 80×80 of its surroundings", async () => {
+    const frame = () => {
+      const data = new Uint8Array(800 * 600 * 4).fill(235);
+      for (let y = 390; y < 412; y++) for (let x = 490; x < 510; x++) data.fill((x + y) % 5 < 2 ? 30 : 250, (y * 800 + x) * 4, (y * 800 + x) * 4 + 3);
+      return makeFrame({ data, width: 800, height: 600, channels: 4 });
+    };
+    const saved: { name: string; frame: ReturnType<typeof makeFrame> }[] = [];
+    const reader: BuildDeps["reader"] = { read: async () => ({ elements: [], lines: [{ text: "B", bbox: [490, 390, 510, 412] }, { text: "Nom du client", bbox: [540, 440, 640, 460] }] }) };
+    const { workflow } = await buildWorkflow(readSession(session([{ kind: "click", x: 500, y: 400, button: 1 }])), { ...deps, reader, loadImage: async () => frame(), saveIcon: async (name, f) => (saved.push({ name, frame: f }), `icons/${name}`) });
+    expect(workflow.steps[0]!.target).toMatchObject({ label: "", by_text: null, icon: "icons/step_001.png" });
+    expect([saved[0]!.frame.width, saved[0]!.frame.height]).toEqual([28, 30]);
   });
 
   it("a dropdown click then an item click is a select step; a new window brings a wait_for step", async () => {

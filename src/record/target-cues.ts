@@ -54,14 +54,18 @@ export function captionOf(box: BBox, type: string, lines: readonly TextLine[]): 
   return best ? { text: captionText(best.l.text), bbox: best.l.bbox } : undefined;
 }
 
-/** Offset of a box's centre from a point, rounded (window pixels). */
-export function offsetFrom(point: Point, b: BBox): { dx: number; dy: number } {
+/**
+ * Offset of a text's centre from a point, rounded (window pixels), and the text's width: the same
+ * words read at replay give the UI scale by their width (steadier than line heights, which vary
+ * with accents and descenders).
+ */
+export function offsetFrom(point: Point, b: BBox): { dx: number; dy: number; w: number } {
   const c = bboxCenter(b);
-  return { dx: Math.round(c[0] - point[0]), dy: Math.round(c[1] - point[1]) };
+  return { dx: Math.round(c[0] - point[0]), dy: Math.round(c[1] - point[1]), w: Math.round(b[2] - b[0]) };
 }
 
 /** The nearest texts around a target (not its own label), with their offsets, nearest first. */
-export function anchorOffsets(center: Point, own: BBox | undefined, exclude: readonly string[], lines: readonly TextLine[], max = 4): { text: string; dx: number; dy: number }[] {
+export function anchorOffsets(center: Point, own: BBox | undefined, exclude: readonly string[], lines: readonly TextLine[], max = 4): { text: string; dx: number; dy: number; w: number }[] {
   return lines
     .filter((l) => l.text.trim().length > 1 && !exclude.includes(l.text) && !(own && bboxContainsPoint(own, bboxCenter(l.bbox))))
     .map((l) => ({ l, d: Math.hypot(bboxCenter(l.bbox)[0] - center[0], bboxCenter(l.bbox)[1] - center[1]) }))
@@ -73,15 +77,17 @@ export function anchorOffsets(center: Point, own: BBox | undefined, exclude: rea
 
 /**
  * A label that cannot name the target: empty, or one or two characters that are not a word (an
- * icon-only button read by OCR as « v », « y », « ▼ », « + »). Such a target is named by its icon.
+ * icon-only button read by OCR as « v », « y », « ▼ », « + », a floppy disk read « 8 » or « B »).
+ * Such a target is named by its icon. A lone digit counts too: OCR reads icons as digits as
+ * readily as letters, and a digit button keeps its icon crop, which matches it as well.
  */
 export function meaninglessLabel(label: string): boolean {
   const t = label.trim();
   if (!t) return true;
   const letters = t.replace(/[^\p{L}\p{N}]/gu, "");
   if (letters.length === 0) return true;
-  if (/^\d+$/.test(t)) return false;
   if (t.length === 1) return true;
+  if (/^\d+$/.test(t)) return false;
   // Two letters in one case pattern name buttons everywhere (« OK », « No », « Go »); an icon misread
   // by OCR gives one character or a letter with a symbol.
   if (t.length === 2) return !/^(\p{Lu}{2}|\p{Lu}\p{Ll})$/u.test(t);

@@ -14,7 +14,7 @@ import { sameLabelInOrder, textTargets, typeCompatibility } from "../perception/
 import { addExpectations } from "./expectations.js";
 import type { SessionAction } from "./recorder.js";
 import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, type WordList } from "./target-cues.js";
-import { fillContrast, greyContrast } from "../perception/icon-match.js";
+import { fillContrast } from "../perception/icon-match.js";
 import { nameIcon } from "../perception/icon-names.js";
 import { toGrey, toRgb } from "../perception/raster.js";
 import { bboxScreenToFrame } from "../core/frame.js";
@@ -314,7 +314,9 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   let icon: string | null = null;
   let iconStd: number | undefined;
   if (!label.trim() && !(type === "text_input" && caption)) {
-    const crop = iconCrop(screen.frame, ctx.calm, point, el?.bbox, win);
+    // The crop is the thing under the click: its element, else the box OCR read there (an icon read
+    // as « B » or « 8 » is bounded by that box); 80×80 around the point only when neither is seen.
+    const crop = iconCrop(screen.frame, ctx.calm, point, el?.bbox ?? line?.bbox, win);
     if ("flat" in crop) ctx.warn(`${stepId}: the icon crop under (${point.join(", ")}) is flat (grey deviation ${crop.std}): it could never match; the target is ${anchors.length ? "found by the texts around it and its place in the window" : "this region of the window"}`);
     else {
       icon = await deps.saveIcon(`${stepId}.png`, crop.frame);
@@ -333,7 +335,6 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   if (anchors.length) cues.push("anchors");
   if (wbox) cues.push("position");
   if (el) cues.push("type");
-  const contrast = box && ctx.typedNext ? greyContrast(screen.frame, bboxScreenToFrame(screen.frame, box)).spread : undefined;
   const fill = box && ctx.typedNext ? fillContrast(screen.frame, bboxScreenToFrame(screen.frame, box)) : undefined;
   return {
     type,
@@ -353,7 +354,6 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
     ...(region ? { region: true } : {}),
     ...(ctx.typedNext ? { typed_into: true } : {}),
     ...(iconStd !== undefined ? { icon_contrast: iconStd } : {}),
-    ...(contrast !== undefined ? { box_contrast: contrast } : {}),
     ...(fill !== undefined ? { fill_contrast: fill } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
-import { groundByCues } from "./cue-grounding.js";
+import { groundByCues, wordScale } from "./cue-grounding.js";
 import { groundTarget } from "./grounding.js";
 
 /** A light window with boxes painted: `ink` dark text-like stripes (enabled) or pale ones (greyed out). */
@@ -89,12 +89,110 @@ describe("grounding by every cue", () => {
     expect(groundByCues(t, frame(200, 200), screen)).toMatchObject({ found: true, bbox: boxes[1] });
   });
 
-  it("a typing step whose only field looks greyed out is not found, never typed into the greyed field", () => {
+  it("a typing step whose only field looks greyed out (its fill blends into the window, unlike when recorded) is not found, never typed into the greyed field", () => {
     const field: BBox = [200, 90, 400, 114];
-    const t: Target = { ...base, label: "Nom", by_text: "Nom", typed_into: true, box_contrast: 200, caption: { text: "Nom", dx: -155, dy: 0 }, window_box: [...field], window_size: [600, 360], cues: ["caption", "position", "type"] };
+    const t: Target = { ...base, label: "Nom", by_text: "Nom", typed_into: true, fill_contrast: 20, caption: { text: "Nom", dx: -155, dy: 0 }, window_box: [...field], window_size: [600, 360], cues: ["caption", "position", "type"] };
     const g = groundByCues(t, frame(600, 360, [{ bbox: field, greyed: true }]), { elements: [el("f", "text_input", field)], lines: [line("Nom", [120, 92, 170, 112])] });
     expect(g?.found).toBe(false);
-    if (g && !g.found) expect(g.reason).toMatch(/looks disabled/);
+    if (g && !g.found) expect(g.reason).toMatch(/looks disabled \(fill 8 against 20, recorded\)/);
+  });
+
+  it("greyed out is judged against the live window's other fields: in a dark theme the enabled fields are kept, the greyed one set aside", () => {
+    // Recorded in a light theme with a fill contrast of 30. Live, dark: window 40, enabled fields 52
+    // (contrast 12: under half the recorded 30, so the recording alone would set every field aside),
+    // one greyed field 43 (contrast 3).
+    const w = 600, h = 360;
+    const data = new Uint8Array(w * h * 4).fill(40);
+    const paint = (b: BBox, v: number) => { for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) data.fill(y === b[1] || y === b[3] - 1 ? 90 : v, (y * w + x) * 4, (y * w + x) * 4 + 3); };
+    const fields: BBox[] = [[200, 40, 400, 64], [200, 90, 400, 114], [200, 140, 400, 164]];
+    paint(fields[0]!, 52);
+    paint(fields[1]!, 52);
+    paint(fields[2]!, 43);
+    const f = makeFrame({ data, width: w, height: h, channels: 4 });
+    const screen = { elements: fields.map((b, i) => el(`f${i}`, "text_input", b)), lines: [line("Client", [110, 42, 180, 62]), line("Ville", [120, 92, 170, 112]), line("Code", [120, 142, 170, 162])] };
+    const t = (caption: string, box: BBox): Target => ({ ...base, label: caption, by_text: caption, typed_into: true, fill_contrast: 30, caption: { text: caption, dx: -155, dy: 0 }, window_box: [...box], window_size: [w, h], text_px: 20, cues: ["caption", "position", "type"] });
+    expect(groundByCues(t("Ville", fields[1]!), f, screen)).toMatchObject({ found: true, bbox: fields[1] });
+    const code = groundByCues(t("Code", fields[2]!), f, screen);
+    expect(code?.found).toBe(false);
+    if (code && !code.found) expect(code.reason).toMatch(/« f2 » looks disabled \(fill 3 against 12, the fields of the window \(upper median of 3\)/);
+  });
+
+  it("at ×2, or once text is typed in a field, the empty fields are not taken for greyed out (a box's grey spread changed, its fill did not; a focus ring is no reference)", () => {
+    // Recorded at ×1 (box spread 55 from its border). Live at ×2: a 1 px border is under 5 % of the
+    // box, so its spread reads 0; the field above holds dark text, whose spread is high, and it has
+    // the focus: a 4 px blue-grey ring around it (its fill then stands out by 130).
+    const w = 1200, h = 720;
+    const data = new Uint8Array(w * h * 4).fill(240);
+    const paint = (b: BBox, text: boolean) => { for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) data.fill(y === b[1] || y === b[3] - 1 || x === b[0] || x === b[2] - 1 ? 185 : text && x < b[0] + 300 && (x + y) % 3 === 0 ? 20 : 250, (y * w + x) * 4, (y * w + x) * 4 + 3); };
+    const fields: BBox[] = [[400, 80, 800, 128], [400, 180, 800, 228]];
+    const ring: BBox = [fields[0]![0] - 4, fields[0]![1] - 4, fields[0]![2] + 4, fields[0]![3] + 4];
+    for (let y = ring[1]; y < ring[3]; y++) for (let x = ring[0]; x < ring[2]; x++) data.fill(120, (y * w + x) * 4, (y * w + x) * 4 + 3);
+    paint(fields[0]!, true);
+    paint(fields[1]!, false);
+    const f = makeFrame({ data, width: w, height: h, channels: 4 });
+    const screen = { elements: fields.map((b, i) => el(`f${i}`, "text_input", b)), lines: [line("Client", [220, 84, 360, 124]), line("Ville", [240, 184, 340, 224])] };
+    const t: Target = { ...base, label: "Ville", by_text: "Ville", typed_into: true, box_contrast: 55, fill_contrast: 10, caption: { text: "Ville", dx: -155, dy: 0 }, window_box: [200, 90, 400, 114], window_size: [600, 360], text_px: 20, cues: ["caption", "position", "type"] };
+    expect(groundByCues(t, f, screen)).toMatchObject({ found: true, bbox: fields[1] });
+  });
+
+  it("the UI scale is read from the widths of the words recorded around the target (caption, nearby texts), not their heights", () => {
+    const t: Target = { ...base, caption: { text: "Prix unitaire", dx: -150, dy: 0, w: 90 }, anchor_offsets: [{ text: "Fiche article", dx: -100, dy: -80, w: 80 }, { text: "OK", dx: 0, dy: 100, w: 20 }] };
+    // ×1.5 text: both words 1.5× as wide (one line read twice, one not at all), « OK » too short to count.
+    expect(wordScale(t, [line("Prix unitaire", [0, 0, 135, 30]), line("Prix unitaire", [0, 50, 135, 80]), line("Fiche article", [0, 100, 120, 140]), line("OK", [0, 0, 60, 20])], 1)).toBeCloseTo(1.5, 2);
+    // A frame at scale factor 2 (HiDPI capture) of the same UI: ×1 in screen pixels.
+    expect(wordScale(t, [line("Prix unitaire", [0, 0, 180, 30]), line("Fiche article", [0, 100, 160, 140])], 2)).toBeCloseTo(1, 2);
+    expect(wordScale(t, [line("Nom du client", [0, 0, 180, 30])], 1)).toBeUndefined();
+    expect(wordScale(base, [line("Prix unitaire", [0, 0, 180, 30])], 1)).toBeUndefined();
+  });
+
+  it("a typing step whose field is not seen as a field is placed from its caption at the recorded offset scaled to the live UI (×2); never inside a field set aside as greyed", () => {
+    // Recorded at ×1: field [200, 90, 400, 114] (centre 300, 102), caption « Ville » 155 px left. Live at
+    // ×2 (text twice as high): no element at all; the caption is at (290, 204) → field centre (600, 204).
+    const t: Target = { ...base, label: "Ville", by_text: "Ville", typed_into: true, fill_contrast: 20, caption: { text: "Ville", dx: -155, dy: 0 }, window_box: [200, 90, 400, 114], window_size: [600, 360], text_px: 20, cues: ["label", "caption", "position", "type"] };
+    const g = groundByCues(t, frame(1200, 720), { elements: [], lines: [line("Ville", [240, 184, 340, 224])] });
+    expect(g).toMatchObject({ found: true, method: "region", point: [600, 204], bbox: [400, 180, 800, 228] });
+    if (g?.found) expect(g.note).toMatch(/no field seen: placed from its caption « Ville »/);
+    // A window made smaller by hand (not alike both ways) where OCR reads the text 0.8× as high: the UI
+    // is as recorded, the field is the recorded offset away from its caption, at its recorded size.
+    const smaller = groundByCues(t, frame(500, 200), { elements: [], lines: [line("Ville", [120, 44, 170, 60])] });
+    expect(smaller).toMatchObject({ found: true, method: "region", point: [300, 52], bbox: [200, 40, 400, 64] });
+    // The same, but the field there is seen and greyed out (its fill blends in): not placed inside it.
+    const field: BBox = [400, 180, 800, 228];
+    const greyed = groundByCues(t, frame(1200, 720, [{ bbox: field, greyed: true }]), { elements: [el("f", "text_input", field)], lines: [line("Ville", [240, 184, 340, 224])] });
+    expect(greyed?.found).toBe(false);
+  });
+
+  it("an icon-only target: a recoloured icon (correlation under 0.85) is taken at its recorded place, never elsewhere", () => {
+    // The recorded icon: a dark square with a light bar, on a light button. Live (dark theme): the button
+    // and window are dark, the icon keeps its colours — the grey correlation falls, the edges remain.
+    const icon = (bg: number, w = 600, h = 360, at: [number, number] = [20, 20]) => {
+      const data = new Uint8Array(w * h * 4).fill(bg);
+      for (let y = 0; y < 24; y++) for (let x = 0; x < 24; x++) data.fill(y >= 4 && y < 20 && x >= 4 && x < 20 ? (y >= 7 && y < 11 && x >= 7 && x < 17 ? 230 : 30) : bg, ((at[1] + y) * w + at[0] + x) * 4, ((at[1] + y) * w + at[0] + x) * 4 + 3);
+      return makeFrame({ data, width: w, height: h, channels: 4 });
+    };
+    const rec = icon(245, 40, 40, [8, 8]);
+    const t: Target = { ...base, type: "button", label: "", by_text: null, icon: "icons/save.png", window_box: [20, 20, 44, 44], window_size: [600, 360], text_px: 16, cues: ["icon", "position", "type"] };
+    const here = groundByCues(t, icon(60), { elements: [], lines: [] }, { icon: rec });
+    expect(here).toMatchObject({ found: true, method: "icon" });
+    if (here?.found) {
+      expect(here.point[0]).toBeCloseTo(32, -1);
+      expect(here.point[1]).toBeCloseTo(32, -1);
+    }
+    // The same recoloured icon far from its recorded place: not found (it would need 0.85).
+    expect(groundByCues(t, icon(60, 600, 360, [400, 250]), { elements: [], lines: [] }, { icon: rec })?.found).toBe(false);
+    // The window twice as large (×2) while the text reads only 1.3× as high, the icon redrawn a little
+    // otherwise (its bar lower, the button darker: 0.78 anywhere): the window's growth gives the icon's scale.
+    const big = (() => {
+      const f = icon(245, 1200, 720, [2000, 2000]); // drawn off the frame: only the ×2 one below
+      for (let y = 0; y < 48; y++) for (let x = 0; x < 48; x++) {
+        const [iy, ix] = [y >> 1, x >> 1];
+        f.data.fill(iy >= 4 && iy < 20 && ix >= 4 && ix < 20 ? (y >= 19 && y < 27 && ix >= 7 && ix < 17 ? 230 : 30) : 150, ((40 + y) * 1200 + 40 + x) * 4, ((40 + y) * 1200 + 40 + x) * 4 + 3);
+      }
+      return f;
+    })();
+    const x2 = groundByCues(t, big, { elements: [], lines: [line("Fichier", [300, 300, 380, 321])] }, { icon: rec });
+    expect(x2).toMatchObject({ found: true, method: "icon" });
+    if (x2?.found) expect(Math.hypot(x2.point[0] - 64, x2.point[1] - 64)).toBeLessThan(6);
   });
 
   it("a region target is the recorded place when the window is as recorded, else where the texts around it say", () => {
@@ -104,5 +202,12 @@ describe("grounding by every cue", () => {
     // Window twice as large (×2): text twice as high, the anchor moved; the point follows it.
     const big = groundByCues(t, frame(800, 600), { elements: [], lines: [line("Sans titre", [120, 84, 280, 116])] });
     expect(big).toMatchObject({ found: true, method: "region", point: [600, 400] });
+    // The same ×2 window where OCR reads the text only 1.7× as high (line boxes vary with what they
+    // hold): the window's growth is the UI scale, the point is the same.
+    // And with the anchor's recorded width (80 px), read only 1.4× as high here but twice as wide: the same.
+    const widths = groundByCues({ ...t, anchor_offsets: [{ text: "Sans titre", dx: -200, dy: -150, w: 80 }] }, frame(800, 600), { elements: [], lines: [line("Sans titre", [120, 89, 280, 111])] });
+    expect(widths).toMatchObject({ found: true, method: "region", point: [600, 400] });
+    const noisy = groundByCues(t, frame(800, 600), { elements: [], lines: [line("Sans titre", [120, 86, 280, 114]), line("Fichier", [20, 30, 90, 57])] });
+    expect(noisy).toMatchObject({ found: true, method: "region", point: [600, 400] });
   });
 });

@@ -7,15 +7,22 @@
 //   - Equal candidates (several « Nom » fields): the recorded rank in reading order is used only
 //     when there are as many of them as when recorded; otherwise caption, anchors and place decide.
 //   - A step that types into the target never picks a greyed-out element or one that takes no text.
+//     Greyed out is judged by the fill: a field whose fill blends into the window far more than the
+//     window's other fields do (or, alone in its window, than it did when recorded). Not by the grey
+//     spread of the box: that falls in a dark theme, at ×2 (the border is a smaller share of the
+//     box) and rises once text is typed in a field, so it set every field aside in those cells.
+//   - A typing step whose field is not seen as a field (a toolkit whose entries the detector does
+//     not type) is placed from its caption, at the recorded offset scaled to the live UI — never
+//     inside an element set aside as greyed out.
 //   - A region target (an empty area, a canvas) is "this region of this window": its place follows
 //     the texts around it when they are seen, else the window's proportions.
 // Targets from older workflows (no window-relative box) return undefined: the caller grounds them as before.
-import type { Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
 import { bboxCenter, readingOrder } from "../core/geometry.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
-import { fillContrast, greyContrast, matchIcon } from "../perception/icon-match.js";
+import { cropFrame, type Frame } from "../core/frame.js";
+import { edgeMap, fillContrast, matchIcon, type IconMatch } from "../perception/icon-match.js";
 import { clickPoint, sameLabelInOrder, textSimilarity, textTargets, typeCompatibility, type LocatableElement, type LocateCandidate } from "../perception/locate.js";
 
 export interface CueScreen {
@@ -79,8 +86,18 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const expBox: BBox = [wb[0] * sx, wb[1] * sy, wb[2] * sx, wb[3] * sy];
   const expC = bboxCenter(expBox);
   const liveText = medianHeight(screen.lines);
-  // UI scale now against when recorded: text height (larger text, ×2) else the window's growth.
-  const u = Math.min(3, Math.max(0.5, target.text_px && liveText ? liveText / target.text_px : sameSize ? 1 : (sx + sy) / (2 * s)));
+  // UI scale now against when recorded. Without the recorded words' widths (older workflows, none
+  // read again), from the text's height — but OCR line heights vary by ±30 % with what the lines
+  // hold, a window's size does not: in a window grown alike both ways (×2), the window's growth
+  // when the text grew nearer to it than to nothing; otherwise (the recorded size, or a window
+  // resized by hand) text within 30 % of its recorded height is the recorded scale.
+  // Best of all: the width of the very words recorded around the target (caption, nearby texts).
+  const grow = sameSize ? 1 : (sx + sy) / (2 * s);
+  const uWords = wordScale(target, screen.lines, s);
+  const uText = target.text_px && liveText ? liveText / target.text_px : undefined;
+  const uniform = Math.abs(sx - sy) <= 0.05 * Math.max(sx, sy);
+  const byHeight = (t: number) => (!sameSize && uniform && Math.abs(t - grow) < Math.abs(t - 1) ? grow : Math.abs(t - 1) < 0.3 ? 1 : t);
+  const u = Math.min(3, Math.max(0.5, uWords ?? (uText === undefined ? grow : byHeight(uText))));
   const lineH = liveText ?? 16 * u;
   const cues = new Set(target.cues ?? []);
   const label = (opts.label ?? target.by_text ?? target.label).trim();
@@ -90,10 +107,14 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const diag = Math.hypot(frame.width, frame.height);
 
   const iconMatch = cues.has("icon") && opts.icon ? matchIcon(frame, opts.icon, { scales: orderedScales(u) }) : undefined;
-  const iconOk = iconMatch && iconMatch.score >= (opts.iconThreshold ?? 0.85) ? iconMatch : undefined;
+  const iconFound = iconMatch && iconMatch.score >= (opts.iconThreshold ?? 0.85) ? iconMatch : undefined;
+  // Not matched anywhere: the icon at its recorded place (the window as recorded, or scaled with it)
+  // needs only to resemble the recording — a dark theme recolours the button around it, ×2 redraws it.
+  const iconHere = cues.has("icon") && opts.icon && !iconFound ? iconAtPlace(frame, opts.icon, expBox, [u, (sx + sy) / (2 * s)]) : undefined;
+  const iconOk = iconFound ?? iconHere;
 
   const elements: LocatableElement[] = [...screen.elements, ...textTargets(screen.lines, singleRow(screen))];
-  if (iconOk) elements.push({ element_id: "icon:match", type: target.type ?? "button", bbox: iconOk.bbox, label: "" });
+  if (iconOk) elements.push({ element_id: iconFound ? "icon:match" : "icon:here", type: target.type ?? "button", bbox: iconOk.bbox, label: "" });
 
   const offsetScore = (from: Point, text: string, dx: number, dy: number, minSim: number) => {
     let best = 0;
@@ -108,16 +129,27 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const typing = !!target.typed_into;
   const control = target.type === "text_input" || target.type === "dropdown";
   const excluded: string[] = [];
+  const excludedBoxes: BBox[] = [];
   const scored: Scored[] = [];
+  // A step that types needs a field: never a button, a greyed-out element, or bare text.
+  const takesText = (c: LocatableElement) => !c.element_id.startsWith("text:") && !(control && typeCompatibility(target.type!, c.type) < 0.6);
+  // Greyed out, judged by the fill (the most common grey inside against the ring around): against
+  // the live window's fields when there are several (a theme moves them all alike), else against
+  // the fill recorded. Only when the recorded field stood out from its window.
+  const fills = typing && target.fill_contrast !== undefined && target.fill_contrast >= 6 ? new Map(elements.filter(takesText).map((c) => [c, fillContrast(frame, c.bbox as BBox)])) : new Map<LocatableElement, number>();
+  // The upper median, and never over twice the recorded fill: a focused field's highlight ring
+  // (thick at ×2) makes its own fill stand out far more than any other's.
+  const recordedFill = target.fill_contrast ?? 0;
+  const refFill = fills.size >= 2 ? Math.min(2 * recordedFill, [...fills.values()].sort((a, b) => b - a)[(fills.size - 1) >> 1]!) : recordedFill;
+  const refWhat = fills.size >= 2 ? `the fields of the window (upper median of ${fills.size})` : "recorded";
   for (const c of elements) {
     const isText = c.element_id.startsWith("text:");
-    // A step that types needs a field: never a button, a greyed-out element, or bare text.
-    if (typing && control && (isText || typeCompatibility(target.type!, c.type) < 0.6)) continue;
+    if (typing && control && !takesText(c)) continue;
     if (typing && !isText) {
-      const spread = target.box_contrast ? greyContrast(frame, c.bbox as BBox).spread : Infinity;
-      const fill = target.fill_contrast && target.fill_contrast >= 6 ? fillContrast(frame, c.bbox as BBox) : Infinity;
-      if (spread < 0.45 * (target.box_contrast ?? 0) || fill < 0.5 * (target.fill_contrast ?? 0)) {
-        excluded.push(`« ${c.label || c.element_id} » looks disabled (${spread < Infinity ? `contrast ${spread} against ${target.box_contrast}` : ""}${fill < Infinity ? ` fill ${fill} against ${target.fill_contrast}` : ""} recorded)`);
+      const fill = fills.get(c);
+      if (fill !== undefined && refFill >= 6 && fill < 0.5 * refFill) {
+        excluded.push(`« ${c.label || c.element_id} » looks disabled (fill ${fill} against ${refFill}, ${refWhat})`);
+        excludedBoxes.push(c.bbox as BBox);
         continue;
       }
     }
@@ -147,7 +179,7 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const cueNote = (x: Scored) => Object.entries(x.cues).map(([k, v]) => `${k} ${Math.round(v * 100) / 100}`).join(", ");
   const found = (x: Scored, note: string, ambiguous = false): CueGrounding => {
     const bbox = x.c.bbox as BBox;
-    return { found: true, method: x.c.element_id === "icon:match" ? "icon" : "element", bbox, point: clickPoint(x.c.type, bbox), score: Math.round(x.score * 1000) / 1000, ambiguous, candidates, note: `${note} (${cueNote(x)})` };
+    return { found: true, method: x.c.element_id.startsWith("icon:") ? "icon" : "element", bbox, point: clickPoint(x.c.type, bbox), score: Math.round(x.score * 1000) / 1000, ambiguous, candidates, note: `${note} (${cueNote(x)})` };
   };
 
   // The layout is as recorded: the candidate at the recorded place that shows the target.
@@ -176,6 +208,25 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     return found(best, `${ambiguous ? `ambiguous: « ${best.c.label} » and « ${rival!.c.label} » score alike` : `best of all cues`}${why}${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}`, ambiguous);
   }
 
+  // A typing step whose field is not seen as a field: where its caption says, at the recorded
+  // offset scaled to the live UI — never inside an element set aside as greyed out.
+  if (typing && caption) {
+    const want: Point = [expC[0] + u * caption.dx * s, expC[1] + u * caption.dy * s];
+    const dist = (l: CueScreen["lines"][number]) => Math.hypot(bboxCenter(l.bbox)[0] - want[0], bboxCenter(l.bbox)[1] - want[1]);
+    const line = screen.lines.filter((l) => textSimilarity(caption.text, l.text) >= 0.75).sort((a, b) => dist(a) - dist(b))[0];
+    if (line) {
+      const c = bboxCenter(line.bbox);
+      const point: Point = [Math.round(c[0] - u * caption.dx * s), Math.round(c[1] - u * caption.dy * s)];
+      const w = ((wb[2] - wb[0]) * u * s) / 2;
+      const h = ((wb[3] - wb[1]) * u * s) / 2;
+      const inFrame = point[0] >= 0 && point[1] >= 0 && point[0] < frame.width && point[1] < frame.height;
+      if (inFrame && !excludedBoxes.some((b) => contains(b, point))) {
+        const bbox: BBox = [Math.round(point[0] - w), Math.round(point[1] - h), Math.round(point[0] + w), Math.round(point[1] + h)];
+        return { found: true, method: "region", bbox, point, score: 0.6, ambiguous: false, candidates, note: `no field seen: placed from its caption « ${line.text} » at the recorded offset (UI scale ${Math.round(u * 100) / 100})${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}` };
+      }
+    }
+  }
+
   if (target.region) {
     // This region of this window: where the texts around it say, else the window's proportions.
     const votes: Point[] = [];
@@ -195,6 +246,48 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   }
   const what = [useLabel ? `label « ${label} »` : "", caption ? `caption « ${caption.text} »` : "", cues.has("icon") ? `icon (best correlation ${iconMatch?.score ?? 0})` : ""].filter(Boolean).join(", ");
   return { found: false, reason: `nothing on screen shows the ${what || "target"}${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}`, candidates };
+}
+
+/**
+ * The UI scale from the words recorded around the target read again: the median ratio of their
+ * widths now (screen pixels) to when recorded, over the caption and nearby texts read alike
+ * (similarity ≥ 0.9); undefined when none is.
+ */
+export function wordScale(target: Target, lines: CueScreen["lines"], s: number): number | undefined {
+  const refs = [...(target.caption ? [target.caption] : []), ...(target.anchor_offsets ?? [])].filter((r) => r.w && r.w >= 12 && r.text.trim().length >= 3);
+  const ratios: number[] = [];
+  for (const r of refs) {
+    const same = lines.filter((l) => textSimilarity(r.text, l.text) >= 0.9);
+    if (same.length === 0) continue;
+    const ws = same.map((l) => (l.bbox[2] - l.bbox[0]) / s / r.w!).sort((a, b) => a - b);
+    ratios.push(ws[ws.length >> 1]!);
+  }
+  if (ratios.length === 0) return undefined;
+  ratios.sort((a, b) => a - b);
+  return ratios[ratios.length >> 1];
+}
+
+/** Correlation an icon needs at its recorded place (grey or edges), against 0.85 anywhere. */
+export const ICON_AT_PLACE = 0.6;
+
+/**
+ * The recorded icon at its expected place: the best of grey and edge correlation in a region
+ * around the expected box, at the scales nearest the UI scales given (the text's, the window's);
+ * kept when it reaches ICON_AT_PLACE and its centre lies in the expected box (a quarter of its size around).
+ */
+export function iconAtPlace(frame: Frame, icon: Frame, expBox: BBox, uiScales: readonly number[]): IconMatch | undefined {
+  const scales = [...new Set(uiScales.map((u) => orderedScales(u)[0]!))];
+  const m = Math.max(16, Math.max(icon.width, icon.height) * Math.max(...scales));
+  const region: BBox = [Math.max(0, Math.floor(expBox[0] - m)), Math.max(0, Math.floor(expBox[1] - m)), Math.min(frame.width, Math.ceil(expBox[2] + m)), Math.min(frame.height, Math.ceil(expBox[3] + m))];
+  if (region[2] - region[0] < 8 || region[3] - region[1] < 8) return undefined;
+  const sub = cropFrame(frame, region);
+  const grey = matchIcon(sub, icon, { scales });
+  const edges = matchIcon(edgeMap(sub), edgeMap(icon), { scales, allowInverted: false });
+  const best = [grey, edges].filter((x): x is IconMatch => !!x).sort((a, b) => b.score - a.score)[0];
+  if (!best || best.score < ICON_AT_PLACE) return undefined;
+  const bbox: BBox = [best.bbox[0] + region[0], best.bbox[1] + region[1], best.bbox[2] + region[0], best.bbox[3] + region[1]];
+  const slack = 0.25 * Math.max(expBox[2] - expBox[0], expBox[3] - expBox[1]);
+  return contains(expBox, bboxCenter(bbox), slack) ? { ...best, bbox } : undefined;
 }
 
 /** Icon scales to try, the one the UI scale suggests first. */

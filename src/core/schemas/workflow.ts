@@ -48,10 +48,10 @@ export const TargetSchema = z.looseObject({
   semantic_description: z.string().optional(),
   // Optional cues (older workflows have none of them and still replay). Offsets and boxes are
   // window pixels at the recorded UI scale, relative to the target window's client area.
-  /** The text that names the control beside or above it (a field's caption), with its centre's offset from the target's centre. */
-  caption: z.looseObject({ text: z.string(), dx: z.number(), dy: z.number() }).nullable().optional(),
-  /** Nearby texts with their centres' offsets from the target's centre. */
-  anchor_offsets: z.array(z.looseObject({ text: z.string(), dx: z.number(), dy: z.number() })).optional(),
+  /** The text that names the control beside or above it (a field's caption), with its centre's offset from the target's centre and its width. */
+  caption: z.looseObject({ text: z.string(), dx: z.number(), dy: z.number(), w: z.number().positive().optional() }).nullable().optional(),
+  /** Nearby texts with their centres' offsets from the target's centre and their widths (the same words' width at replay gives the UI scale). */
+  anchor_offsets: z.array(z.looseObject({ text: z.string(), dx: z.number(), dy: z.number(), w: z.number().positive().optional() })).optional(),
   /** The target's box relative to its window's client area, and that area's size, when recorded. */
   window_box: BBoxSchema.optional(),
   window_size: z.tuple([z.number().positive(), z.number().positive()]).optional(),
@@ -65,7 +65,11 @@ export const TargetSchema = z.looseObject({
   typed_into: z.boolean().optional(),
   /** Grey-level standard deviation of the icon crop (a crop too flat to match is never kept). */
   icon_contrast: z.number().nonnegative().optional(),
-  /** Grey spread (5th–95th percentile) of the target's box when recorded: a greyed-out look at replay reads far lower. */
+  /**
+   * Grey spread (5th–95th percentile) of the target's box when recorded. No longer written nor read:
+   * it falls in a dark theme and at ×2 and rises with text typed in the field, so it could not tell a
+   * greyed-out field (`fill_contrast` does, against the live window's other fields).
+   */
   box_contrast: z.number().nonnegative().optional(),
   /** Grey distance between the target's fill and its surroundings when recorded: a greyed-out element blends in. */
   fill_contrast: z.number().nonnegative().optional(),
