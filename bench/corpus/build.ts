@@ -24,8 +24,10 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const CORPUS_DIR = join(HERE, "out");
 const DEPS = join(HERE, ".deps");
 // 3: DOM check boxes and radio buttons include their label text (the desktop convention).
-const CORPUS_VERSION = 3;
-const LAB_DISPLAY = 94;
+// 4: each screenshot keeps its window as the app shows it (title, application, client area).
+const CORPUS_VERSION = 4;
+/** The lab's display (:94 unless RPAV_CORPUS_DISPLAY names another number). */
+const LAB_DISPLAY = Number(process.env.RPAV_CORPUS_DISPLAY ?? 94);
 
 export interface CorpusItem extends GroundTruth {
   version: number;
@@ -33,6 +35,12 @@ export interface CorpusItem extends GroundTruth {
   source: string;
   page: string;
   variant: { theme: "light" | "dark"; scale: 1 | 2 };
+  /**
+   * The window as the app shows it: its title (GTK: the window manager's title of the window on
+   * top; web: the document's title, what the tab and an --app window show), application name
+   * (WM_CLASS class; "Chromium" for web pages) and client area in image pixels (web: the viewport).
+   */
+  window: { title: string; app: string; bbox: BBox };
   image: string;
   width: number;
   height: number;
@@ -106,7 +114,8 @@ async function htmlPages(browser: Browser): Promise<void> {
       await p.addScriptTag({ content: collector });
       const gt = (await p.evaluate("window.rpavCollectGroundTruth()")) as GroundTruth;
       const png = await p.screenshot({ type: "png" });
-      save({ id, source, page, variant: { theme, scale }, width: 1920, height: 1080, ...gt }, png);
+      const window = { title: await p.title(), app: "Chromium", bbox: [0, 0, 1920, 1080] as BBox };
+      save({ id, source, page, variant: { theme, scale }, width: 1920, height: 1080, window, ...gt }, png);
     } finally {
       await context.close();
     }
@@ -215,7 +224,9 @@ async function gtkApps(session: LabSession, tmp: string): Promise<void> {
           const screenBox: BBox = [0, 0, session.width, session.height];
           const within: BBox = (active && bboxIntersection(active.bbox, screenBox)) || screenBox;
           const gt = groundTruthFromAtspi(top.length > 0 ? top : all, within);
-          save({ id, source: "gtk", page: scene.name, variant: v, width: frame.width, height: frame.height, ...gt }, await encodePng(frame));
+          if (!active) throw new Error(`${id}: no active window to capture`);
+          const window = { title: active.title, app: active.appName, bbox: bboxIntersection(active.bbox, screenBox) ?? screenBox };
+          save({ id, source: "gtk", page: scene.name, variant: v, width: frame.width, height: frame.height, window, ...gt }, await encodePng(frame));
         } finally {
           await app.stop();
           await sleep(200);
