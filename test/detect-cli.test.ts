@@ -21,11 +21,11 @@ beforeAll(async () => {
 });
 
 describe("rpav detect: names and files", () => {
-  it("without --out: provider layout_v1_512, the vector file exists, no crop is named", () => {
+  it("without --out: provider layout_v2_512, the vector file exists, no crop is named", () => {
     const r = rpav(["detect", png, "--json", "--ocr", "ppocr"], env, undefined, 120_000);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.state_embedding.provider).toBe("layout_v1_512");
+    expect(doc.state_embedding.provider).toBe("layout_v2_512");
     expect(isAbsolute(doc.state_embedding.vector_id)).toBe(true);
     expect(doc.state_embedding.vector_id.startsWith(join(tmp, "home"))).toBe(true);
     expect(decodeNpy(readFileSync(doc.state_embedding.vector_id)).shape).toEqual([512]);
@@ -38,14 +38,14 @@ describe("rpav detect: names and files", () => {
     const r = rpav(["detect", png, "--ocr", "ppocr", "--out", out], env, undefined, 120_000);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(join(out, "screen_state.json"), "utf8"));
-    expect(doc.state_embedding.provider).toBe("layout_v1_512");
+    expect(doc.state_embedding.provider).toBe("layout_v2_512");
     expect(existsSync(join(out, doc.state_embedding.vector_id))).toBe(true);
     for (const e of doc.ui_elements) {
       expect(e.visual.screenshot_path).not.toBe("");
       expect(existsSync(join(out, e.visual.screenshot_path)), e.visual.screenshot_path).toBe(true);
       for (const ref of [e.visual.embedding, e.text.embedding].filter(Boolean)) {
         expect(existsSync(join(out, ref.vector_id)), ref.vector_id).toBe(true);
-        expect(ref.provider).toMatch(/^(layout_v1|ngram_hash_v1)_256$/);
+        expect(ref.provider).toMatch(/^(layout_v2|ngram_hash_v1)_256$/);
       }
     }
   });

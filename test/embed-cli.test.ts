@@ -5,6 +5,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpav } from "./support/cli.js";
 import { tinyTextModel, tinyVisionModel } from "./support/onnx-writer.js";
+import { cosine } from "../src/core/vectors.js";
+import { OcrTextEmbedder } from "../src/embedding/ocr-text-embedder.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "rpav-embed-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -36,7 +38,7 @@ describe("rpav embed / match", () => {
     const r = rpav(["embed", invoices, "--json", "--dim", "128"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ provider: "multimodal_fusion_v1", mode: "complete", dimensions: 128 });
+    expect(out).toMatchObject({ provider: "multimodal_fusion_v2", mode: "complete", dimensions: 128 });
     expect(out.vector).toHaveLength(128);
     expect(Math.hypot(...out.vector)).toBeCloseTo(1, 3);
     expect(Object.keys(out.components).sort()).toEqual(["context", "image", "text", "title", "ui"]);
@@ -51,6 +53,19 @@ describe("rpav embed / match", () => {
     expect(titled.warnings).toEqual([]);
     const light = JSON.parse(rpav(["embed", invoices, "--json", "--dim", "128", "--mode", "light"]).stdout);
     expect(Object.keys(light.components)).toEqual(["image"]);
+    expect(light.provider).toBe("layout_v2_128");
+  });
+
+  it("complete mode embeds the text OCR read on the PNG (light mode does not read it): the same screen in a dark theme stays near, another screen moves away", () => {
+    const embed = (png: string, mode = "complete") => JSON.parse(rpav(["embed", png, "--json", "--dim", "128", "--mode", mode, "--title", "Clinique Demo", "--app", "clinique"]).stdout);
+    const a = embed(invoices);
+    // The text component is the OCR text embedding of what the screen shows.
+    const shown = new OcrTextEmbedder(128).embedSync("Factures - Clinique Demo\nValider\nAnnuler\nImprimer");
+    expect(a.components.text.provider).toBe("ocr_text_v1_128");
+    expect(cosine(Float32Array.from(a.components.text.vector), shown)).toBeGreaterThan(0.8);
+    expect(a.components.ui.provider).toBe("ui_layout_v1_128");
+    expect(cosine(Float32Array.from(a.vector), Float32Array.from(embed(invoicesDark).vector))).toBeGreaterThanOrEqual(0.85);
+    expect(cosine(Float32Array.from(a.vector), Float32Array.from(embed(patients).vector))).toBeLessThanOrEqual(0.7);
   });
 
   it("match finds the right step of a workflow without element descriptors (legacy matcher), in light mode", () => {

@@ -175,6 +175,10 @@ describe("the decision actor", () => {
     const r3 = await replay(new FakeDesktop(), wf, { deps: { ...deps, stateVector: async () => undefined } });
     const ev3 = r3.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
     expect(ev3.match).toMatchObject({ state_similarity: null, notes: [expect.stringContaining("not in the store")] });
+    // A state recorded by an earlier embedder: not compared (never a cosine across providers), said so; the required elements are still checked.
+    const r4 = await replay(new FakeDesktop(), wf, { deps: { ...deps, stateVector: async () => ({ provider: "multimodal_fusion_v1", vector: Float32Array.from([1, 0, 1, 0]) }) } });
+    const ev4 = r4.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
+    expect(ev4.match).toMatchObject({ state_similarity: null, required: "1/1", notes: [expect.stringMatching(/embedded by "multimodal_fusion_v1", this version embeds with "toy": states not compared .*rpav build/)] });
   });
 
   it("row status: unverified when a check could not be made, passed when deferred checks passed", () => {

@@ -709,17 +709,20 @@ export class Actor {
       else if (embedState) {
         const ctx = step.context ?? { current_workflow_candidate: this.workflow.workflow_id, tags: [], app_name: step.window.app };
         live = await embedState(
-          { frame, detectedText: (seen?.lines ?? []).map((l) => l.text), windowTitle: window.title, elements: seen?.elements ?? [], context: { workflowCandidate: ctx.current_workflow_candidate, tags: ctx.tags, ...(ctx.app_name ? { appName: ctx.app_name } : {}) } },
+          { frame, detectedText: (seen?.lines ?? []).map((l) => l.text), textBoxes: seen?.lines ?? [], windowTitle: window.title, elements: seen?.elements ?? [], context: { workflowCandidate: ctx.current_workflow_candidate, tags: ctx.tags, ...(ctx.app_name ? { appName: ctx.app_name } : {}) } },
           this.opts.signal,
         );
         if (!perceived) notes.push(seen ? "text and elements from this window's previous perception" : "no perception of this window yet: image, title and context only");
       } else notes.push("no state embedder");
     }
+    // A state recorded by another embedder (an earlier version's provider) cannot be compared with this one's vectors.
+    const comparable = !!(recorded && live && recorded.provider === live.provider);
+    if (recorded && live && !comparable) notes.push(`the recorded state was embedded by "${recorded.provider}", this version embeds with "${live.provider}": states not compared (rebuild the workflow from its session, \`rpav build\`, to record them again)`);
     let r;
     try {
       r = await matcher.matchStep(
         { ...(live ? { embedding: live } : {}), elements: seen?.elements ?? [], windowTitle: window.title, frame: { width: frame.width, height: frame.height } },
-        { stepId: step.step_id, ...(recorded && live ? { expectedEmbedding: recorded } : {}), expectedWindowTitle: wantTitle, requiredElements: seen ? required.map((e) => ({ ...(e.type ? { type: e.type } : {}), label: this.title(e.label, b) })) : [] },
+        { stepId: step.step_id, ...(recorded && live && comparable ? { expectedEmbedding: recorded } : {}), expectedWindowTitle: wantTitle, requiredElements: seen ? required.map((e) => ({ ...(e.type ? { type: e.type } : {}), label: this.title(e.label, b) })) : [] },
         this.workflow.workflow_id,
       );
     } catch (e) {

@@ -31,7 +31,7 @@ export interface ScreenMeta {
 
 /** The complete-mode state embedding of a detected screen (image, text, title, elements, context). */
 export function embedDetectedScreen(manager: MultiModalEmbeddingManager, frame: Frame, det: DetectionResult, meta: ScreenMeta): Promise<StateEmbedding> {
-  return manager.embed({ frame, windowTitle: meta.title, detectedText: det.perception.detected_text, elements: det.elements, context: { appName: meta.appName, tags: meta.tags } }, "complete");
+  return manager.embed({ frame, windowTitle: meta.title, detectedText: det.perception.detected_text, textBoxes: det.perception.text_boxes.filter((b) => b.level === "line"), elements: det.elements, context: { appName: meta.appName, tags: meta.tags } }, "complete");
 }
 
 /** processing_metadata of a screen state from its detection: times, the model's part, what failed. */

@@ -21,7 +21,7 @@ describe("a built workflow in the store", () => {
       const wf = { schema_version: "workflow_v1", workflow_id: "wf_fiche", name: "Fiche", app: "yad", created_at: "2026-12-02T10:00:00Z", source_session: "s", variables: [], steps: [{ step_id: "step_001", action: "key", intention: "Entrée", by_text: null, target: null, combo: "Return", variables: {}, expected_state: "", expected_result: "", window: { title: "Fiche", app: "Yad" }, screen_state_id: "screen_a" }] } as Workflow;
       expect(await storeBuiltWorkflow(store, { workflow: wf, screenStates: [state], vectors })).toBe(1);
       const back = await store.getVector(state_embedding.vector_id);
-      expect(back?.provider).toBe("multimodal_fusion_v1");
+      expect(back?.provider).toBe("multimodal_fusion_v2");
       expect(cosine(back!.vector, emb.vector)).toBeCloseTo(1, 5);
       expect((await store.getScreenState("screen_a"))?.state_embedding.vector_id).toBe(state_embedding.vector_id);
       // A failing write leaves nothing behind: no vector without its step and screen state.

@@ -9,11 +9,13 @@ import type { Vector } from "../core/vectors.js";
 import { LayoutImageEmbedder } from "../embedding/layout-image-embedder.js";
 import { MultiModalEmbeddingManager } from "../embedding/multimodal-embedding-manager.js";
 import { NgramTextEmbedder } from "../embedding/ngram-text-embedder.js";
+import { OcrTextEmbedder } from "../embedding/ocr-text-embedder.js";
 
 export const STATE_DIMENSIONS = 512;
 
-export function createStateEmbedder(): MultiModalEmbeddingManager {
-  return new MultiModalEmbeddingManager(new LayoutImageEmbedder(STATE_DIMENSIONS), new NgramTextEmbedder(STATE_DIMENSIONS));
+/** Image layout_v2, screen text ocr_text_v1, title n-grams, UI layout, context (multimodal_fusion_v2). */
+export function createStateEmbedder(dim = STATE_DIMENSIONS): MultiModalEmbeddingManager {
+  return new MultiModalEmbeddingManager(new LayoutImageEmbedder(dim), new NgramTextEmbedder(dim), { screenText: new OcrTextEmbedder(dim) });
 }
 
 /** Stores a built workflow with its steps' screen states and vectors; returns the workflow's version. */

@@ -25,6 +25,27 @@ function screen(seed: number, w = 320, h = 180, opts: { dark?: boolean } = {}): 
   return makeFrame({ data, width: w, height: h, channels: 4 });
 }
 
+/**
+ * A web page: a side bar on the left with its menu, cards with borders holding text lines. `layout`
+ * 0 and 1 are two pages of one site (same side bar, different cards and text).
+ */
+function page(c: { bg: number; bar: number; barText: number; card: number; border: number; text: number }, layout = 0, w = 640, h = 360): Frame {
+  const data = new Uint8Array(w * h * 4).fill(c.bg);
+  for (let i = 3; i < data.length; i += 4) data[i] = 255;
+  const rect = (x1: number, y1: number, x2: number, y2: number, v: number) => {
+    for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.set([v, v, v], (y * w + x) * 4);
+  };
+  rect(0, 0, 120, h, c.bar);
+  for (let i = 0; i < 12; i++) rect(16, 20 + i * 26, 16 + 40 + ((i * 37) % 50), 30 + i * 26, c.barText);
+  const cards = layout === 0 ? [[140, 20, 620, 120], [140, 140, 370, 340], [390, 140, 620, 340]] : [[140, 20, 300, 340], [320, 20, 620, 200], [320, 220, 620, 340]];
+  for (const [x1, y1, x2, y2] of cards as Array<[number, number, number, number]>) {
+    rect(x1, y1, x2, y2, c.border);
+    rect(x1 + 1, y1 + 1, x2 - 1, y2 - 1, c.card);
+    for (let y = y1 + 14; y + 8 < y2 - 8; y += 22) rect(x1 + 12, y, Math.min(x2 - 12, x1 + 12 + 60 + ((y * 13) % 120)), y + 8, c.text);
+  }
+  return makeFrame({ data, width: w, height: h, channels: 4 });
+}
+
 const DIM = 256;
 const manager = (weights = {}) => new MultiModalEmbeddingManager(new LayoutImageEmbedder(DIM), new NgramTextEmbedder(DIM), { weights });
 const textArb = fc.array(fc.stringMatching(/^[A-Za-zéèàç]{2,9}$/), { maxLength: 8 }).map((w) => w.join(" "));
@@ -156,6 +177,15 @@ describe("multimodal state embeddings", () => {
     expect(cosine(e.embedSync(screen(11)), e.embedSync(screen(12)))).toBeLessThan(0.7);
   });
 
+  it("the layout descriptor holds under a dark theme that is no inverse (a dark side bar stays dark, cards and borders change contrast)", () => {
+    const e = new LayoutImageEmbedder(DIM);
+    const light = page({ bg: 245, bar: 40, barText: 200, card: 255, border: 222, text: 30 });
+    const dark = page({ bg: 60, bar: 40, barText: 200, card: 52, border: 75, text: 232 });
+    expect(cosine(e.embedSync(light), e.embedSync(dark))).toBeGreaterThan(0.9);
+    // Another page of the same site (same side bar, other content) stays apart.
+    expect(cosine(e.embedSync(light), e.embedSync(page({ bg: 245, bar: 40, barText: 200, card: 255, border: 222, text: 30 }, 1)))).toBeLessThan(0.7);
+  });
+
   it("the n-gram text embedding ignores accents and case, and tolerates an OCR slip", () => {
     const t = new NgramTextEmbedder(512);
     expect(cosine(t.embedSync("Créer la facture"), t.embedSync("CREER LA FACTURE"))).toBeCloseTo(1, 6);
@@ -177,6 +207,6 @@ describe("zoom pyramid", () => {
     const m = new MultiModalEmbeddingManager(new LayoutImageEmbedder(DIM), { name: spy.name, dimensions: DIM, embed: async (t: string) => (seen.push(t), spy.embedSync(t)) });
     const out = await embedPyramid(m, { frame: f, windowTitle: "w", textBoxes: [{ text: "haut", bbox: [10, 10, 40, 20] }, { text: "bas", bbox: [200, 150, 240, 160] }] }, "complete");
     expect(out.map((o) => o.zoom)).toEqual([1, 1.5, 2]);
-    expect(seen.filter((t) => t.includes("haut") || t.includes("bas"))).toEqual(["haut bas", "haut", "haut"]);
+    expect(seen.filter((t) => t.includes("haut") || t.includes("bas"))).toEqual(["haut\nbas", "haut", "haut"]);
   });
 });

@@ -1,19 +1,29 @@
-// Weight-free screen descriptor ("layout_v1"): where the edges are, which way they run, and how
-// much ink each region holds, pooled at several scales. No model weights ship in any npm or
-// Debian package here, so this is the default image embedder.
+// Weight-free screen descriptor ("layout_v2"): where a screen's edges are and which way they run,
+// pooled at several scales. No model weights ship in any npm or Debian package here, so this is
+// the default image embedder.
 //
-// Robustness by construction: the uniform desktop border around a window is trimmed (window
-// moved), the content is resampled to a fixed grid (±10 % size, ×2 scale), edge magnitudes are
-// normalised by their mean and are the same for dark-on-light and light-on-dark (theme change),
-// and pooling cells are much larger than a 20 px shift. Features are log-compressed, centred and
-// mapped to the configured dimension by a fixed random projection (cosine is preserved).
+// Robust by construction:
+//  - window moved: the uniform desktop border around a window is trimmed;
+//  - size (±10 %, ×2 of the same layout): the content is resampled to a fixed grid;
+//  - theme (light ↔ dark, colour): only edges count, as *presence* — a saturating function of the
+//    gradient magnitude, the same for dark-on-light and light-on-dark and nearly the same for a
+//    faint border and a strong one — never the colours or luminances of areas, which a theme
+//    changes region by region (a dark mode darkens the page but not its already dark side bar);
+//  - 20 px shifts: pooling cells are much larger, and the maps are blurred before pooling.
+// Each pooled map is centred and scaled to unit norm, so the cosine of two descriptors is the
+// mean correlation of their maps: what is denser or sparser than the screen's own average, where.
+// A layout two screens share (same app or site) still correlates, but far less than the raw
+// densities (all positive) did in layout_v1.
 import { InvalidInputError } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
 import type { ImageEmbedder } from "../core/providers/embedders.js";
 import type { Vector } from "../core/vectors.js";
+import { fixedProjection, unitMaps } from "./pooled-maps.js";
 
-const GW = 128;
-const GH = 72;
+const GW = 256;
+const GH = 144;
+/** Sobel magnitude (4 × a step's height in grey levels) at which an edge counts as half present. */
+const KNEE = 24;
 
 /** Bounding box of the pixels that differ from the top-left corner colour (the desktop). */
 export function contentBox(frame: Frame, tolerance = 24): [number, number, number, number] {
@@ -42,125 +52,97 @@ export function contentBox(frame: Frame, tolerance = 24): [number, number, numbe
   return [x1, y1, Math.min(width, x2 + 2), Math.min(height, y2 + 2)];
 }
 
-/** Luminance of a region, resampled to GW×GH by area averaging. */
-function luminanceGrid(frame: Frame, box: [number, number, number, number]): Float32Array {
+/**
+ * Luminance of a region resampled to GW×GH: the mean of the pixels each cell covers (every
+ * second pixel each way when a cell covers 4×4 or more), the nearest pixel when the region is
+ * smaller than the grid (element crops).
+ */
+export function luminanceGrid(frame: Frame, box: readonly [number, number, number, number]): Float32Array {
   const { data, width, channels: c } = frame;
   const [bx1, by1, bx2, by2] = box;
-  const out = new Float32Array(GW * GH);
-  const cnt = new Float32Array(GW * GH);
-  const sx = GW / (bx2 - bx1);
-  const sy = GH / (by2 - by1);
-  for (let y = by1; y < by2; y++) {
-    const gy = Math.min(GH - 1, Math.floor((y - by1) * sy));
-    const row = y * width * c;
-    for (let x = bx1; x < bx2; x++) {
-      const o = row + x * c;
-      const l = 0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
-      const gi = gy * GW + Math.min(GW - 1, Math.floor((x - bx1) * sx));
-      out[gi] = (out[gi] as number) + l;
-      cnt[gi] = (cnt[gi] as number) + 1;
+  const bw = bx2 - bx1;
+  const bh = by2 - by1;
+  const step = bw >= 4 * GW && bh >= 4 * GH ? 2 : 1;
+  // The grid column of each sampled x, and how many samples each cell gets.
+  const xs: number[] = [];
+  const colOf: number[] = [];
+  for (let gx = 0; gx < GW; gx++) {
+    const xa = bx1 + Math.floor((gx * bw) / GW);
+    const xb = Math.max(xa + 1, bx1 + Math.floor(((gx + 1) * bw) / GW));
+    for (let x = xa; x < xb; x += step) {
+      xs.push(x * c);
+      colOf.push(gx);
     }
   }
-  for (let i = 0; i < out.length; i++) out[i] = (cnt[i] as number) > 0 ? (out[i] as number) / (cnt[i] as number) : 0;
+  const perCol = new Float32Array(GW);
+  for (const g of colOf) perCol[g] = (perCol[g] as number) + 1;
+  const out = new Float32Array(GW * GH);
+  const row = new Float32Array(GW);
+  for (let gy = 0; gy < GH; gy++) {
+    const ya = by1 + Math.floor((gy * bh) / GH);
+    const yb = Math.max(ya + 1, by1 + Math.floor(((gy + 1) * bh) / GH));
+    row.fill(0);
+    let rows = 0;
+    for (let y = ya; y < yb; y += step) {
+      const base = y * width * c;
+      for (let k = 0; k < xs.length; k++) {
+        const o = base + (xs[k] as number);
+        const g = colOf[k] as number;
+        row[g] = (row[g] as number) + 0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
+      }
+      rows++;
+    }
+    for (let gx = 0; gx < GW; gx++) out[gy * GW + gx] = (row[gx] as number) / (rows * (perCol[gx] as number));
+  }
   return out;
 }
 
-function pool(map: Float32Array, cols: number, rows: number, out: number[]): void {
-  for (let r = 0; r < rows; r++)
-    for (let q = 0; q < cols; q++) {
-      let s = 0;
-      let n = 0;
-      const ya = Math.floor((r * GH) / rows);
-      const yb = Math.floor(((r + 1) * GH) / rows);
-      const xa = Math.floor((q * GW) / cols);
-      const xb = Math.floor(((q + 1) * GW) / cols);
-      for (let y = ya; y < yb; y++)
-        for (let x = xa; x < xb; x++) {
-          s += map[y * GW + x] as number;
-          n++;
-        }
-      out.push(n > 0 ? s / n : 0);
-    }
-}
-
-/** Raw features of a frame (before projection). Exposed for tests and benches. */
-export function layoutFeatures(frame: Frame): number[] {
-  if (frame.channels < 3) throw new InvalidInputError("The layout embedder needs an RGB or RGBA frame.");
-  const lum = luminanceGrid(frame, contentBox(frame));
-  const mag = new Float32Array(GW * GH);
+/** Edge presence, and its horizontal and vertical parts, on the GW×GH grid. */
+export function edgeMaps(lum: Float32Array): { edge: Float32Array; horiz: Float32Array; vert: Float32Array } {
+  const edge = new Float32Array(GW * GH);
   const horiz = new Float32Array(GW * GH);
   const vert = new Float32Array(GW * GH);
   const at = (x: number, y: number) => lum[Math.min(GH - 1, Math.max(0, y)) * GW + Math.min(GW - 1, Math.max(0, x))] as number;
-  let total = 0;
   for (let y = 0; y < GH; y++)
     for (let x = 0; x < GW; x++) {
       const gx = at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x - 1, y) - at(x - 1, y + 1);
       const gy = at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x, y - 1) - at(x + 1, y - 1);
       const m = Math.hypot(gx, gy);
+      const e = m / (m + KNEE);
       const i = y * GW + x;
-      mag[i] = m;
-      if (Math.abs(gx) >= Math.abs(gy)) vert[i] = m;
-      else horiz[i] = m;
-      total += m;
+      edge[i] = e;
+      // An edge between a region above and one below runs horizontally (|gy| large).
+      if (Math.abs(gy) >= Math.abs(gx)) horiz[i] = e;
+      else vert[i] = e;
     }
-  const norm = total > 0 ? (GW * GH) / total : 0;
-  for (const m of [mag, horiz, vert]) for (let i = 0; i < m.length; i++) m[i] = (m[i] as number) * norm;
-  // "Ink": distance from the median luminance, the same for a theme and its inverse.
-  const sorted = Float32Array.from(lum).sort();
-  const median = sorted[sorted.length >> 1] as number;
-  const ink = Float32Array.from(lum, (l) => Math.abs(l - median) / 128);
-  const f: number[] = [];
-  pool(mag, 16, 9, f);
-  pool(mag, 8, 4, f);
-  pool(horiz, 12, 6, f);
-  pool(vert, 12, 6, f);
-  pool(ink, 8, 4, f);
-  pool(mag, 1, 36, f); // row profile
-  pool(mag, 64, 1, f); // column profile
-  return f.map((x) => Math.log1p(x));
+  return { edge, horiz, vert };
 }
 
-/** Deterministic Gaussian projection matrix (rows × cols), from a seed. */
-function projection(rows: number, cols: number, seed: number): Float32Array {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
-  const m = new Float32Array(rows * cols);
-  for (let i = 0; i < m.length; i += 2) {
-    const r = Math.sqrt(-2 * Math.log(rand()));
-    const th = 2 * Math.PI * rand();
-    m[i] = r * Math.cos(th);
-    if (i + 1 < m.length) m[i + 1] = r * Math.sin(th);
-  }
-  return m;
+/** The descriptor before projection: unit-norm, centred pooled maps, concatenated. Exposed for tests and benches. */
+export function layoutFeatures(frame: Frame): Float32Array {
+  if (frame.channels < 3) throw new InvalidInputError("The layout embedder needs an RGB or RGBA frame.");
+  const { edge, horiz, vert } = edgeMaps(luminanceGrid(frame, contentBox(frame)));
+  return unitMaps(GW, GH, [
+    { map: edge, cols: 16, rows: 9 },
+    { map: edge, cols: 8, rows: 5 },
+    { map: horiz, cols: 12, rows: 7 },
+    { map: vert, cols: 12, rows: 7 },
+    { map: edge, cols: 1, rows: 36 }, // row profile
+    { map: edge, cols: 64, rows: 1 }, // column profile
+  ]);
 }
 
 export class LayoutImageEmbedder implements ImageEmbedder {
   readonly name: string;
-  private matrix: Float32Array | undefined;
+  private readonly project: (f: Float32Array) => Vector;
 
   constructor(readonly dimensions = 512) {
-    this.name = `layout_v1_${dimensions}`;
+    this.name = `layout_v2_${dimensions}`;
+    this.project = fixedProjection(dimensions, 0x5eed);
   }
 
   embedSync(frame: Frame): Vector {
-    const raw = layoutFeatures(frame);
-    const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
-    const centred = raw.map((x) => x - mean);
-    this.matrix ??= projection(this.dimensions, raw.length, 0x5eed);
-    const out = new Float32Array(this.dimensions);
-    const f = centred.length;
-    for (let i = 0; i < this.dimensions; i++) {
-      let s = 0;
-      const o = i * f;
-      for (let j = 0; j < f; j++) s += (this.matrix[o + j] as number) * (centred[j] as number);
-      out[i] = s;
-    }
-    return out;
+    return this.project(layoutFeatures(frame));
   }
 
   async embed(frame: Frame): Promise<Vector> {

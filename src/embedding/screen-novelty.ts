@@ -23,7 +23,7 @@ export class StoredStateNovelty implements ScreenNoveltyCheck {
 
   async check(input: ScreenNoveltyInput, signal?: AbortSignal): Promise<ScreenNovelty> {
     const emb = await this.manager.embed(
-      { frame: input.frame, detectedText: input.detectedText, elements: input.elements, ...(input.windowTitle !== undefined ? { windowTitle: input.windowTitle } : {}), context: { appName: input.appName ?? "", tags: [] } },
+      { frame: input.frame, detectedText: input.detectedText, ...(input.textBoxes ? { textBoxes: input.textBoxes } : {}), elements: input.elements, ...(input.windowTitle !== undefined ? { windowTitle: input.windowTitle } : {}), context: { appName: input.appName ?? "", tags: [] } },
       "complete",
       signal,
     );

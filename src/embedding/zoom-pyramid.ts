@@ -6,7 +6,7 @@
 import { bboxContains, type BBox } from "../core/geometry.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { ScreenStateMode } from "../core/schemas/screenstate.js";
-import type { MultiModalEmbeddingManager, StateInput } from "./multimodal-embedding-manager.js";
+import type { MultiModalEmbeddingManager, StateEmbedding, StateInput } from "./multimodal-embedding-manager.js";
 
 export const DEFAULT_ZOOMS = [1, 1.5, 2] as const;
 
@@ -21,20 +21,19 @@ export function topLeftCrop(frame: Frame, zoom: number): Frame {
   return makeFrame({ data: out, width: w, height: h, channels: c, scaleFactor: frame.scaleFactor, origin: frame.origin });
 }
 
-export interface PyramidInput extends StateInput {
-  /** Text with positions (perception's text_boxes); lets each crop keep only the text it shows. */
-  textBoxes?: ReadonlyArray<{ text: string; bbox: BBox }>;
-}
+/** textBoxes (perception's text_boxes) let each crop keep only the text it shows. */
+export type PyramidInput = StateInput;
 
 export async function embedPyramid(manager: MultiModalEmbeddingManager, input: PyramidInput, mode: ScreenStateMode, zooms: readonly number[] = DEFAULT_ZOOMS) {
-  const out: Array<{ zoom: number; provider: string; vector: Float32Array }> = [];
+  const out: Array<{ zoom: number; provider: string; vector: Float32Array; components: StateEmbedding["components"]; detectedText: readonly string[] }> = [];
   for (const zoom of zooms) {
     const frame = topLeftCrop(input.frame, zoom);
     const region: BBox = [0, 0, frame.width, frame.height];
-    const detectedText = input.textBoxes ? [input.textBoxes.filter((t) => bboxContains(region, t.bbox)).map((t) => t.text).join(" ")] : input.detectedText;
+    const textBoxes = input.textBoxes?.filter((t) => bboxContains(region, t.bbox));
+    const detectedText = textBoxes ? textBoxes.map((t) => t.text) : input.detectedText;
     const elements = input.elements?.filter((e) => bboxContains(region, e.bbox));
-    const emb = await manager.embed({ ...input, frame, detectedText, elements }, mode);
-    out.push({ zoom, provider: emb.provider, vector: emb.vector });
+    const emb = await manager.embed({ ...input, frame, detectedText, ...(textBoxes ? { textBoxes } : {}), ...(elements ? { elements } : {}) }, mode);
+    out.push({ zoom, provider: emb.provider, vector: emb.vector, components: emb.components, detectedText: detectedText ?? [] });
   }
   return out;
 }

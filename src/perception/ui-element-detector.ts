@@ -232,7 +232,8 @@ export class UIElementDetector {
       const tv = performance.now();
       try {
         if (this.deps.vlmGate) {
-          vlmGate = await this.deps.vlmGate.check({ frame, detectedText: perceptionFromOcr(ocr?.lines ?? []).detected_text, elements, ...(options.windowTitle !== undefined ? { windowTitle: options.windowTitle } : {}), ...(options.appName !== undefined ? { appName: options.appName } : {}) }, signal);
+          const seen = perceptionFromOcr(ocr?.lines ?? []);
+          vlmGate = await this.deps.vlmGate.check({ frame, detectedText: seen.detected_text, textBoxes: seen.text_boxes.filter((b) => b.level === "line"), elements, ...(options.windowTitle !== undefined ? { windowTitle: options.windowTitle } : {}), ...(options.appName !== undefined ? { appName: options.appName } : {}) }, signal);
           timings.vlm_gate_ms = performance.now() - tv;
         }
         if (!vlmGate || vlmGate.novel) {

@@ -91,7 +91,8 @@ describe("recorded screen states of the steps", () => {
     const frame = screen(1);
     const crop = makeFrame({ data: new Uint8Array(400 * 300 * 3), width: 400, height: 300, channels: 3, origin: [100, 50] });
     for (let y = 0; y < 300; y++) crop.data.set(frame.data.subarray(((y + 50) * 800 + 100) * 3, ((y + 50) * 800 + 500) * 3), y * 400 * 3);
-    const input = { frame: crop, detectedText: ["Nom client"], windowTitle: "Fiche client", elements: [field] };
+    // What replay embeds: the window capture, with what perception read there in the window's pixels.
+    const input = { frame: crop, detectedText: ["Nom client"], textBoxes: [{ text: "Nom client", bbox: [20, 55, 90, 75] as const }], windowTitle: "Fiche client", elements: [{ ...field, bbox: [100, 50, 300, 80] as [number, number, number, number] }] };
     const same = await manager.embed({ ...input, context: contextInput(step.context!) });
     const other = await manager.embed({ ...input, context: { workflowCandidate: "wf_autre_chose", tags: [], appName: "Yad" } });
     expect(cosine(stored, same.vector)).toBeGreaterThan(0.999);

@@ -43,7 +43,7 @@ export function screenStateIdOf(session: RawSession, seq: number): string {
 export async function addStepStates(
   workflow: Workflow,
   session: RawSession,
-  deps: { read: (path: string) => Promise<{ frame: Frame; elements: readonly UIElement[]; lines: readonly { text: string }[] } | undefined>; embed: EmbedState },
+  deps: { read: (path: string) => Promise<{ frame: Frame; elements: readonly UIElement[]; lines: readonly { text: string; bbox: BBox }[] } | undefined>; embed: EmbedState },
 ): Promise<StepStates> {
   const warnings: string[] = [];
   const { shots, problem } = stepScreenshots(workflow, session);
@@ -65,11 +65,15 @@ export async function addStepStates(
     const wb = action.window?.bbox;
     const win: BBox | undefined = wb && wb.length === 4 ? [wb[0]! - read.frame.origin[0], wb[1]! - read.frame.origin[1], wb[2]! - read.frame.origin[0], wb[3]! - read.frame.origin[1]] : undefined;
     const box = win ? clampBBox(win, read.frame) : undefined;
-    const frame = box && box[2] - box[0] >= 8 && box[3] - box[1] >= 8 ? cropFrame(read.frame, box) : read.frame;
-    const inWindow = (b: BBox) => !wb || (b[0] >= wb[0]! && b[1] >= wb[1]! && b[2] <= wb[2]! && b[3] <= wb[3]!);
+    const cropped = box && box[2] - box[0] >= 8 && box[3] - box[1] >= 8 ? box : undefined;
+    const frame = cropped ? cropFrame(read.frame, cropped) : read.frame;
+    // What perception read inside the window, in the window frame's pixels (as replay perceives its window capture).
+    const inWindow = (b: BBox) => !cropped || (b[0] >= cropped[0] && b[1] >= cropped[1] && b[2] <= cropped[2] && b[3] <= cropped[3]);
+    const shift = (b: BBox): BBox => (cropped ? [b[0] - cropped[0], b[1] - cropped[1], b[2] - cropped[0], b[3] - cropped[1]] : b);
     const elements = read.elements.filter((e) => inWindow(e.bbox as BBox));
+    const lines = read.lines.filter((l) => l.text.trim() && inWindow(l.bbox)).map((l) => ({ text: l.text, bbox: shift(l.bbox) }));
+    const emb = await deps.embed({ frame, detectedText: lines.map((l) => l.text), textBoxes: lines, windowTitle: step.window.title, elements: elements.map((e) => ({ ...e, bbox: [...shift(e.bbox as BBox)] as [number, number, number, number] })), context: contextInput(context) });
     const detected = read.lines.map((l) => l.text).filter((t) => t.trim());
-    const emb = await deps.embed({ frame, detectedText: detected, windowTitle: step.window.title, elements, context: contextInput(context) });
     const id = screenStateIdOf(session, action.seq);
     const state_embedding = await persistStateEmbedding(emb, id, async (vectorId, provider, vector) => void vectors.push({ vectorId, provider, vector }));
     screenStates.push({

@@ -14,6 +14,7 @@ import { readImageFile } from "../../capture/png.js";
 import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
 import { MultiModalEmbeddingManager } from "../../embedding/multimodal-embedding-manager.js";
 import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
+import { OcrTextEmbedder } from "../../embedding/ocr-text-embedder.js";
 import { embedPyramid, type PyramidInput } from "../../embedding/zoom-pyramid.js";
 import { OnnxImageEmbedder } from "../../embedding/onnx-image-embedder.js";
 import { OnnxTextEmbedder } from "../../embedding/onnx-text-embedder.js";
@@ -50,7 +51,8 @@ async function manager(o: ProviderChoice): Promise<MultiModalEmbeddingManager> {
   if (!image) throw new UnknownProviderError("image", o.imageProvider, Object.keys(IMAGE_PROVIDERS));
   const text = TEXT_PROVIDERS[o.textProvider];
   if (!text) throw new UnknownProviderError("text", o.textProvider, Object.keys(TEXT_PROVIDERS));
-  return new MultiModalEmbeddingManager(await image(o), await text(o));
+  // The weight-free text provider reads screen text with the OCR-robust embedder, as the product's state embedder does.
+  return new MultiModalEmbeddingManager(await image(o), await text(o), o.textProvider === "ngram" ? { screenText: new OcrTextEmbedder(o.dim) } : {});
 }
 
 /** Largest --dim: a CLIP vector is 512–1024 wide; far beyond is a typo, and would allocate without bound. */
@@ -163,7 +165,8 @@ function lazyPerception(io: CliIo, dataDir: string, ocr: string): { perceive: Pe
   return {
     perceive: async (frame) => {
       made ??= createDetector({ ocr }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
-      const det = await (await made).detector.detect(frame);
+      // A PNG's scale is unknown: the detector estimates it from the text, as replay does.
+      const det = await (await made).detector.detect(frame, { autoScale: true });
       return { detectedText: det.perception.detected_text, textBoxes: det.perception.text_boxes.filter((b) => b.level === "line"), elements: det.elements };
     },
     close: async () => {

@@ -8,6 +8,8 @@ export interface ScreenNoveltyInput {
   readonly windowTitle?: string;
   readonly appName?: string;
   readonly detectedText: readonly string[];
+  /** The detected text lines with their boxes (frame pixels), as perception's text_boxes. */
+  readonly textBoxes?: ReadonlyArray<{ readonly text: string; readonly bbox: readonly [number, number, number, number] }>;
   readonly elements: readonly UIElementEntry[];
 }
 
