@@ -226,8 +226,16 @@ function figures(group: readonly Family[], sc: Scorer) {
     }
     return round(hits / queries.length, 3);
   };
+  const worst = (ps: Pair[], cos: number[], n: number, high: boolean) =>
+    ps
+      .map((p, i) => ({ pair: `${p.a.key} ~ ${p.b.key}`, cosine: round(cos[i] as number, 3) }))
+      .sort((x, y) => (high ? y.cosine - x.cosine : x.cosine - y.cosine))
+      .slice(0, n);
   return {
     uses,
+    worst_different: worst(diff, diffCos, 6, true),
+    worst_change_pyramid: worst(change, changePyr, 6, false),
+    worst_same: worst(same, sameCos, 4, false),
     same_pairs: same.length,
     same_ge_085: frac(sameCos, (c) => c >= 0.85),
     same_per_variation: perVariation,
