@@ -142,7 +142,8 @@ interface Pair {
   b: BenchScreen;
   fams: [Family, Family];
   what: string;
-  sameSource: boolean;
+  /** Two screens of one app (GTK: the same WM_CLASS) or one site (web: the same source). */
+  sameApp: boolean;
   /** Gram pairs: [0] whole against whole; then the recorded side's pyramid zooms (change pairs only). */
   grams: GramPair[];
   light: number[];
@@ -157,7 +158,7 @@ const pairOf = (a: BenchScreen, b: BenchScreen, what: string, pyramid: boolean):
       grams.push({ ab: gram(z.comps, eb.comps), aa: z.self, bb: eb.self, sa: z.share, sb: eb.share });
       light.push(cosine(z.light, eb.light));
     }
-  return { a, b, fams: [a.family, b.family], what, sameSource: a.item.source === b.item.source, grams, light };
+  return { a, b, fams: [a.family, b.family], what, sameApp: a.item.source === b.item.source && a.item.window.app === b.item.window.app, grams, light };
 };
 const recorded = screens.filter((s) => s.kind === "recorded");
 const recordedByKey = new Map(recorded.map((s) => [s.key, s]));
@@ -241,8 +242,8 @@ function figures(group: readonly Family[], sc: Scorer) {
     same_per_variation: perVariation,
     different_pairs: diff.length,
     different_le_070: frac(diffCos, (c) => c <= 0.7),
-    different_same_app_pairs: diff.filter((p) => p.sameSource).length,
-    different_same_app_le_070: frac(diffCos.filter((_, i) => diff[i]?.sameSource), (c) => c <= 0.7),
+    different_same_app_pairs: diff.filter((p) => p.sameApp).length,
+    different_same_app_le_070: frac(diffCos.filter((_, i) => diff[i]?.sameApp), (c) => c <= 0.7),
     different_median: diffCos.length ? round(percentile(diffCos.slice().sort((a, b) => a - b), 50), 3) : null,
     change_pairs: change.length,
     change_ge_085: frac(changeCos, (c) => c >= 0.85),
