@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { captureStable } from "../../capture/stable-capture.js";
 import { X11ScreenSource } from "../../platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
+import { cosine } from "../../core/vectors.js";
 import type { MultiModalEmbeddingManager } from "../../embedding/multimodal-embedding-manager.js";
 import { launchApp } from "../../platform/x11/app-launcher.js";
 import { YAD_PATIENT_APP as YAD_PATIENT } from "../demo-yad.js";
@@ -126,7 +127,11 @@ export async function runStartJob(io: CliIo, dataDir: string): Promise<{ report:
         if (!ours || !top) fail("search", `the vector search did not return ${state_embedding.vector_id}`);
         else if (ours.score < SAME_SCREEN_COSINE) fail("search", `found ${id} with cosine ${ours.score.toFixed(3)}, below ${SAME_SCREEN_COSINE}`);
         else if (top.score - ours.score > TIE_COSINE) fail("search", `${top.id} (cosine ${top.score.toFixed(3)}) is nearer than the stored ${id} (cosine ${ours.score.toFixed(3)})`);
-        else say(`found ${id} again by vector search: cosine ${ours.score.toFixed(3)} ≥ ${SAME_SCREEN_COSINE} (rank ${rank + 1} of ${all.length})`);
+        else {
+          // The screen barely changed, so the fused cosine is near 1; the image component shows that the recapture is a vector of its own.
+          const image = emb.components.image && second.emb.components.image ? cosine(emb.components.image.vector, second.emb.components.image.vector) : NaN;
+          say(`found ${id} again by vector search: cosine ${ours.score.toFixed(4)} ≥ ${SAME_SCREEN_COSINE} (rank ${rank + 1} of ${all.length}); image component cosine ${image.toFixed(6)}`);
+        }
       }
       const reportDir = join(dataDir, "reports");
       mkdirSync(reportDir, { recursive: true });
