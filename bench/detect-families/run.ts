@@ -27,7 +27,8 @@ import { round, writeResult } from "../lib.js";
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
 const perFamily = Number(process.env.RPAV_BENCH_PER_FAMILY ?? 12);
-const modelDir = defaultDetectorModelDir();
+//   RPAV_BENCH_MODEL_DIR=<dir>  another model folder (ui-detector.onnx, .json, data-manifest.json) than the committed one
+const modelDir = process.env.RPAV_BENCH_MODEL_DIR ?? defaultDetectorModelDir();
 const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { fold: string; figures: { held_families: string[] }; data_manifest_sha256: string };
 const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; subfamily: string }> };
 const held = meta.figures.held_families;
@@ -77,7 +78,7 @@ if (screens.length === 0) {
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
-const model = await LearnedDetector.create();
+const model = await LearnedDetector.create({ modelDir });
 const rules = new UIElementDetector({ ocr });
 const learned = new UIElementDetector({ ocr, proposer: model });
 
