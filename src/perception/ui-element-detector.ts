@@ -13,7 +13,7 @@ import { bboxCenter, bboxContainsPoint, bboxIoU, clampBBox, roundBBoxOut } from 
 import { elementId } from "../core/ids.js";
 import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js";
 import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
-import type { ElementProposer } from "../core/providers/element-proposer.js";
+import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
 import type { ScreenNovelty, ScreenNoveltyCheck } from "../core/providers/screen-novelty.js";
 import type { VlmClient } from "../core/providers/vlm.js";
 import type { TextBox } from "../core/schemas/common.js";
@@ -158,14 +158,25 @@ export class UIElementDetector {
     let failed: DetectionResult["metadata"]["failed"];
     let vlmUsed = false;
     let vlmError: string | undefined;
-    // The learned detector first, outside the fallback below: an image it cannot take is the
-    // caller's error (InvalidInputError), not a detector failure to hide.
+    // The learned detector runs while the OCR reads (both wait on native threads), outside the
+    // fallback below: an image it cannot take is the caller's error (InvalidInputError), not a
+    // detector failure to hide.
     const tp = performance.now();
-    const proposals = this.deps.proposer ? await this.deps.proposer.propose(frame, signal) : undefined;
-    if (proposals) timings.proposer_ms = performance.now() - tp;
+    const to = performance.now();
+    const reading = this.deps.ocr.recognize(frame, signal);
+    reading.catch(() => undefined); // handled below, once the proposer has answered
+    let proposals: readonly ElementProposal[] | undefined;
+    if (this.deps.proposer) {
+      try {
+        proposals = await this.deps.proposer.propose(frame, signal);
+      } catch (e) {
+        await reading.catch(() => undefined);
+        throw e;
+      }
+      timings.proposer_ms = performance.now() - tp;
+    }
     try {
-      const to = performance.now();
-      ocr = await this.deps.ocr.recognize(frame, signal);
+      ocr = await reading;
       Object.assign(timings, ocr.timings);
       timings.ocr_ms = performance.now() - to;
       throwIfAborted(signal, "element detection");
