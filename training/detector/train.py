@@ -356,6 +356,7 @@ def main():
     ap.add_argument("--val-every", type=int, default=250, help="steps between validation losses on fixed train-family validation crops (best.pt keeps the lowest)")
     ap.add_argument("--val-crops", type=int, default=48)
     ap.add_argument("--no-export", action="store_true")
+    ap.add_argument("--export-dir", default=MODEL_DIR, help="where ui-detector.onnx / .json are written (default the committed model's folder)")
     ap.add_argument("--run-dir", help="checkpoints and report.json here instead of training/detector/runs/<fold> (e.g. to evaluate the committed model: --init-onnx M --steps 0 --no-export)")
     ap.add_argument("--init-onnx", metavar="MODEL.onnx", help="start (when there is no last.pt to resume) from this exported model's weights instead of from zero, "
                     "e.g. models/ui-detector/ui-detector.onnx; its validation loss is measured first and best.pt must beat it")
@@ -552,14 +553,14 @@ def main():
     if not a.no_export:
         # The weights exported (reference.py recomputes the test fixture's detections from them).
         torch.save({"model": model.state_dict(), "state": state}, os.path.join(run, "exported.pt"))
-        os.makedirs(MODEL_DIR, exist_ok=True)
-        onnx_path = os.path.join(MODEL_DIR, "ui-detector.onnx")
+        os.makedirs(a.export_dir, exist_ok=True)
+        onnx_path = os.path.join(a.export_dir, "ui-detector.onnx")
         torch.onnx.export(model, torch.zeros(1, 3, 256, 320), onnx_path + ".tmp", opset_version=13, input_names=["image"], output_names=["heat_logits", "box", "state_logits"],
                           dynamic_axes={"image": {2: "height", 3: "width"}, "heat_logits": {2: "h", 3: "w"}, "box": {2: "h", 3: "w"}, "state_logits": {2: "h", 3: "w"}})
         os.replace(onnx_path + ".tmp", onnx_path)
         with open(onnx_path, "rb") as f:
             meta["onnx_sha256"] = hashlib.sha256(f.read()).hexdigest()
-        with open(os.path.join(MODEL_DIR, "ui-detector.json"), "w") as f:
+        with open(os.path.join(a.export_dir, "ui-detector.json"), "w") as f:
             json.dump(meta, f, indent=1)
         print(f"exported {onnx_path} ({os.path.getsize(onnx_path) / 1e6:.2f} MB)", flush=True)
     print(json.dumps({k: report[k] for k in report if k.endswith("mean_f1")}), flush=True)
