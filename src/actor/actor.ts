@@ -136,6 +136,8 @@ interface AttemptResult {
   checks: CheckResult[];
   /** A failed check after an action that may safely run again. */
   retry: boolean;
+  /** Time spent on the post-conditions (counted in `overhead`). */
+  postMs?: number;
 }
 
 export class Actor {
@@ -201,6 +203,7 @@ export class Actor {
     let check = "";
     let checks: CheckResult[] = [];
     let status: StepStatus = "failed";
+    let postMs: number | undefined;
     while (attempt < maxAttempts) {
       attempt++;
       throwIfAborted(this.opts.signal, "replay");
@@ -212,6 +215,7 @@ export class Actor {
         check = r.check;
         checks = r.checks;
         status = r.status;
+        postMs = r.postMs;
         lastError = undefined;
         if (r.status === "failed") {
           const failed = r.checks.filter((c) => c.status === "failed").map((c) => `${c.kind}: ${c.evidence}`).join("; ");
@@ -235,7 +239,7 @@ export class Actor {
     }
     const duration = performance.now() - t0;
     const checkedBy = status === "unverified" && checks.length === 0 ? step.expect?.checked_by : undefined;
-    this.deps.trace.append({ type: "after", row, step: index, step_id: step.step_id, status, attempts: attempt, screenshot: shotAfter.path, origin: shotAfter.origin, check, checks, error: lastError ?? null, overhead_ms: Math.round(overhead), duration_ms: Math.round(duration), ...(checkedBy ? { checked_by: checkedBy } : {}) });
+    this.deps.trace.append({ type: "after", row, step: index, step_id: step.step_id, status, attempts: attempt, screenshot: shotAfter.path, origin: shotAfter.origin, check, checks, error: lastError ?? null, overhead_ms: Math.round(overhead), ...(postMs !== undefined ? { post_ms: Math.round(postMs) } : {}), duration_ms: Math.round(duration), ...(checkedBy ? { checked_by: checkedBy } : {}) });
     return { step: index, step_id: step.step_id, status, attempts: attempt, ...(lastError ? { error: lastError } : {}), overhead_ms: Math.round(overhead), duration_ms: Math.round(duration), ...(method ? { method } : {}), checks, decisions: this.decisions, ...(checkedBy ? { checked_by: checkedBy } : {}) };
   }
 
@@ -531,6 +535,7 @@ export class Actor {
         perceived = r.screen;
         fromCache = !!r.cached;
         timings.perceive_ms = (timings.perceive_ms ?? 0) + r.perceiveMs;
+        for (const [k, v] of Object.entries(r.screen?.timings ?? {})) timings[`perceive.${k}`] = (timings[`perceive.${k}`] ?? 0) + v;
         timings.ground_ms = (timings.ground_ms ?? 0) + r.groundMs;
         overhead += r.perceiveMs + r.groundMs;
         if (g.found || this.plain || scrolls >= SCROLL_TRIES) break;
@@ -678,7 +683,8 @@ export class Actor {
     const probe = this.probe(step, b, window, screenBox, beforeState);
     const conds = this.plain ? exp.after.filter((c) => c.kind === "window_open" || (c.kind === "region_changed" && c.region.of === "target" && PLAIN_CHANGE.has(step.target?.type ?? ""))) : exp.after;
     const checks = await checkAll(conds, probe, { phase: "after", windowTimeoutMs: this.opts.postCheckTimeoutMs ?? 10_000 });
-    overhead += performance.now() - tPost - 150;
+    const postMs = performance.now() - tPost - 150;
+    overhead += postMs;
     const live = await windows.get(window.id, signal);
     let status = statusOf(checks);
     if (this.plain && status === "unverified") status = "passed"; // the plain replay claimed what it did not check: kept for comparison
@@ -687,7 +693,7 @@ export class Actor {
     if (status !== "failed" && g?.found && !g.ambiguous && !fromCache && step.action !== "select") this.groundCache.set(step.step_id, { key: this.cacheKey(step, frame, g.bbox, b), g, row });
     // Running again is safe for a click (a toggle that did not change) and for typing into a field (the field is then selected first).
     const retry = step.action === "click" || (step.action === "type" && exp.after.some((c) => c.kind === "field_value"));
-    return { status, overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check, checks, retry };
+    return { status, overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check, checks, retry, postMs };
   }
 
   /** The step's recorded state and required elements against the live screen (the design's EnhancedWorkflowMatcher at run time). */

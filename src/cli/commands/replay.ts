@@ -220,7 +220,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         input,
         perceive: async (frame, signal) => {
           const det = await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) });
-          return { elements: det.elements, lines: det.ocr?.lines ?? [] };
+          return { elements: det.elements, lines: det.ocr?.lines ?? [], timings: det.metadata.timings };
         },
         readText: async (frame, signal) => (await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) })).ocr?.lines.map((l) => l.text) ?? [],
         // A field's read-back: the recognizer on the ink's box alone (PP-OCR and hybrid read boxes; tesseract falls back to readText).
