@@ -27,7 +27,7 @@ import { groundTarget, type Grounding, type PerceivedScreen } from "../replay/gr
 import type { TraceWriter } from "../replay/trace.js";
 import { fillTemplate, titleWithData, type Bindings } from "../replay/variables.js";
 import { checkAll, cropScreenBox, readFieldCheaply, STATE_KINDS, type CheckProbe } from "./checks.js";
-import { observeWindow, regionOf, stableFrame, type WindowObservation } from "./observe.js";
+import { observeWindow, regionOf, stableFrame, type LastLook, type WindowObservation } from "./observe.js";
 import { dangerousAllowed } from "./policy.js";
 import { clearField, RECOVERY_STRATEGIES, SCROLL_DOWN_TRIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
 
@@ -147,6 +147,8 @@ export class Actor {
   private decisions: Decision["kind"][] = [];
   /** The last perception of each window (what a step that looks at nothing compares with). */
   private readonly lastSeen = new Map<string, PerceivedScreen>();
+  /** The last capture of each window and when it was made (the next step's still frame starts from it). */
+  private readonly lastLook = new Map<string, LastLook>();
 
   constructor(
     private readonly workflow: Workflow,
@@ -248,6 +250,7 @@ export class Actor {
     if (!f) {
       const live = window ? await this.deps.windows.get(window.id, this.opts.signal) : undefined;
       f = await this.deps.screen.capture(live ? regionOf(live) : { kind: "screen" }, this.opts.signal);
+      if (live) this.lastLook.set(live.id, { frame: f, at: Date.now() });
     }
     const path = this.deps.trace.putShot(name, await this.deps.encodePng(f));
     return { path, origin: [f.origin[0], f.origin[1]], frame: f };
@@ -464,7 +467,7 @@ export class Actor {
     const tFrame = performance.now();
     const needsTarget = step.target !== null && TARGETED.has(step.action);
     const stableLimit = 3000;
-    const first = needsTarget || !this.plain ? await stableFrame(this.deps.screen, window, this.plain ? stableLimit : needsTarget ? stableLimit : 600, signal) : { frame: await this.deps.screen.capture(regionOf(window), signal), stable: true };
+    const first = needsTarget || !this.plain ? await stableFrame(this.deps.screen, window, this.plain ? stableLimit : needsTarget ? stableLimit : 600, signal, this.lastLook.get(window.id)) : { frame: await this.deps.screen.capture(regionOf(window), signal), stable: true };
     let frame = first.frame;
     if (!first.stable && !this.plain && needsTarget) {
       await this.adapt(row, index, step, attempt, waitStable, this.situation(step, b, obs, { unstable: true }), [waitStable], `the window « ${window.title} » was still changing after ${stableLimit / 1000} s`);
