@@ -195,7 +195,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const input = new X11XTestInputDriver({ env });
   const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
   // Detection failures keep their screenshot in the run's folder, next to the trace.
-  const { detector, ocr, readsBoxes, close } = req.detector ? { ...req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const { detector, ocr, readsBoxes, close } = req.detector ? { ...req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr", rereadChangesOnly: true }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
   const stateEmbedder = createStateEmbedder();
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlmProviders = (req.vlm ?? vlmConfig.enabled) || req.useDecisionModel ? createVlmProviders(vlmConfig) : undefined;
