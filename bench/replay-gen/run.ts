@@ -109,13 +109,14 @@ function stepPhases(events: ReturnType<typeof readTrace>["events"]): Record<stri
   return out;
 }
 
-/** Median and p90 of each phase over `steps` (a phase a step did not have counts as 0). */
-function phaseTable(steps: readonly Record<string, number>[]): Record<string, { median: number; p90: number }> {
+/** Median and p90 of each phase over `steps` (a phase a step did not have counts as 0), and its median over the steps that had it. */
+function phaseTable(steps: readonly Record<string, number>[]): Record<string, { median: number; p90: number; steps_with: number; median_with: number | null }> {
   const keys = [...new Set(["overhead_ms", ...PHASES, "other_ms", ...steps.flatMap((s) => Object.keys(s))])];
   return Object.fromEntries(
     keys.map((k) => {
       const v = steps.map((s) => s[k] ?? 0).sort((a, b) => a - b);
-      return [k, { median: Math.round(percentile(v, 50)), p90: Math.round(percentile(v, 90)) }];
+      const w = v.filter((x) => x > 0);
+      return [k, { median: Math.round(percentile(v, 50)), p90: Math.round(percentile(v, 90)), steps_with: w.length, median_with: w.length ? Math.round(percentile(w, 50)) : null }];
     }),
   );
 }
@@ -268,9 +269,14 @@ console.table(summary.map(({ per_cell, phases: _p, ...s }) => ({ ...s, ...per_ce
 const overAll = outcomes.filter((o) => o.who === "rpav").flatMap((o) => o.overheads ?? []).sort((a, b) => a - b);
 const allPhases = phaseTable(outcomes.filter((o) => o.who === "rpav").flatMap((o) => o.phases ?? []));
 console.log(`median step overhead: ${overAll.length ? percentile(overAll, 50) : "n/a"} ms over ${overAll.length} steps`);
-console.log("where each step's overhead went, ms (median / p90 over the steps; a phase a step did not have counts 0):");
-for (const f of summary) console.log(`  ${f.family.padEnd(5)} ${Object.entries(f.phases).filter(([k]) => !k.startsWith("perceive.")).map(([k, v]) => `${k.replace(/_ms$/, "")} ${v.median}/${v.p90}`).join("  ")}`);
-console.log(`  all   ${Object.entries(allPhases).map(([k, v]) => `${k.replace(/_ms$/, "")} ${v.median}/${v.p90}`).join("  ")}`);
+console.log("where each step's overhead went, ms: median / p90 over all steps (a phase a step did not have counts 0) [median over the n steps that had it]:");
+const phaseLine = (t: ReturnType<typeof phaseTable>, stages: boolean) =>
+  Object.entries(t)
+    .filter(([k]) => stages || !k.startsWith("perceive."))
+    .map(([k, v]) => `${k.replace(/_ms$/, "")} ${v.median}/${v.p90} [${v.median_with ?? "-"} n=${v.steps_with}]`)
+    .join("  ");
+for (const f of summary) console.log(`  ${f.family.padEnd(5)} ${phaseLine(f.phases, false)}`);
+console.log(`  all   ${phaseLine(allPhases, true)}`);
 loads.push(loadavg()[0]!);
 const sortedLoads = [...loads].sort((a, b) => a - b);
 const load = { min: round1(sortedLoads[0]!), median: round1(percentile(sortedLoads, 50)), max: round1(sortedLoads.at(-1)!) };
