@@ -81,6 +81,8 @@ interface Outcome {
   ok: boolean;
   /** Replay said it passed while the oracle says the task is not done. */
   wrong: boolean;
+  /** What replay said: passed, unverified or failed (rpav only). */
+  status?: string;
   got: string;
   want: string;
   ms: number;
@@ -162,8 +164,12 @@ async function ours(family: GenFamily, wfPath: string, wf: Workflow, cell: Cell)
         }
       }
     const failed = afters.find((e) => e.type === "after" && e.status === "failed");
+    // As bench/RESULTS.md defines them: success = replay said passed or unverified (a check it could
+    // not make, such as a click into an empty canvas, is said so) and the oracle shows the task done;
+    // wrong = replay said passed and the oracle says it is not done.
     const passed = r.status === "passed";
-    return { family, cell: cell.name, who: "rpav", ok: passed && got === want, wrong: passed && got !== want, got, want, ms, overheads: afters.map((e) => (e.type === "after" ? e.overhead_ms : 0)), phases: stepPhases(events), ...(failed?.type === "after" && failed.error ? { error: failed.error.message.slice(0, 200) } : {}) };
+    const done = passed || r.status === "unverified";
+    return { family, cell: cell.name, who: "rpav", ok: done && got === want, wrong: passed && got !== want, status: r.status, got, want, ms, overheads: afters.map((e) => (e.type === "after" ? e.overhead_ms : 0)), phases: stepPhases(events), ...(failed?.type === "after" && failed.error ? { error: failed.error.message.slice(0, 200) } : {}) };
   } finally {
     await run.stop();
   }
@@ -235,7 +241,7 @@ try {
         // Written as it goes: a run cut short still leaves its cells.
         mkdirSync(BENCH_RESULTS, { recursive: true });
         writeFileSync(join(BENCH_RESULTS, "replay-gen.partial.json"), JSON.stringify({ tuned_on: TUNED, cells: outcomes.map(({ overheads: _o, phases: _p, ...rest }) => ({ ...rest, overhead_median_ms: _o?.length ? percentile([..._o].sort((a, b) => a - b), 50) : null })) }, null, 2));
-        console.log(`${who.padEnd(11)} ${family.padEnd(4)} ${cell.name.padEnd(10)} ${o.ok ? "ok   " : o.wrong ? "WRONG" : "fail "} ${(o.ms / 1000).toFixed(1)} s${o.ok ? "" : `  got ${o.got}${o.error ? ` — ${o.error}` : ""}`}`);
+        console.log(`${who.padEnd(11)} ${family.padEnd(4)} ${cell.name.padEnd(10)} ${o.ok ? "ok   " : o.wrong ? "WRONG" : "fail "}${o.status ? ` (${o.status})` : ""} ${(o.ms / 1000).toFixed(1)} s${o.ok ? "" : `  got ${o.got}${o.error ? ` — ${o.error}` : ""}`}`);
       }
     }
   }
