@@ -220,7 +220,7 @@ export class IncrementalOcr implements OcrProvider {
       const kept = old.filter((l) => !inRegions.includes(l));
       const lines = [...kept, ...again, ...read].sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
       const share = regions.reduce((s, r) => s + area(r), 0) / (frame.width * frame.height);
-      return this.remember(frame, { provider: last.result.provider, lines, timings: { ...timings, reused_lines: kept.length + again.length, read_lines: toRead.length, read_regions: regions.length, read_share: Math.round(share * 1000) / 1000 } });
+      return this.remember(frame, { provider: last.result.provider, lines, timings: { ...timings, reused_lines: kept.length + again.length, read_lines: toRead.length, read_regions: regions.length, read_pct: Math.round(share * 100) } });
     }
     // Too much changed (or lines kept running off the regions): the whole frame.
     const whole = await inner.recognize(frame, signal);
