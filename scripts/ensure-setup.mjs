@@ -40,10 +40,10 @@ function ensureNodeModules() {
   writeFileSync(stamp, want);
 }
 
-// The native X11 helpers (capture with MIT-SHM, input with XTEST, events with RECORD), rebuilt when a source changes.
+// The native X11 helpers (capture with MIT-SHM, input with XTEST, events with RECORD, window queries), rebuilt when a source changes.
 function buildNative() {
   if (process.platform !== "linux") return;
-  for (const [name, libs] of [["x11-grab", ["-lX11", "-lXext"]], ["x11-input", ["-lX11", "-lXtst"]], ["x11-record", ["-lX11", "-lXtst"]]]) {
+  for (const [name, libs] of [["x11-grab", ["-lX11", "-lXext"]], ["x11-input", ["-lX11", "-lXtst"]], ["x11-record", ["-lX11", "-lXtst"]], ["x11-windows", ["-lX11"]]]) {
     const src = join(root, "native", `${name}.c`);
     const out = join(root, "native", "build", `rpav-${name}`);
     const stamp = `${out}.hash`;

@@ -9,14 +9,16 @@
 // While tuning (tuned families only): RPAV_BENCH_KEEP=1 keeps the work folder, RPAV_BENCH_REUSE=<that
 // folder> replays its recorded sessions again (rebuilt with the current builder) instead of recording
 // anew, RPAV_BENCH_WHO=rpav skips the coordinate baseline, RPAV_BENCH_VERBOSE=1 prints each step's
-// grounding decision and check.
+// grounding decision, check and where its overhead went. RPAV_BENCH_NAME names the result file
+// (bench/results/<name>.json, default replay-gen). The run ends with each phase's share of the
+// step overhead and the load average sampled through the run.
 // Tuned on: gtk and tk (every threshold of the builder and of grounding was looked at on them; tk was
 // held out until its failures were used to motivate fixes on 2026-12-02, so it counts as tuned since).
 // Held out: qt (Qt 5 Fusion) and html (the form in Debian Chromium, --app window; lab/task-apps/html_form.mjs),
 // never looked at while tuning: run once at the final code and reported as they come.
 // Brings its own lab up on display :70 (or $RPAV_BENCH_DISPLAY) and down again.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodePng, readImageFile } from "../../src/capture/png.js";
 import { createDetector } from "../../src/cli/commands/perception.js";
@@ -79,12 +81,53 @@ interface Outcome {
   ok: boolean;
   /** Replay said it passed while the oracle says the task is not done. */
   wrong: boolean;
+  /** What replay said: passed, unverified or failed (rpav only). */
+  status?: string;
   got: string;
   want: string;
   ms: number;
   overheads?: number[];
+  /** Per step, where its overhead went (ms): the last attempt's phases, `other` the rest (earlier attempts, recoveries). */
+  phases?: Record<string, number>[];
   error?: string;
 }
+
+const PHASES = ["precheck_ms", "stable_ms", "compare_ms", "perceive_ms", "ground_ms", "match_ms", "post_ms"] as const;
+
+/** Each step's overhead split into the phases the actor times (its `before` and `after` events). */
+function stepPhases(events: ReturnType<typeof readTrace>["events"]): Record<string, number>[] {
+  const out: Record<string, number>[] = [];
+  const last = new Map<string, Record<string, number>>();
+  for (const e of events) {
+    if (e.type === "before") last.set(e.step_id, e.timings);
+    if (e.type !== "after") continue;
+    const t = last.get(e.step_id) ?? {};
+    const p: Record<string, number> = { overhead_ms: e.overhead_ms };
+    for (const k of PHASES) p[k] = k === "post_ms" ? (e.post_ms ?? 0) : (t[k] ?? 0);
+    for (const [k, v] of Object.entries(t)) if (k.startsWith("perceive.")) p[k] = v;
+    p.other_ms = Math.max(0, e.overhead_ms - PHASES.reduce((a, k) => a + (p[k] ?? 0), 0));
+    out.push(p);
+  }
+  return out;
+}
+
+/** Median and p90 of each phase over `steps` (a phase a step did not have counts as 0), and its median over the steps that had it. */
+function phaseTable(steps: readonly Record<string, number>[]): Record<string, { median: number; p90: number; steps_with: number; median_with: number | null }> {
+  const keys = [...new Set(["overhead_ms", ...PHASES, "other_ms", ...steps.flatMap((s) => Object.keys(s))])];
+  return Object.fromEntries(
+    keys.map((k) => {
+      const v = steps.map((s) => s[k] ?? 0).sort((a, b) => a - b);
+      const w = v.filter((x) => x > 0);
+      return [k, { median: Math.round(percentile(v, 50)), p90: Math.round(percentile(v, 90)), steps_with: w.length, median_with: w.length ? Math.round(percentile(w, 50)) : null }];
+    }),
+  );
+}
+
+// The machine's load (1-minute average), sampled through the run: the figures depend on it.
+const loads: number[] = [loadavg()[0]!];
+const cpus = availableParallelism();
+const loadTimer = setInterval(() => loads.push(loadavg()[0]!), 10_000);
+loadTimer.unref();
 
 async function startCell(task: ReturnType<typeof genTasks>[GenFamily], cell: Cell, data: TaskData): Promise<TaskRun> {
   const run = await task.start({ env }, windows, cell.variant, data);
@@ -115,10 +158,18 @@ async function ours(family: GenFamily, wfPath: string, wf: Workflow, cell: Cell)
       for (const e of events) {
         if (e.type === "before") console.log(`    ${e.step_id} #${e.attempt} ${e.method ?? "-"} ${e.bbox ? e.bbox.map(Math.round).join(",") : ""} — ${e.decision.slice(0, 400)}`);
         if (e.type === "after") console.log(`    ${e.step_id} → ${e.status}${e.error ? ` (${e.error.message.slice(0, 300)})` : ""} ${(e.checks ?? []).map((c) => `${c.kind}:${c.status} ${c.evidence.slice(0, 100)}`).join("; ")}`);
+        if (e.type === "after") {
+          const p = stepPhases(events.filter((x) => x.step_id === e.step_id)).at(-1) ?? {};
+          console.log(`      overhead ${e.overhead_ms} ms: ${Object.entries(p).filter(([k, v]) => k !== "overhead_ms" && v).map(([k, v]) => `${k.replace(/_ms$/, "")} ${Math.round(v)}`).join(", ")}`);
+        }
       }
     const failed = afters.find((e) => e.type === "after" && e.status === "failed");
+    // As bench/RESULTS.md defines them: success = replay said passed or unverified (a check it could
+    // not make, such as a click into an empty canvas, is said so) and the oracle shows the task done;
+    // wrong = replay said passed and the oracle says it is not done.
     const passed = r.status === "passed";
-    return { family, cell: cell.name, who: "rpav", ok: passed && got === want, wrong: passed && got !== want, got, want, ms, overheads: afters.map((e) => (e.type === "after" ? e.overhead_ms : 0)), ...(failed?.type === "after" && failed.error ? { error: failed.error.message.slice(0, 200) } : {}) };
+    const done = passed || r.status === "unverified";
+    return { family, cell: cell.name, who: "rpav", ok: done && got === want, wrong: passed && got !== want, status: r.status, got, want, ms, overheads: afters.map((e) => (e.type === "after" ? e.overhead_ms : 0)), phases: stepPhases(events), ...(failed?.type === "after" && failed.error ? { error: failed.error.message.slice(0, 200) } : {}) };
   } finally {
     await run.stop();
   }
@@ -189,8 +240,8 @@ try {
         outcomes.push(o);
         // Written as it goes: a run cut short still leaves its cells.
         mkdirSync(BENCH_RESULTS, { recursive: true });
-        writeFileSync(join(BENCH_RESULTS, "replay-gen.partial.json"), JSON.stringify({ tuned_on: TUNED, cells: outcomes.map(({ overheads: _o, ...rest }) => ({ ...rest, overhead_median_ms: _o?.length ? percentile([..._o].sort((a, b) => a - b), 50) : null })) }, null, 2));
-        console.log(`${who.padEnd(11)} ${family.padEnd(4)} ${cell.name.padEnd(10)} ${o.ok ? "ok   " : o.wrong ? "WRONG" : "fail "} ${(o.ms / 1000).toFixed(1)} s${o.ok ? "" : `  got ${o.got}${o.error ? ` — ${o.error}` : ""}`}`);
+        writeFileSync(join(BENCH_RESULTS, "replay-gen.partial.json"), JSON.stringify({ tuned_on: TUNED, cells: outcomes.map(({ overheads: _o, phases: _p, ...rest }) => ({ ...rest, overhead_median_ms: _o?.length ? percentile([..._o].sort((a, b) => a - b), 50) : null })) }, null, 2));
+        console.log(`${who.padEnd(11)} ${family.padEnd(4)} ${cell.name.padEnd(10)} ${o.ok ? "ok   " : o.wrong ? "WRONG" : "fail "}${o.status ? ` (${o.status})` : ""} ${(o.ms / 1000).toFixed(1)} s${o.ok ? "" : `  got ${o.got}${o.error ? ` — ${o.error}` : ""}`}`);
       }
     }
   }
@@ -215,11 +266,29 @@ const summary = families.map((family) => {
     rpav_wrong: mine.filter((o) => o.wrong).length,
     coordinates_success: base.filter((o) => o.ok).length,
     step_overhead_median_ms: overheads.length ? percentile(overheads, 50) : null,
+    phases: phaseTable(mine.flatMap((o) => o.phases ?? [])),
     per_cell: Object.fromEntries(mine.map((o) => [o.cell, `${o.ok ? "ok" : o.wrong ? "WRONG" : "fail"} / ${base.find((b) => b.cell === o.cell)?.ok ? "ok" : "fail"}`])),
   };
 });
 console.log("\nper family (rpav / coordinate baseline per cell):");
-console.table(summary.map(({ per_cell, ...s }) => ({ ...s, ...per_cell })));
+console.table(summary.map(({ per_cell, phases: _p, ...s }) => ({ ...s, ...per_cell })));
 const overAll = outcomes.filter((o) => o.who === "rpav").flatMap((o) => o.overheads ?? []).sort((a, b) => a - b);
+const allPhases = phaseTable(outcomes.filter((o) => o.who === "rpav").flatMap((o) => o.phases ?? []));
 console.log(`median step overhead: ${overAll.length ? percentile(overAll, 50) : "n/a"} ms over ${overAll.length} steps`);
-writeResult("replay-gen", { tuned_on: TUNED, families: summary, builds, cells: outcomes.map(({ overheads: _o, ...rest }) => rest), step_overhead_median_ms: overAll.length ? percentile(overAll, 50) : null });
+console.log("where each step's overhead went, ms: median / p90 over all steps (a phase a step did not have counts 0) [median over the n steps that had it]:");
+const phaseLine = (t: ReturnType<typeof phaseTable>, stages: boolean) =>
+  Object.entries(t)
+    .filter(([k]) => stages || !k.startsWith("perceive."))
+    .map(([k, v]) => `${k.replace(/_ms$/, "")} ${v.median}/${v.p90} [${v.median_with ?? "-"} n=${v.steps_with}]`)
+    .join("  ");
+for (const f of summary) console.log(`  ${f.family.padEnd(5)} ${phaseLine(f.phases, false)}`);
+console.log(`  all   ${phaseLine(allPhases, true)}`);
+loads.push(loadavg()[0]!);
+const sortedLoads = [...loads].sort((a, b) => a - b);
+const load = { min: round1(sortedLoads[0]!), median: round1(percentile(sortedLoads, 50)), max: round1(sortedLoads.at(-1)!) };
+console.log(`load average (1 min) during the run: min ${load.min}, median ${load.median}, max ${load.max} on ${cpus} cores`);
+writeResult(process.env.RPAV_BENCH_NAME ?? "replay-gen", { tuned_on: TUNED, families: summary, builds, cells: outcomes.map(({ overheads: _o, phases: _p, ...rest }) => rest), step_overhead_median_ms: overAll.length ? percentile(overAll, 50) : null, step_phases: allPhases, load_average: load });
+
+function round1(v: number): number {
+  return Math.round(v * 10) / 10;
+}

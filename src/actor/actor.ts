@@ -27,7 +27,7 @@ import { groundTarget, type Grounding, type PerceivedScreen } from "../replay/gr
 import type { TraceWriter } from "../replay/trace.js";
 import { fillTemplate, titleWithData, type Bindings } from "../replay/variables.js";
 import { checkAll, cropScreenBox, readFieldCheaply, STATE_KINDS, type CheckProbe } from "./checks.js";
-import { observeWindow, regionOf, stableFrame, type WindowObservation } from "./observe.js";
+import { observeWindow, regionOf, stableFrame, type LastLook, type WindowObservation } from "./observe.js";
 import { dangerousAllowed } from "./policy.js";
 import { clearField, RECOVERY_STRATEGIES, SCROLL_DOWN_TRIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
 
@@ -136,6 +136,8 @@ interface AttemptResult {
   checks: CheckResult[];
   /** A failed check after an action that may safely run again. */
   retry: boolean;
+  /** Time spent on the post-conditions (counted in `overhead`). */
+  postMs?: number;
 }
 
 export class Actor {
@@ -145,6 +147,8 @@ export class Actor {
   private decisions: Decision["kind"][] = [];
   /** The last perception of each window (what a step that looks at nothing compares with). */
   private readonly lastSeen = new Map<string, PerceivedScreen>();
+  /** The last capture of each window and when it was made (the next step's still frame starts from it). */
+  private readonly lastLook = new Map<string, LastLook>();
 
   constructor(
     private readonly workflow: Workflow,
@@ -201,6 +205,7 @@ export class Actor {
     let check = "";
     let checks: CheckResult[] = [];
     let status: StepStatus = "failed";
+    let postMs: number | undefined;
     while (attempt < maxAttempts) {
       attempt++;
       throwIfAborted(this.opts.signal, "replay");
@@ -212,6 +217,7 @@ export class Actor {
         check = r.check;
         checks = r.checks;
         status = r.status;
+        postMs = r.postMs;
         lastError = undefined;
         if (r.status === "failed") {
           const failed = r.checks.filter((c) => c.status === "failed").map((c) => `${c.kind}: ${c.evidence}`).join("; ");
@@ -235,7 +241,7 @@ export class Actor {
     }
     const duration = performance.now() - t0;
     const checkedBy = status === "unverified" && checks.length === 0 ? step.expect?.checked_by : undefined;
-    this.deps.trace.append({ type: "after", row, step: index, step_id: step.step_id, status, attempts: attempt, screenshot: shotAfter.path, origin: shotAfter.origin, check, checks, error: lastError ?? null, overhead_ms: Math.round(overhead), duration_ms: Math.round(duration), ...(checkedBy ? { checked_by: checkedBy } : {}) });
+    this.deps.trace.append({ type: "after", row, step: index, step_id: step.step_id, status, attempts: attempt, screenshot: shotAfter.path, origin: shotAfter.origin, check, checks, error: lastError ?? null, overhead_ms: Math.round(overhead), ...(postMs !== undefined ? { post_ms: Math.round(postMs) } : {}), duration_ms: Math.round(duration), ...(checkedBy ? { checked_by: checkedBy } : {}) });
     return { step: index, step_id: step.step_id, status, attempts: attempt, ...(lastError ? { error: lastError } : {}), overhead_ms: Math.round(overhead), duration_ms: Math.round(duration), ...(method ? { method } : {}), checks, decisions: this.decisions, ...(checkedBy ? { checked_by: checkedBy } : {}) };
   }
 
@@ -244,6 +250,7 @@ export class Actor {
     if (!f) {
       const live = window ? await this.deps.windows.get(window.id, this.opts.signal) : undefined;
       f = await this.deps.screen.capture(live ? regionOf(live) : { kind: "screen" }, this.opts.signal);
+      if (live) this.lastLook.set(live.id, { frame: f, at: Date.now() });
     }
     const path = this.deps.trace.putShot(name, await this.deps.encodePng(f));
     return { path, origin: [f.origin[0], f.origin[1]], frame: f };
@@ -460,7 +467,7 @@ export class Actor {
     const tFrame = performance.now();
     const needsTarget = step.target !== null && TARGETED.has(step.action);
     const stableLimit = 3000;
-    const first = needsTarget || !this.plain ? await stableFrame(this.deps.screen, window, this.plain ? stableLimit : needsTarget ? stableLimit : 600, signal) : { frame: await this.deps.screen.capture(regionOf(window), signal), stable: true };
+    const first = needsTarget || !this.plain ? await stableFrame(this.deps.screen, window, this.plain ? stableLimit : needsTarget ? stableLimit : 600, signal, this.lastLook.get(window.id)) : { frame: await this.deps.screen.capture(regionOf(window), signal), stable: true };
     let frame = first.frame;
     if (!first.stable && !this.plain && needsTarget) {
       await this.adapt(row, index, step, attempt, waitStable, this.situation(step, b, obs, { unstable: true }), [waitStable], `the window « ${window.title} » was still changing after ${stableLimit / 1000} s`);
@@ -531,6 +538,7 @@ export class Actor {
         perceived = r.screen;
         fromCache = !!r.cached;
         timings.perceive_ms = (timings.perceive_ms ?? 0) + r.perceiveMs;
+        for (const [k, v] of Object.entries(r.screen?.timings ?? {})) timings[`perceive.${k}`] = (timings[`perceive.${k}`] ?? 0) + v;
         timings.ground_ms = (timings.ground_ms ?? 0) + r.groundMs;
         overhead += r.perceiveMs + r.groundMs;
         if (g.found || this.plain || scrolls >= SCROLL_TRIES) break;
@@ -678,7 +686,8 @@ export class Actor {
     const probe = this.probe(step, b, window, screenBox, beforeState);
     const conds = this.plain ? exp.after.filter((c) => c.kind === "window_open" || (c.kind === "region_changed" && c.region.of === "target" && PLAIN_CHANGE.has(step.target?.type ?? ""))) : exp.after;
     const checks = await checkAll(conds, probe, { phase: "after", windowTimeoutMs: this.opts.postCheckTimeoutMs ?? 10_000 });
-    overhead += performance.now() - tPost - 150;
+    const postMs = performance.now() - tPost - 150;
+    overhead += postMs;
     const live = await windows.get(window.id, signal);
     let status = statusOf(checks);
     if (this.plain && status === "unverified") status = "passed"; // the plain replay claimed what it did not check: kept for comparison
@@ -687,7 +696,7 @@ export class Actor {
     if (status !== "failed" && g?.found && !g.ambiguous && !fromCache && step.action !== "select") this.groundCache.set(step.step_id, { key: this.cacheKey(step, frame, g.bbox, b), g, row });
     // Running again is safe for a click (a toggle that did not change) and for typing into a field (the field is then selected first).
     const retry = step.action === "click" || (step.action === "type" && exp.after.some((c) => c.kind === "field_value"));
-    return { status, overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check, checks, retry };
+    return { status, overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check, checks, retry, postMs };
   }
 
   /** The step's recorded state and required elements against the live screen (the design's EnhancedWorkflowMatcher at run time). */

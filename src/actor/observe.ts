@@ -48,13 +48,34 @@ export function regionOf(w: WindowDescriptor): { kind: "region"; bbox: BBox } {
   return { kind: "region", bbox: w.bbox };
 }
 
-/** Waits until two frames of the window are the same but for a spinner or a caret (≤ 0.3 % of the pixels), or `limitMs`. */
-export async function stableFrame(screen: ScreenSource, window: WindowDescriptor, limitMs: number, signal?: AbortSignal): Promise<{ frame: Frame; stable: boolean; ms: number }> {
+/** What was last seen of a window: its pixels and when (ms since the epoch) they were captured. */
+export interface LastLook {
+  frame: Frame;
+  at: number;
+}
+
+/** Two looks at a window at least this far apart that agree make it still. */
+const STILL_GAP_MS = 60;
+
+/**
+ * Waits until two frames of the window at least 60 ms apart are the same but for a spinner or a
+ * caret (≤ 0.3 % of the pixels), or `limitMs`. `seen`, the last look at this window (the end of
+ * the previous step), counts as the first of the two when it is at the same place (the capture
+ * waits until it is 60 ms old): a window that has not changed since then needs one capture, not
+ * two and a pause.
+ */
+export async function stableFrame(screen: ScreenSource, window: WindowDescriptor, limitMs: number, signal?: AbortSignal, seen?: LastLook): Promise<{ frame: Frame; stable: boolean; ms: number }> {
   const t0 = Date.now();
   const target = regionOf(window);
+  const [x, y] = [Math.round(target.bbox[0]), Math.round(target.bbox[1])];
+  if (seen && seen.frame.origin[0] === x && seen.frame.origin[1] === y) {
+    const early = seen.at + STILL_GAP_MS - Date.now();
+    if (early > 0) await sleep(early, signal);
+  }
   let prev = await screen.capture(target, signal);
+  if (seen && seen.frame.origin[0] === prev.origin[0] && seen.frame.origin[1] === prev.origin[1] && nearlySameFrame(seen.frame, prev, 0.003)) return { frame: prev, stable: true, ms: Date.now() - t0 };
   for (;;) {
-    await sleep(60, signal);
+    await sleep(STILL_GAP_MS, signal);
     const next = await screen.capture(target, signal);
     if (nearlySameFrame(prev, next, 0.003)) return { frame: next, stable: true, ms: Date.now() - t0 };
     if (Date.now() - t0 >= limitMs) return { frame: next, stable: false, ms: Date.now() - t0 };

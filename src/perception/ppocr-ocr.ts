@@ -142,6 +142,11 @@ export class PpOcr implements OcrProvider {
     }, pool, det0.folded && rec0.folded);
   }
 
+  /** Frames up to the detector's input side are read at their own size: a crop reads as that part of the frame. */
+  get fullScaleSide(): number {
+    return this.opts.maxSide;
+  }
+
   /** Stops the recognition workers (they do not keep the process alive meanwhile). */
   async close(): Promise<void> {
     const pool = this.pool;
@@ -184,6 +189,10 @@ export class PpOcr implements OcrProvider {
 
   async readBoxes(frame: Frame, boxes: readonly BBox[], signal?: AbortSignal): Promise<OcrLine[]> {
     return this.readLines(toRgb(frame), boxes, signal);
+  }
+
+  async detectBoxes(frame: Frame, signal?: AbortSignal): Promise<BBox[]> {
+    return (await this.detect(toRgb(frame), signal)).map((b) => b.bbox);
   }
 
   /** Text line boxes in image pixels. */

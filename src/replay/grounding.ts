@@ -19,6 +19,8 @@ import { clickPoint, locate, sameLabelInOrder, textSimilarity, textTargets, type
 export interface PerceivedScreen {
   readonly elements: readonly UIElement[];
   readonly lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[];
+  /** Where perception spent its time (ms by stage; the trace keeps them), when the perceiver says. */
+  readonly timings?: Readonly<Record<string, number>>;
 }
 
 export type GroundMethod = "element" | "icon" | "region" | "vlm";

@@ -59,4 +59,25 @@ describe("screen capture", () => {
     expect((await kit.windows.active())?.id).toBe(app.window.id);
     await expect(kit.windows.waitFor({ title: "Never opened" }, { timeoutMs: 300 })).rejects.toThrow(/No window with title "Never opened" appeared within 300 ms/);
   });
+
+  it("the window helper (one X connection) describes windows exactly as the xprop / xwininfo processes do", async () => {
+    const viaUtils = new X11WindowInfo({ env: kit.env, helperPath: null });
+    expect([kit.windows.via, viaUtils.via]).toEqual(["helper", "x11-utils"]);
+    const yad = await kit.launch({ command: "yad", args: ["--form", "--title=Facture n° 12 — Zoë €", "--field=Text"] });
+    // An Athena window: WM_NAME only, in Latin-1, no _NET_WM_PID.
+    const xmsg = await kit.launch({ command: "xmessage", args: ["-title", "Télé café", "bonjour"], window: { app: "Xmessage" }, waitAtspi: false });
+    const [a, b] = [await kit.windows.list(), await viaUtils.list()];
+    expect(a).toEqual(b);
+    expect(a.find((w) => w.id === xmsg.window.id)).toMatchObject({ title: "Télé café", appName: "Xmessage", pid: null, visible: true });
+    execFileSync("xdotool", ["windowminimize", yad.window.id], { env: kit.env });
+    await new Promise((r) => setTimeout(r, 300));
+    const hidden = await kit.windows.get(yad.window.id);
+    expect(hidden).toEqual(await viaUtils.get(yad.window.id));
+    expect(hidden).toMatchObject({ title: "Facture n° 12 — Zoë €", visible: false });
+    expect(await kit.windows.activeId()).toBe(await viaUtils.activeId());
+    await kit.windows.activate(yad.window.id);
+    expect(await kit.windows.get(yad.window.id)).toMatchObject({ active: true, visible: true });
+    await yad.stop();
+    expect(await kit.windows.get(yad.window.id)).toBeUndefined();
+  });
 });

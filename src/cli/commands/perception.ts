@@ -21,6 +21,7 @@ import { AccentLexicon, HybridOcr } from "../../perception/hybrid-ocr.js";
 import { locate, textTargets } from "../../perception/locate.js";
 import { LearnedDetector } from "../../perception/learned-detector.js";
 import { CachedOcr } from "../../perception/ocr-cache.js";
+import { IncrementalOcr } from "../../perception/incremental-ocr.js";
 import { PpOcr } from "../../perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../perception/tesseract-ocr.js";
 import { UIElementDetector, type DetectionResult } from "../../perception/ui-element-detector.js";
@@ -40,6 +41,12 @@ export interface PerceptionChoice {
   scale?: number;
   /** "rules" (shapes + classifier, the default) or "learned" (models/ui-detector). */
   detector?: string;
+  /**
+   * Replay: a frame of the same size as the last one read is read again only where its pixels
+   * changed (src/perception/incremental-ocr.ts), with engines that read a crop as the whole frame.
+   * Off for record and build: their reads must not depend on what was read before.
+   */
+  rereadChangesOnly?: boolean;
 }
 
 const DETECTORS = ["rules", "learned"] as const;
@@ -108,7 +115,8 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     await proposer?.close();
     throw e;
   }
-  const cached = new CachedOcr(ocrParts.ocr, cacheDir ? { dir: cacheDir } : {});
+  const cachedOcr = new CachedOcr(ocrParts.ocr, cacheDir ? { dir: cacheDir } : {});
+  const reader = o.rereadChangesOnly ? new IncrementalOcr(cachedOcr) : cachedOcr;
   const failureDir = obs.failureDir;
   const saveFailure = failureDir
     ? async (frame: Frame, what: string) => {
@@ -119,7 +127,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
       }
     : undefined;
   const detector = new UIElementDetector({
-    ocr: cached,
+    ocr: reader,
     ...(proposer ? { proposer } : {}),
     ...(obs.vlm ? { vlm: obs.vlm } : {}),
     ...(obs.vlmGate ? { vlmGate: obs.vlmGate } : {}),
@@ -128,7 +136,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     ...(saveFailure ? { saveFailure } : {}),
   });
   // The cache answers readBoxes for every engine (nothing when the engine cannot): say which can.
-  return { detector, ocr: cached, readsBoxes: !!ocrParts.ocr.readBoxes, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
+  return { detector, ocr: reader, readsBoxes: !!ocrParts.ocr.readBoxes, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
 }
 
 function scaleOption(v: string): number {

@@ -195,7 +195,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const input = new X11XTestInputDriver({ env });
   const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
   // Detection failures keep their screenshot in the run's folder, next to the trace.
-  const { detector, ocr, readsBoxes, close } = req.detector ? { ...req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr" }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const { detector, ocr, readsBoxes, close } = req.detector ? { ...req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr", rereadChangesOnly: true }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
   const stateEmbedder = createStateEmbedder();
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlmProviders = (req.vlm ?? vlmConfig.enabled) || req.useDecisionModel ? createVlmProviders(vlmConfig) : undefined;
@@ -220,7 +220,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         input,
         perceive: async (frame, signal) => {
           const det = await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) });
-          return { elements: det.elements, lines: det.ocr?.lines ?? [] };
+          return { elements: det.elements, lines: det.ocr?.lines ?? [], timings: det.metadata.timings };
         },
         readText: async (frame, signal) => (await detector.detect(frame, { autoScale: true, ...(signal ? { signal } : {}) })).ocr?.lines.map((l) => l.text) ?? [],
         // A field's read-back: the recognizer on the ink's box alone (PP-OCR and hybrid read boxes; tesseract falls back to readText).

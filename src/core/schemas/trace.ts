@@ -119,6 +119,8 @@ export const TraceAfterSchema = z.looseObject({
   error: TraceErrorSchema.nullable(),
   /** Perception + locate + checks, without the deliberate human-like delays (ms). */
   overhead_ms: z.number(),
+  /** Of the overhead, the last attempt's post-conditions (ms; absent in older traces and when the step acted on nothing). */
+  post_ms: z.number().optional(),
   duration_ms: z.number(),
 });
 
