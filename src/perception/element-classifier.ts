@@ -219,10 +219,13 @@ export function classifyRegions(raw: ClassifyInput): ElementCandidate[] {
   const claimed: BBox[] = [];
   // A box with a control inside it (a button in a card's footer) is a panel, not a field.
   const holdsControl = (b: BBox) => claimed.some((c) => c[0] >= b[0] - 1 && c[1] >= b[1] - 1 && c[2] <= b[2] + 1 && c[3] <= b[3] + 1 && c[2] - c[0] >= 24 * input.scale && (c[2] - c[0]) * (c[3] - c[1]) < 0.5 * (b[2] - b[0]) * (b[3] - b[1]));
-  // A table's cell: another box of the same width right above or below it (form fields stand a
-  // caption or a gap apart). Side by side is no sign: a field and its button touch too.
+  // A table's cell: another box of the same width right above or below it, touching it or sharing
+  // its border (form fields stand a caption or a gap apart: GTK's form rows 6 px, which the
+  // widths' tolerance took for touching once text at ×1.5 was read as ×2). Side by side is no
+  // sign: a field and its button touch too.
   const near = (a: number, b: number) => Math.abs(a - b) <= 3 * scale;
-  const gridCell = (b: BBox) => shapes.some((o) => o.bbox !== b && near(o.bbox[0], b[0]) && near(o.bbox[2], b[2]) && (near(o.bbox[1], b[3]) || near(o.bbox[3], b[1])));
+  const touch = (a: number, b: number) => Math.abs(a - b) <= 2 * scale;
+  const gridCell = (b: BBox) => shapes.some((o) => o.bbox !== b && near(o.bbox[0], b[0]) && near(o.bbox[2], b[2]) && (touch(o.bbox[1], b[3]) || touch(o.bbox[3], b[1])));
   // A cell of a bordered table has neighbours both ways (a button stacked on a box, "More info"
   // under a tile, or a stack of toolbar buttons has not).
   const tableCell = (b: BBox) => gridCell(b) && Boolean(beside(b, false) ?? beside(b, true));
@@ -812,6 +815,7 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
   const obstacles = [...boxes, ...claimed, ...(input.glyphs ?? []).map((g) => g.bbox)];
   const out: ElementCandidate[] = [];
   if (items.length < 2) return out;
+  const found: { it: OcrWord[]; text: string; padded: BBox; band: [number, number] }[] = [];
   items.forEach((it, k) => {
     const text = it.map((w) => w.text).join(" ");
     if (it.length > 4) return;
@@ -820,14 +824,26 @@ function topBarItems(input: ClassifyInput, words: readonly OcrWord[], claimed: r
     // An avatar or icon just before the words is part of the item ("[photo] Alexander Pierce").
     const lead = (input.glyphs ?? []).find((g) => g.bbox[2] <= words[0] + 1 && words[0] - g.bbox[2] < 0.8 * h && Math.abs(bboxCenter(g.bbox)[1] - bboxCenter(words)[1]) < 0.5 * h);
     const b = lead ? bboxUnion(words, lead.bbox) : words;
+    const padded = padToNeighbours(b, 1.0 * h, 0.75 * h, obstacles.filter((o) => o !== words && o !== lead?.bbox && overlap(o, b) < 0.5), 1 * scale);
+    // The plain band the item sits on, read down the item's own margins left and right of its
+    // words, where both show the bar. Not down the padded box's edge: that can be the window's
+    // edge, where the background runs on past a bar drawn inset under the menu bar (a warning
+    // bar, a toolbar's frame), and the first item took the height of both.
+    const y = Math.round(bboxCenter(words)[1]);
+    const left = colourRun(input.img, Math.round((padded[0] + b[0]) / 2), y, false);
+    const right = colourRun(input.img, Math.round((b[2] + padded[2]) / 2), y, false);
+    found.push({ it, text, padded, band: [Math.max(left[0], right[0]), Math.min(left[1], right[1])] });
+  });
+  // Where the bar is one plain band from the top of the screen, an item is as tall as the bar;
+  // a bar is one band, so every item takes the height most of its items read.
+  const fromTop = found.filter((f) => f.band[0] <= 1 && f.band[1] <= 80 * scale);
+  const barBottom = fromTop.length ? fromTop.map((f) => f.band[1]).sort((a, b) => a - b)[(fromTop.length - 1) >> 1]! : undefined;
+  for (const { it, text, padded, band } of found) {
     // One letter or sign alone is an icon the OCR tried to read (a magnifier as "Q"): a button.
     const icon = it.length === 1 && text.length <= 2 && !/\p{N}/u.test(text) && letters(text) <= 1;
-    const padded = padToNeighbours(b, 1.0 * h, 0.75 * h, obstacles.filter((o) => o !== words && o !== lead?.bbox && overlap(o, b) < 0.5), 1 * scale);
-    // Where the bar is one plain band from the top of the screen, an item is as tall as the bar.
-    const [top, bottom] = colourRun(input.img, Math.round(padded[0]), Math.round(bboxCenter(words)[1]), false);
-    const bbox: BBox = top <= 1 && bottom <= 80 * scale && bottom >= padded[3] ? [padded[0], top, padded[2], bottom] : padded;
+    const bbox: BBox = barBottom !== undefined && band[0] <= 1 && barBottom >= padded[3] ? [padded[0], band[0], padded[2], barBottom] : padded;
     out.push({ type: icon ? "button" : "link", bbox, label: icon ? "" : text, text, confidence: 0.55, method: icon ? "heuristic_glyph" : "ocr_text", filled: false });
-  });
+  }
   return out;
 }
 

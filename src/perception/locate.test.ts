@@ -117,6 +117,25 @@ describe("grounding a person's instruction", () => {
     expect(probeFieldBesideCaption(canvas(), [100, 106, 160, 124])).toBeUndefined();
   });
 
+  it("replay's label lookup: a field whose caption alone was read is the box drawn beside the caption, not the caption", () => {
+    // yad at text ×1.5: the detector missed the « Date de naissance » field; clicking its caption
+    // focused nothing and the date was typed into the field focused before.
+    const f = canvas();
+    f.fill([176, 80, 638, 114], [150, 150, 150]);
+    f.fill([177, 81, 637, 113], [255, 255, 255]);
+    const caption = { text: "Date de naissance", bbox: [2, 88, 174, 109] as BBox, words: [{ text: "Date", bbox: [4, 90, 46, 105] as BBox }, { text: "de", bbox: [52, 90, 74, 105] as BBox }, { text: "naissance", bbox: [80, 90, 171, 105] as BBox }] };
+    const r = locate({ verb: "click", target: "Date de naissance", type: "text_input" }, textTargets([caption], []), f);
+    expect(r.found).toBe(true);
+    if (!r.found) return;
+    expect(r.bbox[0]).toBeGreaterThanOrEqual(175);
+    expect(r.bbox[0]).toBeLessThanOrEqual(178);
+    expect(r.point[1]).toBeGreaterThan(80);
+    expect(r.point[1]).toBeLessThan(114);
+    // A button named like a caption stays its words.
+    const b = locate({ verb: "click", target: "Date de naissance", type: "button" }, textTargets([caption], []), f);
+    expect(b.found && b.bbox[2]).toBeLessThanOrEqual(175);
+  });
+
   it("text inside a drawn box is the field that shows it; of two equal captions, the drop-down asked for is the one with an arrow", () => {
     const f = canvas();
     const field = (b: BBox) => {

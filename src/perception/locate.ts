@@ -139,9 +139,13 @@ function locateByLabel(parsed: ParsedInstruction, elements: readonly LocatableEl
   // Words on screen that caption a control ("Year" above its field, "Tiers payant" right of its
   // box): act on the control the instruction names, not on its caption.
   const captioned = parsed.type === "text_input" || parsed.type === "dropdown" || parsed.type === "checkbox" || parsed.type === "radio_button";
+  // A caption whose field the detector did not find: the field drawn beside it in the pixels, as
+  // for a person's instruction, never the caption's words (a click there focuses nothing, and the
+  // text typed next goes to the field focused before).
   const control = best.element_id.startsWith("text:") && captioned ? controlCaptionedBy(best.bbox, parsed.type!, elements) : undefined;
-  const narrowed = !control && parsed.target ? narrowToWords(parsed.target, elements.find((e) => e.element_id === best.element_id)) : undefined;
-  const chosen = control ? { ...best, element_id: control.element_id, type: control.type, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : narrowed ? { ...best, bbox: narrowed } : best;
+  const probed = !control && best.element_id.startsWith("text:") && FIELD_TYPES.includes(parsed.type!) && hasPixels(frame) ? probeFieldBesideCaption(frame, best.bbox) : undefined;
+  const narrowed = !control && !probed && parsed.target ? narrowToWords(parsed.target, elements.find((e) => e.element_id === best.element_id)) : undefined;
+  const chosen = control ? { ...best, element_id: control.element_id, type: control.type, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : probed ? { ...best, element_id: `${best.element_id}:field`, type: parsed.type!, bbox: probed } : narrowed ? { ...best, bbox: narrowed } : best;
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: best.score, ambiguous, candidates, instruction: parsed };
 }
 

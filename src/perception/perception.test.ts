@@ -619,6 +619,24 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(out[1]!.bbox[0]).toBeLessThanOrEqual(700);
   });
 
+  it("a menu bar's first item at the window's edge is as tall as the bar, not the bar and the inset bar under it", () => {
+    // A window's menu bar (plain grey from its top), then a red warning bar inset 6 px from the
+    // window's sides, then a white document from y = 55: down the window's left edge the grey runs
+    // on to 55, down the items' own margins it stops at the warning bar (y = 30).
+    const { img, rect } = canvas(640, 480, 246);
+    rect(6, 30, 634, 50, [180, 40, 70]);
+    rect(0, 55, 640, 480, [255, 255, 255]);
+    const items = [w("File", [9, 8, 28, 19]), w("Edit", [46, 8, 68, 19]), w("Search", [84, 8, 125, 19]), w("Help", [267, 8, 295, 19])];
+    for (const x of items) for (let k = x.bbox[0]; k < x.bbox[2]; k += 4) rect(k, x.bbox[1], k + 2, x.bbox[3], [40, 40, 40]);
+    const out = classifyRegions({ img, grey: toGrey(img), shapes: [], glyphs: [], lines: items.map((x) => line(x)), scale: 1 }).filter((e) => e.type === "link");
+    expect(out.map((e) => [e.label, e.bbox[1], e.bbox[3]])).toEqual([
+      ["File", 0, 30],
+      ["Edit", 0, 30],
+      ["Search", 0, 30],
+      ["Help", 0, 30],
+    ]);
+  });
+
   it("two short items on a row, each led by its icon ('↗ Share  👍 Like'), are links boxed with their icons; bare, they are text", () => {
     const { img } = canvas(1000, 400);
     const share = w("Share", [722, 330, 761, 345]);
@@ -700,13 +718,13 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
   });
 
   /** Boxes drawn with a 1 px grey frame around a white face on a light grey page, classified with `lines`. */
-  const framedBoxes = (boxes: [number, number, number, number][], lines: ReturnType<typeof line>[] = []) => {
+  const framedBoxes = (boxes: [number, number, number, number][], lines: ReturnType<typeof line>[] = [], scale = 1) => {
     const c = canvas(800, 400, 236);
     for (const [x1, y1, x2, y2] of boxes) {
       c.rect(x1, y1, x2, y2, [160, 160, 160]);
       c.rect(x1 + 1, y1 + 1, x2 - 1, y2 - 1, [255, 255, 255]);
     }
-    return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, {}), lines, scale: 1 });
+    return classifyRegions({ img: c.img, grey: toGrey(c.img), ...proposeRegions(c.img, { scale }), lines, scale });
   };
 
   it("a framed light box is a field; the same boxes stacked edge to edge are a table's cells", () => {
@@ -718,6 +736,14 @@ describe("text links, icon buttons, menus (synthetic screens)", () => {
     expect(draw([[100, 100, 140, 134], [139, 100, 440, 134]]).map((e) => e.bbox[0])).toEqual([139]);
     // Four or more edge to edge, narrow ones among them, are a list's column headers.
     expect(draw([[100, 100, 400, 126], [399, 100, 450, 126], [449, 100, 500, 126], [499, 100, 600, 126]])).toHaveLength(0);
+  });
+
+  it("form fields 6 px apart are fields at every UI scale read (yad at text ×1.5, read as ×2); cells that share a border are not", () => {
+    const draw = (boxes: [number, number, number, number][], scale: number) => framedBoxes(boxes, [], scale).filter((e) => e.type === "text_input");
+    const form: [number, number, number, number][] = [[176, 2, 638, 36], [177, 42, 637, 74], [176, 80, 638, 114]];
+    expect(draw(form, 1.5)).toHaveLength(3);
+    expect(draw(form, 2)).toHaveLength(3);
+    expect(draw([[100, 100, 400, 134], [100, 133, 400, 167], [100, 166, 400, 200]], 2)).toHaveLength(0);
   });
 
   const solid = (bbox: [number, number, number, number], fill: [number, number, number], surround: [number, number, number] = [255, 255, 255]): ShapeRegion => ({ kind: "rectangle", bbox, fill, fillRatio: 0.9, surround, container: false });

@@ -7,7 +7,7 @@
 // Every box here is in frame pixels; the executor converts to screen points in one place.
 import type { Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxCenter, parsePositionHint } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, parsePositionHint } from "../core/geometry.js";
 import { stripAccelerators } from "../core/text.js";
 import type { VlmEvidence, VlmGrounder } from "../core/providers/vlm.js";
 import type { Target } from "../core/schemas/workflow.js";
@@ -58,7 +58,40 @@ function anchorDistance(b: BBox, anchors: readonly string[], lines: PerceivedScr
   return seen === 0 ? Infinity : total / seen;
 }
 
+/** Targets whose own text is not where a click goes: a field's text is its value, a box's label is beside its square. */
+const AIM_AT_BOX: ReadonlySet<string> = new Set(["text_input", "dropdown", "checkbox", "radio_button"]);
+
+/**
+ * Where a click on a target named by its text aims: the centre of the words that name it, when they
+ * lie inside the grounded box. A detector's box can reach past its text (a menu bar's item padded
+ * down onto a bar drawn under the menu bar): the text is the part of the box surely on the target.
+ * Undefined when no run of words inside the box reads as the label (similarity ≥ 0.8).
+ */
+export function aimAtText(bbox: BBox, label: string, lines: PerceivedScreen["lines"]): Point | undefined {
+  const n = label.trim().split(/\s+/).filter(Boolean).length;
+  if (n === 0) return undefined;
+  let best: { score: number; box: BBox } | undefined;
+  for (const l of lines) {
+    const words = (l.words?.length ? l.words : [{ text: l.text, bbox: l.bbox }]).filter((w) => bboxContainsPoint(bbox, bboxCenter(w.bbox)));
+    for (let i = 0; i < words.length; i++)
+      for (let j = i + 1; j <= Math.min(words.length, i + n + 1); j++) {
+        const run = words.slice(i, j);
+        const score = textSimilarity(label, run.map((w) => w.text).join(" "));
+        if (score >= 0.8 && (!best || score > best.score)) best = { score, box: [run[0]!.bbox[0], Math.min(...run.map((w) => w.bbox[1])), run.at(-1)!.bbox[2], Math.max(...run.map((w) => w.bbox[3]))] };
+      }
+  }
+  return best ? bboxCenter(best.box) : undefined;
+}
+
 export async function groundTarget(target: Target, frame: Frame, screen: PerceivedScreen, opts: GroundOptions = {}): Promise<Grounding> {
+  const g = await groundOnce(target, frame, screen, opts);
+  if (!g.found || g.method !== "element" || AIM_AT_BOX.has(target.type ?? "")) return g;
+  const label = stripAccelerators(opts.label ?? target.by_text ?? target.label);
+  const point = aimAtText(g.bbox, label, screen.lines);
+  return point && (Math.abs(point[0] - g.point[0]) > 0.5 || Math.abs(point[1] - g.point[1]) > 0.5) ? { ...g, point, note: `${g.note}; aimed at its text` } : g;
+}
+
+async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen, opts: GroundOptions): Promise<Grounding> {
   const label = stripAccelerators(opts.label ?? target.by_text ?? target.label);
   let candidates: readonly LocateCandidate[] = [];
   let reason = "the target has no label to look for";

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeFrame, type Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 import { cropFrame } from "../core/frame.js";
 import { matchIcon } from "../perception/icon-match.js";
@@ -143,6 +144,26 @@ describe("icon template (plan: 80×80, NCC ≥ 0.90)", () => {
     const r = await groundTarget(target, frame, { elements: [], lines: [] }, { vlm: down });
     expect(r.found).toBe(false);
     if (!r.found) expect(r.reason).toMatch(/VLM unavailable \(connect ECONNREFUSED/);
+  });
+
+  it("a click on a target named by its text aims at the text, not at the centre of a box that reaches past it; a field is clicked in its box", async () => {
+    // mousepad as root: the detector's « File » box ran down past the menu bar onto the red warning
+    // bar under it (0–55 where the bar ends at 30); its centre (y 27.5) opened nothing.
+    const frame = scene(640, 480, [500, 300]);
+    const file = { element_id: "el_file", type: "link", bbox: [0, 0, 37, 55], label: "File" } as never;
+    const edit = { element_id: "el_edit", type: "link", bbox: [37, 0, 76, 30], label: "Edit" } as never;
+    const lines = [
+      { text: "File", bbox: [7.8, 7.8, 34.3, 21.3] as BBox, words: [{ text: "File", bbox: [9, 8, 28, 19] as BBox }] },
+      { text: "Edit", bbox: [28.5, 7.5, 87.5, 21.5] as BBox, words: [{ text: "Edit", bbox: [46, 8, 68, 19] as BBox }] },
+    ];
+    const target = { type: "tab" as const, label: "File", by_text: "File", role: null, position_hint: "top-center", anchors: [], recorded_bbox: null, icon: null };
+    const g = await groundTarget(target, frame, { elements: [file, edit], lines });
+    expect(g).toMatchObject({ found: true, method: "element", bbox: [0, 0, 37, 55], point: [18.5, 13.5] });
+    // A field's own text is its value: the click stays in the middle of the field.
+    const field = { element_id: "el_nom", type: "text_input", bbox: [100, 100, 400, 134], label: "Nom" } as never;
+    const value = [{ text: "Nom Durand", bbox: [104, 104, 190, 128] as BBox, words: [{ text: "Nom", bbox: [104, 106, 130, 126] as BBox }, { text: "Durand", bbox: [136, 106, 190, 126] as BBox }] }];
+    const f = await groundTarget({ ...target, type: "text_input", label: "Nom", by_text: "Nom", position_hint: null }, frame, { elements: [field], lines: value });
+    expect(f).toMatchObject({ found: true, point: [250, 117] });
   });
 
   it("equal labels: the recorded rank in reading order picks the element", async () => {
