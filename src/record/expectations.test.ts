@@ -122,6 +122,17 @@ describe("a click whose effect cannot be seen", () => {
     expect(visibleChange(screen(), screen({ mark: true }))).toBe(true);
   });
 
+  it("recorded: an icon-only button (a small square without text) whose click showed nothing is unverified, not a toggle and not asked for a change", async () => {
+    // The generated Tk form's Save: a 30×30 icon that only writes a file; a text cursor blinked meanwhile.
+    const icon = { type: "button" as const, label: "", recorded_bbox: [65, 45, 95, 75] as [number, number, number, number], window_box: [65, 45, 95, 75] as [number, number, number, number] };
+    expect(mayBeToggle(icon as never)).toBe(true);
+    const still = await build(icon, { caret: true });
+    expect(still.after).toEqual([]);
+    expect(still.not_derived).toContain(NO_VISIBLE_EFFECT.recorded);
+    // One whose click drew something in the window is asked for that change.
+    expect((await build(icon, { mark: true })).after).toEqual([{ kind: "region_changed", region: { of: "window" }, title: true }]);
+  });
+
   it("derived (an old workflow): a click on a place nothing names is unverified and said so; a named button still must change the window", () => {
     const { workflow, notes } = deriveExpectations(wf([click("step_001", { region: true }), click("step_002", { type: "button", label: "Valider" })]));
     expect(workflow.steps[0]!.expect!.after).toEqual([]);

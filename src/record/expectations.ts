@@ -207,7 +207,18 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
       if (k >= 0) {
         cursor = k + 1;
         const a = clicks[k]!;
-        if ((TOGGLES.has(s.target.type ?? "") || mayBeToggle(s.target)) && a.before && a.after) {
+        // A small square without text whose look the click did not change is no check box: its
+        // click is judged as any other's below (an icon-only Save that shows nothing).
+        let toggleLike = (TOGGLES.has(s.target.type ?? "") || mayBeToggle(s.target)) && !!a.before && !!a.after;
+        if (toggleLike && !TOGGLES.has(s.target.type ?? "")) {
+          try {
+            const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before!)), await deps.loadImage(join(deps.session.dir, a.after!))];
+            toggleLike = lookChanged(cropFrame(f0, clampBBox(box, f0)), cropFrame(f1, clampBBox(box, f1))) && !e.after.some((c) => c.kind !== "region_changed");
+          } catch {
+            toggleLike = false;
+          }
+        }
+        if (toggleLike && a.before && a.after) {
           try {
             const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before)), await deps.loadImage(join(deps.session.dir, a.after))];
             const crop = (f: Frame) => cropFrame(f, clampBBox(box, f));
@@ -215,11 +226,6 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
               // A small square without text whose look the click changed, in a window that stayed
               // (no other window, no new title): a check box the detector did not name. Its looks
               // are the check; the window's change is no longer asked for.
-              const [c0, c1] = [crop(f0), crop(f1)];
-              if (!lookChanged(c0, c1) || e.after.some((c) => c.kind !== "region_changed")) {
-                s.expect = e;
-                continue;
-              }
               e.after = e.after.filter((c) => !(c.kind === "region_changed" && c.region.of === "window"));
               e.after.push({ kind: "region_changed", region: { of: "target" } });
             }
