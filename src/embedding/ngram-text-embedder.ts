@@ -15,6 +15,24 @@ export function fnv1a(s: string, seed = 0x811c9dc5): number {
   return h >>> 0;
 }
 
+/**
+ * Signed feature hashing: `fill` adds weighted features (each to one of `dimensions` slots, its
+ * sign from the hash's top bit), then counts are damped (sign × log(1 + |x|)), so a long text does
+ * not drown in its most repeated features.
+ */
+export function hashedFeatures(dimensions: number, fill: (add: (feature: string, weight: number) => void) => void): Float32Array {
+  const v = new Float32Array(dimensions);
+  fill((feature, weight) => {
+    const h = fnv1a(feature);
+    v[h % dimensions] = (v[h % dimensions] as number) + ((h & 0x80000000) !== 0 ? -weight : weight);
+  });
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i] as number;
+    v[i] = Math.sign(x) * Math.log1p(Math.abs(x));
+  }
+  return v;
+}
+
 export class NgramTextEmbedder implements TextEmbedder {
   readonly name: string;
 
@@ -24,23 +42,14 @@ export class NgramTextEmbedder implements TextEmbedder {
 
   /** Unnormalised counts; the zero vector for text without letters or digits. */
   embedSync(text: string): Vector {
-    const v = new Float32Array(this.dimensions);
     const words = foldText(text).split(/[^\p{L}\p{N}€$£%]+/u).filter(Boolean);
-    const add = (feature: string, weight: number) => {
-      const h = fnv1a(feature);
-      v[h % this.dimensions] = (v[h % this.dimensions] as number) + ((h & 0x80000000) !== 0 ? -weight : weight);
-    };
-    for (const w of words) {
-      add(`w:${w}`, 1);
-      const padded = `<${w}>`;
-      for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= padded.length; i++) add(padded.slice(i, i + n), 0.5);
-    }
-    // Sub-linear term frequency: a long text does not drown in its most repeated n-grams.
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i] as number;
-      v[i] = Math.sign(x) * Math.log1p(Math.abs(x));
-    }
-    return v;
+    return hashedFeatures(this.dimensions, (add) => {
+      for (const w of words) {
+        add(`w:${w}`, 1);
+        const padded = `<${w}>`;
+        for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= padded.length; i++) add(padded.slice(i, i + n), 0.5);
+      }
+    });
   }
 
   async embed(text: string): Promise<Vector> {

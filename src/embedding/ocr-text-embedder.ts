@@ -12,7 +12,7 @@
 import type { TextEmbedder } from "../core/providers/embedders.js";
 import { foldText } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
-import { fnv1a } from "./ngram-text-embedder.js";
+import { hashedFeatures } from "./ngram-text-embedder.js";
 
 const WORD_WEIGHT = 0.5;
 
@@ -25,23 +25,15 @@ export class OcrTextEmbedder implements TextEmbedder {
 
   /** Unnormalised; the zero vector for text without letters. Lines are separated by newlines. */
   embedSync(text: string): Vector {
-    const v = new Float32Array(this.dimensions);
-    const add = (feature: string, weight: number) => {
-      const h = fnv1a(feature);
-      v[h % this.dimensions] = (v[h % this.dimensions] as number) + ((h & 0x80000000) !== 0 ? -weight : weight);
-    };
-    for (const line of text.split(/\n+/)) {
-      const words = foldText(line).split(/[^\p{L}]+/u).filter(Boolean);
-      if (!words.length) continue;
-      for (const w of words) if (w.length >= 3) add(`w:${w}`, WORD_WEIGHT);
-      const joined = `<${words.join("")}>`;
-      for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= joined.length; i++) add(joined.slice(i, i + n), 1);
-    }
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i] as number;
-      v[i] = Math.sign(x) * Math.log1p(Math.abs(x));
-    }
-    return v;
+    return hashedFeatures(this.dimensions, (add) => {
+      for (const line of text.split(/\n+/)) {
+        const words = foldText(line).split(/[^\p{L}]+/u).filter(Boolean);
+        if (!words.length) continue;
+        for (const w of words) if (w.length >= 3) add(`w:${w}`, WORD_WEIGHT);
+        const joined = `<${words.join("")}>`;
+        for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= joined.length; i++) add(joined.slice(i, i + n), 1);
+      }
+    });
   }
 
   async embed(text: string): Promise<Vector> {
