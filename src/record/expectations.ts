@@ -149,14 +149,16 @@ export function mayBeToggle(t: Target): boolean {
 /**
  * Did the click show anything in its window between the recorded screens before and after it?
  * Pixels that moved by more than a rendering wobble (60 over the three channels), at least 4 of
- * them, and not only a hair-thin upright line (a text cursor blinking in a field).
+ * them, and not only a hair-thin upright line (a text cursor blinking in a field). Pixels inside
+ * `ignore` (boxes in the frames' pixels) are left out.
  */
-export function visibleChange(a: Frame, b: Frame): boolean {
+export function visibleChange(a: Frame, b: Frame, ignore: readonly BBox[] = []): boolean {
   if (a.width !== b.width || a.height !== b.height) return true;
   let n = 0;
   let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
   for (let y = 0; y < a.height; y++)
     for (let x = 0; x < a.width; x++) {
+      if (ignore.some((g) => x >= g[0] && x < g[2] && y >= g[1] && y < g[3])) continue;
       const o = (y * a.width + x) * a.channels;
       const p = (y * b.width + x) * b.channels;
       if (Math.abs(a.data[o]! - b.data[p]!) + Math.abs(a.data[o + 1]! - b.data[p + 1]!) + Math.abs(a.data[o + 2]! - b.data[p + 2]!) <= 60) continue;
@@ -242,9 +244,15 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
           // for a change that cannot come; one that did is asked for it again.
           try {
             const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before)), await deps.loadImage(join(deps.session.dir, a.after))];
-            const crop = (f: Frame) => cropFrame(f, clampBBox(bboxScreenToFrame(f, a.window!.bbox as BBox), f));
+            const win = clampBBox(bboxScreenToFrame(f0, a.window!.bbox as BBox), f0);
+            const crop = (f: Frame) => cropFrame(f, win);
             const notes = (e.not_derived ?? []).filter((n) => n !== NO_VISIBLE_EFFECT.region);
-            if (!visibleChange(crop(f0), crop(f1))) {
+            // The after screen is taken a moment after the click, while the person's pointer may
+            // already be on the next target: that target's hover look is not the click's effect.
+            const next = wf.steps.slice(i + 1).find((n) => n.action === "click" && n.target?.recorded_bbox)?.target?.recorded_bbox;
+            const pad = 2 * f0.scaleFactor;
+            const hover: BBox[] = next ? [[next[0] - pad - Math.floor(win[0]), next[1] - pad - Math.floor(win[1]), next[2] + pad - Math.floor(win[0]), next[3] + pad - Math.floor(win[1])]] : [];
+            if (!visibleChange(crop(f0), crop(f1), hover)) {
               e.after = [];
               e.not_derived = [...notes, NO_VISIBLE_EFFECT.recorded];
             } else {
