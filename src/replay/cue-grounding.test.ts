@@ -40,6 +40,19 @@ describe("grounding by every cue", () => {
     if (g.found) expect(g.note).toMatch(/layout as recorded/);
   });
 
+  it("a check box of which only the caption was read: its indicator before the caption, at the recorded width, is clicked and is the box to check", async () => {
+    // yad's consent box (ticked, in a scrolled window): no check box detected, its caption read.
+    const t: Target = { ...base, type: "checkbox", label: "Accepte les conditions", by_text: "Accepte les conditions", window_box: [6, 122, 162, 140], window_size: [640, 340], cues: ["label", "position", "type"], text_px: 14 };
+    const g = await groundTarget(t, frame(640, 340), { elements: [], lines: [line("Accepte les conditions", [20, 123, 162, 140])] });
+    expect(g).toMatchObject({ found: true, method: "element", bbox: [6, 123, 162, 140] });
+    if (!g.found) return;
+    expect(g.point[0]).toBeLessThan(20);
+    expect(g.note).toMatch(/indicator before the caption/);
+    // A button named the same stays its words.
+    const b = await groundTarget({ ...t, type: "button" }, frame(640, 340), { elements: [], lines: [line("Accepte les conditions", [20, 123, 162, 140])] });
+    expect(b).toMatchObject({ found: true, bbox: [20, 123, 162, 140] });
+  });
+
   it("a field named by its caption is found through the caption, not by its rank when the count changed; a greyed button is never typed into", () => {
     // Recorded: 4 fields, « Nom » was the 4th, typed into. Now (window larger): 3 fields and a greyed-out button.
     const fields: BBox[] = [[200, 40, 400, 64], [200, 90, 400, 114], [200, 140, 400, 164]];

@@ -68,6 +68,8 @@ export interface CueOptions {
   iconThreshold?: number;
 }
 
+const TOGGLE_TYPES: ReadonlySet<string> = new Set(["checkbox", "radio_button"]);
+
 interface Scored {
   c: LocatableElement;
   cues: Partial<Record<keyof typeof WEIGHTS, number>>;
@@ -178,8 +180,19 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const candidates: LocateCandidate[] = qualified.slice(0, 5).map((x) => ({ element_id: x.c.element_id, type: x.c.type, label: x.c.label, bbox: x.c.bbox as BBox, score: Math.round(x.score * 1000) / 1000, text_score: Math.round((x.cues.label ?? x.cues.caption ?? x.cues.icon ?? 0) * 1000) / 1000, type_score: x.cues.type ?? 0, position_score: Math.round((x.cues.position ?? 0) * 1000) / 1000 }));
   const cueNote = (x: Scored) => Object.entries(x.cues).map(([k, v]) => `${k} ${Math.round(v * 100) / 100}`).join(", ");
   const found = (x: Scored, note: string, ambiguous = false): CueGrounding => {
-    const bbox = x.c.bbox as BBox;
-    return { found: true, method: x.c.element_id.startsWith("icon:") ? "icon" : "element", bbox, point: clickPoint(x.c.type, bbox), score: Math.round(x.score * 1000) / 1000, ambiguous, candidates, note: `${note} (${cueNote(x)})` };
+    let bbox = x.c.bbox as BBox;
+    let type = x.c.type;
+    let how = "";
+    // A check box or radio button of which only the caption was read: the toggle is the caption
+    // and, before it, the indicator, as wide together as recorded (at the UI scale now). Its
+    // indicator is clicked, and its change is looked for there — the caption never changes.
+    const width = (wb[2] - wb[0]) * s * u;
+    if (TOGGLE_TYPES.has(target.type ?? "") && !TOGGLE_TYPES.has(type) && x.c.element_id.startsWith("text:") && width > bbox[2] - bbox[0] + 4 * s) {
+      bbox = [Math.max(0, bbox[2] - width), bbox[1], bbox[2], bbox[3]];
+      type = target.type!;
+      how = "; its indicator before the caption, at the recorded width";
+    }
+    return { found: true, method: x.c.element_id.startsWith("icon:") ? "icon" : "element", bbox, point: clickPoint(type, bbox), score: Math.round(x.score * 1000) / 1000, ambiguous, candidates, note: `${note}${how} (${cueNote(x)})` };
   };
 
   // The layout is as recorded: the candidate at the recorded place that shows the target.
