@@ -11,6 +11,8 @@ import type { OcrLine } from "../core/providers/ocr.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type DetectorMeta } from "./learned-detector.js";
 import { captionOf, fuseWithOcr } from "./learned-fusion.js";
+import { PpOcr } from "./ppocr-ocr.js";
+import { UIElementDetector } from "./ui-element-detector.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "test", "fixtures", "ui-detector");
 const META: DetectorMeta = { types: UI_ELEMENT_TYPES, states: ["checked", "selected", "disabled"], stride: 4, align: 32, temperature: 2, threshold: 0.3, floor: 0.05, nms_iou: 0.5, min_side: 32, max_side: 4096 };
@@ -210,6 +212,32 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
     const kept = await det.propose(frame);
     expect(kept).toEqual(got.filter((d) => d.confidence >= det.meta.threshold).map(({ logit: _l, ...p }) => p));
   });
+
+  it("hybrid (`--detector hybrid`): the model's elements and the rules' that overlap none of them, OCR read once", async () => {
+    const frame = await readImageFile(join(FIXTURES, "screen.png"));
+    const ppocr = await PpOcr.create();
+    try {
+      let reads = 0;
+      const ocr = { name: "counted", recognize: (f: typeof frame) => (reads++, ppocr.recognize(f)) };
+      const learned = await new UIElementDetector({ ocr, proposer: det }).detect(frame);
+      const rules = await new UIElementDetector({ ocr }).detect(frame);
+      reads = 0;
+      const hybrid = await new UIElementDetector({ ocr, proposer: det, keepRules: true }).detect(frame);
+      expect(reads).toBe(1);
+      const key = (e: { type: string; bbox: BBox }) => `${e.type}@${e.bbox.map((v) => Math.round(v)).join(",")}`;
+      const [l, r, h] = [learned, rules, hybrid].map((d) => new Set(d.elements.map(key)));
+      // Every element of the model's; the others are the rules', more than the model alone.
+      expect([...l!].every((k) => h!.has(k))).toBe(true);
+      const added = [...h!].filter((k) => !l!.has(k));
+      expect(added.length).toBeGreaterThan(0);
+      expect(added.every((k) => r!.has(k))).toBe(true);
+      // None of the rules' added elements stands on one of the model's.
+      const box = (k: string) => k.split("@")[1]!.split(",").map(Number) as BBox;
+      for (const k of added) expect(Math.max(...[...l!].map((m) => bboxIoU(box(m), box(k))))).toBeLessThan(0.6);
+    } finally {
+      await ppocr.close();
+    }
+  }, 60_000);
 
   it("takes RGB and RGBA frames alike (the same pixels give the same boxes)", async () => {
     const frame = await readImageFile(join(FIXTURES, "screen.png"));

@@ -41,6 +41,11 @@ export interface DetectorDeps {
    * proposer and the rule classifier, and OCR names them (learned-fusion.ts).
    */
   readonly proposer?: ElementProposer;
+  /**
+   * With a proposer: keep the rule classifier too, and add its elements that overlap none of the
+   * model's (IoU < 0.5) — "learned ∪ rules" of bench/detect-families (`--detector hybrid`).
+   */
+  readonly keepRules?: boolean;
   /** Where the pipeline's state goes (timings at debug, failures at warn); silent by default. */
   readonly logger?: Logger;
   /**
@@ -180,9 +185,8 @@ export class UIElementDetector {
       Object.assign(timings, ocr.timings);
       timings.ocr_ms = performance.now() - to;
       throwIfAborted(signal, "element detection");
-      if (proposals) {
-        candidates = fuseWithOcr(proposals, ocr.lines);
-      } else {
+      if (proposals) candidates = fuseWithOcr(proposals, ocr.lines);
+      if (!proposals || this.deps.keepRules) {
         const t1 = performance.now();
         const img = toRgb(frame);
         if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
@@ -206,8 +210,11 @@ export class UIElementDetector {
           timings.box_read_ms = performance.now() - tb;
         }
         const t2 = performance.now();
-        candidates = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
+        const rules = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
         timings.classify_ms = performance.now() - t2;
+        // With both: the model's elements, and the rules' that overlap none of them.
+        const learned = candidates;
+        candidates = proposals ? [...learned, ...rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5))] : rules;
       }
     } catch (e) {
       if (e instanceof AbortedError) throw e;

@@ -49,7 +49,7 @@ export interface PerceptionChoice {
   rereadChangesOnly?: boolean;
 }
 
-const DETECTORS = ["rules", "learned"] as const;
+const DETECTORS = ["rules", "learned", "hybrid"] as const;
 // The rules stay the default: the learned detector's held-family F1 does not beat theirs yet (bench/RESULTS.md).
 const DEFAULT_DETECTOR = "rules";
 
@@ -107,7 +107,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
   const kind = o.detector ?? DEFAULT_DETECTOR;
   if (!(DETECTORS as readonly string[]).includes(kind)) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${kind}".`);
-  const proposer = kind === "learned" ? await LearnedDetector.create() : undefined;
+  const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create() : undefined;
   let ocrParts: { ocr: OcrProvider; close: () => Promise<void> };
   try {
     ocrParts = await make();
@@ -128,7 +128,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     : undefined;
   const detector = new UIElementDetector({
     ocr: reader,
-    ...(proposer ? { proposer } : {}),
+    ...(proposer ? { proposer, keepRules: kind === "hybrid" } : {}),
     ...(obs.vlm ? { vlm: obs.vlm } : {}),
     ...(obs.vlmGate ? { vlmGate: obs.vlmGate } : {}),
     ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}),
@@ -175,7 +175,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--title <title>", "window title", "")
     .option("--scale <n>", "image pixels per screen pixel (2 for a HiDPI capture)", scaleOption)
     .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
-    .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (learned: the model in models/ui-detector)`, DEFAULT_DETECTOR)
+    .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (learned: the model in models/ui-detector; hybrid: the model's elements and the rules' that overlap none of them)`, DEFAULT_DETECTOR)
     .option("--json", "print the screen state JSON on stdout")
     .option("--debug-image <out.png>", "draw every element box with its type and label")
     .option("--out <dir>", "write the screen state, element crops and vectors there")
