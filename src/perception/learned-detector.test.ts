@@ -232,7 +232,7 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       expect(added.length).toBeGreaterThan(0);
       expect(added.every((k) => r!.has(k))).toBe(true);
       // None of the rules' added elements stands on one of the model's.
-      const box = (k: string) => k.split("@")[1]!.split(",").map(Number) as BBox;
+      const box = (k: string): BBox => { const [a = 0, b = 0, c = 0, d = 0] = k.split("@")[1]!.split(",").map(Number); return [a, b, c, d]; };
       for (const k of added) expect(Math.max(...[...l!].map((m) => bboxIoU(box(m), box(k))))).toBeLessThan(0.6);
     } finally {
       await ppocr.close();
