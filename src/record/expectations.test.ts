@@ -76,6 +76,24 @@ describe("a check box the detector did not name", () => {
     expect(mayBeToggle({ ...w.steps[0]!.target!, label: "Valider" })).toBe(false);
     expect(mayBeToggle({ ...w.steps[0]!.target!, window_box: [0, 0, 120, 30] })).toBe(false);
   });
+
+  it("an after screen taken once the window was gone (OK clicked at once) gives way to the screen before the next action", async () => {
+    // yad's consent box ticked, then OK at once: the box's after screen showed the black root window.
+    const w = wf([{ ...step("step_001", "Accepte", [10, 10, 30, 30]), target: { ...step("step_001", "Accepte", [10, 10, 30, 30]).target!, type: "checkbox" } }, step("step_002", "OK", [110, 10, 130, 30])]);
+    const black = makeFrame({ data: new Uint8Array(200 * 100 * 3), width: 200, height: 100, channels: 3 });
+    // The window's screens have a caption line drawn (a window is never one colour).
+    const drawn = (f: ReturnType<typeof frame>) => (f.data.fill(90, (60 * 200 + 40) * 3, (60 * 200 + 120) * 3), f);
+    const looks: Record<string, number> = {};
+    const warnings = await addExpectations(w, {
+      session: session(2) as never,
+      loadImage: async (p) => (p.endsWith("/a0.png") ? black : drawn(frame(p.endsWith("/b1.png")))),
+      saveCrop: async (name, f) => ((looks[name] = Math.min(...f.data)), name),
+    });
+    expect(w.steps[0]!.expect!.after.map((c) => c.kind)).toEqual(["region_changed", "toggle_state"]);
+    // The « on » look is the ticked box (dark square on the light window), not the black root window.
+    expect(looks).toEqual({ "step_001-off.png": 240, "step_001-on.png": 20 });
+    expect(warnings.join("\n")).toMatch(/step_001: the screen after the click shows no window/);
+  });
 });
 
 describe("a click whose effect cannot be seen", () => {

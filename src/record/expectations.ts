@@ -173,6 +173,18 @@ export function visibleChange(a: Frame, b: Frame, ignore: readonly BBox[] = []):
   return !thin;
 }
 
+/** One colour all over (within 2 levels): no window drawn there (the root window behind a closed one). */
+function flat(f: Frame): boolean {
+  let lo = 255, hi = 0;
+  for (let i = 0; i < f.data.length; i += f.channels)
+    for (let c = 0; c < Math.min(3, f.channels); c++) {
+      const v = f.data[i + c]!;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  return f.data.length > 0 && hi - lo <= 2;
+}
+
 /** Did at least 5 % of the pixels change between two crops of the same box? */
 function lookChanged(a: Frame, b: Frame): boolean {
   if (a.width !== b.width || a.height !== b.height) return false;
@@ -199,6 +211,27 @@ export interface ExpectationDeps {
 export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Promise<string[]> {
   const warnings: string[] = [];
   const clicks = deps.session.actions.filter((a) => a.kind === "click");
+  const actions = deps.session.actions;
+  /**
+   * The screens just before and after a click. The after screen is taken a moment after the click;
+   * when the person acted again sooner (OK clicked at once closes the window), it can show the
+   * window gone: then the screen just before the next action is the one after this click.
+   */
+  const clickFrames = async (a: (typeof clicks)[number], stepId: string): Promise<[Frame, Frame]> => {
+    const f0 = await deps.loadImage(join(deps.session.dir, a.before!));
+    const f1 = await deps.loadImage(join(deps.session.dir, a.after!));
+    const win = a.window ? clampBBox(bboxScreenToFrame(f1, a.window.bbox as BBox), f1) : undefined;
+    const next = actions[actions.indexOf(a) + 1];
+    if (win && win[2] - win[0] >= 2 && win[3] - win[1] >= 2 && flat(cropFrame(f1, win)) && !flat(cropFrame(f0, win)) && next?.before) {
+      const n = await deps.loadImage(join(deps.session.dir, next.before));
+      if (!flat(cropFrame(n, clampBBox(win, n)))) {
+        const w = `${stepId}: the screen after the click shows no window (taken after the next action): the screen before the next action stands for it`;
+        if (!warnings.includes(w)) warnings.push(w);
+        return [f0, n];
+      }
+    }
+    return [f0, f1];
+  };
   let cursor = 0;
   for (const [i, s] of wf.steps.entries()) {
     if (s.target && s.target.is_dangerous === undefined) s.target.is_dangerous = targetIsDangerous(s.target);
@@ -214,7 +247,7 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
         let toggleLike = (TOGGLES.has(s.target.type ?? "") || mayBeToggle(s.target)) && !!a.before && !!a.after;
         if (toggleLike && !TOGGLES.has(s.target.type ?? "")) {
           try {
-            const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before!)), await deps.loadImage(join(deps.session.dir, a.after!))];
+            const [f0, f1] = await clickFrames(a, s.step_id);
             toggleLike = lookChanged(cropFrame(f0, clampBBox(box, f0)), cropFrame(f1, clampBBox(box, f1))) && !e.after.some((c) => c.kind !== "region_changed");
           } catch {
             toggleLike = false;
@@ -222,7 +255,7 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
         }
         if (toggleLike && a.before && a.after) {
           try {
-            const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before)), await deps.loadImage(join(deps.session.dir, a.after))];
+            const [f0, f1] = await clickFrames(a, s.step_id);
             const crop = (f: Frame) => cropFrame(f, clampBBox(box, f));
             if (!TOGGLES.has(s.target.type ?? "")) {
               // A small square without text whose look the click changed, in a window that stayed
@@ -243,7 +276,7 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
           // mark in an empty canvas, a button that only saves) is stated unverified, never asked
           // for a change that cannot come; one that did is asked for it again.
           try {
-            const [f0, f1] = [await deps.loadImage(join(deps.session.dir, a.before)), await deps.loadImage(join(deps.session.dir, a.after))];
+            const [f0, f1] = await clickFrames(a, s.step_id);
             const win = clampBBox(bboxScreenToFrame(f0, a.window!.bbox as BBox), f0);
             const crop = (f: Frame) => cropFrame(f, win);
             const notes = (e.not_derived ?? []).filter((n) => n !== NO_VISIBLE_EFFECT.region);
