@@ -27,10 +27,6 @@ class BlobOcr implements OcrProvider {
   calls = 0;
   /** A colour this engine does not see (a line the detector passes over). */
   blind: number | undefined;
-  readonly fullScaleSide?: number;
-  constructor(side: number | null = 4096) {
-    if (side !== null) this.fullScaleSide = side;
-  }
   async detectBoxes(f: Frame): Promise<BBox[]> {
     this.calls++;
     this.pixelsSeen += f.width * f.height;

@@ -111,10 +111,6 @@ export class IncrementalOcr implements OcrProvider {
     if (inner.detectBoxes) this.detectBoxes = (frame, signal) => inner.detectBoxes!(frame, signal);
   }
 
-  get fullScaleSide(): number | undefined {
-    return this.inner.fullScaleSide;
-  }
-
   readBoxes(frame: Frame, boxes: readonly BBox[], signal?: AbortSignal): Promise<OcrLine[]> {
     return this.inner.readBoxes ? this.inner.readBoxes(frame, boxes, signal) : Promise.resolve([]);
   }

@@ -20,7 +20,6 @@ export interface OcrCacheStats {
 export class CachedOcr implements OcrProvider {
   readonly name: string;
   readonly stats: OcrCacheStats = { hits: 0, misses: 0 };
-  readonly fullScaleSide?: number;
   /** The inner provider's text boxes, when it finds them apart (not cached: the detector alone is quick). */
   readonly detectBoxes?: (frame: Frame, signal?: AbortSignal) => Promise<BBox[]>;
   private readonly memory = new Map<string, OcrResult>();
@@ -30,7 +29,6 @@ export class CachedOcr implements OcrProvider {
     private readonly options: { dir?: string; maxEntries?: number } = {},
   ) {
     this.name = inner.name;
-    if (inner.fullScaleSide !== undefined) this.fullScaleSide = inner.fullScaleSide;
     if (inner.detectBoxes) this.detectBoxes = (frame, signal) => inner.detectBoxes!(frame, signal);
     if (options.dir) mkdirSync(options.dir, { recursive: true });
   }

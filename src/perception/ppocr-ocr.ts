@@ -142,11 +142,6 @@ export class PpOcr implements OcrProvider {
     }, pool, det0.folded && rec0.folded);
   }
 
-  /** Frames up to the detector's input side are read at their own size: a crop reads as that part of the frame. */
-  get fullScaleSide(): number {
-    return this.opts.maxSide;
-  }
-
   /** Stops the recognition workers (they do not keep the process alive meanwhile). */
   async close(): Promise<void> {
     const pool = this.pool;

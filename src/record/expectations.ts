@@ -217,7 +217,15 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
    * when the person acted again sooner (OK clicked at once closes the window), it can show the
    * window gone: then the screen just before the next action is the one after this click.
    */
-  const clickFrames = async (a: (typeof clicks)[number], stepId: string): Promise<[Frame, Frame]> => {
+  const framesOf = new Map<(typeof clicks)[number], Promise<[Frame, Frame]>>();
+  const clickFrames = (a: (typeof clicks)[number], stepId: string): Promise<[Frame, Frame]> => {
+    const known = framesOf.get(a);
+    if (known) return known;
+    const loaded = loadClickFrames(a, stepId);
+    framesOf.set(a, loaded);
+    return loaded;
+  };
+  async function loadClickFrames(a: (typeof clicks)[number], stepId: string): Promise<[Frame, Frame]> {
     const f0 = await deps.loadImage(join(deps.session.dir, a.before!));
     const f1 = await deps.loadImage(join(deps.session.dir, a.after!));
     const win = a.window ? clampBBox(bboxScreenToFrame(f1, a.window.bbox as BBox), f1) : undefined;
@@ -225,13 +233,12 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
     if (win && win[2] - win[0] >= 2 && win[3] - win[1] >= 2 && flat(cropFrame(f1, win)) && !flat(cropFrame(f0, win)) && next?.before) {
       const n = await deps.loadImage(join(deps.session.dir, next.before));
       if (!flat(cropFrame(n, clampBBox(win, n)))) {
-        const w = `${stepId}: the screen after the click shows no window (taken after the next action): the screen before the next action stands for it`;
-        if (!warnings.includes(w)) warnings.push(w);
+        warnings.push(`${stepId}: the screen after the click shows no window (taken after the next action): the screen before the next action stands for it`);
         return [f0, n];
       }
     }
     return [f0, f1];
-  };
+  }
   let cursor = 0;
   for (const [i, s] of wf.steps.entries()) {
     if (s.target && s.target.is_dangerous === undefined) s.target.is_dangerous = targetIsDangerous(s.target);

@@ -29,12 +29,6 @@ export interface OcrResult {
 /** Reads text and its position from an image. One capability; implementations in src/perception. */
 export interface OcrProvider {
   readonly name: string;
-  /**
-   * Optional capability: frames whose longer side is at most this are read at their own pixel
-   * size, and each line from its own surroundings, so a crop of such a frame reads as that part of
-   * the frame (what lets replay read again only what changed). Absent: a crop may read otherwise.
-   */
-  readonly fullScaleSide?: number;
   recognize(frame: Frame, signal?: AbortSignal): Promise<OcrResult>;
   /**
    * Optional: reads each box of `frame` as one line, in the same order (text the detector passed
