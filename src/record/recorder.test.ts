@@ -90,6 +90,48 @@ describe("recorder", () => {
     const noCheck = await record([...key(1, "p", "p"), ...key(10, "w", "w")]);
     expect(noCheck.session.actions[0]).toMatchObject({ kind: "type", secret: true, length: 2 });
   });
+
+  it("a click's after screen is taken when it settles or when the next action starts, not when its job runs behind a slow secret check", async () => {
+    // The app's screen is one grey level; events and their effects come at set times (ms).
+    let level = 0;
+    const at = (ms: number, f: () => void) => setTimeout(f, ms);
+    const source: InputEventSource = {
+      start: async (on) => {
+        const ev = (ms: number, e: Ev) => at(ms, () => on({ x: 10, y: 10, modifiers: [], ...e, host: performance.now() }));
+        ev(10, { t: 10, ev: "key_down", key: "a", char: "a" });
+        ev(20, { t: 20, ev: "key_up", key: "a" });
+        ev(100, { t: 100, ev: "button_down", button: 1, x: 20, y: 20 });
+        ev(110, { t: 110, ev: "button_up", button: 1, x: 20, y: 20 });
+        at(150, () => (level = 100)); // the click's effect
+        ev(400, { t: 400, ev: "key_down", key: "Return", char: "\n" });
+        at(420, () => (level = 200)); // Return closes the window
+      },
+      stop: async () => {},
+    };
+    const screen = { capture: async () => makeFrame({ data: new Uint8Array(W * W * 4).fill(level), width: W, height: W, channels: 4 }) } as unknown as ScreenSource;
+    const active = { id: "0xa", title: "Form", appName: "App", instance: "app", pid: 1, bbox: [0, 0, W, W] as const, frame: { left: 0, right: 0, top: 0, bottom: 0 }, active: true, visible: true };
+    const recorder = new Recorder({
+      events: source,
+      screen,
+      windows: { active: async () => active } as unknown as WindowInfo,
+      encodePng: async (f: Frame) => Buffer.from(String(f.data[0])),
+      secretField: async () => {
+        await new Promise((r) => setTimeout(r, 900));
+        return { secret: false, box: undefined, why: "slow" };
+      },
+    });
+    const dir = mkdtempSync(join(tmpdir(), "rpav-rec-after-"));
+    const run = recorder.record({ dir, name: "t", settleMs: 500, captureEveryMs: 20 });
+    await new Promise((r) => setTimeout(r, 700));
+    recorder.stop();
+    await run;
+    const { actions } = readSession(dir);
+    expect(actions.map((a) => a.kind)).toEqual(["type", "click", "key"]);
+    const shot = (name: string | null | undefined) => readFileSync(join(dir, name!), "utf8");
+    // The click's after shows its own effect, not the window Return closed later.
+    expect(shot(actions[1]!.after)).toBe("100");
+    expect(shot(actions[2]!.after)).toBe("200");
+  });
 });
 
 describe("secret field cues", () => {

@@ -187,14 +187,38 @@ export class Recorder {
         await new Promise((r) => setTimeout(r, o.captureEveryMs ?? 200));
       }
     })();
+    // The screen after an action is taken `settle` ms after it, or when the next action starts if
+    // that comes sooner (then the latest rolling frame since the action, else the screen right
+    // then): never once the next action has taken effect, however long the jobs before it wait.
+    const pendingAfters = new Set<{ since: number; timer: NodeJS.Timeout; done: (f: Promise<Frame | undefined>) => void }>();
+    const captureNow = () => this.deps.screen.capture({ kind: "screen" }).catch(() => undefined);
+    const takeAfter = (): Promise<Frame | undefined> =>
+      new Promise((resolve) => {
+        const p = {
+          since: performance.now(),
+          timer: setTimeout(() => p.done(captureNow()), settle),
+          done: (f: Promise<Frame | undefined>) => {
+            clearTimeout(p.timer);
+            pendingAfters.delete(p);
+            resolve(f);
+          },
+        };
+        pendingAfters.add(p);
+      });
+    const cutAfters = (host: number) => {
+      for (const p of [...pendingAfters]) {
+        const seen = this.latest.filter((f) => f.at > p.since && f.at <= host).at(-1)?.frame;
+        p.done(seen ? Promise.resolve(seen) : captureNow());
+      }
+    };
     type Content = { a: Omit<SessionAction, "seq" | "before" | "after">; mask?: BBox };
     // The sequence number is taken when the action happens; jobs run in that order. A burst's
     // content is known only once the screen after it is seen (is it secret?).
     const write = (content: Content | ((after: Frame | undefined) => Promise<Content>), before: Frame | undefined) => {
       const seq = ++this.seq;
+      const afterShot = takeAfter();
       const job = async () => {
-        await new Promise((r) => setTimeout(r, settle));
-        const after = await this.deps.screen.capture({ kind: "screen" }).catch(() => undefined);
+        const after = await afterShot;
         const { a, mask } = typeof content === "function" ? await content(after) : content;
         const shot = async (f: Frame | undefined, which: string) => {
           if (!f) return null;
@@ -264,6 +288,7 @@ export class Recorder {
           this.stop();
           return;
         }
+        cutAfters(e.host);
         flushScroll();
         const ctrlOrAlt = e.modifiers.includes("ctrl") || e.modifiers.includes("alt") || mods.has("ctrl") || mods.has("alt");
         if (e.char && e.char !== "\n" && e.char !== "\t" && !ctrlOrAlt) {
@@ -290,6 +315,7 @@ export class Recorder {
       // click on "OK" closes the dialog before anyone could ask.
       const pressWindow = e.window ? sessionWindow(e.window) : undefined;
       if (e.ev === "button_down" && pressWindow) lastWindow = pressWindow;
+      if (e.ev === "button_down") cutAfters(e.host);
       if (wheel) {
         if (e.ev !== "button_down") return;
         flushBurst(e.host);

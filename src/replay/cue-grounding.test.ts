@@ -51,6 +51,13 @@ describe("grounding by every cue", () => {
     // A button named the same stays its words.
     const b = await groundTarget({ ...t, type: "button" }, frame(640, 340), { elements: [], lines: [line("Accepte les conditions", [20, 123, 162, 140])] });
     expect(b).toMatchObject({ found: true, bbox: [20, 123, 162, 140] });
+    // Drawn after its caption (the side before is blank): the box extends to the right.
+    const after = await groundTarget(t, frame(640, 340, [{ bbox: [166, 124, 178, 136] }]), { elements: [], lines: [line("Accepte les conditions", [20, 123, 162, 140])] });
+    expect(after).toMatchObject({ found: true, bbox: [20, 123, 176, 140] });
+    if (after.found) expect(after.point[0]).toBeGreaterThan(162);
+    // Drawn before, with other text after it: before.
+    const both = await groundTarget(t, frame(640, 340, [{ bbox: [7, 125, 17, 135] }, { bbox: [166, 124, 178, 136] }]), { elements: [], lines: [line("Accepte les conditions", [20, 123, 162, 140])] });
+    expect(both).toMatchObject({ found: true, bbox: [6, 123, 162, 140] });
   });
 
   it("a field named by its caption is found through the caption, not by its rank when the count changed; a greyed button is never typed into", () => {
