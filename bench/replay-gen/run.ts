@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodePng, readImageFile } from "../../src/capture/png.js";
-import { createDetector } from "../../src/cli/commands/perception.js";
+import { createDetector, resolveDetector } from "../../src/cli/commands/perception.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { runCommand, sleep } from "../../src/core/process.js";
 import type { Workflow } from "../../src/core/schemas/workflow.js";
@@ -148,7 +148,7 @@ async function ours(family: GenFamily, wfPath: string, wf: Workflow, cell: Cell)
   const run = await startCell(task, cell, data);
   const t0 = performance.now();
   try {
-    const r = await replayWorkflow({ workflowPath: wfPath, vars: bindings(wf, task, data), maxAttempts: 2 }, env, dataDir, () => undefined);
+    const r = await replayWorkflow({ workflowPath: wfPath, vars: bindings(wf, task, data), maxAttempts: 2, detectorKind }, env, dataDir, () => undefined);
     const ms = performance.now() - t0;
     const got = await run.observe();
     const want = task.expected(data);
@@ -200,7 +200,10 @@ async function coordinates(family: GenFamily, actions: ReturnType<typeof readSes
 
 const outcomes: Outcome[] = [];
 const builds: Record<string, { warnings: string[]; steps: string[] }> = {};
-const { detector, close } = await createDetector({ ocr: "hybrid" }, join(work, "ocr-cache"), false);
+// The element detector of recording, build and replay: RPAV_DETECTOR (rules, learned, hybrid), else the product's default.
+const detectorKind = resolveDetector(dataDir, process.env);
+console.log(`detector: ${detectorKind}`);
+const { detector, close } = await createDetector({ ocr: "hybrid", detector: detectorKind }, join(work, "ocr-cache"), false);
 try {
   for (const family of families) {
     const task = all[family];
@@ -287,7 +290,7 @@ loads.push(loadavg()[0]!);
 const sortedLoads = [...loads].sort((a, b) => a - b);
 const load = { min: round1(sortedLoads[0]!), median: round1(percentile(sortedLoads, 50)), max: round1(sortedLoads.at(-1)!) };
 console.log(`load average (1 min) during the run: min ${load.min}, median ${load.median}, max ${load.max} on ${cpus} cores`);
-writeResult(process.env.RPAV_BENCH_NAME ?? "replay-gen", { tuned_on: TUNED, families: summary, builds, cells: outcomes.map(({ overheads: _o, phases: _p, ...rest }) => rest), step_overhead_median_ms: overAll.length ? percentile(overAll, 50) : null, step_phases: allPhases, load_average: load });
+writeResult(process.env.RPAV_BENCH_NAME ?? "replay-gen", { detector: detectorKind, tuned_on: TUNED, families: summary, builds, cells: outcomes.map(({ overheads: _o, phases: _p, ...rest }) => rest), step_overhead_median_ms: overAll.length ? percentile(overAll, 50) : null, step_phases: allPhases, load_average: load });
 
 function round1(v: number): number {
   return Math.round(v * 10) / 10;

@@ -8,6 +8,7 @@ import { CONFIG_MAX_BYTES, readConfigFile } from "./config-file.js";
 import { retentionSetting } from "./commands/gc.js";
 import { keyChoice } from "./secrets.js";
 import { resolveVlmConfig } from "./vlm-config.js";
+import { resolveDetector } from "./commands/perception.js";
 
 let dir: string;
 let file: string;
@@ -103,5 +104,18 @@ describe("config.json, one reader", () => {
     mkdirSync(file);
     expect(() => readConfigFile(dir)).toThrow(/is a directory/);
     for (const e of errorsOfEveryReader()) expect(e.message).toContain(file);
+  });
+
+  it("the element detector: --detector, else RPAV_DETECTOR, else perception.detector, else the rules; a bad name is a typed error", () => {
+    expect(resolveDetector(dir, {})).toBe("rules");
+    write({ perception: { detector: "hybrid" } });
+    expect(resolveDetector(dir, {})).toBe("hybrid");
+    expect(resolveDetector(dir, { RPAV_DETECTOR: "learned" })).toBe("learned");
+    expect(resolveDetector(dir, { RPAV_DETECTOR: "learned" }, "rules")).toBe("rules");
+    expect(() => resolveDetector(dir, { RPAV_DETECTOR: "yolo" })).toThrow(/RPAV_DETECTOR must be one of rules, learned, hybrid, got "yolo"/);
+    expect(() => resolveDetector(dir, {}, "cnn")).toThrow(/--detector must be one of/);
+    write({ perception: { detector: "cnn" } });
+    expect(() => resolveDetector(dir, {})).toThrow(ConfigError);
+    expect(() => resolveDetector(dir, {})).toThrow(/perception\.detector/);
   });
 });

@@ -60,6 +60,10 @@ const Duration = z.string().superRefine((v, ctx) => {
   }
 });
 
+/** Element detectors: the rules, the model in models/ui-detector, or the model with the rules' elements it missed. */
+export const DetectorKindSchema = z.enum(["rules", "learned", "hybrid"]);
+export type DetectorKind = z.infer<typeof DetectorKindSchema>;
+
 export const ConfigFileSchema = z.looseObject({
   schema_version: z.literal(CONFIG_V1).optional(),
   vlm: VlmFileSchema.optional(),
@@ -67,6 +71,8 @@ export const ConfigFileSchema = z.looseObject({
   retention: z.looseObject({ older_than: Duration.optional() }).optional(),
   /** Where the credential store's key lives (RPAV_SECRET_KEY overrides it). */
   secrets: z.looseObject({ key: z.enum(["auto", "keyring", "file"]).optional() }).optional(),
+  /** The element detector of every command that perceives (RPAV_DETECTOR and --detector override it). */
+  perception: z.looseObject({ detector: DetectorKindSchema.optional() }).optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 

@@ -20,7 +20,7 @@ import { OnnxImageEmbedder } from "../../embedding/onnx-image-embedder.js";
 import { OnnxTextEmbedder } from "../../embedding/onnx-text-embedder.js";
 import { ElementMatcher, LegacyMatcher, WorkflowMatcher } from "../../matching/workflow-matcher.js";
 import type { CliIo } from "./desktop.js";
-import { createDetector } from "./perception.js";
+import { createDetector, resolveDetector } from "./perception.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import type { Frame } from "../../core/frame.js";
 
@@ -164,7 +164,7 @@ function lazyPerception(io: CliIo, dataDir: string, ocr: string): { perceive: Pe
   let made: Promise<Awaited<ReturnType<typeof createDetector>>> | undefined;
   return {
     perceive: async (frame) => {
-      made ??= createDetector({ ocr }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
+      made ??= createDetector({ ocr, detector: resolveDetector(dataDir, io.env) }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
       // A PNG's scale is unknown: the detector estimates it from the text, as replay does.
       const det = await (await made).detector.detect(frame, { autoScale: true });
       return { detectedText: det.perception.detected_text, textBoxes: det.perception.text_boxes.filter((b) => b.level === "line"), elements: det.elements };

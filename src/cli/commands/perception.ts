@@ -27,6 +27,7 @@ import { TesseractOcr } from "../../perception/tesseract-ocr.js";
 import { UIElementDetector, type DetectionResult } from "../../perception/ui-element-detector.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { resolveVlmConfig } from "../vlm-config.js";
+import { DetectorKindSchema, readConfigFile, type DetectorKind } from "../config-file.js";
 import { createVlmProviders } from "../vlm-providers.js";
 import type { VlmClient, VlmGrounding } from "../../core/providers/vlm.js";
 import { bboxCenter } from "../../core/geometry.js";
@@ -49,9 +50,24 @@ export interface PerceptionChoice {
   rereadChangesOnly?: boolean;
 }
 
-const DETECTORS = ["rules", "learned", "hybrid"] as const;
+const DETECTORS = DetectorKindSchema.options;
 // The rules stay the default: the learned detector's held-family F1 does not beat theirs yet (bench/RESULTS.md).
-const DEFAULT_DETECTOR = "rules";
+const DEFAULT_DETECTOR: DetectorKind = "rules";
+
+/**
+ * The element detector a command uses: its --detector, else RPAV_DETECTOR, else config.json's
+ * `perception.detector`, else the default. A name that is none of them is a typed error.
+ */
+export function resolveDetector(dataDir: string, env: NodeJS.ProcessEnv, flag?: string): DetectorKind {
+  const check = (v: string, from: string): DetectorKind => {
+    const r = DetectorKindSchema.safeParse(v);
+    if (!r.success) throw new InvalidInputError(`${from} must be one of ${DETECTORS.join(", ")}, got "${v}".`, { details: { source: from, value: v } });
+    return r.data;
+  };
+  if (flag) return check(flag, "--detector");
+  if (env.RPAV_DETECTOR) return check(env.RPAV_DETECTOR, "RPAV_DETECTOR");
+  return readConfigFile(dataDir)?.config.perception?.detector ?? DEFAULT_DETECTOR;
+}
 
 const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
   hybrid: async () => {
@@ -105,8 +121,8 @@ export interface DetectorParts {
 export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<DetectorParts> {
   const make = OCR_PROVIDERS[o.ocr];
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
-  const kind = o.detector ?? DEFAULT_DETECTOR;
-  if (!(DETECTORS as readonly string[]).includes(kind)) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${kind}".`);
+  const kind = DetectorKindSchema.safeParse(o.detector ?? DEFAULT_DETECTOR).data;
+  if (!kind) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${o.detector}".`);
   const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create() : undefined;
   let ocrParts: { ocr: OcrProvider; close: () => Promise<void> };
   try {
@@ -175,7 +191,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--title <title>", "window title", "")
     .option("--scale <n>", "image pixels per screen pixel (2 for a HiDPI capture)", scaleOption)
     .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
-    .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (learned: the model in models/ui-detector; hybrid: the model's elements and the rules' that overlap none of them)`, DEFAULT_DETECTOR)
+    .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (learned: the model in models/ui-detector; hybrid: the model's elements and the rules' that overlap none of them; default: RPAV_DETECTOR, config.json perception.detector, else ${DEFAULT_DETECTOR})`)
     .option("--json", "print the screen state JSON on stdout")
     .option("--debug-image <out.png>", "draw every element box with its type and label")
     .option("--out <dir>", "write the screen state, element crops and vectors there")
@@ -194,7 +210,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const store = mode === "new_screens" || o.remember ? await openStore(globals(), io.env) : undefined;
       const manager = defaultStateManager();
       const vlmGate = store && mode === "new_screens" ? newScreenGate(store, manager, vlmConfig) : undefined;
-      const { detector, close: closeDetector } = await createDetector(o, join(dataDir, "cache", "ocr"), !!o.out, { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) });
+      const { detector, close: closeDetector } = await createDetector({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, join(dataDir, "cache", "ocr"), !!o.out, { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) });
       const close = async () => {
         await closeDetector();
         await store?.close();
@@ -249,7 +265,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--app <name>", "application name", "")
     .option("--scale <n>", "image pixels per screen pixel", scaleOption)
     .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
-    .option("--detector <name>", `element detector: ${DETECTORS.join(", ")}`, DEFAULT_DETECTOR)
+    .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (default: RPAV_DETECTOR, config.json perception.detector, else ${DEFAULT_DETECTOR})`)
     .option("--json", "print {bbox, point, element_id, score, candidates[]} as JSON")
     .option("--vlm", "ask the grounding model (RPAV_MODEL_GROUNDING) too; its box, snapped to a detected element, wins; without a reachable server the heuristics' answer stands")
     .option("--no-vlm", "heuristics only (the default)")
@@ -257,7 +273,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       if (!instruction.trim()) throw new InvalidInputError("The instruction is empty: say what to click, e.g. \"click the Save button\".");
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       const dataDir = resolveDataDir(globals(), io.env);
-      const { detector, close } = await createDetector(o, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
+      const { detector, close } = await createDetector({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
       try {
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
         const r = locate(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame);

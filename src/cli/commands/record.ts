@@ -25,7 +25,7 @@ import { createVlmProviders } from "../vlm-providers.js";
 import { readInputFile } from "../io.js";
 import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
-import { createDetector } from "./perception.js";
+import { createDetector, resolveDetector } from "./perception.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { newScreenGate, regionsMode } from "../screen-memory.js";
 import { checkOutputFile, writeOutputFile } from "../../core/make-dirs.js";
@@ -46,7 +46,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
       const windows = new X11WindowInfo({ env });
       const screen = new X11ScreenSource({ env, windows });
       // No OCR cache while recording: what the screen shows during typing stays in memory.
-      const { detector, close } = await createDetector({ ocr: "ppocr" }, undefined, false);
+      const { detector, close } = await createDetector({ ocr: "ppocr", detector: resolveDetector(dataDir, io.env) }, undefined, false);
       const ctl = new AbortController();
       const onSig = () => ctl.abort();
       process.once("SIGINT", onSig);
@@ -90,7 +90,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
       const mode = regionsMode(o.vlmRegions, undefined, vlmConfig);
       const gateStore = mode === "new_screens" ? await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env) : undefined;
       const regions = mode !== "off" ? { vlm: createVlmProviders(vlmConfig).proposer, ...(gateStore ? { vlmGate: newScreenGate(gateStore, stateEmbedder, vlmConfig) } : {}) } : {};
-      const { detector, close: closeDetector } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false, regions);
+      const { detector, close: closeDetector } = await createDetector({ ocr: "hybrid", detector: resolveDetector(dataDir, io.env) }, join(dataDir, "cache", "ocr"), false, regions);
       const close = async () => {
         await closeDetector();
         await gateStore?.close();

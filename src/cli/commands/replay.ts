@@ -33,7 +33,8 @@ import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { desktopEnv } from "../desktop-env.js";
 import { readInputFile } from "../io.js";
 import type { CliIo } from "./desktop.js";
-import { createDetector, type DetectorParts } from "./perception.js";
+import { createDetector, resolveDetector, type DetectorParts } from "./perception.js";
+import type { DetectorKind } from "../config-file.js";
 import { silentLogger, type Logger } from "../../core/providers/logger.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { resolveVlmConfig } from "../vlm-config.js";
@@ -61,6 +62,8 @@ export interface ReplayRequest {
   resume?: string;
   onError?: "stop" | "skip";
   ocr?: string;
+  /** The element detector (default: RPAV_DETECTOR, config.json perception.detector, else the rules). */
+  detectorKind?: DetectorKind;
   maxAttempts?: number;
   /** Pre-check wait for each step's window (default 10 s). */
   windowTimeoutMs?: number;
@@ -195,7 +198,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   const input = new X11XTestInputDriver({ env });
   const runLog = (req.logger ?? silentLogger()).child({ run_id: runId, workflow_id: workflow.workflow_id });
   // Detection failures keep their screenshot in the run's folder, next to the trace.
-  const { detector, ocr, readsBoxes, close } = req.detector ? { ...req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr", rereadChangesOnly: true }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
+  const { detector, ocr, readsBoxes, close } = req.detector ? { ...req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr", rereadChangesOnly: true, detector: req.detectorKind ?? resolveDetector(dataDir, env) }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
   const stateEmbedder = createStateEmbedder();
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlmProviders = (req.vlm ?? vlmConfig.enabled) || req.useDecisionModel ? createVlmProviders(vlmConfig) : undefined;

@@ -24,7 +24,7 @@ import { X11WindowInfo } from "../../platform/x11/x11-window-info.js";
 import { ModelInstructionProposer } from "../../vlm/instruction-proposer.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { createVlmProviders } from "../vlm-providers.js";
-import { createDetector, type DetectorParts } from "./perception.js";
+import { createDetector, resolveDetector, type DetectorParts } from "./perception.js";
 import { formatPlan } from "../../planner/preview.js";
 import { planCsv, planJson, renderPlanReport, summarizeItems, summaryLine } from "../../planner/report.js";
 import { parseVarArgs } from "../../replay/variables.js";
@@ -278,7 +278,7 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
       let lock: HeldPlanLock | undefined;
       // One detector for the whole plan (the screen list and every item's run), built when first needed.
       let detectorParts: Promise<DetectorParts> | undefined;
-      const detector = (failureDir: string) => (detectorParts ??= createDetector({ ocr: o.ocr }, join(dataDir, "cache", "ocr"), false, { ...(io.logger ? { logger: io.logger() } : {}), failureDir }));
+      const detector = (failureDir: string) => (detectorParts ??= createDetector({ ocr: o.ocr, detector: resolveDetector(dataDir, io.env) }, join(dataDir, "cache", "ocr"), false, { ...(io.logger ? { logger: io.logger() } : {}), failureDir }));
       let closeScreen: (() => Promise<void>) | undefined;
       try {
         let planId: string;

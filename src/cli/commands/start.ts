@@ -28,7 +28,7 @@ import { drawBoxes } from "../../perception/debug-image.js";
 import { LAB_STATE_DIR } from "../config.js";
 import { SAME_SCREEN_COSINE } from "../../embedding/screen-novelty.js";
 import { defaultStateManager, embedDetectedScreen, rememberScreen } from "../screen-memory.js";
-import { createDetector } from "./perception.js";
+import { createDetector, resolveDetector } from "./perception.js";
 import { replayWorkflow } from "./replay.js";
 import type { CliIo } from "./desktop.js";
 
@@ -83,7 +83,7 @@ export async function runStartJob(io: CliIo, dataDir: string): Promise<{ report:
   const screen = new X11ScreenSource({ env, windows });
   const input = new X11XTestInputDriver({ env });
   const store = SqliteStore.open(dataDir);
-  const { detector, close } = await createDetector({ ocr: "hybrid" }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
+  const { detector, close } = await createDetector({ ocr: "hybrid", detector: resolveDetector(dataDir, io.env) }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
   try {
     say("opening gtk3-widget-factory…");
     const app = await launchApp({ env }, windows, { command: "gtk3-widget-factory", window: { app: "gtk3-widget-factory" } });
