@@ -21,7 +21,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodePng, readImageFile } from "../../src/capture/png.js";
-import { createDetector } from "../../src/cli/commands/perception.js";
+import { createDetector, resolveDetector } from "../../src/cli/commands/perception.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { createStateEmbedder, storeBuiltWorkflow } from "../../src/cli/state-embedder.js";
 import type { Workflow } from "../../src/core/schemas/workflow.js";
@@ -156,7 +156,10 @@ interface Cell {
 }
 const cells: Cell[] = [];
 const builds: Record<string, { steps: string[]; warnings: string[]; screen_states: number; vectors: number }> = {};
-const { detector, close } = await createDetector({ ocr: "hybrid" }, join(work, "ocr-cache"), false);
+// The element detector of recording, build and replay: RPAV_DETECTOR (rules, learned, hybrid), else the product's default.
+const detectorKind = resolveDetector(dataDir, process.env);
+console.log(`detector: ${detectorKind}`);
+const { detector, close } = await createDetector({ ocr: "hybrid", detector: detectorKind }, join(work, "ocr-cache"), false);
 const stateEmbedder = createStateEmbedder();
 
 async function record(t: BenchTask): Promise<{ path: string; workflow: Workflow }> {
@@ -213,7 +216,7 @@ try {
           let runDir = "";
           let error: string | undefined;
           try {
-            const r = await replayWorkflow({ workflowPath: file, vars: bindings(workflow, t.task, row), runDir: join(work, "runs", `${t.key}-${s}-${i}-${mode}`), ...(mode === "plain" ? { noActor: true } : {}), maxAttempts: 2, vlm: false }, env, dataDir, () => undefined, store);
+            const r = await replayWorkflow({ workflowPath: file, vars: bindings(workflow, t.task, row), runDir: join(work, "runs", `${t.key}-${s}-${i}-${mode}`), ...(mode === "plain" ? { noActor: true } : {}), maxAttempts: 2, vlm: false, detectorKind }, env, dataDir, () => undefined, store);
             status = r.status;
             runDir = r.runDir;
           } catch (e) {
@@ -291,6 +294,7 @@ const summary = {
     html: "generated HTML form « Inscription atelier » in Chromium with a check box in a scrolled area (recorded here; fixed before its first run, never tuned on)",
   },
   rows: nRows,
+  detector: detectorKind,
   ocr: "PP-OCR for replay (grounding; a field read back as one recognizer line on its ink), hybrid OCR for the build",
   per_task: perTask,
   builds,
