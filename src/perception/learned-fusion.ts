@@ -2,7 +2,7 @@
 // finds the boxes. Labels come from the text inside a box; a field or a drop-down is named by its
 // caption (the nearest line left of it on its row, else just above it), what is inside it staying in
 // `text`; a check box or radio button whose box holds no words takes the line right of it.
-import { bboxCenter, bboxContainsPoint, type BBox } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import type { ElementCandidate } from "./element-classifier.js";
@@ -40,6 +40,25 @@ export function captionOf(box: BBox, lines: readonly OcrLine[], side: "left" | "
 }
 
 /** One candidate per proposal, best first, labelled from the OCR lines. */
+/**
+ * The model's boxes are regressed on a coarse grid and come out a few pixels off; a shape drawn on
+ * screen (a rectangle's or a disc's edges, found by the region proposals) is exact. A proposal
+ * that overlaps one such shape well (IoU ≥ 0.5) takes that shape's box, keeping its own type,
+ * confidence and state; the others keep theirs. Text-only boxes (OCR lines) are no widget edges.
+ */
+export function snapToShapes(proposals: readonly ElementProposal[], shapes: readonly Pick<ElementCandidate, "bbox" | "method">[]): ElementProposal[] {
+  const drawn = shapes.filter((s) => s.method === "heuristic_rectangle" || s.method === "heuristic_disc");
+  return proposals.map((p) => {
+    let best: BBox | undefined;
+    let iou = 0.5;
+    for (const s of drawn) {
+      const v = bboxIoU(p.bbox, s.bbox);
+      if (v >= iou) [best, iou] = [s.bbox, v];
+    }
+    return best ? { ...p, bbox: best } : p;
+  });
+}
+
 export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
   return proposals.map((p) => {

@@ -21,7 +21,7 @@ import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/sc
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
-import { fuseWithOcr } from "./learned-fusion.js";
+import { fuseWithOcr, snapToShapes } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -212,8 +212,9 @@ export class UIElementDetector {
         const t2 = performance.now();
         const rules = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
         timings.classify_ms = performance.now() - t2;
-        // With both: the model's elements, and the rules' that overlap none of them.
-        const learned = candidates;
+        // With both: the model's elements on the edges drawn where they overlap a rules element's,
+        // and the rules' elements that overlap none of them.
+        const learned = proposals ? fuseWithOcr(snapToShapes(proposals, rules), ocr.lines) : candidates;
         candidates = proposals ? [...learned, ...rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5))] : rules;
       }
     } catch (e) {
