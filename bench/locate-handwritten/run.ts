@@ -5,7 +5,7 @@
 // figures are reported per detector, split and language apart. A third set, tune.json, holds the
 // instructions grounding code is tuned on (train-family screens only, written the same way); the
 // held families are run only to report. Run: npm run bench -- locate-handwritten
-//   RPAV_BENCH_DETECTORS=rules,learned   which detectors ground the instructions (default both)
+//   RPAV_BENCH_DETECTORS=rules,learned,hybrid   which detectors ground the instructions (default rules,learned)
 //   RPAV_BENCH_SETS=tune,train,held      which sets to run (default all three; leave held out while tuning)
 //   RPAV_BENCH_OCR_CACHE=<dir>           keep OCR results between runs
 //   RPAV_BENCH_VERBOSE=1                 print every miss with what was found instead
@@ -85,10 +85,11 @@ const which = (process.env.RPAV_BENCH_DETECTORS ?? "rules,learned").split(",").f
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
-const model = which.includes("learned") ? await LearnedDetector.create() : undefined;
+const model = which.includes("learned") || which.includes("hybrid") ? await LearnedDetector.create() : undefined;
 const detectors: Record<string, UIElementDetector> = {};
 if (which.includes("rules")) detectors.rules = new UIElementDetector({ ocr });
-if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });
+if (model && which.includes("learned")) detectors.learned = new UIElementDetector({ ocr, proposer: model });
+if (model && which.includes("hybrid")) detectors.hybrid = new UIElementDetector({ ocr, proposer: model, keepRules: true });
 
 // hits / count per detector → split → lang, and per family
 const tally: Record<string, Record<string, { n: number; hits: number; notFound: number }>> = {};
