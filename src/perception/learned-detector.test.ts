@@ -140,18 +140,13 @@ describe("fusion with OCR", () => {
     expect(captionOf([100, 8, 300, 30], lines, "above")).toBeUndefined();
   });
 
-  it("a proposal takes the box of the drawn shape it overlaps best (IoU ≥ 0.5), keeping its type; text lines and poor overlaps do not move it", () => {
+  it("a proposal takes the box of the drawn shape it overlaps best (IoU ≥ 0.5), keeping its type; poor overlaps do not move it", () => {
     const p = [
       { type: "text_input" as const, bbox: [160, 8, 280, 30] as BBox, confidence: 0.9 }, // a field read narrower than drawn
-      { type: "button" as const, bbox: [210, 46, 280, 72] as BBox, confidence: 0.8 }, // only a text line there
+      { type: "button" as const, bbox: [210, 46, 280, 72] as BBox, confidence: 0.8 }, // nothing drawn there
       { type: "checkbox" as const, bbox: [10, 90, 28, 108] as BBox, confidence: 0.7 }, // a shape far too large around it
     ];
-    const shapes = [
-      { bbox: [100, 8, 300, 30] as BBox, method: "heuristic_rectangle" },
-      { bbox: [120, 6, 300, 32] as BBox, method: "heuristic_rectangle" },
-      { bbox: [212, 50, 268, 68] as BBox, method: "ocr_text" },
-      { bbox: [0, 80, 200, 120] as BBox, method: "heuristic_rectangle" },
-    ];
+    const shapes = [{ bbox: [100, 8, 300, 30] as BBox }, { bbox: [120, 6, 300, 32] as BBox }, { bbox: [0, 80, 200, 120] as BBox }];
     const s = snapToShapes(p, shapes);
     expect(s.map((x) => x.bbox)).toEqual([[100, 8, 300, 30], [210, 46, 280, 72], [10, 90, 28, 108]]);
     expect(s.map((x) => x.type)).toEqual(["text_input", "button", "checkbox"]);

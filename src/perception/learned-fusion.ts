@@ -42,16 +42,15 @@ export function captionOf(box: BBox, lines: readonly OcrLine[], side: "left" | "
 /** One candidate per proposal, best first, labelled from the OCR lines. */
 /**
  * The model's boxes are regressed on a coarse grid and come out a few pixels off; a shape drawn on
- * screen (a rectangle's or a disc's edges, found by the region proposals) is exact. A proposal
- * that overlaps one such shape well (IoU ≥ 0.5) takes that shape's box, keeping its own type,
- * confidence and state; the others keep theirs. Text-only boxes (OCR lines) are no widget edges.
+ * screen (a rectangle's or a disc's edges, found by the region proposals, containers left out by
+ * the caller) is exact. A proposal that overlaps one such shape well (IoU ≥ 0.5) takes that
+ * shape's box, keeping its own type, confidence and state; the others keep theirs.
  */
-export function snapToShapes(proposals: readonly ElementProposal[], shapes: readonly Pick<ElementCandidate, "bbox" | "method">[]): ElementProposal[] {
-  const drawn = shapes.filter((s) => s.method === "heuristic_rectangle" || s.method === "heuristic_disc");
+export function snapToShapes(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[]): ElementProposal[] {
   return proposals.map((p) => {
     let best: BBox | undefined;
     let iou = 0.5;
-    for (const s of drawn) {
+    for (const s of shapes) {
       const v = bboxIoU(p.bbox, s.bbox);
       if (v >= iou) [best, iou] = [s.bbox, v];
     }

@@ -212,9 +212,10 @@ export class UIElementDetector {
         const t2 = performance.now();
         const rules = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
         timings.classify_ms = performance.now() - t2;
-        // With both: the model's elements on the edges drawn where they overlap a rules element's,
-        // and the rules' elements that overlap none of them.
-        const learned = proposals ? fuseWithOcr(snapToShapes(proposals, rules), ocr.lines) : candidates;
+        // With both: the model's elements on the edges drawn where they overlap a shape (a
+        // rectangle or disc the proposals found, containers aside), and the rules' elements that
+        // overlap none of them.
+        const learned = proposals ? fuseWithOcr(snapToShapes(proposals, shapes.filter((s) => !s.container)), ocr.lines) : candidates;
         candidates = proposals ? [...learned, ...rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5))] : rules;
       }
     } catch (e) {
