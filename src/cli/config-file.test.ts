@@ -106,9 +106,7 @@ describe("config.json, one reader", () => {
     for (const e of errorsOfEveryReader()) expect(e.message).toContain(file);
   });
 
-  it("the element detector: --detector, else RPAV_DETECTOR, else perception.detector, else the hybrid; a bad name is a typed error", () => {
-    expect(resolveDetector(dir, {})).toBe("hybrid");
-    write({ perception: { detector: "rules" } });
+  it("the element detector: --detector, else RPAV_DETECTOR, else perception.detector, else the rules; a bad name is a typed error", () => {
     expect(resolveDetector(dir, {})).toBe("rules");
     write({ perception: { detector: "hybrid" } });
     expect(resolveDetector(dir, {})).toBe("hybrid");

@@ -51,10 +51,8 @@ export interface PerceptionChoice {
 }
 
 const DETECTORS = DetectorKindSchema.options;
-// The hybrid is the default: the model's elements on the drawn edges, and the rules' the model
-// missed — the best held-family F1 of detect-families and 24/24 cells of replay-gen (the rules
-// alone 23/24), bench/RESULTS.md. `rules` stays for older set-ups and as the bench baseline.
-const DEFAULT_DETECTOR: DetectorKind = "hybrid";
+// The rules stay the default: the learned detector's held-family F1 does not beat theirs yet (bench/RESULTS.md).
+const DEFAULT_DETECTOR: DetectorKind = "rules";
 
 /**
  * The element detector a command uses: its --detector, else RPAV_DETECTOR, else config.json's
@@ -101,6 +99,7 @@ const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () 
   },
 };
 
+/** The default detector of the product (used by `rpav detect`, `rpav locate`, replay). */
 /** Logging of the detector (the logger, and the folder where failed detections keep their screenshot) and its optional VLM. */
 export interface DetectorObservers {
   logger?: Logger;
