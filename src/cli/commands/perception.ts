@@ -51,7 +51,9 @@ export interface PerceptionChoice {
 }
 
 const DETECTORS = DetectorKindSchema.options;
-// The rules stay the default: the learned detector's held-family F1 does not beat theirs yet (bench/RESULTS.md).
+// The rules stay the default. The hybrid is better on detect-families and replay-gen (24/24 against
+// 23/24) but, made the default, failed one lab test: an older workflow's 2nd of 6 equal check boxes,
+// at text ×1.5, among 4 found and a caption kept twice (bench/RESULTS.md, detect-families).
 const DEFAULT_DETECTOR: DetectorKind = "rules";
 
 /**
@@ -99,7 +101,6 @@ const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () 
   },
 };
 
-/** The default detector of the product (used by `rpav detect`, `rpav locate`, replay). */
 /** Logging of the detector (the logger, and the folder where failed detections keep their screenshot) and its optional VLM. */
 export interface DetectorObservers {
   logger?: Logger;
