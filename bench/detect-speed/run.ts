@@ -37,11 +37,12 @@ const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new HybridOcr(pp, tess, AccentLexicon.load());
 const model = await LearnedDetector.create();
-const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }) };
+const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }), hybrid: new UIElementDetector({ ocr, proposer: model, keepRules: true }) };
 const frames = await Promise.all(picked.map((f) => readImageFile(join(DATA, f.family, `${f.id}.png`))));
-// Warm-up: every engine has run once on a screen of the sample.
+// hybrid: the model and the rules (`--detector hybrid`). Warm-up: every engine has run once on a screen of the sample.
 await detectors.learned.detect(frames[0]!);
 await detectors.rules.detect(frames[0]!);
+await detectors.hybrid.detect(frames[0]!);
 
 const q = (xs: number[], p: number) => round(percentile([...xs].sort((a, b) => a - b), p), 1);
 const out: Record<string, unknown> = { screens: picked.map((f) => `${f.id} ${f.width}x${f.height}`) };
