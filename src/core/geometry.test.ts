@@ -5,6 +5,7 @@ import {
   bboxArea,
   bboxCenter,
   bboxContains,
+  bboxCoverage,
   bboxIoU,
   bboxUnion,
   bboxContainsPoint,
@@ -26,6 +27,14 @@ describe("bbox geometry", () => {
     expect(bboxIoU([0, 0, 10, 10], [5, 0, 15, 10])).toBeCloseTo(50 / 150);
     expect(bboxIoU([0, 0, 10, 10], [10, 0, 20, 10])).toBe(0);
     expect(bboxIoU([0, 0, 0, 0], [0, 0, 0, 0])).toBe(0);
+  });
+
+  it("coverage is the share of the first box inside the second, not symmetric", () => {
+    expect(bboxCoverage([2, 2, 8, 8], [0, 0, 10, 10])).toBe(1);
+    expect(bboxCoverage([0, 0, 10, 10], [2, 2, 8, 8])).toBeCloseTo(36 / 100);
+    expect(bboxCoverage([0, 0, 10, 10], [5, 0, 15, 10])).toBeCloseTo(0.5);
+    expect(bboxCoverage([0, 0, 10, 10], [20, 20, 30, 30])).toBe(0);
+    expect(bboxCoverage([0, 0, 0, 0], [0, 0, 10, 10])).toBe(0);
   });
 
   it("IoU is symmetric and within [0, 1]", () => {

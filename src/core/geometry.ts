@@ -40,6 +40,13 @@ export function bboxIoU(a: BBox, b: BBox): number {
   return u > 0 ? i / u : 0;
 }
 
+/** The share of `a`'s area that lies inside `b`, in [0, 1]; 0 for an empty `a`. */
+export function bboxCoverage(a: BBox, b: BBox): number {
+  const inter = bboxIntersection(a, b);
+  const area = bboxArea(a);
+  return inter && area > 0 ? bboxArea(inter) / area : 0;
+}
+
 /** Smallest box containing both. */
 export function bboxUnion(a: BBox, b: BBox): BBox {
   return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];

@@ -67,8 +67,10 @@ export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readon
     if (p.type === "text_input" || p.type === "dropdown") {
       const cap = captionOf(p.bbox, lines, "left") ?? captionOf(p.bbox, lines, "above");
       if (cap) label = cap.text.replace(/\s*[:*]+\s*$/u, "").trim();
-    } else if ((p.type === "checkbox" || p.type === "radio_button") && !text) {
-      label = captionOf(p.bbox, lines, "right")?.text ?? "";
+    } else if (p.type === "checkbox" || p.type === "radio_button") {
+      // A toggle is named by its whole caption: the line right of a bare indicator, or the
+      // lines its box cuts (« Accepte les » of « Accepte les conditions »).
+      label = text ? lines.filter((l) => l.words.some((w) => inside.includes(w))).map((l) => l.text).join(" ") : (captionOf(p.bbox, lines, "right")?.text ?? "");
     }
     const state: ElementCandidate["state"] = {};
     if (p.state) {

@@ -9,7 +9,7 @@ import { AbortedError, RpaError, throwIfAborted, type ErrorCode } from "../core/
 import { silentLogger, type Logger } from "../core/providers/logger.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { bboxCenter, bboxContainsPoint, bboxIoU, clampBBox, roundBBoxOut } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, clampBBox, roundBBoxOut } from "../core/geometry.js";
 import { elementId } from "../core/ids.js";
 import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js";
 import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
@@ -214,9 +214,10 @@ export class UIElementDetector {
         timings.classify_ms = performance.now() - t2;
         // With both: the model's elements on the edges drawn where they overlap a shape (a
         // rectangle or disc the proposals found, containers aside), and the rules' elements that
-        // overlap none of them.
+        // overlap none of them and do not lie mostly inside one (a check box's caption is no
+        // link of its own).
         const learned = proposals ? fuseWithOcr(snapToShapes(proposals, shapes.filter((s) => !s.container)), ocr.lines) : candidates;
-        candidates = proposals ? [...learned, ...rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5))] : rules;
+        candidates = proposals ? [...learned, ...rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6))] : rules;
       }
     } catch (e) {
       if (e instanceof AbortedError) throw e;
