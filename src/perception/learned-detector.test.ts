@@ -141,7 +141,7 @@ describe("fusion with OCR", () => {
     // A check box whose box cuts its caption is named by the whole line.
     const cut = { text: "Accepte les conditions", bbox: [20, 120, 160, 138] as BBox, confidence: 0.9, words: [{ text: "Accepte", bbox: [20, 120, 70, 138] as BBox, confidence: 0.9 }, { text: "les", bbox: [74, 120, 90, 138] as BBox, confidence: 0.9 }, { text: "conditions", bbox: [94, 120, 160, 138] as BBox, confidence: 0.9 }] };
     const [toggle] = fuseWithOcr([{ type: "checkbox", bbox: [3, 118, 93, 140], confidence: 0.8 }], [cut]);
-    expect(toggle).toMatchObject({ label: "Accepte les conditions", text: "Accepte les" });
+    expect(toggle).toMatchObject({ label: "Accepte les conditions", text: "Accepte les conditions" });
   });
 
   it("a proposal takes the box of the drawn shape it overlaps best (IoU ≥ 0.5), keeping its type; poor overlaps do not move it", () => {

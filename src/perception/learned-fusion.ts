@@ -62,15 +62,16 @@ export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readon
   const words = lines.flatMap((l) => l.words);
   return proposals.map((p) => {
     const inside = wordsInside(p.bbox, words);
-    const text = inside.map((w) => w.text).join(" ");
+    let text = inside.map((w) => w.text).join(" ");
     let label = text;
     if (p.type === "text_input" || p.type === "dropdown") {
       const cap = captionOf(p.bbox, lines, "left") ?? captionOf(p.bbox, lines, "above");
       if (cap) label = cap.text.replace(/\s*[:*]+\s*$/u, "").trim();
     } else if (p.type === "checkbox" || p.type === "radio_button") {
       // A toggle is named by its whole caption: the line right of a bare indicator, or the
-      // lines its box cuts (« Accepte les » of « Accepte les conditions »).
-      label = text ? lines.filter((l) => l.words.some((w) => inside.includes(w))).map((l) => l.text).join(" ") : (captionOf(p.bbox, lines, "right")?.text ?? "");
+      // lines its box cuts (« Accepte les » of « Accepte les conditions »), which are its text too.
+      if (text) text = lines.filter((l) => l.words.some((w) => inside.includes(w))).map((l) => l.text).join(" ");
+      label = text || (captionOf(p.bbox, lines, "right")?.text ?? "");
     }
     const state: ElementCandidate["state"] = {};
     if (p.state) {
