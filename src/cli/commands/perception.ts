@@ -52,8 +52,9 @@ export interface PerceptionChoice {
 
 const DETECTORS = DetectorKindSchema.options;
 // The rules stay the default. The hybrid is better on detect-families and replay-gen (24/24 against
-// 23/24) but, made the default, failed one lab test: an older workflow's 2nd of 6 equal check boxes,
-// at text ×1.5, among 4 found and a caption kept twice (bench/RESULTS.md, detect-families).
+// 23/24) but, made the default, failed one lab test (an older workflow's 2nd of 6 equal check boxes at
+// text ×1.5: the model finds 4 and merges a row) and reaches 18/20 on the actor bench against the
+// rules' 20/20 (bench/RESULTS.md, detect-families and actor run 13).
 const DEFAULT_DETECTOR: DetectorKind = "rules";
 
 /**
