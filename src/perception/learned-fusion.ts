@@ -1,7 +1,8 @@
 // Learned proposals + OCR → element candidates: the general post-processing that stays once a model
 // finds the boxes. Labels come from the text inside a box; a field or a drop-down is named by its
 // caption (the nearest line left of it on its row, else just above it), what is inside it staying in
-// `text`; a check box or radio button whose box holds no words takes the line right of it.
+// `text`; a check box or radio button takes the whole line its box cuts, or, when its box holds no
+// words, the line right of it.
 import { bboxCenter, bboxContainsPoint, bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
@@ -39,7 +40,6 @@ export function captionOf(box: BBox, lines: readonly OcrLine[], side: "left" | "
   return best;
 }
 
-/** One candidate per proposal, best first, labelled from the OCR lines. */
 /**
  * The model's boxes are regressed on a coarse grid and come out a few pixels off; a shape drawn on
  * screen (a rectangle's or a disc's edges, found by the region proposals, containers left out by
@@ -58,6 +58,7 @@ export function snapToShapes(proposals: readonly ElementProposal[], shapes: read
   });
 }
 
+/** One candidate per proposal, best first, labelled from the OCR lines. */
 export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
   return proposals.map((p) => {

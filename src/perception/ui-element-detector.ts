@@ -42,8 +42,9 @@ export interface DetectorDeps {
    */
   readonly proposer?: ElementProposer;
   /**
-   * With a proposer: keep the rule classifier too, and add its elements that overlap none of the
-   * model's (IoU < 0.5) — "learned ∪ rules" of bench/detect-families (`--detector hybrid`).
+   * With a proposer: keep the rule classifier too (`--detector hybrid`). The model's boxes move onto
+   * the drawn shapes they overlap, and the rules' elements that overlap none of the model's and do
+   * not lie mostly inside one are added.
    */
   readonly keepRules?: boolean;
   /** Where the pipeline's state goes (timings at debug, failures at warn); silent by default. */
@@ -185,8 +186,8 @@ export class UIElementDetector {
       Object.assign(timings, ocr.timings);
       timings.ocr_ms = performance.now() - to;
       throwIfAborted(signal, "element detection");
-      if (proposals) candidates = fuseWithOcr(proposals, ocr.lines);
-      if (!proposals || this.deps.keepRules) {
+      if (proposals && !this.deps.keepRules) candidates = fuseWithOcr(proposals, ocr.lines);
+      else {
         const t1 = performance.now();
         const img = toRgb(frame);
         if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
@@ -216,8 +217,11 @@ export class UIElementDetector {
         // rectangle or disc the proposals found, containers aside), and the rules' elements that
         // overlap none of them and do not lie mostly inside one (a check box's caption is no
         // link of its own).
-        const learned = proposals ? fuseWithOcr(snapToShapes(proposals, shapes.filter((s) => !s.container)), ocr.lines) : candidates;
-        candidates = proposals ? [...learned, ...rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6))] : rules;
+        if (!proposals) candidates = rules;
+        else {
+          const learned = fuseWithOcr(snapToShapes(proposals, shapes.filter((s) => !s.container)), ocr.lines);
+          candidates = [...learned, ...rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6))];
+        }
       }
     } catch (e) {
       if (e instanceof AbortedError) throw e;
