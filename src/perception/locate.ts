@@ -510,14 +510,15 @@ export function relationScore(kind: NonNullable<ParsedInstruction["relation"]>["
 
 /**
  * Where to click an element: its centre, but a check box's or radio button's indicator, which
- * sits at the left end of its box (the box holds the caption too; between them a web page may
- * leave a gap that toggles nothing).
+ * sits at the left end of its box, or the right end when drawn after its caption (the box holds
+ * the caption too; between them a web page may leave a gap that toggles nothing).
  */
-export function clickPoint(type: string, bbox: BBox): Point {
+export function clickPoint(type: string, bbox: BBox, indicator: "left" | "right" = "left"): Point {
   if (type !== "checkbox" && type !== "radio_button") return bboxCenter(bbox);
   const h = bbox[3] - bbox[1];
   const cy = (bbox[1] + bbox[3]) / 2;
-  return [Math.min(bbox[0] + h / 2, (bbox[0] + bbox[2]) / 2), cy];
+  const mid = (bbox[0] + bbox[2]) / 2;
+  return [indicator === "left" ? Math.min(bbox[0] + h / 2, mid) : Math.max(bbox[2] - h / 2, mid), cy];
 }
 
 /** The box of the run of words that names `target` inside a longer text ("Agile Delivery" in a breadcrumb line). */

@@ -183,7 +183,7 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     let bbox = x.c.bbox as BBox;
     let type = x.c.type;
     let how = "";
-    let point: Point | undefined;
+    let right = false;
     // A check box or radio button of which only the caption was read: the toggle is the caption
     // and the indicator beside it, as wide together as recorded (at the UI scale now). Its
     // indicator is clicked, and its change is looked for there — the caption never changes. The
@@ -194,13 +194,12 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
       const extra = width - (bbox[2] - bbox[0]);
       const before = greyContrast(frame, [bbox[0] - extra, bbox[1], bbox[0], bbox[3]]).std;
       const after = greyContrast(frame, [bbox[2], bbox[1], Math.min(frame.width, bbox[2] + extra), bbox[3]]).std;
-      const right = after > 2 * before + 2;
+      right = after > 2 * before + 2;
       bbox = right ? [bbox[0], bbox[1], bbox[2] + extra, bbox[3]] : [Math.max(0, bbox[2] - width), bbox[1], bbox[2], bbox[3]];
       type = target.type!;
       how = `; its indicator ${right ? "after" : "before"} the caption, at the recorded width`;
-      if (right) point = [Math.max((bbox[0] + bbox[2]) / 2, bbox[2] - (bbox[3] - bbox[1]) / 2), (bbox[1] + bbox[3]) / 2];
     }
-    return { found: true, method: x.c.element_id.startsWith("icon:") ? "icon" : "element", bbox, point: point ?? clickPoint(type, bbox), score: Math.round(x.score * 1000) / 1000, ambiguous, candidates, note: `${note}${how} (${cueNote(x)})` };
+    return { found: true, method: x.c.element_id.startsWith("icon:") ? "icon" : "element", bbox, point: clickPoint(type, bbox, right ? "right" : "left"), score: Math.round(x.score * 1000) / 1000, ambiguous, candidates, note: `${note}${how} (${cueNote(x)})` };
   };
 
   // The layout is as recorded: the candidate at the recorded place that shows the target.
