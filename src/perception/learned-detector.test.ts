@@ -142,6 +142,11 @@ describe("fusion with OCR", () => {
     const cut = { text: "Accepte les conditions", bbox: [20, 120, 160, 138] as BBox, confidence: 0.9, words: [{ text: "Accepte", bbox: [20, 120, 70, 138] as BBox, confidence: 0.9 }, { text: "les", bbox: [74, 120, 90, 138] as BBox, confidence: 0.9 }, { text: "conditions", bbox: [94, 120, 160, 138] as BBox, confidence: 0.9 }] };
     const [toggle] = fuseWithOcr([{ type: "checkbox", bbox: [3, 118, 93, 140], confidence: 0.8 }], [cut]);
     expect(toggle).toMatchObject({ label: "Accepte les conditions", text: "Accepte les conditions" });
+    // A box that reaches into the next toggle of its row holds that one's indicator (read « O »),
+    // not its caption: the line mostly outside it is not its name.
+    const next = { text: "O radiobutton", bbox: [170, 120, 260, 138] as BBox, confidence: 0.9, words: [{ text: "O", bbox: [170, 120, 182, 138] as BBox, confidence: 0.9 }, { text: "radiobutton", bbox: [188, 120, 260, 138] as BBox, confidence: 0.9 }] };
+    const [first] = fuseWithOcr([{ type: "checkbox", bbox: [3, 118, 185, 140], confidence: 0.8 }], [cut, next]);
+    expect(first).toMatchObject({ label: "Accepte les conditions", text: "Accepte les conditions" });
   });
 
   it("a proposal takes the box of the drawn shape it overlaps best (IoU ≥ 0.5), keeping its type; poor overlaps do not move it", () => {

@@ -58,6 +58,18 @@ export function snapToShapes(proposals: readonly ElementProposal[], shapes: read
   });
 }
 
+/**
+ * The lines a toggle's box cuts that are its caption: those at least half inside it across (a box
+ * that reaches into the next toggle on its row holds that one's indicator, not its caption), else
+ * the one most inside it.
+ */
+function cutLines(box: BBox, lines: readonly OcrLine[], inside: readonly OcrWord[]): OcrLine[] {
+  const cut = lines.filter((l) => l.words.some((w) => inside.includes(w)));
+  const share = (l: OcrLine) => overlap(l.bbox[0], l.bbox[2], box[0], box[2]) / Math.max(1, l.bbox[2] - l.bbox[0]);
+  const most = cut.filter((l) => share(l) >= 0.5);
+  return most.length ? most : cut.sort((a, b) => share(b) - share(a)).slice(0, 1);
+}
+
 /** One candidate per proposal, best first, labelled from the OCR lines. */
 export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
@@ -71,7 +83,7 @@ export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readon
     } else if (p.type === "checkbox" || p.type === "radio_button") {
       // A toggle is named by its whole caption: the line right of a bare indicator, or the
       // lines its box cuts (« Accepte les » of « Accepte les conditions »), which are its text too.
-      if (text) text = lines.filter((l) => l.words.some((w) => inside.includes(w))).map((l) => l.text).join(" ");
+      if (text) text = cutLines(p.bbox, lines, inside).map((l) => l.text).join(" ");
       label = text || (captionOf(p.bbox, lines, "right")?.text ?? "");
     }
     const state: ElementCandidate["state"] = {};
