@@ -75,8 +75,10 @@ export function textSimilarity(target: string, label: string): number {
   for (const v of ga.values()) total += v;
   for (const v of gb.values()) total += v;
   const dice = total ? (2 * inter) / total : 0;
-  // A label that contains the whole target ("Save" in "Save draft") is nearly as good as equal.
-  const contains = b.includes(a) || a.includes(b) ? 0.9 * (Math.min(a.length, b.length) / Math.max(a.length, b.length)) ** 0.25 : 0;
+  // A label that contains the whole target from a word's start ("Save" in "Save draft", a
+  // truncated "Redenb" in "Redenbacher") is nearly as good as equal; the tail of another word is
+  // not (« Nom » in « Prénom »).
+  const contains = ` ${b}`.includes(` ${a}`) || ` ${a}`.includes(` ${b}`) ? 0.9 * (Math.min(a.length, b.length) / Math.max(a.length, b.length)) ** 0.25 : 0;
   return Math.max(tokenF1 * 0.95, dice * 0.9, contains);
 }
 

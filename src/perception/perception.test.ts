@@ -39,6 +39,10 @@ describe("instruction parsing (EN / FR)", () => {
     expect(textSimilarity("Prenom", "Prénom")).toBe(1);
     expect(textSimilarity("Save", "Save draft")).toBeGreaterThan(0.7);
     expect(textSimilarity("Save", "Delete")).toBeLessThan(0.3);
+    // Contained from a word's start only: « Nom » is no caption of « Prénom » (a field of the same form).
+    expect(textSimilarity("Prénom", "Nom")).toBeLessThan(0.6);
+    expect(textSimilarity("Nom", "Prénom")).toBeLessThan(0.6);
+    expect(textSimilarity("Redenb", "Redenbacher")).toBeGreaterThan(0.7);
   });
 
   const els = [
