@@ -106,10 +106,10 @@ describe("config.json, one reader", () => {
     for (const e of errorsOfEveryReader()) expect(e.message).toContain(file);
   });
 
-  it("the element detector: --detector, else RPAV_DETECTOR, else perception.detector, else the rules; a bad name is a typed error", () => {
-    expect(resolveDetector(dir, {})).toBe("rules");
-    write({ perception: { detector: "hybrid" } });
+  it("the element detector: --detector, else RPAV_DETECTOR, else perception.detector, else the hybrid; a bad name is a typed error", () => {
     expect(resolveDetector(dir, {})).toBe("hybrid");
+    write({ perception: { detector: "rules" } });
+    expect(resolveDetector(dir, {})).toBe("rules");
     expect(resolveDetector(dir, { RPAV_DETECTOR: "learned" })).toBe("learned");
     expect(resolveDetector(dir, { RPAV_DETECTOR: "learned" }, "rules")).toBe("rules");
     expect(() => resolveDetector(dir, { RPAV_DETECTOR: "yolo" })).toThrow(/RPAV_DETECTOR must be one of rules, learned, hybrid, got "yolo"/);

@@ -62,7 +62,7 @@ export interface ReplayRequest {
   resume?: string;
   onError?: "stop" | "skip";
   ocr?: string;
-  /** The element detector (default: RPAV_DETECTOR, config.json perception.detector, else the rules). */
+  /** The element detector (default: RPAV_DETECTOR, config.json perception.detector, else the hybrid). */
   detectorKind?: DetectorKind;
   maxAttempts?: number;
   /** Pre-check wait for each step's window (default 10 s). */
