@@ -5,11 +5,17 @@
 // source path; chrono-node (its French and English parsers) takes dates and ranges of days. The
 // result is an InstructionSchema value; what no filter took is kept as the words that choose the
 // workflow.
-import * as chrono from "chrono-node";
+import { createRequire } from "node:module";
+import type * as Chrono from "chrono-node";
 import { InvalidInputError } from "../core/errors.js";
 import { InstructionSchema, type DateFilter, type Instruction } from "../core/schemas/plan.js";
 import { foldText } from "../core/text.js";
 import { addDays, dayOf, daysInMonth, isoDate, MONTH_NAMES, MONTH_WORDS, mondayOf, NUMBER_WORDS } from "./dates.js";
+
+// chrono-node takes ~0.1–0.3 s to load: loaded by the first instruction that needs it, not by every command.
+const requireLazy = createRequire(import.meta.url);
+let chronoModule: typeof Chrono | undefined;
+const chronoParsers = () => (chronoModule ??= requireLazy("chrono-node") as typeof Chrono);
 
 export interface ParseOptions {
   /** "Now" for relative dates (tests pin it). */
@@ -131,12 +137,12 @@ function yearAlone(scan: Scan): DateFilter | null {
 
 /** Days and ranges of days through chrono-node; an unsaid year is the latest that is not in the future. */
 function chronoDays(scan: Scan, lang: "fr" | "en", now: Date): DateFilter | null {
-  const parser = lang === "fr" ? chrono.fr : chrono.en;
+  const parser = lang === "fr" ? chronoParsers().fr : chronoParsers().en;
   const results = parser.parse(scan.s, now).filter((r) => r.start.isCertain("day") && r.start.isCertain("month"));
   if (results.length === 0) return null;
   const t = dayOf(now);
   const todayIso = isoDate(t.y, t.m, t.d);
-  const iso = (c: chrono.ParsedComponents, yearFrom?: number) => {
+  const iso = (c: Chrono.ParsedComponents, yearFrom?: number) => {
     const d = c.date();
     let y = c.isCertain("year") ? d.getFullYear() : (yearFrom ?? d.getFullYear());
     const m = d.getMonth() + 1;
@@ -144,10 +150,10 @@ function chronoDays(scan: Scan, lang: "fr" | "en", now: Date): DateFilter | null
     if (!c.isCertain("year") && yearFrom === undefined && isoDate(y, m, day) > todayIso) y -= 1;
     return isoDate(y, m, day);
   };
-  const blank = (r: chrono.ParsedResult) => {
+  const blank = (r: Chrono.ParsedResult) => {
     scan.s = scan.s.slice(0, r.index) + " ".repeat(r.text.length) + scan.s.slice(r.index + r.text.length);
   };
-  const [a, b] = results as [chrono.ParsedResult, chrono.ParsedResult | undefined];
+  const [a, b] = results as [Chrono.ParsedResult, Chrono.ParsedResult | undefined];
   const before = scan.s.slice(0, a.index);
   if (a.end) {
     const endYear = a.end.isCertain("year") ? a.end.date().getFullYear() : undefined;

@@ -7,7 +7,6 @@ import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { FastifyInstance } from "fastify";
 import { InvalidInputError } from "../../core/errors.js";
-import { createStudio } from "../../studio/server.js";
 import { loadOrCreateToken } from "../../studio/token.js";
 import { AssistFiles } from "../../store/assist-files.js";
 import { PatchFiles } from "../../store/patch-files.js";
@@ -56,6 +55,8 @@ export async function startStudio(o: StartStudioOptions): Promise<StudioHandle> 
   const store = await openStore({ dataDir: o.dataDir, ...o.storeChoice }, o.env);
   const globalArgs = ["--data-dir", o.dataDir, ...(o.storeChoice?.store ? ["--store", o.storeChoice.store] : []), ...(o.storeChoice?.pgUrl ? ["--pg-url", o.storeChoice.pgUrl] : [])];
   try {
+    // The studio (fastify and its plugins) is loaded by `serve` only, not by every command.
+    const { createStudio } = await import("../../studio/server.js");
     const app = await createStudio({
       dataDir: o.dataDir,
       store,
