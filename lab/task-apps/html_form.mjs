@@ -11,7 +11,9 @@
 // Optional parameters, as in qt_form.py (absent: the form above, unchanged): "values" — text already
 // in fields when the page opens, by key (the check box's key, any text: ticked); "check" —
 // {caption, key}: a check box under the fields, its state saved under "checks"; "scroll": true —
-// the fields and the check box in a scrolled area (a window made smaller hides the lower ones).
+// the fields and the check box in a scrolled area (a window made smaller hides the lower ones);
+// "kit": "bulma" — the controls drawn by that CSS framework (shipped in npm, its own light and dark
+// looks) instead of this page's plain style; the layout, ids and oracle stay the same.
 //   node html_form.mjs params.json
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -22,6 +24,14 @@ const p = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const scale = Number(process.env.GDK_SCALE ?? "1") || 1;
 const textScale = Number(process.env.GDK_DPI_SCALE ?? "1") || 1;
 const dark = (process.env.GTK_THEME ?? "").includes("dark");
+// A CSS framework's look: its stylesheet inlined, its classes on the controls.
+const KITS = {
+  bulma: { css: "../../node_modules/bulma/css/bulma.min.css", input: "input", button: "button", label: "label", check: "checkbox" },
+};
+const kit = p.kit ? KITS[p.kit] : undefined;
+if (p.kit && !kit) throw new Error(`unknown kit "${p.kit}" (known: ${Object.keys(KITS).join(", ")})`);
+const kitCss = kit ? readFileSync(new URL(kit.css, import.meta.url), "utf8") : "";
+const cls = (k) => (kit ? ` class="${kit[k]}"` : "");
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 const fields = [...(p.extra_field ? [p.extra_field] : []), ...p.fields];
@@ -29,27 +39,29 @@ const rows = fields
   .map((f, i) => {
     const off = (p.insensitive ?? []).includes(f.key) ? " disabled" : "";
     const value = p.values?.[f.key] ? ` value="${esc(p.values[f.key])}"` : "";
-    const dis = i === fields.length - 1 ? `<button id="dis" disabled>${esc(p.disabled_label ?? "Effacer")}</button>` : "<span></span>";
-    return `<label for="f-${esc(f.key)}">${esc(f.caption)}</label><input id="f-${esc(f.key)}" data-key="${esc(f.key)}" autocomplete="off"${value}${off}>${dis}`;
+    const dis = i === fields.length - 1 ? `<button id="dis"${cls("button")} disabled>${esc(p.disabled_label ?? "Effacer")}</button>` : "<span></span>";
+    return `<label for="f-${esc(f.key)}"${cls("label")}>${esc(f.caption)}</label><input id="f-${esc(f.key)}"${cls("input")} data-key="${esc(f.key)}" autocomplete="off"${value}${off}>${dis}`;
   })
   .join("\n");
-const check = p.check ? `<span></span><label id="c-box" class="check"><input type="checkbox" id="c-${esc(p.check.key)}" data-check="${esc(p.check.key)}"${p.values?.[p.check.key] ? " checked" : ""}> ${esc(p.check.caption)}</label><span></span>` : "";
+const check = p.check ? `<span></span><label id="c-box" class="check${kit ? ` ${kit.check}` : ""}"><input type="checkbox" id="c-${esc(p.check.key)}" data-check="${esc(p.check.key)}"${p.values?.[p.check.key] ? " checked" : ""}> ${esc(p.check.caption)}</label><span></span>` : "";
 // A floppy drawn in SVG: no text in the button, its name only in its tooltip.
 const floppy = `<svg viewBox="0 0 22 22" width="22" height="22" aria-hidden="true"><rect x="2" y="2" width="18" height="18" rx="2" fill="currentColor"/><rect x="6" y="3" width="10" height="6" fill="var(--field)"/><rect x="5" y="12" width="12" height="7" fill="var(--field)"/></svg>`;
 const page = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${esc(p.title)}</title>
 <meta name="color-scheme" content="light dark">
+${kit ? `<style>${kitCss}</style>` : ""}
 <style>
 :root { --bg: #f2f2f2; --fg: #1a1a1a; --field: #ffffff; --line: #9a9a9a; --canvas: #ffffff; }
 @media (prefers-color-scheme: dark) { :root { --bg: #2b2b2b; --fg: #eeeeee; --field: #3c3c3c; --line: #777777; --canvas: #1f1f1f; } }
-html, body { margin: 0; height: 100%; background: var(--bg); color: var(--fg); font-family: "DejaVu Sans", sans-serif; font-size: 0.85rem; }
+html, body { margin: 0; height: 100%; }
+${kit ? "" : `html, body { background: var(--bg); color: var(--fg); font-family: "DejaVu Sans", sans-serif; font-size: 0.85rem; }`}
 body { display: flex; flex-direction: column; padding: 0.75rem; box-sizing: border-box; gap: 0.6rem; }
 #bar { display: flex; justify-content: space-between; align-items: center; }
-button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 3px; padding: 0.25rem 0.7rem; }
+${kit ? "" : `button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 3px; padding: 0.25rem 0.7rem; }
 #save { padding: 0.2rem 0.3rem; line-height: 0; }
-#save svg { width: 1.4rem; height: 1.4rem; }
 button:disabled { color: #8a8a8a; border-color: #b8b8b8; }
 input { font: inherit; color: var(--fg); background: var(--field); border: 1px solid var(--line); border-radius: 2px; padding: 0.25rem 0.35rem; }
-input:disabled { opacity: 0.55; }
+input:disabled { opacity: 0.55; }`}
+#save svg { width: 1.4rem; height: 1.4rem; }
 #search { width: 11rem; }
 #grid { display: grid; grid-template-columns: max-content 1fr max-content; gap: 0.45rem 0.5rem; align-items: center; }
 #grid label { text-align: right; }
@@ -57,7 +69,7 @@ input:disabled { opacity: 0.55; }
 #area { flex: 0 1 auto; min-height: 0; overflow: auto; }
 label.check { display: flex; align-items: center; gap: 0.3rem; text-align: left; }
 </style></head><body>
-<div id="bar"><button id="save" title="Enregistrer">${floppy}</button><input id="search" type="search" autocomplete="off"></div>
+<div id="bar"><button id="save"${cls("button")} title="Enregistrer">${floppy}</button><input id="search"${cls("input")} type="search" autocomplete="off"></div>
 ${p.scroll ? '<div id="area">' : ""}<div id="grid">
 ${rows}
 ${check}
