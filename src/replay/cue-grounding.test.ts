@@ -182,6 +182,31 @@ describe("grounding by every cue", () => {
     expect(greyed?.found).toBe(false);
   });
 
+  it("a typing step whose field the detector missed: the field drawn beside its caption, where the recorded offset would miss it", () => {
+    // Recorded at ×1: field [200, 90, 400, 114], caption « Ville » 155 px left. Live at text ×1.5 in a
+    // window of the same size: the captions' column grew, the field shrank to [235, 125, 400, 165] —
+    // the offset ×1.5 from the caption would fall right of it. A pale border on a white window, as CSS kits draw.
+    const t: Target = { ...base, label: "Ville", by_text: "Ville", typed_into: true, caption: { text: "Ville", dx: -155, dy: 0, w: 50 }, window_box: [200, 90, 400, 114], window_size: [600, 360], text_px: 20, cues: ["label", "caption", "position", "type"] };
+    const bordered = (box: BBox) => {
+      const data = new Uint8Array(600 * 360 * 4).fill(255);
+      for (let y = box[1]; y < box[3]; y++)
+        for (let x = box[0]; x < box[2]; x++)
+          if (y === box[1] || y === box[3] - 1 || x === box[0] || x === box[2] - 1) data.fill(219, (y * 600 + x) * 4, (y * 600 + x) * 4 + 3);
+      return makeFrame({ data, width: 600, height: 360, channels: 4 });
+    };
+    const lines = [line("Ville", [150, 130, 225, 160])];
+    const g = groundByCues(t, bordered([235, 125, 400, 165]), { elements: [], lines });
+    expect(g).toMatchObject({ found: true, method: "element" });
+    if (!g?.found) return;
+    expect(g.bbox[0]).toBeGreaterThanOrEqual(233);
+    expect(g.bbox[2]).toBeLessThanOrEqual(402);
+    expect(g.point[0]).toBeGreaterThan(235);
+    expect(g.point[0]).toBeLessThan(400);
+    expect(g.note).toMatch(/the field drawn right of its caption « Ville »/);
+    // Nothing drawn there: the recorded offset, as before.
+    expect(groundByCues(t, bordered([0, 300, 10, 310]), { elements: [], lines })).toMatchObject({ found: true, method: "region" });
+  });
+
   it("an icon-only target: a recoloured icon (correlation under 0.85) is taken at its recorded place, never elsewhere", () => {
     // The recorded icon: a dark square with a light bar, on a light button. Live (dark theme): the button
     // and window are dark, the icon keeps its colours — the grey correlation falls, the edges remain.

@@ -23,6 +23,7 @@ import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import { edgeMap, fillContrast, greyContrast, matchIcon, type IconMatch } from "../perception/icon-match.js";
+import { probeFieldBesideCaption } from "../perception/caption-field-probe.js";
 import { clickPoint, sameLabelInOrder, textSimilarity, textTargets, typeCompatibility, type LocatableElement, type LocateCandidate } from "../perception/locate.js";
 
 export interface CueScreen {
@@ -228,13 +229,20 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     return found(best, `${ambiguous ? `ambiguous: « ${best.c.label} » and « ${rival!.c.label} » score alike` : `best of all cues`}${why}${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}`, ambiguous);
   }
 
-  // A typing step whose field is not seen as a field: where its caption says, at the recorded
+  // A typing step whose field is not seen as a field: the field drawn beside its caption on the
+  // side it was recorded (its edges in the pixels), else where the caption says, at the recorded
   // offset scaled to the live UI — never inside an element set aside as greyed out.
   if (typing && caption) {
     const want: Point = [expC[0] + u * caption.dx * s, expC[1] + u * caption.dy * s];
     const dist = (l: CueScreen["lines"][number]) => Math.hypot(bboxCenter(l.bbox)[0] - want[0], bboxCenter(l.bbox)[1] - want[1]);
     const line = screen.lines.filter((l) => textSimilarity(caption.text, l.text) >= 0.75).sort((a, b) => dist(a) - dist(b))[0];
     if (line) {
+      const drawn = probeFieldBesideCaption(frame, line.bbox);
+      const leftOf = -caption.dx > Math.abs(caption.dy);
+      const sideOk = drawn && (leftOf ? drawn[0] >= line.bbox[2] - 2 : -caption.dy > 0 && drawn[1] >= line.bbox[3] - 2);
+      if (drawn && sideOk && !excludedBoxes.some((b) => overlapShare(b, drawn) >= 0.5)) {
+        return { found: true, method: "element", bbox: drawn, point: clickPoint("text_input", drawn), score: 0.7, ambiguous: false, candidates, note: `no field seen by the detector: the field drawn ${leftOf ? "right of" : "below"} its caption « ${line.text} »${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}` };
+      }
       const c = bboxCenter(line.bbox);
       const point: Point = [Math.round(c[0] - u * caption.dx * s), Math.round(c[1] - u * caption.dy * s)];
       const w = ((wb[2] - wb[0]) * u * s) / 2;
