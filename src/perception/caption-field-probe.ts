@@ -63,8 +63,21 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
       }
       const tall = bottom - top + 1;
       if (tall < 1.2 * h || tall > 5 * h) continue;
-      const width = Math.max(runRight(x, top, x + 60 * h), runRight(x, bottom, x + 60 * h));
-      if (width >= 3 * h) return [x, top, x + width, bottom + 1];
+      // The top or bottom side runs right from the left side's end; with rounded corners (CSS
+      // kits) it lies up to a corner's radius beyond it and starts that far in.
+      const r = Math.round(0.4 * h);
+      const side = (edgeRow: number, dir: -1 | 1) => {
+        let best = { width: 0, row: edgeRow };
+        for (let d = 0; d <= r; d++)
+          for (let e = 0; e <= r; e++) {
+            const run = runRight(x + e, edgeRow + dir * d, x + 60 * h);
+            if (run && run + e > best.width) best = { width: run + e, row: edgeRow + dir * d };
+          }
+        return best;
+      };
+      const [upper, lower] = [side(top, -1), side(bottom, 1)];
+      const width = Math.max(upper.width, lower.width);
+      if (width >= 3 * h) return [x, upper.width ? upper.row : top, x + width, (lower.width ? lower.row : bottom) + 1];
     }
   }
 

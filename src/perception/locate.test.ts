@@ -115,6 +115,17 @@ describe("grounding a person's instruction", () => {
     expect(r.found && r.point[1]).toBeLessThan(130);
     // Without pixels there is nothing to probe: the caption's words are where the field is named.
     expect(probeFieldBesideCaption(canvas(), [100, 106, 160, 124])).toBeUndefined();
+    // Rounded corners (CSS kits): the left side ends 6 px before the top and bottom, which start 6 px in.
+    const round = canvas();
+    round.fill([200, 100, 500, 160], [219, 219, 219]);
+    round.fill([201, 101, 499, 159], [255, 255, 255]);
+    for (const [x0, x1] of [[200, 206], [494, 500]]) for (const [y0, y1] of [[100, 106], [154, 160]]) round.fill([x0, y0, x1, y1], [240, 240, 240]);
+    round.fill([200, 106, 201, 154], [219, 219, 219]);
+    const rounded = probeFieldBesideCaption(round, [60, 118, 190, 142]);
+    expect(rounded).toBeDefined();
+    expect(rounded![1]).toBeLessThanOrEqual(101);
+    expect(rounded![3]).toBeGreaterThanOrEqual(159);
+    expect(rounded![2]).toBeGreaterThan(480);
   });
 
   it("replay's label lookup: a field whose caption alone was read is the box drawn beside the caption, not the caption", () => {
