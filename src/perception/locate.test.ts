@@ -119,7 +119,7 @@ describe("grounding a person's instruction", () => {
     const round = canvas();
     round.fill([200, 100, 500, 160], [219, 219, 219]);
     round.fill([201, 101, 499, 159], [255, 255, 255]);
-    for (const [x0, x1] of [[200, 206], [494, 500]]) for (const [y0, y1] of [[100, 106], [154, 160]]) round.fill([x0, y0, x1, y1], [240, 240, 240]);
+    for (const [x0, x1] of [[200, 206], [494, 500]] as const) for (const [y0, y1] of [[100, 106], [154, 160]] as const) round.fill([x0, y0, x1, y1], [240, 240, 240]);
     round.fill([200, 106, 201, 154], [219, 219, 219]);
     const rounded = probeFieldBesideCaption(round, [60, 118, 190, 142]);
     expect(rounded).toBeDefined();

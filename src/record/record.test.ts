@@ -80,6 +80,18 @@ describe("template builder", () => {
     expect(warnings.filter((w) => /flat/.test(w))).toHaveLength(2);
   });
 
+  it("a click in an empty area inside a drawn panel (a canvas) keeps the panel and where in it the click was", async () => {
+    const panelled = () => {
+      const data = new Uint8Array(800 * 600 * 4).fill(240);
+      for (let y = 300; y < 500; y++) for (let x = 400; x < 700; x++) data.fill(y === 300 || y === 499 || x === 400 || x === 699 ? 120 : 255, (y * 800 + x) * 4, (y * 800 + x) * 4 + 3);
+      return makeFrame({ data, width: 800, height: 600, channels: 4 });
+    };
+    const dir = session([{ kind: "click", x: 500, y: 400, button: 1 }]);
+    const { workflow } = await buildWorkflow(readSession(dir), { ...deps, loadImage: async () => panelled() });
+    expect(workflow.steps[0]!.target).toMatchObject({ region: true, panel: { window_box: [401, 301, 699, 499], at: [0.332, 0.5] } });
+    readDocumentAs("workflow_v1", JSON.stringify(workflow), "wf");
+  });
+
   it("an icon crop is kept when it has contrast: clipped to the window, from the screen before the pointer came (no hover)", async () => {
     // A textured icon at (500, 400); the "at press" screen has a hover tint over it.
     const paint = (hover: boolean) => {

@@ -17,7 +17,8 @@ import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight,
 import { fillContrast } from "../perception/icon-match.js";
 import { nameIcon } from "../perception/icon-names.js";
 import { toGrey, toRgb } from "../perception/raster.js";
-import { bboxScreenToFrame } from "../core/frame.js";
+import { bboxFrameToScreen, bboxScreenToFrame, screenToFrame } from "../core/frame.js";
+import { enclosingPanel } from "../perception/enclosing-panel.js";
 import type { RawSession } from "./session.js";
 import type { ScreenState } from "../core/schemas/screenstate.js";
 import { addStepStates, recordingContext, type EmbedState, type StepStates } from "./step-states.js";
@@ -249,6 +250,15 @@ export async function buildWorkflow(session: RawSession, deps: BuildDeps): Promi
 
 type ReadScreen = Awaited<ReturnType<ScreenReader["read"]>> & { size: { width: number; height: number }; frame: Frame };
 
+/** The drawn panel around a click in an empty area, in window pixels, and the click's place in it. */
+function panelAround(frame: Frame, point: Point, win: readonly number[]): Target["panel"] {
+  const box = enclosingPanel(frame, screenToFrame(frame, point));
+  if (!box) return undefined;
+  const b = bboxFrameToScreen(frame, box);
+  const at = (v: number, lo: number, hi: number) => Math.round(Math.min(1, Math.max(0, (v - lo) / (hi - lo))) * 1000) / 1000;
+  return { window_box: [Math.round(b[0] - win[0]!), Math.round(b[1] - win[1]!), Math.round(b[2] - win[0]!), Math.round(b[3] - win[1]!)], at: [at(point[0], b[0], b[2]), at(point[1], b[1], b[3])] };
+}
+
 /** "le bouton « OK »", "le bouton (icône Close)", "la zone à 40 % × 30 % de la fenêtre « X »". */
 function describeTarget(t: Target, windowTitle: string): string {
   const kind = TYPE_WORDS_FR[t.type ?? "generic_interactive"];
@@ -328,6 +338,8 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   const ordinal = named && box && !iconName ? ordinalOf(box, named, type, screen) : undefined;
   const wbox: BBox | undefined = win ? (box ? [box[0] - win[0], box[1] - win[1], box[2] - win[0], box[3] - win[1]] : [point[0] - win[0] - 20, point[1] - win[1] - 20, point[0] - win[0] + 20, point[1] - win[1] + 20]) : undefined;
   const region = !named && !caption && !icon;
+  // An empty area inside a drawn panel: where in the panel, which replay finds again around the point.
+  const panel = region && win ? panelAround(ctx.calm && ctx.calm.width === screen.frame.width && ctx.calm.height === screen.frame.height ? ctx.calm : screen.frame, point, win) : undefined;
   const cues: TargetCue[] = [];
   if (named && !iconName) cues.push("label");
   if (caption) cues.push("caption");
@@ -352,6 +364,7 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
     ...(textPx ? { text_px: textPx } : {}),
     cues,
     ...(region ? { region: true } : {}),
+    ...(panel ? { panel } : {}),
     ...(ctx.typedNext ? { typed_into: true } : {}),
     ...(iconStd !== undefined ? { icon_contrast: iconStd } : {}),
     ...(fill !== undefined ? { fill_contrast: fill } : {}),

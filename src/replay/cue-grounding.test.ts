@@ -255,4 +255,20 @@ describe("grounding by every cue", () => {
     const noisy = groundByCues(t, frame(800, 600), { elements: [], lines: [line("Sans titre", [120, 86, 280, 114]), line("Fichier", [20, 30, 90, 57])] });
     expect(noisy).toMatchObject({ found: true, method: "region", point: [600, 400] });
   });
+
+  it("a region target recorded inside a drawn panel: the same place in the panel around the point, when the panel moved or shrank", () => {
+    // Recorded: panel [41, 101, 359, 279] (inside its border), the click at 70 % × 40 % of it. Live,
+    // same window size, larger text: the panel starts lower, [41, 161, 359, 279].
+    const t: Target = { ...base, type: null, region: true, window_box: [243, 152, 283, 192], window_size: [400, 300], panel: { window_box: [41, 101, 359, 279], at: [0.7, 0.4] }, text_px: 16, cues: ["position"] };
+    const flat = (box: BBox) => {
+      const data = new Uint8Array(400 * 300 * 4).fill(240);
+      for (let y = box[1]; y < box[3]; y++) for (let x = box[0]; x < box[2]; x++) data.fill(y === box[1] || y === box[3] - 1 || x === box[0] || x === box[2] - 1 ? 120 : 255, (y * 400 + x) * 4, (y * 400 + x) * 4 + 3);
+      return makeFrame({ data, width: 400, height: 300, channels: 4 });
+    };
+    const g = groundByCues(t, flat([40, 160, 360, 280]), { elements: [], lines: [] });
+    expect(g).toMatchObject({ found: true, method: "region", point: [264, 208] });
+    if (g?.found) expect(g.note).toMatch(/of the panel around it/);
+    // A panel far smaller than recorded around the point is another thing: the recorded place stays.
+    expect(groundByCues(t, flat([230, 150, 300, 200]), { elements: [], lines: [] })).toMatchObject({ found: true, point: [263, 172] });
+  });
 });

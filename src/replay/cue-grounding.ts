@@ -24,6 +24,7 @@ import type { UIElement } from "../core/schemas/uielement.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import { edgeMap, fillContrast, greyContrast, matchIcon, type IconMatch } from "../perception/icon-match.js";
 import { probeFieldBesideCaption } from "../perception/caption-field-probe.js";
+import { enclosingPanel } from "../perception/enclosing-panel.js";
 import { clickPoint, sameLabelInOrder, textSimilarity, textTargets, typeCompatibility, type LocatableElement, type LocateCandidate } from "../perception/locate.js";
 
 export interface CueScreen {
@@ -266,10 +267,22 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     }
     const inside = votes.filter((p) => p[0] >= 0 && p[1] >= 0 && p[0] < frame.width && p[1] < frame.height);
     const med = (k: 0 | 1) => inside.map((p) => p[k]).sort((a, b) => a - b)[inside.length >> 1]!;
-    const point: Point = sameSize || inside.length === 0 ? expC : [med(0), med(1)];
+    let point: Point = sameSize || inside.length === 0 ? expC : [med(0), med(1)];
     const h = Math.max(4, (expBox[3] - expBox[1]) / 2);
     const w = Math.max(4, (expBox[2] - expBox[0]) / 2);
-    const how = sameSize ? "window as recorded" : inside.length ? `placed by ${inside.length} nearby text(s)` : "the window's proportions";
+    let how = sameSize ? "window as recorded" : inside.length ? `placed by ${inside.length} nearby text(s)` : "the window's proportions";
+    // Inside a drawn panel when recorded (a canvas): the same place in the panel found around that
+    // point, when it is about as large as recorded (the layout around it may have grown or shrunk).
+    if (target.panel) {
+      const live = enclosingPanel(frame, point);
+      const rp = target.panel.window_box;
+      const rw = (live ? live[2] - live[0] : 0) / Math.max(1, (rp[2] - rp[0]) * sx);
+      const rh = (live ? live[3] - live[1] : 0) / Math.max(1, (rp[3] - rp[1]) * sy);
+      if (live && rw >= 0.4 && rw <= 2.5 && rh >= 0.4 && rh <= 2.5) {
+        point = [Math.round(live[0] + target.panel.at[0] * (live[2] - live[0])), Math.round(live[1] + target.panel.at[1] * (live[3] - live[1]))];
+        how += `, at ${Math.round(target.panel.at[0] * 100)} % × ${Math.round(target.panel.at[1] * 100)} % of the panel around it`;
+      }
+    }
     return { found: true, method: "region", bbox: [point[0] - w, point[1] - h, point[0] + w, point[1] + h], point, score: sameSize ? 1 : 0.5, ambiguous: false, candidates, note: `region of the window (no visual cue recorded): ${how}` };
   }
   const what = [useLabel ? `label « ${label} »` : "", caption ? `caption « ${caption.text} »` : "", cues.has("icon") ? `icon (best correlation ${iconMatch?.score ?? 0})` : ""].filter(Boolean).join(", ");

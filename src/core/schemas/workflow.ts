@@ -61,6 +61,8 @@ export const TargetSchema = z.looseObject({
   cues: z.array(z.enum(TARGET_CUES)).optional(),
   /** No visual cue identifies the target (an empty area, a canvas): it is this region of this window. */
   region: z.boolean().optional(),
+  /** A region target inside a drawn panel (a canvas, an empty list): that panel's box (window pixels) and where in it the click was, as shares of its width and height. */
+  panel: z.looseObject({ window_box: BBoxSchema, at: z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]) }).optional(),
   /** The next step types into it: only an enabled field qualifies. */
   typed_into: z.boolean().optional(),
   /** Grey-level standard deviation of the icon crop (a crop too flat to match is never kept). */
