@@ -66,18 +66,18 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
       // The top or bottom side runs right from the left side's end; with rounded corners (CSS
       // kits) it lies up to a corner's radius beyond it and starts that far in.
       const r = Math.round(0.4 * h);
+      // The nearest such row (another box's edge may run further away: the next field's, a panel's).
       const side = (edgeRow: number, dir: -1 | 1) => {
-        let best = { width: 0, row: edgeRow };
         for (let d = 0; d <= r; d++)
           for (let e = 0; e <= r; e++) {
             const run = runRight(x + e, edgeRow + dir * d, x + 60 * h);
-            if (run && run + e > best.width) best = { width: run + e, row: edgeRow + dir * d };
+            if (run + e >= 3 * h) return { width: run + e, row: edgeRow + dir * d };
           }
-        return best;
+        return undefined;
       };
       const [upper, lower] = [side(top, -1), side(bottom, 1)];
-      const width = Math.max(upper.width, lower.width);
-      if (width >= 3 * h) return [x, upper.width ? upper.row : top, x + width, (lower.width ? lower.row : bottom) + 1];
+      const width = Math.min(upper?.width ?? Infinity, lower?.width ?? Infinity);
+      if (width < Infinity) return [x, upper?.row ?? top, x + width, (lower?.row ?? bottom) + 1];
     }
   }
 

@@ -116,16 +116,24 @@ describe("grounding a person's instruction", () => {
     // Without pixels there is nothing to probe: the caption's words are where the field is named.
     expect(probeFieldBesideCaption(canvas(), [100, 106, 160, 124])).toBeUndefined();
     // Rounded corners (CSS kits): the left side ends 6 px before the top and bottom, which start 6 px in.
-    const round = canvas();
-    round.fill([200, 100, 500, 160], [219, 219, 219]);
-    round.fill([201, 101, 499, 159], [255, 255, 255]);
-    for (const [x0, x1] of [[200, 206], [494, 500]] as const) for (const [y0, y1] of [[100, 106], [154, 160]] as const) round.fill([x0, y0, x1, y1], [240, 240, 240]);
-    round.fill([200, 106, 201, 154], [219, 219, 219]);
-    const rounded = probeFieldBesideCaption(round, [60, 118, 190, 142]);
+    const roundField = () => {
+      const c = canvas();
+      c.fill([200, 100, 500, 160], [219, 219, 219]);
+      c.fill([201, 101, 499, 159], [255, 255, 255]);
+      for (const [x0, x1] of [[200, 206], [494, 500]] as const) for (const [y0, y1] of [[100, 106], [154, 160]] as const) c.fill([x0, y0, x1, y1], [240, 240, 240]);
+      c.fill([200, 106, 201, 154], [219, 219, 219]);
+      return c;
+    };
+    const rounded = probeFieldBesideCaption(roundField(), [60, 118, 190, 142]);
     expect(rounded).toBeDefined();
     expect(rounded![1]).toBeLessThanOrEqual(101);
     expect(rounded![3]).toBeGreaterThanOrEqual(159);
     expect(rounded![2]).toBeGreaterThan(480);
+    // A panel's top edge just under the field runs further right: the field's own bottom side counts.
+    const panelBelow = roundField();
+    panelBelow.fill([50, 170, 900, 171], [120, 120, 120]);
+    const above = probeFieldBesideCaption(panelBelow, [60, 110, 190, 150]);
+    expect(above && above[2]).toBeLessThanOrEqual(500);
   });
 
   it("replay's label lookup: a field whose caption alone was read is the box drawn beside the caption, not the caption", () => {
