@@ -268,6 +268,8 @@ describe("grounding by every cue", () => {
     const g = groundByCues(t, flat([40, 160, 360, 280]), { elements: [], lines: [] });
     expect(g).toMatchObject({ found: true, method: "region", point: [264, 208] });
     if (g?.found) expect(g.note).toMatch(/of the panel around it/);
+    // The recorded place now just above the panel (it moved down further): found around its recorded centre.
+    expect(groundByCues(t, flat([40, 180, 360, 280]), { elements: [], lines: [] })).toMatchObject({ found: true, point: [264, 220] });
     // A panel far smaller than recorded around the point is another thing: the recorded place stays.
     expect(groundByCues(t, flat([230, 150, 300, 200]), { elements: [], lines: [] })).toMatchObject({ found: true, point: [263, 172] });
   });

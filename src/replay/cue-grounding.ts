@@ -273,12 +273,17 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     let how = sameSize ? "window as recorded" : inside.length ? `placed by ${inside.length} nearby text(s)` : "the window's proportions";
     // Inside a drawn panel when recorded (a canvas): the same place in the panel found around that
     // point, when it is about as large as recorded (the layout around it may have grown or shrunk).
+    // Looked for around that point, else around the panel's own recorded centre (the point may
+    // fall just outside a panel that moved).
     if (target.panel) {
-      const live = enclosingPanel(frame, point);
       const rp = target.panel.window_box;
-      const rw = (live ? live[2] - live[0] : 0) / Math.max(1, (rp[2] - rp[0]) * sx);
-      const rh = (live ? live[3] - live[1] : 0) / Math.max(1, (rp[3] - rp[1]) * sy);
-      if (live && rw >= 0.4 && rw <= 2.5 && rh >= 0.4 && rh <= 2.5) {
+      const fits = (b: BBox | undefined) => {
+        const rw = (b ? b[2] - b[0] : 0) / Math.max(1, (rp[2] - rp[0]) * sx);
+        const rh = (b ? b[3] - b[1] : 0) / Math.max(1, (rp[3] - rp[1]) * sy);
+        return rw >= 0.4 && rw <= 2.5 && rh >= 0.4 && rh <= 2.5;
+      };
+      const live = [point, [((rp[0] + rp[2]) / 2) * sx, ((rp[1] + rp[3]) / 2) * sy] as Point].map((p) => enclosingPanel(frame, p)).find(fits);
+      if (live) {
         point = [Math.round(live[0] + target.panel.at[0] * (live[2] - live[0])), Math.round(live[1] + target.panel.at[1] * (live[3] - live[1]))];
         how += `, at ${Math.round(target.panel.at[0] * 100)} % × ${Math.round(target.panel.at[1] * 100)} % of the panel around it`;
       }
