@@ -1,11 +1,11 @@
 // The generated task apps (lab/task-apps) the replay bench and lab tests judge by: in each toolkit
-// (GTK 3, Tk, Qt 5, and HTML in Chromium whose oracle is written by its local HTTP endpoint)
+// (GTK 3, Tk, Qt 5, and HTML in Chromium — plain and drawn by Bulma — whose oracle is written by its local HTTP endpoint)
 // the window shows under the task's title, the geometry the scripted person uses lies inside it,
 // and the oracle says what was typed and saved — and says "not saved" before Save is pressed.
 import { afterAll, describe, expect, it } from "vitest";
 import { bboxCenter, type BBox, type Point } from "../../src/core/geometry.js";
 import { sleep } from "../../src/core/process.js";
-import { genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenFamily, type GenTaskRun } from "../../src/lab/gen-tasks.js";
+import { genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenTaskRun } from "../../src/lab/gen-tasks.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
@@ -14,7 +14,7 @@ afterAll(() => kit.cleanup());
 const inside = (b: BBox, w: BBox) => b[0] >= w[0] && b[1] >= w[1] && b[2] <= w[2] && b[3] <= w[3] && b[2] > b[0] && b[3] > b[1];
 
 describe("generated task apps", () => {
-  for (const family of ["gtk", "tk", "qt", "html"] as GenFamily[]) {
+  for (const family of ["gtk", "tk", "qt", "html", "html-bulma"] as const) {
     it(`${family}: geometry inside the window, the oracle reads what was typed and saved`, async () => {
       const task = genTasks()[family];
       const run = (await task.start({ env: kit.env }, kit.windows, {}, task.recorded)) as GenTaskRun;
