@@ -12,7 +12,7 @@
 // in fields when the page opens, by key (the check box's key, any text: ticked); "check" —
 // {caption, key}: a check box under the fields, its state saved under "checks"; "scroll": true —
 // the fields and the check box in a scrolled area (a window made smaller hides the lower ones);
-// "kit": "bulma" — the controls drawn by that CSS framework (shipped in npm, its own light and dark
+// "kit": "bulma" or "materialize" — the controls drawn by that CSS framework (shipped in npm, its own light and dark
 // looks) instead of this page's plain style; the layout, ids and oracle stay the same.
 //   node html_form.mjs params.json
 import { spawn } from "node:child_process";
@@ -27,11 +27,13 @@ const dark = (process.env.GTK_THEME ?? "").includes("dark");
 // A CSS framework's look: its stylesheet inlined, its classes on the controls.
 const KITS = {
   bulma: { css: "../../node_modules/bulma/css/bulma.min.css", input: "input", button: "button", label: "label", check: "checkbox" },
+  // Materialize styles bare inputs itself (a bottom line, no box); buttons take its class.
+  materialize: { css: "../../node_modules/@materializecss/materialize/dist/css/materialize.min.css", input: "", button: "btn", label: "", check: "" },
 };
 const kit = p.kit ? KITS[p.kit] : undefined;
 if (p.kit && !kit) throw new Error(`unknown kit "${p.kit}" (known: ${Object.keys(KITS).join(", ")})`);
 const kitCss = kit ? readFileSync(new URL(kit.css, import.meta.url), "utf8") : "";
-const cls = (k) => (kit ? ` class="${kit[k]}"` : "");
+const cls = (k) => (kit?.[k] ? ` class="${kit[k]}"` : "");
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 const fields = [...(p.extra_field ? [p.extra_field] : []), ...p.fields];
@@ -43,7 +45,7 @@ const rows = fields
     return `<label for="f-${esc(f.key)}"${cls("label")}>${esc(f.caption)}</label><input id="f-${esc(f.key)}"${cls("input")} data-key="${esc(f.key)}" autocomplete="off"${value}${off}>${dis}`;
   })
   .join("\n");
-const check = p.check ? `<span></span><label id="c-box" class="check${kit ? ` ${kit.check}` : ""}"><input type="checkbox" id="c-${esc(p.check.key)}" data-check="${esc(p.check.key)}"${p.values?.[p.check.key] ? " checked" : ""}> ${esc(p.check.caption)}</label><span></span>` : "";
+const check = p.check ? `<span></span><label id="c-box" class="check${kit?.check ? ` ${kit.check}` : ""}"><input type="checkbox" id="c-${esc(p.check.key)}" data-check="${esc(p.check.key)}"${p.values?.[p.check.key] ? " checked" : ""}> ${esc(p.check.caption)}</label><span></span>` : "";
 // A floppy drawn in SVG: no text in the button, its name only in its tooltip.
 const floppy = `<svg viewBox="0 0 22 22" width="22" height="22" aria-hidden="true"><rect x="2" y="2" width="18" height="18" rx="2" fill="currentColor"/><rect x="6" y="3" width="10" height="6" fill="var(--field)"/><rect x="5" y="12" width="12" height="7" fill="var(--field)"/></svg>`;
 const page = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${esc(p.title)}</title>

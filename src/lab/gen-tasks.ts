@@ -31,7 +31,7 @@ export interface GenFormParams {
   /** The fields and the check box in a scrolled area (Qt and HTML apps): a smaller window hides the lower ones. */
   scroll?: boolean;
   /** HTML app: the controls drawn by this CSS framework instead of the page's plain style. */
-  kit?: "bulma";
+  kit?: "bulma" | "materialize";
 }
 
 export interface GenGeometry {
@@ -198,7 +198,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
 }
 
 /** The generated tasks of the bench and the lab tests: the same form, in each toolkit. */
-export function genTasks(): Record<GenFamily | "html-bulma", ReturnType<typeof genFormTask>> {
+export function genTasks(): Record<GenFamily | "html-bulma" | "html-materialize", ReturnType<typeof genFormTask>> {
   const params = (title: string): GenFormParams => ({
     title,
     fields: [
@@ -220,6 +220,8 @@ export function genTasks(): Record<GenFamily | "html-bulma", ReturnType<typeof g
     // Added after every fix of replay-gen so far, never looked at before its first run: the same form
     // drawn by Bulma (a CSS framework the detector is not trained on either).
     "html-bulma": genFormTask({ family: "html", name: "gen-html-bulma-form", params: { ...params("Fiche article"), kit: "bulma" }, recorded, rows }),
+    // Added at the end of the stop that added html-bulma, after every fix, never looked at before its first run.
+    "html-materialize": genFormTask({ family: "html", name: "gen-html-materialize-form", params: { ...params("Fiche article"), kit: "materialize" }, recorded, rows }),
   };
 }
 
