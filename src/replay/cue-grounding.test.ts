@@ -205,6 +205,10 @@ describe("grounding by every cue", () => {
     expect(g.note).toMatch(/the field drawn right of its caption « Ville »/);
     // Nothing drawn there: the recorded offset, as before.
     expect(groundByCues(t, bordered([0, 300, 10, 310]), { elements: [], lines })).toMatchObject({ found: true, method: "region" });
+    // A caption recorded on the row above (dy −35: it names the field below it): the field on its own
+    // row is another one, the recorded offset decides.
+    const above = groundByCues({ ...t, caption: { text: "Ville", dx: -155, dy: -35, w: 50 } }, bordered([235, 125, 400, 165]), { elements: [], lines });
+    expect(above).toMatchObject({ found: true, method: "region" });
   });
 
   it("an icon-only target: a recoloured icon (correlation under 0.85) is taken at its recorded place, never elsewhere", () => {

@@ -238,14 +238,17 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     const dist = (l: CueScreen["lines"][number]) => Math.hypot(bboxCenter(l.bbox)[0] - want[0], bboxCenter(l.bbox)[1] - want[1]);
     const line = screen.lines.filter((l) => textSimilarity(caption.text, l.text) >= 0.75).sort((a, b) => dist(a) - dist(b))[0];
     if (line) {
+      const c = bboxCenter(line.bbox);
+      const point: Point = [Math.round(c[0] - u * caption.dx * s), Math.round(c[1] - u * caption.dy * s)];
+      // The field drawn beside the caption must agree with the recorded offset across (on the row
+      // the offset says for a caption at its left, the column for one above): a caption recorded
+      // from a row above names the field below it, not the one on its own row.
       const drawn = probeFieldBesideCaption(frame, line.bbox);
       const leftOf = -caption.dx > Math.abs(caption.dy);
-      const sideOk = drawn && (leftOf ? drawn[0] >= line.bbox[2] - 2 : -caption.dy > 0 && drawn[1] >= line.bbox[3] - 2);
+      const sideOk = drawn && (leftOf ? drawn[0] >= line.bbox[2] - 2 && point[1] >= drawn[1] && point[1] <= drawn[3] : -caption.dy > 0 && drawn[1] >= line.bbox[3] - 2 && point[0] >= drawn[0] && point[0] <= drawn[2]);
       if (drawn && sideOk && !excludedBoxes.some((b) => overlapShare(b, drawn) >= 0.5)) {
         return { found: true, method: "element", bbox: drawn, point: clickPoint("text_input", drawn), score: 0.7, ambiguous: false, candidates, note: `no field seen by the detector: the field drawn ${leftOf ? "right of" : "below"} its caption « ${line.text} »${excluded.length ? `; set aside: ${excluded.join("; ")}` : ""}` };
       }
-      const c = bboxCenter(line.bbox);
-      const point: Point = [Math.round(c[0] - u * caption.dx * s), Math.round(c[1] - u * caption.dy * s)];
       const w = ((wb[2] - wb[0]) * u * s) / 2;
       const h = ((wb[3] - wb[1]) * u * s) / 2;
       const inFrame = point[0] >= 0 && point[1] >= 0 && point[0] < frame.width && point[1] < frame.height;
