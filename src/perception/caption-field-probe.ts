@@ -8,7 +8,7 @@ import type { BBox } from "../core/geometry.js";
 import { toGrey, toRgb } from "./raster.js";
 
 /** Grey levels between neighbouring pixels that make an edge (flat UI backgrounds vary by less). */
-const EDGE = 6;
+export const EDGE = 6;
 
 /**
  * The box of the field a caption names, right of it or below it; undefined when the pixels show

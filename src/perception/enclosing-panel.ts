@@ -3,10 +3,9 @@
 // running along most of the panel's side, not a stray mark. General geometry on the grey image.
 import type { Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
+import { EDGE } from "./caption-field-probe.js";
 import { toGrey, toRgb } from "./raster.js";
 
-/** Grey levels between neighbouring pixels that make an edge (flat UI backgrounds vary by less). */
-const EDGE = 6;
 /** Share of a side's length where its edge must be seen (±1 px). */
 const SIDE = 0.6;
 

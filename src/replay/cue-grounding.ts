@@ -280,12 +280,14 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     // fall just outside a panel that moved).
     if (target.panel) {
       const rp = target.panel.window_box;
-      const fits = (b: BBox | undefined) => {
-        const rw = (b ? b[2] - b[0] : 0) / Math.max(1, (rp[2] - rp[0]) * sx);
-        const rh = (b ? b[3] - b[1] : 0) / Math.max(1, (rp[3] - rp[1]) * sy);
-        return rw >= 0.4 && rw <= 2.5 && rh >= 0.4 && rh <= 2.5;
+      const fitting = (p: Point) => {
+        const b = enclosingPanel(frame, p);
+        if (!b) return undefined;
+        const rw = (b[2] - b[0]) / Math.max(1, (rp[2] - rp[0]) * sx);
+        const rh = (b[3] - b[1]) / Math.max(1, (rp[3] - rp[1]) * sy);
+        return rw >= 0.4 && rw <= 2.5 && rh >= 0.4 && rh <= 2.5 ? b : undefined;
       };
-      const live = [point, [((rp[0] + rp[2]) / 2) * sx, ((rp[1] + rp[3]) / 2) * sy] as Point].map((p) => enclosingPanel(frame, p)).find(fits);
+      const live = fitting(point) ?? fitting([((rp[0] + rp[2]) / 2) * sx, ((rp[1] + rp[3]) / 2) * sy]);
       if (live) {
         point = [Math.round(live[0] + target.panel.at[0] * (live[2] - live[0])), Math.round(live[1] + target.panel.at[1] * (live[3] - live[1]))];
         how += `, at ${Math.round(target.panel.at[0] * 100)} % × ${Math.round(target.panel.at[1] * 100)} % of the panel around it`;
