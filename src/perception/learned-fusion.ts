@@ -14,23 +14,31 @@ function wordsInside(box: BBox, words: readonly OcrWord[]): OcrWord[] {
   return words.filter((w) => bboxContainsPoint(box, bboxCenter(w.bbox))).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
 }
 
-/** The line that names `box` on its `side` (left: same row, ending before it; above: over it, overlapping it across; right: same row, after it). */
-export function captionOf(box: BBox, lines: readonly OcrLine[], side: "left" | "above" | "right"): OcrLine | undefined {
+/**
+ * The line that names `box` on its `side` (left: same row, ending before it; above: over it, overlapping it across and
+ * starting no further left than two text heights — a line starting far left of it is the row above's caption; right:
+ * same row, after it), within `maxGap` text heights on a row. OCR's line boxes are padded (PP-OCR grows each detected
+ * box), so a line may reach into the box by half a text height (a third above) as long as its centre is on its side.
+ */
+export function captionOf<L extends { readonly text: string; readonly bbox: BBox }>(box: BBox, lines: readonly L[], side: "left" | "above" | "right", maxGap = 12): L | undefined {
   const h = box[3] - box[1];
-  let best: OcrLine | undefined;
+  const cy = (box[1] + box[3]) / 2;
+  let best: L | undefined;
   let bestGap = Infinity;
   for (const l of lines) {
     const lh = l.bbox[3] - l.bbox[1];
-    if (bboxContainsPoint(box, bboxCenter(l.bbox))) continue;
+    const [lx, ly] = bboxCenter(l.bbox);
+    if (bboxContainsPoint(box, [lx, ly])) continue;
     let gap: number;
     if (side === "left" || side === "right") {
       if (overlap(l.bbox[1], l.bbox[3], box[1], box[3]) < 0.5 * Math.min(lh, h)) continue;
+      if (side === "left" ? lx >= box[0] : lx <= box[2]) continue;
       gap = side === "left" ? box[0] - l.bbox[2] : l.bbox[0] - box[2];
-      if (gap < -2 || gap > Math.max(12 * lh, 60)) continue;
+      if (gap < -Math.max(2, 0.5 * lh) || gap > Math.max(maxGap * lh, 60)) continue;
     } else {
-      if (overlap(l.bbox[0], l.bbox[2], box[0], box[2]) <= 0 || l.bbox[0] < box[0] - 2 * lh) continue;
+      if (overlap(l.bbox[0], l.bbox[2], box[0], box[2]) <= 0 || l.bbox[0] < box[0] - 2 * lh || ly >= Math.min(box[1], cy)) continue;
       gap = box[1] - l.bbox[3];
-      if (gap < -2 || gap > Math.max(1.5 * lh, 12)) continue;
+      if (gap < -Math.max(2, lh / 3) || gap > Math.max(1.5 * lh, 12)) continue;
     }
     if (gap < bestGap) {
       bestGap = gap;

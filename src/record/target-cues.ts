@@ -8,6 +8,7 @@ import type { BBox, Point } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint } from "../core/geometry.js";
 import { foldText, stripAccelerators } from "../core/text.js";
 import { greyContrast } from "../perception/icon-match.js";
+import { captionOf as lineCaption } from "../perception/learned-fusion.js";
 
 export interface TextLine {
   readonly text: string;
@@ -29,29 +30,21 @@ function captionText(t: string): string {
 }
 
 /**
- * The text naming a control at `box`: left of it on its row, else just above it overlapping it
- * in x (a form's caption); for a check box or radio button, right of it. Undefined when none.
+ * The text naming a control at `box`: left of it on its row or just above it overlapping it in x (a form's caption),
+ * whichever is nearer (a gap above counts double: a row's caption wins a tie); for a check box or radio button, right
+ * of it within four text heights. Undefined when none. The geometry is perception's (`captionOf`), one rule for both.
  */
 export function captionOf(box: BBox, type: string, lines: readonly TextLine[]): { text: string; bbox: BBox } | undefined {
-  const h = box[3] - box[1];
-  const cy = (box[1] + box[3]) / 2;
-  const options = lines
-    .filter((l) => captionText(l.text).length > 0 && !bboxContainsPoint(box, bboxCenter(l.bbox)))
-    .map((l) => {
-      const lh = l.bbox[3] - l.bbox[1];
-      const lcy = (l.bbox[1] + l.bbox[3]) / 2;
-      const sameRow = Math.abs(lcy - cy) < Math.max(h, lh) * 0.6;
-      let gap = Infinity;
-      if (type === "checkbox" || type === "radio_button") {
-        if (sameRow && l.bbox[0] >= box[2] - 2 && l.bbox[0] - box[2] < 4 * lh) gap = l.bbox[0] - box[2];
-      } else if (sameRow && l.bbox[2] <= box[0] + 2 && box[0] - l.bbox[2] < 12 * lh) gap = box[0] - l.bbox[2];
-      else if (l.bbox[3] <= box[1] + 2 && box[1] - l.bbox[3] < 1.5 * lh && l.bbox[0] < box[2] && l.bbox[2] > box[0]) gap = (box[1] - l.bbox[3]) * 2;
-      return { l, gap };
-    })
-    .filter((x) => Number.isFinite(x.gap))
-    .sort((a, b) => a.gap - b.gap);
-  const best = options[0];
-  return best ? { text: captionText(best.l.text), bbox: best.l.bbox } : undefined;
+  const named = lines.filter((l) => captionText(l.text).length > 0);
+  let best: TextLine | undefined;
+  if (type === "checkbox" || type === "radio_button") best = lineCaption(box, named, "right", 4);
+  else {
+    const left = lineCaption(box, named, "left");
+    const above = lineCaption(box, named, "above");
+    const gap = (l: TextLine | undefined, g: (l: TextLine) => number) => (l ? Math.max(0, g(l)) : Infinity);
+    best = gap(left, (l) => box[0] - l.bbox[2]) <= gap(above, (l) => (box[1] - l.bbox[3]) * 2) ? left : above;
+  }
+  return best ? { text: captionText(best.text), bbox: best.bbox } : undefined;
 }
 
 /**
