@@ -7,7 +7,7 @@
 import { AbortedError, AssistNeededError, DangerousActionBlockedError, RpaError, TimeoutError, WindowNotFoundError, type ErrorCode, throwIfAborted } from "../core/errors.js";
 import { bboxFrameToScreen, bboxScreenToFrame, cropFrame, frameToScreen, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxCenter, clampBBox } from "../core/geometry.js";
+import { bboxCenter, bboxIoU, clampBBox } from "../core/geometry.js";
 import { contentHash, timestampedId } from "../core/ids.js";
 import { sleep } from "../core/process.js";
 import type { AssistAsker } from "../core/providers/assist-channel.js";
@@ -143,6 +143,9 @@ interface AttemptResult {
 export class Actor {
   /** Per row: where each step's target was grounded (screen box), for checks of later steps. */
   private boxes = new Map<string, BBox>();
+  /** The layout epoch each box was found in: a scroll (a step's or an adaptation's) starts a new one. */
+  private boxEpoch = new Map<string, number>();
+  private layoutEpoch = 0;
   private readonly groundCache = new Map<string, { key: string; g: Extract<Grounding, { found: true }>; row: number }>();
   private decisions: Decision["kind"][] = [];
   /** The last perception of each window (what a step that looks at nothing compares with). */
@@ -162,6 +165,8 @@ export class Actor {
 
   beginRow(): void {
     this.boxes = new Map();
+    this.boxEpoch = new Map();
+    this.layoutEpoch = 0;
   }
 
   private title(t: string, b: Bindings): string {
@@ -343,7 +348,8 @@ export class Actor {
     if (target.icon && this.deps.loadIcon) icon = await this.deps.loadIcon(target.icon);
     const label = this.title(target.by_text ?? target.label, b);
     const verb = step.action === "double_click" ? "double_click" : step.action === "right_click" ? "right_click" : "click";
-    const g = await groundTarget(target, frame, screen, { label, verb, ...(icon ? { icon } : {}), ...(this.deps.vlm ? { vlm: this.deps.vlm } : {}), ...(this.opts.signal ? { signal: this.opts.signal } : {}) });
+    const taken = this.takenFields(step, frame);
+    const g = await groundTarget(target, frame, screen, { label, verb, ...(icon ? { icon } : {}), ...(taken.length ? { taken } : {}), ...(this.deps.vlm ? { vlm: this.deps.vlm } : {}), ...(this.opts.signal ? { signal: this.opts.signal } : {}) });
     return { g, screen, perceiveMs: t1 - t0, groundMs: performance.now() - t1 };
   }
 
@@ -520,7 +526,7 @@ export class Actor {
         const bb = probe.box(field.region);
         if (bb) fieldNotEmpty = { box: bb, read: `attempt ${attempt} after a failed check (${fieldCheck?.evidence ?? "not read"})` };
       }
-      if (ownBox) this.boxes.set(step.step_id, ownBox);
+      if (ownBox) this.keepBox(step.step_id, ownBox);
     }
     if (fieldNotEmpty) await this.adapt(row, index, step, attempt, clearField, this.situation(step, b, obs, { fieldNotEmpty }), [clearField], "the field already holds other text");
 
@@ -545,6 +551,7 @@ export class Actor {
         const sit = this.situation(step, b, obs, { targetMissing: true, scrolls, neighbours: this.neighbours(step, window), ...(scrollAt ? { scrollAt } : {}) });
         if (!scrollToTarget.applies(sit)) break;
         const done = await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);
+        this.layoutEpoch++;
         const at = done.evidence.at;
         if (done.verified && Array.isArray(at)) scrollAt = [Number(at[0]), Number(at[1])];
         if (!done.verified) {
@@ -618,7 +625,7 @@ export class Actor {
       chosen: "execute",
       by: "rules",
     });
-    if (screenBox) this.boxes.set(step.step_id, screenBox);
+    if (screenBox) this.keepBox(step.step_id, screenBox);
 
     // ACT.
     const tAct = performance.now();
@@ -641,6 +648,7 @@ export class Actor {
       case "scroll":
         actedOn = scrollPoint(step, window.bbox);
         await input.scroll(actedOn, step.scroll?.dy ?? 0, step.scroll?.dx ?? 0, guard);
+        this.layoutEpoch++;
         break;
       case "drag": {
         const to = (step as Step & { to?: [number, number] }).to;
@@ -761,6 +769,28 @@ export class Actor {
   private async skipped(row: number, index: number, step: Step, attempt: number, window: WindowDescriptor, shot: { path: string | null; origin: Point | null }, why: string, checks: CheckResult[] = []): Promise<AttemptResult> {
     this.deps.trace.append({ type: "before", row, step: index, step_id: step.step_id, attempt, window: winInfo(window), screenshot: shot.path, origin: shot.origin, method: "none", bbox: null, score: null, ambiguous: false, candidates: [], decision: `skip: ${why}`, timings: {} });
     return { status: "skipped", overhead: 0, method: "none", after: shot, check: why, checks, retry: false };
+  }
+
+  private keepBox(stepId: string, box: BBox): void {
+    this.boxes.set(stepId, box);
+    this.boxEpoch.set(stepId, this.layoutEpoch);
+  }
+
+  /**
+   * Frame boxes of the fields this row's earlier steps found for other recorded fields (a field target recorded
+   * elsewhere in the window), since the layout last scrolled: a field target must not take one of them.
+   */
+  private takenFields(step: Step, frame: Frame): BBox[] {
+    const wb = step.target?.type === "text_input" ? step.target.window_box : undefined;
+    if (!wb) return [];
+    const f: BBox = [frame.origin[0], frame.origin[1], frame.origin[0] + frame.width / frame.scaleFactor, frame.origin[1] + frame.height / frame.scaleFactor];
+    const out: BBox[] = [];
+    for (const [id, bb] of this.boxes) {
+      const t = this.workflow.steps.find((x) => x.step_id === id)?.target;
+      if (id === step.step_id || t?.type !== "text_input" || !t.window_box || bboxIoU(t.window_box, wb) >= 0.3 || (this.boxEpoch.get(id) ?? -1) !== this.layoutEpoch) continue;
+      if (bb[0] >= f[0] && bb[1] >= f[1] && bb[2] <= f[2] && bb[3] <= f[3]) out.push(bboxScreenToFrame(frame, bb));
+    }
+    return out;
   }
 
   /** Where this row's earlier steps found their targets inside `window` (screen boxes), the latest first, with their types. */

@@ -60,6 +60,23 @@ describe("grounding by every cue", () => {
     expect(both).toMatchObject({ found: true, bbox: [6, 123, 162, 140] });
   });
 
+  it("a field target never takes the field an earlier step of the row found for another recorded field (nothing typed over it)", () => {
+    // html-materialize: a caption recorded from the row above led a « Ville » step to the price field, and the city
+    // replaced the price. The price field, found for its own step, is taken.
+    const price: BBox = [160, 60, 460, 84];
+    const city: BBox = [160, 100, 460, 124];
+    const screen = { elements: [el("p", "text_input", price)], lines: [line("Prix unitaire", [40, 62, 150, 82]), line("Ville", [100, 102, 150, 122])] };
+    const t: Target = { ...base, label: "", typed_into: true, caption: { text: "Prix unitaire", dx: -215, dy: 0 }, window_box: [160, 60, 460, 84], window_size: [500, 200], text_px: 20, cues: ["caption", "position", "type"] };
+    const f = frame(500, 200, [{ bbox: price }, { bbox: city }]);
+    expect(groundByCues(t, f, screen)).toMatchObject({ found: true, bbox: price });
+    const g = groundByCues(t, f, screen, { taken: [price] });
+    // Not found rather than typed over: the step fails and says why.
+    expect(g).toMatchObject({ found: false, reason: expect.stringMatching(/earlier step found for another recorded field/) });
+    // Another kind of target (a button) is not concerned.
+    const b = groundByCues({ ...t, type: "button", typed_into: false, label: "OK", by_text: "OK", cues: ["label", "position"] }, f, { elements: [el("ok", "button", price, "OK")], lines: [] }, { taken: [price] });
+    expect(b).toMatchObject({ found: true, bbox: price });
+  });
+
   it("a field named by its caption is found through the caption, not by its rank when the count changed; a greyed button is never typed into", () => {
     // Recorded: 4 fields, « Nom » was the 4th, typed into. Now (window larger): 3 fields and a greyed-out button.
     const fields: BBox[] = [[200, 40, 400, 64], [200, 90, 400, 114], [200, 140, 400, 164]];

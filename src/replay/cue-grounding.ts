@@ -68,6 +68,12 @@ export interface CueOptions {
   label?: string;
   icon?: Frame;
   iconThreshold?: number;
+  /**
+   * Frame boxes of the fields this row's earlier steps found for *other* recorded fields (recorded elsewhere in the
+   * window). Two fields recorded apart are never one field now: a field target never takes one of these, so a value
+   * is never typed over the one an earlier step put there.
+   */
+  taken?: readonly BBox[];
 }
 
 const TOGGLE_TYPES: ReadonlySet<string> = new Set(["checkbox", "radio_button"]);
@@ -134,6 +140,8 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const control = target.type === "text_input" || target.type === "dropdown";
   const excluded: string[] = [];
   const excludedBoxes: BBox[] = [];
+  const taken = target.type === "text_input" ? (opts.taken ?? []) : [];
+  excludedBoxes.push(...taken);
   const scored: Scored[] = [];
   // A step that types needs a field: never a button, a greyed-out element, or bare text.
   const takesText = (c: LocatableElement) => !c.element_id.startsWith("text:") && !(control && typeCompatibility(target.type!, c.type) < 0.6);
@@ -149,6 +157,10 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   for (const c of elements) {
     const isText = c.element_id.startsWith("text:");
     if (typing && control && !takesText(c)) continue;
+    if (!isText && taken.some((b) => overlapShare(b, c.bbox as BBox) >= 0.6)) {
+      excluded.push(`« ${c.label || c.element_id} » is the field an earlier step found for another recorded field`);
+      continue;
+    }
     if (typing && !isText) {
       const fill = fills.get(c);
       if (fill !== undefined && refFill >= 6 && fill < 0.5 * refFill) {

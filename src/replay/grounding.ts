@@ -40,6 +40,8 @@ export interface GroundOptions {
   iconThreshold?: number;
   /** Label similarity needed to act on an element (default 0.7). */
   minTextScore?: number;
+  /** Frame boxes of fields this row's earlier steps found for other recorded fields (see `CueOptions.taken`). */
+  taken?: readonly BBox[];
   signal?: AbortSignal;
 }
 
@@ -96,7 +98,7 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
   let candidates: readonly LocateCandidate[] = [];
   let reason = "the target has no label to look for";
   // A target recorded with all its cues is grounded by all of them; older ones as before.
-  const cued = groundByCues(target, frame, screen, { ...(opts.label !== undefined ? { label: opts.label } : {}), ...(opts.icon ? { icon: opts.icon } : {}), ...(opts.iconThreshold !== undefined ? { iconThreshold: opts.iconThreshold } : {}) });
+  const cued = groundByCues(target, frame, screen, { ...(opts.label !== undefined ? { label: opts.label } : {}), ...(opts.icon ? { icon: opts.icon } : {}), ...(opts.iconThreshold !== undefined ? { iconThreshold: opts.iconThreshold } : {}), ...(opts.taken ? { taken: opts.taken } : {}) });
   if (cued?.found) return cued;
   if (cued) {
     candidates = cued.candidates;
