@@ -12,7 +12,7 @@
 // in fields when the page opens, by key (the check box's key, any text: ticked); "check" —
 // {caption, key}: a check box under the fields, its state saved under "checks"; "scroll": true —
 // the fields and the check box in a scrolled area (a window made smaller hides the lower ones);
-// "kit": "bulma" or "materialize" — the controls drawn by that CSS framework (shipped in npm, its own light and dark
+// "kit": "bulma", "materialize", "fomantic" or "spectre" — the controls drawn by that CSS framework (shipped in npm, its own light and dark
 // looks) instead of this page's plain style; the layout, ids and oracle stay the same.
 //   node html_form.mjs params.json
 import { spawn } from "node:child_process";
@@ -29,6 +29,9 @@ const KITS = {
   bulma: { css: "../../node_modules/bulma/css/bulma.min.css", input: "input", button: "button", label: "label", check: "checkbox" },
   // Materialize styles bare inputs itself (a bottom line, no box); buttons take its class.
   materialize: { css: "../../node_modules/@materializecss/materialize/dist/css/materialize.min.css", input: "", button: "btn", label: "", check: "" },
+  // Fomantic UI styles the controls inside a "ui form" (the whole page here); buttons are "ui button".
+  fomantic: { css: "../../node_modules/fomantic-ui-css/semantic.min.css", input: "", button: "ui button", label: "", check: "", body: "ui form" },
+  spectre: { css: "../../node_modules/spectre.css/dist/spectre.min.css", input: "form-input", button: "btn", label: "form-label", check: "form-checkbox" },
 };
 const kit = p.kit ? KITS[p.kit] : undefined;
 if (p.kit && !kit) throw new Error(`unknown kit "${p.kit}" (known: ${Object.keys(KITS).join(", ")})`);
@@ -70,7 +73,7 @@ input:disabled { opacity: 0.55; }`}
 #canvas { flex: 1; background: var(--canvas); border: 1px solid var(--line); min-height: ${p.scroll ? "10rem" : "4rem"}; }
 #area { flex: 0 1 auto; min-height: 0; overflow: auto; }
 label.check { display: flex; align-items: center; gap: 0.3rem; text-align: left; }
-</style></head><body>
+</style></head><body${cls("body")}>
 <div id="bar"><button id="save"${cls("button")} title="Enregistrer">${floppy}</button><input id="search"${cls("input")} type="search" autocomplete="off"></div>
 ${p.scroll ? '<div id="area">' : ""}<div id="grid">
 ${rows}

@@ -31,7 +31,7 @@ export interface GenFormParams {
   /** The fields and the check box in a scrolled area (Qt and HTML apps): a smaller window hides the lower ones. */
   scroll?: boolean;
   /** HTML app: the controls drawn by this CSS framework instead of the page's plain style. */
-  kit?: "bulma" | "materialize";
+  kit?: "bulma" | "materialize" | "fomantic" | "spectre";
 }
 
 export interface GenGeometry {
@@ -198,7 +198,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
 }
 
 /** The generated tasks of the bench and the lab tests: the same form, in each toolkit. */
-export function genTasks(): Record<GenFamily | "html-bulma" | "html-materialize", ReturnType<typeof genFormTask>> {
+export function genTasks(): Record<GenFamily | `html-${NonNullable<GenFormParams["kit"]>}`, ReturnType<typeof genFormTask>> {
   const params = (title: string): GenFormParams => ({
     title,
     fields: [
@@ -222,6 +222,10 @@ export function genTasks(): Record<GenFamily | "html-bulma" | "html-materialize"
     "html-bulma": genFormTask({ family: "html", name: "gen-html-bulma-form", params: { ...params("Fiche article"), kit: "bulma" }, recorded, rows }),
     // Added at the end of the stop that added html-bulma, after every fix, never looked at before its first run.
     "html-materialize": genFormTask({ family: "html", name: "gen-html-materialize-form", params: { ...params("Fiche article"), kit: "materialize" }, recorded, rows }),
+    // Added after the fixes read in html-materialize, never looked at before their first run: Fomantic UI (a kit the
+    // detector's fold C holds out as well) and Spectre (one it is trained on).
+    "html-fomantic": genFormTask({ family: "html", name: "gen-html-fomantic-form", params: { ...params("Fiche article"), kit: "fomantic" }, recorded, rows }),
+    "html-spectre": genFormTask({ family: "html", name: "gen-html-spectre-form", params: { ...params("Fiche article"), kit: "spectre" }, recorded, rows }),
   };
 }
 
