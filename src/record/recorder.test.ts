@@ -28,7 +28,7 @@ async function record(events: Ev[], deps: Partial<RecorderDeps> = {}) {
   };
   const screen = { capture: async () => blank() } as unknown as ScreenSource;
   const active = { id: "0xactive", title: "Later window", appName: "App", instance: "app", pid: 1, bbox: [0, 0, W, W] as const, frame: { left: 0, right: 0, top: 0, bottom: 0 }, active: true, visible: true };
-  const windows = { active: async () => active } as unknown as WindowInfo;
+  const windows = { active: async () => active, list: async () => [active], get: async (id: string) => (id === active.id ? active : undefined) } as unknown as WindowInfo;
   const recorder = new Recorder({ events: source, screen, windows, encodePng: async () => Buffer.from("PNG"), ...deps });
   const dir = mkdtempSync(join(tmpdir(), "rpav-rec-unit-"));
   const run = recorder.record({ dir, name: "t", settleMs: 5, captureEveryMs: 10 });
@@ -75,6 +75,30 @@ describe("recorder", () => {
     expect(session.actions[0]).toMatchObject({ kind: "click", window: { id: "0xd1a", title: "Confirmation" } });
   });
 
+  it("a click held briefly that closed a dialog: the dialog the windows showed under the pointer before the press, not the window under it when the press is handled", async () => {
+    const frame = { left: 0, right: 0, top: 20, bottom: 0 };
+    const main = { id: "0xa1", title: "Fenêtre principale", appName: "Yad", instance: "yad", pid: 1, bbox: [0, 0, W, W] as const, frame, active: false, visible: true };
+    const dialog = { ...main, id: "0xd1a", title: "Confirmation", pid: 2, bbox: [10, 30, 50, 50] as const, active: true };
+    let open = true;
+    const windows = { active: async () => (open ? dialog : { ...main, active: true }), list: async () => (open ? [main, dialog] : [{ ...main, active: true }]), get: async (id: string) => (id === main.id ? main : open ? dialog : undefined) } as unknown as WindowInfo;
+    const asked = { id: main.id, title: main.title, app: "Yad", bbox: main.bbox };
+    const later = (e: Ev) => ({ ...e, window: asked });
+    const { session } = await record([], {
+      windows,
+      events: {
+        start: async (on) => {
+          setTimeout(() => {
+            open = false; // the click closed the dialog before its press was handled
+            for (const e of [later({ t: 1, ev: "button_down", button: 1, x: 20, y: 25 }), { t: 4, ev: "button_up", button: 1, x: 20, y: 25 } as Ev]) on({ modifiers: [], ...e, host: performance.now() } as never);
+          }, 60);
+        },
+        stop: async () => {},
+      },
+    });
+    // On the dialog's title bar (its decorations count): the dialog.
+    expect(session.actions[0]).toMatchObject({ kind: "click", window: { id: "0xd1a", title: "Confirmation" } });
+  });
+
   it("a burst is secret when nothing says otherwise, and the field or window is painted over; the text never reaches the disk", async () => {
     const queries: SecretQuery[] = [];
     const { dir, session } = await record([...key(1, "x", "x"), ...key(10, "y", "y"), ...key(20, "Tab", "\t"), ...key(30, "q", "q"), ...key(40, "z", "z")], {
@@ -113,7 +137,7 @@ describe("recorder", () => {
     const recorder = new Recorder({
       events: source,
       screen,
-      windows: { active: async () => active } as unknown as WindowInfo,
+      windows: { active: async () => active, list: async () => [active], get: async () => active } as unknown as WindowInfo,
       encodePng: async (f: Frame) => Buffer.from(String(f.data[0])),
       secretField: async () => {
         await new Promise((r) => setTimeout(r, 900));

@@ -136,6 +136,17 @@ interface Scroll {
 }
 
 const sessionWindow = (w: EventWindow): SessionWindow => ({ id: w.id, title: w.title, app: w.app, bbox: [...w.bbox] });
+const describedWindow = (w: WindowDescriptor): SessionWindow => ({ id: w.id, title: w.title, app: w.appName, bbox: [...w.bbox] });
+
+/**
+ * The window a list of windows (seen before a press) shows under `p`, decorations included: the active one when it
+ * holds the point (a dialog over its main window), else the last one mapped that does.
+ */
+export function windowUnder(windows: readonly WindowDescriptor[], p: readonly [number, number]): WindowDescriptor | undefined {
+  const holds = (w: WindowDescriptor) => w.visible && p[0] >= w.bbox[0] - w.frame.left && p[0] < w.bbox[2] + w.frame.right && p[1] >= w.bbox[1] - w.frame.top && p[1] < w.bbox[3] + w.frame.bottom;
+  const under = windows.filter(holds);
+  return under.find((w) => w.active) ?? under.at(-1);
+}
 
 export class Recorder {
   private seq = 0;
@@ -169,8 +180,19 @@ export class Recorder {
     let lastWindow: SessionWindow | null = null;
     const windowNow = async (): Promise<SessionWindow | null> => {
       const w: WindowDescriptor | undefined = await this.deps.windows.active().catch(() => undefined);
-      if (w) lastWindow = { id: w.id, title: w.title, app: w.appName, bbox: [...w.bbox] };
+      if (w) lastWindow = describedWindow(w);
       return lastWindow;
+    };
+    // Every window, refreshed with every rolling capture (≤ 200 ms old at a press): a click held
+    // briefly on a dialog's « OK » closes it before the press is handled, and the window under the
+    // pointer asked then is the one underneath. The one these showed there, gone since, was clicked.
+    let seenWindows: WindowDescriptor[] = [];
+    const windowsNow = async (): Promise<void> => {
+      const all = await this.deps.windows.list().catch(() => undefined);
+      if (!all) return;
+      seenWindows = all;
+      const active = all.find((w) => w.active);
+      if (active) lastWindow = describedWindow(active);
     };
     // Rolling capture: the latest screens, so "before" precedes the event.
     let capturing = true;
@@ -179,7 +201,7 @@ export class Recorder {
         try {
           const frame = await this.deps.screen.capture({ kind: "screen" });
           this.latest.push({ frame, at: performance.now() });
-          await windowNow();
+          await windowsNow();
           if (this.latest.length > 3) this.latest.shift();
         } catch (e) {
           this.errors.push(e);
@@ -313,7 +335,11 @@ export class Recorder {
       const wheel = WHEEL[e.button ?? 0];
       // The window of a press is the one under the pointer at the press, from the event itself: a
       // click on "OK" closes the dialog before anyone could ask.
-      const pressWindow = e.window ? sessionWindow(e.window) : undefined;
+      let pressWindow = e.window ? sessionWindow(e.window) : undefined;
+      if (e.ev === "button_down") {
+        const seen = windowUnder(seenWindows, [e.x, e.y]);
+        if (seen && seen.id !== pressWindow?.id && !(await this.deps.windows.get(seen.id).catch(() => seen))) pressWindow = describedWindow(seen);
+      }
       if (e.ev === "button_down" && pressWindow) lastWindow = pressWindow;
       if (e.ev === "button_down") cutAfters(e.host);
       if (wheel) {

@@ -105,10 +105,10 @@ describe("secrets reached by keyboard focus", () => {
 });
 
 describe("recording sees what the person did", () => {
-  // Skipped: passed 1 of 2 runs here. The helper reads the window under the pointer when it
-  // handles the press (XQueryPointer), which can come after a 0 ms click closed the dialog; the
-  // RECORD event's own child field was tried and is not filled. Open work (#22 item 5).
-  it.skip("a click held briefly that closes a dialog is recorded in the dialog, not the window underneath", async () => {
+  // The helper reads the window under the pointer when it handles the press (XQueryPointer), which can come after a
+  // 0 ms click closed the dialog; the recorder also keeps the windows it saw before the press (every rolling capture)
+  // and takes the one those showed under the pointer when it has gone since.
+  it("a click held briefly that closes a dialog is recorded in the dialog, not the window underneath", async () => {
     const main = await kit.launch({ command: "yad", args: ["--form", "--title=Fenêtre principale", "--width=700", "--height=500", "--field=Nom", ""] });
     await kit.windows.activate(main.window.id);
     await sleep(400);
