@@ -12,7 +12,7 @@
 // in fields when the page opens, by key (the check box's key, any text: ticked); "check" —
 // {caption, key}: a check box under the fields, its state saved under "checks"; "scroll": true —
 // the fields and the check box in a scrolled area (a window made smaller hides the lower ones);
-// "kit": "bulma", "materialize", "fomantic" or "spectre" — the controls drawn by that CSS framework (shipped in npm, its own light and dark
+// "kit": one of KITS below (bulma, materialize, fomantic, spectre, uikit…) — the controls drawn by that CSS framework (shipped in npm, its own light and dark
 // looks) instead of this page's plain style; the layout, ids and oracle stay the same.
 //   node html_form.mjs params.json
 import { spawn } from "node:child_process";
@@ -32,6 +32,14 @@ const KITS = {
   // Fomantic UI styles the controls inside a "ui form" (the whole page here); buttons are "ui button".
   fomantic: { css: "../../node_modules/fomantic-ui-css/semantic.min.css", input: "", button: "ui button", label: "", check: "", body: "ui form" },
   spectre: { css: "../../node_modules/spectre.css/dist/spectre.min.css", input: "form-input", button: "btn", label: "form-label", check: "form-checkbox" },
+  // Added after html-fomantic and html-spectre; "text": the fields say type="text" (what these kits style).
+  uikit: { css: "../../node_modules/uikit/dist/css/uikit.min.css", input: "uk-input", button: "uk-button uk-button-default", label: "uk-form-label", check: "", text: true },
+  pure: { css: "../../node_modules/purecss/build/pure-min.css", input: "", button: "pure-button", label: "", check: "", body: "pure-form", text: true },
+  pico: { css: "../../node_modules/@picocss/pico/css/pico.min.css", input: "", button: "", label: "", check: "", text: true },
+  primer: { css: "../../node_modules/@primer/css/dist/primer.css", input: "form-control", button: "btn", label: "", check: "", text: true },
+  bootstrap5: { css: "../../node_modules/bootstrap/dist/css/bootstrap.min.css", input: "form-control", button: "btn btn-secondary", label: "form-label", check: "form-check", text: true },
+  chota: { css: "../../node_modules/chota/dist/chota.min.css", input: "", button: "button", label: "", check: "", text: true },
+  milligram: { css: "../../node_modules/milligram/dist/milligram.min.css", input: "", button: "button", label: "", check: "", text: true },
 };
 const kit = p.kit ? KITS[p.kit] : undefined;
 if (p.kit && !kit) throw new Error(`unknown kit "${p.kit}" (known: ${Object.keys(KITS).join(", ")})`);
@@ -45,7 +53,7 @@ const rows = fields
     const off = (p.insensitive ?? []).includes(f.key) ? " disabled" : "";
     const value = p.values?.[f.key] ? ` value="${esc(p.values[f.key])}"` : "";
     const dis = i === fields.length - 1 ? `<button id="dis"${cls("button")} disabled>${esc(p.disabled_label ?? "Effacer")}</button>` : "<span></span>";
-    return `<label for="f-${esc(f.key)}"${cls("label")}>${esc(f.caption)}</label><input id="f-${esc(f.key)}"${cls("input")} data-key="${esc(f.key)}" autocomplete="off"${value}${off}>${dis}`;
+    return `<label for="f-${esc(f.key)}"${cls("label")}>${esc(f.caption)}</label><input id="f-${esc(f.key)}"${kit?.text ? ' type="text"' : ""}${cls("input")} data-key="${esc(f.key)}" autocomplete="off"${value}${off}>${dis}`;
   })
   .join("\n");
 const check = p.check ? `<span></span><label id="c-box" class="check${kit?.check ? ` ${kit.check}` : ""}"><input type="checkbox" id="c-${esc(p.check.key)}" data-check="${esc(p.check.key)}"${p.values?.[p.check.key] ? " checked" : ""}> ${esc(p.check.caption)}</label><span></span>` : "";
