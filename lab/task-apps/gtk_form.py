@@ -4,7 +4,7 @@
 # button. Save writes the final state as JSON to params["out"] — the oracle, which never looks at
 # the screen; the window stays open, as an app's does after saving. Widget screen boxes go to params["out"] + ".geom.json" once shown, for
 # the scripted person who demonstrates the task (lab ground truth, never read by the product).
-import json, sys
+import json, os, sys
 import gi
 gi.require_version("Gtk", "3.0")
 from gi.repository import Gtk, GLib
@@ -23,6 +23,13 @@ save = Gtk.Button()
 save.set_image(Gtk.Image.new_from_icon_name("document-save", Gtk.IconSize.LARGE_TOOLBAR))
 save.set_tooltip_text("Enregistrer")
 bar.pack_start(save, False, False, 0)
+# Optional "dialog": {"title", "caption", "key", "open", "ok", "cancel"} — a button that opens a modal dialog with one
+# captioned field; its OK keeps the field's text (saved under "dialog"), the dialog closes either way. Its boxes go to
+# params["out"] + ".dialog.json" while it is shown.
+d = p.get("dialog")
+if d:
+    opener = Gtk.Button(label=d["open"])
+    bar.pack_start(opener, False, False, 0)
 search = Gtk.SearchEntry()
 search.set_placeholder_text("")
 bar.pack_end(search, False, False, 0)
@@ -64,6 +71,36 @@ frame = Gtk.Frame()
 frame.add(canvas)
 box.pack_start(frame, True, True, 0)
 
+if d:
+    def open_dialog(_b):
+        dlg = Gtk.Dialog(title=d["title"], transient_for=win, modal=True)
+        cancel = dlg.add_button(d["cancel"], Gtk.ResponseType.CANCEL)
+        ok = dlg.add_button(d["ok"], Gtk.ResponseType.OK)
+        row = Gtk.Box(spacing=12, margin=12)
+        row.pack_start(Gtk.Label(label=d["caption"], xalign=1), False, False, 0)
+        entry = Gtk.Entry(hexpand=True, width_chars=28)
+        row.pack_start(entry, True, True, 0)
+        dlg.get_content_area().add(row)
+        def dgeom():
+            if not dlg.get_window():
+                return False
+            ox, oy = dlg.get_window().get_origin()[1:]
+            def boxof(w):
+                x, y = w.translate_coordinates(dlg, 0, 0)
+                a = w.get_allocation()
+                return [ox + x, oy + y, ox + x + a.width, oy + y + a.height]
+            json.dump({"field": boxof(entry), "ok": boxof(ok), "cancel": boxof(cancel)}, open(p["out"] + ".dialog.json", "w"))
+            return False
+        dlg.show_all()
+        GLib.timeout_add(500, dgeom)
+        r = dlg.run()
+        if r == Gtk.ResponseType.OK:
+            state["dialog"] = entry.get_text()
+        dlg.destroy()
+        if os.path.exists(p["out"] + ".dialog.json"):
+            os.remove(p["out"] + ".dialog.json")
+    opener.connect("clicked", open_dialog)
+
 def do_save(_b):
     state["fields"] = {k: e.get_text() for k, e in entries.items()}
     state["search"] = search.get_text()
@@ -78,6 +115,8 @@ def geometry():
         a = w.get_allocation()
         return [ox + x, oy + y, ox + x + a.width, oy + y + a.height]
     g = {"save": boxof(save), "search": boxof(search), "canvas": boxof(canvas), "disabled": boxof(dis), "fields": {k: boxof(e) for k, e in entries.items()}}
+    if d:
+        g["opener"] = boxof(opener)
     json.dump(g, open(p["out"] + ".geom.json", "w"))
     return False
 win.show_all()

@@ -16,7 +16,7 @@
 // looks) instead of this page's plain style; the layout, ids and oracle stay the same.
 //   node html_form.mjs params.json
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 
@@ -48,6 +48,9 @@ const cls = (k) => (kit?.[k] ? ` class="${kit[k]}"` : "");
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 const fields = [...(p.extra_field ? [p.extra_field] : []), ...p.fields];
+// Optional "dialog": {title, caption, key, open, ok, cancel} — a button opening a modal dialog (the page's own
+// <dialog>) with one captioned field; OK keeps its text (saved under "dialog"). Its boxes go to out + ".dialog.json" while shown.
+const d = p.dialog;
 const rows = fields
   .map((f, i) => {
     const off = (p.insensitive ?? []).includes(f.key) ? " disabled" : "";
@@ -81,13 +84,21 @@ input:disabled { opacity: 0.55; }`}
 #canvas { flex: 1; background: var(--canvas); border: 1px solid var(--line); min-height: ${p.scroll ? "10rem" : "4rem"}; }
 #area { flex: 0 1 auto; min-height: 0; overflow: auto; }
 label.check { display: flex; align-items: center; gap: 0.3rem; text-align: left; }
+#bar > span { display: flex; gap: 0.4rem; align-items: center; }
+dialog { border: 1px solid var(--line); padding: 0.9rem; }
+dialog::backdrop { background: rgba(0, 0, 0, 0.25); }
+.dlg-title { margin: 0 0 0.6rem 0; font-size: 1rem; }
+.dlg-row { display: flex; gap: 0.5rem; align-items: center; }
+.dlg-row input { width: 16rem; }
+.dlg-buttons { display: flex; justify-content: flex-end; gap: 0.4rem; margin-top: 0.8rem; }
 </style></head><body${cls("body")}>
-<div id="bar"><button id="save"${cls("button")} title="Enregistrer">${floppy}</button><input id="search"${cls("input")} type="search" autocomplete="off"></div>
+<div id="bar">${d ? "<span>" : ""}<button id="save"${cls("button")} title="Enregistrer">${floppy}</button>${d ? ` <button id="opener"${cls("button")}>${esc(d.open)}</button></span>` : ""}<input id="search"${cls("input")} type="search" autocomplete="off"></div>
 ${p.scroll ? '<div id="area">' : ""}<div id="grid">
 ${rows}
 ${check}
 </div>${p.scroll ? "</div>" : ""}
 <div id="canvas"></div>
+${d ? `<dialog id="dlg"><h3 class="dlg-title">${esc(d.title)}</h3><div class="dlg-row"><label for="dlg-field"${cls("label")}>${esc(d.caption)}</label><input id="dlg-field"${kit?.text ? ' type="text"' : ""}${cls("input")} autocomplete="off"></div><div class="dlg-buttons"><button id="dlg-cancel"${cls("button")}>${esc(d.cancel)}</button> <button id="dlg-ok"${cls("button")}>${esc(d.ok)}</button></div></dialog>` : ""}
 <script>
 const state = { fields: {}, search: "", mark: null, saved: false };
 const canvas = document.getElementById("canvas");
@@ -103,10 +114,22 @@ document.getElementById("save").addEventListener("click", () => {
   state.saved = true;
   fetch("/save", { method: "POST", body: JSON.stringify(state) });
 });
+const dlg = document.getElementById("dlg");
+if (dlg) {
+  const boxOf = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  document.getElementById("opener").addEventListener("click", () => {
+    dlg.showModal();
+    setTimeout(() => fetch("/dialog", { method: "POST", body: JSON.stringify({ g: { field: boxOf(document.getElementById("dlg-field")), ok: boxOf(document.getElementById("dlg-ok")), cancel: boxOf(document.getElementById("dlg-cancel")) }, dpr: devicePixelRatio, inner: [innerWidth, innerHeight] }) }), 500);
+  });
+  const close = (keep) => { if (keep) state.dialog = document.getElementById("dlg-field").value; dlg.close(); fetch("/dialog-closed", { method: "POST" }); };
+  document.getElementById("dlg-ok").addEventListener("click", () => close(true));
+  document.getElementById("dlg-cancel").addEventListener("click", () => close(false));
+}
 function geometry() {
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const g = { save: box(document.getElementById("save")), search: box(document.getElementById("search")), canvas: box(canvas), disabled: box(document.getElementById("dis")), fields: {} };
   for (const e of document.querySelectorAll("#grid input[data-key]")) g.fields[e.dataset.key] = box(e);
+  if (dlg) g.opener = box(document.getElementById("opener"));
   const c = document.querySelector("#grid input[data-check]");
   if (c) g.checks = { [c.dataset.check]: box(document.getElementById("c-box")) };
   fetch("/geom", { method: "POST", body: JSON.stringify({ g, dpr: devicePixelRatio, inner: [innerWidth, innerHeight] }) });
@@ -141,8 +164,19 @@ const server = createServer(async (req, res) => {
     const o = await contentOrigin(inner);
     if (!o) return;
     const b = (r) => [o[0] + Math.round(r[0] * dpr), o[1] + Math.round(r[1] * dpr), o[0] + Math.round(r[2] * dpr), o[1] + Math.round(r[3] * dpr)];
-    const out = { save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: Object.fromEntries(Object.entries(g.fields).map(([k, r]) => [k, b(r)])), ...(g.checks ? { checks: Object.fromEntries(Object.entries(g.checks).map(([k, r]) => [k, b(r)])) } : {}) };
+    const out = { save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: Object.fromEntries(Object.entries(g.fields).map(([k, r]) => [k, b(r)])), ...(g.checks ? { checks: Object.fromEntries(Object.entries(g.checks).map(([k, r]) => [k, b(r)])) } : {}), ...(g.opener ? { opener: b(g.opener) } : {}) };
     writeFileSync(`${p.out}.geom.json`, JSON.stringify(out));
+  } else if (req.method === "POST" && req.url === "/dialog") {
+    const { g, dpr, inner } = JSON.parse(await body(req));
+    res.end("ok");
+    const o = await contentOrigin(inner);
+    if (!o) return;
+    const b = (r) => [o[0] + Math.round(r[0] * dpr), o[1] + Math.round(r[1] * dpr), o[0] + Math.round(r[2] * dpr), o[1] + Math.round(r[3] * dpr)];
+    writeFileSync(`${p.out}.dialog.json`, JSON.stringify({ field: b(g.field), ok: b(g.ok), cancel: b(g.cancel) }));
+  } else if (req.method === "POST" && req.url === "/dialog-closed") {
+    await body(req);
+    rmSync(`${p.out}.dialog.json`, { force: true });
+    res.end("ok");
   } else if (req.url === "/") {
     res.setHeader("content-type", "text/html; charset=utf-8");
     res.end(page);

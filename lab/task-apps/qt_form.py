@@ -23,7 +23,7 @@ os.environ.pop("QT_AUTO_SCREEN_SCALE_FACTOR", None)
 
 from PyQt5.QtCore import QPoint, Qt, QTimer  # noqa: E402
 from PyQt5.QtGui import QColor, QPalette  # noqa: E402
-from PyQt5.QtWidgets import (QApplication, QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,  # noqa: E402
+from PyQt5.QtWidgets import (QApplication, QCheckBox, QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,  # noqa: E402
                              QPushButton, QScrollArea, QSizePolicy, QStyle, QStyleFactory, QToolButton, QVBoxLayout, QWidget)
 
 app = QApplication([p.get("class", "taskform-qt")])
@@ -53,6 +53,11 @@ save.setIcon(app.style().standardIcon(QStyle.SP_DialogSaveButton))
 save.setToolTip("Enregistrer")
 save.setAutoRaise(False)
 bar.addWidget(save)
+# Optional "dialog": a button opening a modal dialog with one captioned field (as gtk_form.py).
+d = p.get("dialog")
+if d:
+    opener = QPushButton(d["open"])
+    bar.addWidget(opener)
 bar.addStretch(1)
 search = QLineEdit()
 search.setFixedWidth(170)
@@ -124,13 +129,47 @@ def do_save():
 save.clicked.connect(do_save)
 
 
+def boxof(w):
+    o = w.mapToGlobal(QPoint(0, 0))
+    return [round(o.x() * scale), round(o.y() * scale), round((o.x() + w.width()) * scale), round((o.y() + w.height()) * scale)]
+
+
+if d:
+    def open_dialog():
+        dlg = QDialog(win)
+        dlg.setWindowTitle(d["title"])
+        lay = QVBoxLayout(dlg)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(d["caption"]))
+        entry = QLineEdit()
+        entry.setMinimumWidth(220)
+        row.addWidget(entry, 1)
+        lay.addLayout(row)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        cancel = QPushButton(d["cancel"])
+        ok = QPushButton(d["ok"])
+        ok.setAutoDefault(False)
+        cancel.setAutoDefault(False)
+        buttons.addWidget(cancel)
+        buttons.addWidget(ok)
+        lay.addLayout(buttons)
+        ok.clicked.connect(dlg.accept)
+        cancel.clicked.connect(dlg.reject)
+        QTimer.singleShot(500, lambda: json.dump({"field": boxof(entry), "ok": boxof(ok), "cancel": boxof(cancel)}, open(p["out"] + ".dialog.json", "w")))
+        if dlg.exec_() == QDialog.Accepted:
+            state["dialog"] = entry.text()
+        if os.path.exists(p["out"] + ".dialog.json"):
+            os.remove(p["out"] + ".dialog.json")
+    opener.clicked.connect(open_dialog)
+
+
 def geometry():
-    def boxof(w):
-        o = w.mapToGlobal(QPoint(0, 0))
-        return [round(o.x() * scale), round(o.y() * scale), round((o.x() + w.width()) * scale), round((o.y() + w.height()) * scale)]
     g = {"save": boxof(save), "search": boxof(search), "canvas": boxof(canvas), "disabled": boxof(dis), "fields": {k: boxof(e) for k, e in entries.items()}}
     if checks:
         g["checks"] = {k: boxof(b) for k, b in checks.items()}
+    if d:
+        g["opener"] = boxof(opener)
     json.dump(g, open(p["out"] + ".geom.json", "w"))
 
 

@@ -32,6 +32,11 @@ icon.put(field_bg, to=(int(n * 0.28), 3, int(n * 0.72), int(n * 0.38)))
 icon.put(field_bg, to=(int(n * 0.22), int(n * 0.55), int(n * 0.78), n - 3))
 save = tk.Button(bar, image=icon, bg=bg, activebackground=bg, relief="raised")
 save.pack(side="left")
+# Optional "dialog": a button opening a modal dialog with one captioned field (as gtk_form.py).
+d = p.get("dialog")
+if d:
+    opener = tk.Button(bar, text=d["open"], bg=bg, fg=fg, activebackground=bg)
+    opener.pack(side="left", padx=int(6 * scale))
 search = tk.Entry(bar, width=18, bg=field_bg, fg=fg, insertbackground=fg)
 search.pack(side="right")
 
@@ -56,6 +61,41 @@ def press(ev):
     state["mark"] = [round(ev.x / canvas.winfo_width(), 3), round(ev.y / canvas.winfo_height(), 3)]
 canvas.bind("<Button-1>", press)
 
+def boxof(w):
+    x, y = w.winfo_rootx(), w.winfo_rooty()
+    return [x, y, x + w.winfo_width(), y + w.winfo_height()]
+
+if d:
+    def open_dialog():
+        dlg = tk.Toplevel(root, bg=bg)
+        dlg.title(d["title"])
+        dlg.transient(root)
+        row = tk.Frame(dlg, bg=bg)
+        row.pack(fill="x", padx=int(12 * scale), pady=int(12 * scale))
+        tk.Label(row, text=d["caption"], bg=bg, fg=fg).pack(side="left", padx=int(6 * scale))
+        entry = tk.Entry(row, width=28, bg=field_bg, fg=fg, insertbackground=fg)
+        entry.pack(side="left", fill="x", expand=True)
+        buttons = tk.Frame(dlg, bg=bg)
+        buttons.pack(fill="x", padx=int(12 * scale), pady=int(8 * scale))
+        def close(keep):
+            if keep:
+                state["dialog"] = entry.get()
+            if os.path.exists(p["out"] + ".dialog.json"):
+                os.remove(p["out"] + ".dialog.json")
+            dlg.destroy()
+        ok = tk.Button(buttons, text=d["ok"], command=lambda: close(True), bg=bg, fg=fg)
+        ok.pack(side="right")
+        cancel = tk.Button(buttons, text=d["cancel"], command=lambda: close(False), bg=bg, fg=fg)
+        cancel.pack(side="right", padx=int(6 * scale))
+        dlg.protocol("WM_DELETE_WINDOW", lambda: close(False))
+        dlg.wait_visibility()
+        dlg.grab_set()
+        def dgeom():
+            if dlg.winfo_exists():
+                json.dump({"field": boxof(entry), "ok": boxof(ok), "cancel": boxof(cancel)}, open(p["out"] + ".dialog.json", "w"))
+        dlg.after(500, dgeom)
+    opener.configure(command=open_dialog)
+
 def do_save():
     state["fields"] = {k: e.get() for k, e in entries.items()}
     state["search"] = search.get()
@@ -64,10 +104,9 @@ def do_save():
 save.configure(command=do_save)
 
 def geometry():
-    def boxof(w):
-        x, y = w.winfo_rootx(), w.winfo_rooty()
-        return [x, y, x + w.winfo_width(), y + w.winfo_height()]
     g = {"save": boxof(save), "search": boxof(search), "canvas": boxof(canvas), "disabled": boxof(dis), "fields": {k: boxof(e) for k, e in entries.items()}}
+    if d:
+        g["opener"] = boxof(opener)
     json.dump(g, open(p["out"] + ".geom.json", "w"))
 root.after(600, geometry)
 root.mainloop()

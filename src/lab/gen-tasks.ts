@@ -30,6 +30,11 @@ export interface GenFormParams {
   check?: { caption: string; key: string };
   /** The fields and the check box in a scrolled area (Qt and HTML apps): a smaller window hides the lower ones. */
   scroll?: boolean;
+  /**
+   * A button in the bar (« open ») that opens a modal dialog titled « title » with one field captioned « caption »:
+   * the task types the row's `key` value there and closes it with « ok » (saved under `dialog`).
+   */
+  dialog?: { title: string; caption: string; key: string; open: string; ok: string; cancel: string };
   /** HTML app: the controls drawn by this CSS framework instead of the page's plain style. */
   kit?: "bulma" | "materialize" | "fomantic" | "spectre" | "uikit" | "pure" | "pico" | "primer" | "bootstrap5" | "chota" | "milligram";
 }
@@ -41,6 +46,15 @@ export interface GenGeometry {
   disabled: BBox;
   fields: Record<string, BBox>;
   checks?: Record<string, BBox>;
+  /** The button that opens the dialog, when the form has one. */
+  opener?: BBox;
+}
+
+/** The dialog's boxes while it is shown. */
+export interface GenDialogGeometry {
+  field: BBox;
+  ok: BBox;
+  cancel: BBox;
 }
 
 const SCRIPTS: Record<GenFamily, string> = {
@@ -95,16 +109,18 @@ export interface GenLaunch {
 
 export interface GenTaskRun extends TaskRun {
   geometry(): Promise<GenGeometry>;
+  /** The app's state file (its geometry files are beside it). */
+  out: string;
 }
 
-type SavedState = { fields: Record<string, string>; search: string; mark: [number, number] | null; saved: boolean; checks?: Record<string, boolean> };
+type SavedState = { fields: Record<string, string>; search: string; mark: [number, number] | null; saved: boolean; checks?: Record<string, boolean>; dialog?: string };
 
 /** The oracle: what the saved state says, as a stable string (fields in order, the box's state if any, search empty, mark in place). */
-function verdict(state: SavedState | undefined, mark: [number, number], keys: readonly string[], check?: string): string {
+function verdict(state: SavedState | undefined, mark: [number, number], keys: readonly string[], check?: string, dialog?: boolean): string {
   if (!state) return "(not saved)";
   const m = state.mark;
   const markOk = !!m && Math.abs(m[0] - mark[0]) <= 0.12 && Math.abs(m[1] - mark[1]) <= 0.15;
-  return JSON.stringify({ fields: keys.map((k) => state.fields[k] ?? null), ...(check ? { checked: state.checks?.[check] ?? null } : {}), search: state.search, mark: markOk, saved: state.saved });
+  return JSON.stringify({ fields: keys.map((k) => state.fields[k] ?? null), ...(check ? { checked: state.checks?.[check] ?? null } : {}), ...(dialog ? { dialog: state.dialog ?? null } : {}), search: state.search, mark: markOk, saved: state.saved });
 }
 
 export function genFormTask(o: GenTaskOptions): ReplayTask & {
@@ -118,6 +134,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
 } {
   const keys = o.params.fields.map((f) => f.key);
   const check = o.params.check?.key;
+  const dialog = o.params.dialog;
   const task = {
     keys,
     check,
@@ -140,7 +157,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
         observe: async () => {
           for (let k = 0; k < 30 && !existsSync(out); k++) await sleep(100);
           await sleep(200);
-          return verdict(existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined, o.params.mark, keys, check);
+          return verdict(existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined, o.params.mark, keys, check, !!dialog);
         },
         cleanup: () => rmSync(dir, { recursive: true, force: true }),
       };
@@ -157,11 +174,12 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
       return {
         app,
         geometry,
+        out,
         observe: async () => {
           for (let k = 0; k < 30 && !existsSync(out) && app.process.exitCode === null; k++) await sleep(100);
           await sleep(200); // a save being written
           const state = existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined;
-          return verdict(state, o.params.mark, keys, check);
+          return verdict(state, o.params.mark, keys, check, !!dialog);
         },
         stop: async () => {
           await app.stop();
@@ -170,7 +188,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
       };
     },
     expected(data: TaskData): string {
-      return JSON.stringify({ fields: keys.map((k) => data[k] ?? ""), ...(check ? { checked: true } : {}), search: "", mark: true, saved: true });
+      return JSON.stringify({ fields: keys.map((k) => data[k] ?? ""), ...(check ? { checked: true } : {}), ...(dialog ? { dialog: data[dialog.key] ?? "" } : {}), search: "", mark: true, saved: true });
     },
     async demonstrate(run: TaskRun, input: InputDriver, env: NodeJS.ProcessEnv, data: TaskData): Promise<void> {
       const random = seeded(o.seed ?? 7);
@@ -188,6 +206,21 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
         await humanClick(input, env, [Math.round(b[0] + Math.min(8, (b[2] - b[0]) / 4)), Math.round(bboxCenter(b)[1])], random);
         await sleep(900);
       }
+      if (dialog && g.opener) {
+        // The dialog: opened from its button, its field typed into, closed with its OK (the click that closes it).
+        await humanClick(input, env, bboxCenter(g.opener).map(Math.round) as unknown as Point, random);
+        const f = `${(run as GenTaskRun).out}.dialog.json`;
+        for (let k = 0; k < 50 && !existsSync(f); k++) await sleep(100);
+        const dg = JSON.parse(readFileSync(f, "utf8")) as GenDialogGeometry;
+        await sleep(400 + 200 * random());
+        await humanClick(input, env, [Math.round(dg.field[0] + (dg.field[2] - dg.field[0]) * (0.3 + 0.4 * random())), Math.round(bboxCenter(dg.field)[1])], random);
+        await sleep(250 + 200 * random());
+        await input.type(data[dialog.key] ?? "", { meanDelayMs: 90, jitterMs: 40 });
+        await sleep(1500 + 300 * random());
+        await humanClick(input, env, bboxCenter(dg.ok).map(Math.round) as unknown as Point, random);
+        for (let k = 0; k < 50 && existsSync(f); k++) await sleep(100);
+        await sleep(700);
+      }
       const c = g.canvas;
       await humanClick(input, env, [Math.round(c[0] + (c[2] - c[0]) * o.params.mark[0]), Math.round(c[1] + (c[3] - c[1]) * o.params.mark[1])], random);
       await sleep(700);
@@ -197,10 +230,11 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
   return task;
 }
 
+const DIALOG = { title: "Livraison", caption: "Instructions", key: "instructions", open: "Livraison…", ok: "Valider", cancel: "Annuler" };
 const LATER_KITS = ["uikit", "pure", "pico", "primer", "bootstrap5", "chota", "milligram"] as const;
 
 /** The generated tasks of the bench and the lab tests: the same form, in each toolkit. */
-export function genTasks(): Record<GenFamily | `html-${NonNullable<GenFormParams["kit"]>}`, ReturnType<typeof genFormTask>> {
+export function genTasks(): Record<GenFamily | `html-${NonNullable<GenFormParams["kit"]>}` | `${GenFamily}-dialog`, ReturnType<typeof genFormTask>> {
   const params = (title: string): GenFormParams => ({
     title,
     fields: [
@@ -230,6 +264,10 @@ export function genTasks(): Record<GenFamily | `html-${NonNullable<GenFormParams
     "html-spectre": genFormTask({ family: "html", name: "gen-html-spectre-form", params: { ...params("Fiche article"), kit: "spectre" }, recorded, rows }),
     // Added after html-fomantic and html-spectre passed and the recorder's press window changed, never looked at
     // before their first run: seven more CSS frameworks shipped in npm.
+    // Added with the dialog (never looked at before their first run): the same form with a button that opens a modal
+    // dialog — its own window in GTK, Tk and Qt, the page's <dialog> in HTML — holding one more captioned field, closed
+    // by its OK (a click that makes its window go away).
+    ...(Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-dialog`, genFormTask({ family, name: `gen-${family}-dialog`, params: { ...params("Fiche article"), dialog: DIALOG }, recorded: { ...recorded, instructions: "Sonner deux fois" }, rows: rows.map((r) => ({ ...r, instructions: "Laisser chez le gardien" })) })])) as Record<`${GenFamily}-dialog`, ReturnType<typeof genFormTask>>),
     ...(Object.fromEntries(LATER_KITS.map((kit) => [`html-${kit}`, genFormTask({ family: "html", name: `gen-html-${kit}-form`, params: { ...params("Fiche article"), kit }, recorded, rows })])) as Record<`html-${(typeof LATER_KITS)[number]}`, ReturnType<typeof genFormTask>>),
   };
 }

@@ -5,7 +5,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { bboxCenter, type BBox, type Point } from "../../src/core/geometry.js";
 import { sleep } from "../../src/core/process.js";
-import { genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenTaskRun } from "../../src/lab/gen-tasks.js";
+import { existsSync, readFileSync } from "node:fs";
+import { genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenDialogGeometry, type GenTaskRun } from "../../src/lab/gen-tasks.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
@@ -31,6 +32,37 @@ describe("generated task apps", () => {
         expect(got.saved).toBe(true);
         expect(got.fields[0]).toBe("Zoé");
         expect(got.fields.slice(1)).toEqual(["", ""]);
+      } finally {
+        await run.stop();
+      }
+    }, 60_000);
+  }
+
+  // The dialog families: a button opens a modal dialog (its own window, the page's <dialog> in HTML); its OK keeps the
+  // text typed there and closes it.
+  for (const family of ["gtk-dialog", "tk-dialog", "qt-dialog", "html-dialog"] as const) {
+    it(`${family}: the dialog opens from its button, its field's text is kept by its OK, and the oracle reads it once saved`, async () => {
+      const task = genTasks()[family];
+      const run = (await task.start({ env: kit.env }, kit.windows, {}, task.recorded)) as GenTaskRun;
+      try {
+        const g = await run.geometry();
+        expect(inside(g.opener!, run.app.window.bbox)).toBe(true);
+        await kit.windows.activate(run.app.window.id);
+        await kit.input.click(bboxCenter(g.opener!).map(Math.round) as unknown as Point);
+        const f = `${run.out}.dialog.json`;
+        for (let k = 0; k < 50 && !existsSync(f); k++) await sleep(100);
+        const d = JSON.parse(readFileSync(f, "utf8")) as GenDialogGeometry;
+        if (family !== "html-dialog") expect((await kit.windows.active())?.title).toBe("Livraison");
+        await kit.input.click(bboxCenter(d.field).map(Math.round) as unknown as Point);
+        await sleep(300);
+        await kit.input.type("Zoé");
+        await kit.input.click(bboxCenter(d.ok).map(Math.round) as unknown as Point);
+        for (let k = 0; k < 50 && existsSync(f); k++) await sleep(100);
+        expect(existsSync(f)).toBe(false);
+        await sleep(300);
+        await kit.input.click(bboxCenter(g.save).map(Math.round) as unknown as Point);
+        const got = JSON.parse(await run.observe()) as { dialog: string | null; saved: boolean };
+        expect(got).toMatchObject({ saved: true, dialog: "Zoé" });
       } finally {
         await run.stop();
       }
