@@ -338,7 +338,9 @@ export class Recorder {
       let pressWindow = e.window ? sessionWindow(e.window) : undefined;
       if (e.ev === "button_down") {
         const seen = windowUnder(seenWindows, [e.x, e.y]);
-        if (seen && seen.id !== pressWindow?.id && !(await this.deps.windows.get(seen.id).catch(() => seen))) pressWindow = describedWindow(seen);
+        // Gone or unmapped since (a dialog closing), or nothing asked at the press: the one seen before it.
+        const now = seen && seen.id !== pressWindow?.id && pressWindow ? await this.deps.windows.get(seen.id).catch(() => seen) : seen;
+        if (seen && seen.id !== pressWindow?.id && (!pressWindow || !now?.visible)) pressWindow = describedWindow(seen);
       }
       if (e.ev === "button_down" && pressWindow) lastWindow = pressWindow;
       if (e.ev === "button_down") cutAfters(e.host);
