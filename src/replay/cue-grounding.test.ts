@@ -60,6 +60,21 @@ describe("grounding by every cue", () => {
     expect(both).toMatchObject({ found: true, bbox: [6, 123, 162, 140] });
   });
 
+  it("an icon redrawn by a theme on an unchanged layout: its recorded place, when the texts around it are where recorded", () => {
+    // The recorded icon: a dark square with two light bars; now drawn as a light square (no match anywhere).
+    const icon = makeFrame({ data: new Uint8Array(24 * 24 * 4).map((_, i) => ((((i >> 2) % 24) + Math.floor((i >> 2) / 24)) % 6 < 3 ? 20 : 230)), width: 24, height: 24, channels: 4 });
+    const button: BBox = [10, 10, 40, 40];
+    const t: Target = { ...base, type: "button", label: "", icon: "icons/save.png", window_box: button, window_size: [400, 300], text_px: 16, cues: ["icon", "anchors", "position", "type"], anchor_offsets: [{ text: "Nom du client", dx: 60, dy: 45, w: 90 }, { text: "Ville", dx: 40, dy: 95, w: 40 }] };
+    const lines = [line("Nom du client", [40, 52, 130, 68]), line("Ville", [35, 102, 75, 118])];
+    const f = frame(400, 300, [{ bbox: button, greyed: true }]);
+    const g = groundByCues(t, f, { elements: [el("b", "button", button)], lines }, { icon });
+    expect(g).toMatchObject({ found: true, bbox: button });
+    if (g?.found) expect(g.note).toMatch(/icon looks different here/);
+    // The texts around it elsewhere (the layout changed): not taken on its place alone.
+    const moved = [line("Nom du client", [140, 152, 230, 168]), line("Ville", [135, 202, 175, 218])];
+    expect(groundByCues(t, f, { elements: [el("b", "button", button)], lines: moved }, { icon })).toMatchObject({ found: false });
+  });
+
   it("a field target never takes the field an earlier step of the row found for another recorded field (nothing typed over it)", () => {
     // html-materialize: a caption recorded from the row above led a « Ville » step to the price field, and the city
     // replaced the price. The price field, found for its own step, is taken.

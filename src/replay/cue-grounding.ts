@@ -223,6 +223,21 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     const here = qualified.filter((x) => strong(x) && contains(x.c.bbox as BBox, expC, 2) && overlapShare(x.c.bbox as BBox, expBox) >= 0.5);
     const pick = here.sort((a, b) => b.score - a.score)[0];
     if (pick) return found(pick, `layout as recorded: « ${pick.c.label || target.caption?.text || "icon"} » at its recorded place in the window`);
+    // An icon-only target whose icon looks different now (a theme redrew it) while the texts recorded around it are
+    // where they were: the layout is as recorded, and its recorded place is the target — the element there when one is
+    // seen, else the place itself. Never worse than replaying the recorded coordinates on an unchanged layout.
+    if (cues.has("icon") && !iconOk && !useLabel && !caption && anchors.length) {
+      const held = anchors.map((a) => offsetScore(expC, a.text, a.dx, a.dy, 0.8));
+      const where = held.filter((v) => v >= 0.5).length;
+      if (where * 2 > anchors.length) {
+        const at = scored
+          .filter((x) => !x.c.element_id.startsWith("text:") && contains(x.c.bbox as BBox, expC, 2) && overlapShare(x.c.bbox as BBox, expBox) >= 0.5 && (!target.type || typeCompatibility(target.type, x.c.type) >= 0.6))
+          .sort((a, b) => (b.cues.position ?? 0) - (a.cues.position ?? 0))[0];
+        const why = `layout as recorded (${where} of ${anchors.length} nearby texts where recorded), its icon looks different here (best correlation ${iconMatch?.score ?? 0}): its recorded place in the window`;
+        if (at) return found(at, why);
+        return { found: true, method: "region", bbox: expBox, point: expC, score: 0.6, ambiguous: false, candidates, note: why };
+      }
+    }
   }
 
   // Equal candidates: rank only when their count is the count recorded.
