@@ -64,7 +64,7 @@ describe("grounding by every cue", () => {
     // The recorded icon: a dark square with two light bars; now drawn as a light square (no match anywhere).
     const icon = makeFrame({ data: new Uint8Array(24 * 24 * 4).map((_, i) => ((((i >> 2) % 24) + Math.floor((i >> 2) / 24)) % 6 < 3 ? 20 : 230)), width: 24, height: 24, channels: 4 });
     const button: BBox = [10, 10, 40, 40];
-    const t: Target = { ...base, type: "button", label: "", icon: "icons/save.png", window_box: button, window_size: [400, 300], text_px: 16, cues: ["icon", "anchors", "position", "type"], anchor_offsets: [{ text: "Nom du client", dx: 60, dy: 45, w: 90 }, { text: "Ville", dx: 40, dy: 95, w: 40 }] };
+    const t: Target = { ...base, type: "button", label: "", icon: "icons/save.png", window_box: [...button] as [number, number, number, number], window_size: [400, 300], text_px: 16, cues: ["icon", "anchors", "position", "type"], anchor_offsets: [{ text: "Nom du client", dx: 60, dy: 45, w: 90 }, { text: "Ville", dx: 40, dy: 95, w: 40 }] };
     const lines = [line("Nom du client", [40, 52, 130, 68]), line("Ville", [35, 102, 75, 118])];
     const f = frame(400, 300, [{ bbox: button, greyed: true }]);
     const g = groundByCues(t, f, { elements: [el("b", "button", button)], lines }, { icon });
