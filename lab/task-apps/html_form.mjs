@@ -158,21 +158,16 @@ const server = createServer(async (req, res) => {
   if (req.method === "POST" && req.url === "/save") {
     writeFileSync(p.out, await body(req));
     res.end("ok");
-  } else if (req.method === "POST" && req.url === "/geom") {
+  } else if (req.method === "POST" && (req.url === "/geom" || req.url === "/dialog")) {
+    // Boxes in CSS pixels of the page → screen boxes (physical pixels), written beside the oracle.
     const { g, dpr, inner } = JSON.parse(await body(req));
     res.end("ok");
     const o = await contentOrigin(inner);
     if (!o) return;
     const b = (r) => [o[0] + Math.round(r[0] * dpr), o[1] + Math.round(r[1] * dpr), o[0] + Math.round(r[2] * dpr), o[1] + Math.round(r[3] * dpr)];
-    const out = { save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: Object.fromEntries(Object.entries(g.fields).map(([k, r]) => [k, b(r)])), ...(g.checks ? { checks: Object.fromEntries(Object.entries(g.checks).map(([k, r]) => [k, b(r)])) } : {}), ...(g.opener ? { opener: b(g.opener) } : {}) };
-    writeFileSync(`${p.out}.geom.json`, JSON.stringify(out));
-  } else if (req.method === "POST" && req.url === "/dialog") {
-    const { g, dpr, inner } = JSON.parse(await body(req));
-    res.end("ok");
-    const o = await contentOrigin(inner);
-    if (!o) return;
-    const b = (r) => [o[0] + Math.round(r[0] * dpr), o[1] + Math.round(r[1] * dpr), o[0] + Math.round(r[2] * dpr), o[1] + Math.round(r[3] * dpr)];
-    writeFileSync(`${p.out}.dialog.json`, JSON.stringify({ field: b(g.field), ok: b(g.ok), cancel: b(g.cancel) }));
+    const all = (m) => Object.fromEntries(Object.entries(m).map(([k, r]) => [k, b(r)]));
+    if (req.url === "/dialog") writeFileSync(`${p.out}.dialog.json`, JSON.stringify(all(g)));
+    else writeFileSync(`${p.out}.geom.json`, JSON.stringify({ save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: all(g.fields), ...(g.checks ? { checks: all(g.checks) } : {}), ...(g.opener ? { opener: b(g.opener) } : {}) }));
   } else if (req.method === "POST" && req.url === "/dialog-closed") {
     await body(req);
     rmSync(`${p.out}.dialog.json`, { force: true });
