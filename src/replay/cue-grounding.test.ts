@@ -309,4 +309,15 @@ describe("grounding by every cue", () => {
     // A panel far smaller than recorded around the point is another thing: the recorded place stays.
     expect(groundByCues(t, flat([230, 150, 300, 200]), { elements: [], lines: [] })).toMatchObject({ found: true, point: [263, 172] });
   });
+
+  it("a region target recorded inside a panel, text larger in a window of the same size and the panel out of view: not found (the actor scrolls), never a click beside it", () => {
+    // html-pico at text ×1.5: the form grew and pushed the canvas below the window's bottom; the recorded place now lies
+    // on the last field's row, and a click there « changed » the window (the field lost its focus ring).
+    const t: Target = { ...base, type: null, region: true, window_box: [243, 152, 283, 192], window_size: [400, 300], panel: { window_box: [41, 101, 359, 279], at: [0.7, 0.4] }, text_px: 16, anchor_offsets: [{ text: "Ville", dx: -180, dy: -80, w: 40 }], cues: ["anchors", "position"] };
+    const plain = makeFrame({ data: new Uint8Array(400 * 300 * 4).fill(240), width: 400, height: 300, channels: 4 });
+    const grown = [line("Ville", [30, 150, 90, 174])];
+    expect(groundByCues(t, plain, { elements: [], lines: grown })).toMatchObject({ found: false, reason: expect.stringMatching(/not in view/) });
+    // The same text size as recorded: the layout is as recorded, the recorded place is clicked (as coordinates would).
+    expect(groundByCues(t, plain, { elements: [], lines: [line("Ville", [43, 64, 83, 80])] })).toMatchObject({ found: true, point: [263, 172] });
+  });
 });

@@ -297,10 +297,13 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     }
     const inside = votes.filter((p) => p[0] >= 0 && p[1] >= 0 && p[0] < frame.width && p[1] < frame.height);
     const med = (k: 0 | 1) => inside.map((p) => p[k]).sort((a, b) => a - b)[inside.length >> 1]!;
-    let point: Point = sameSize || inside.length === 0 ? expC : [med(0), med(1)];
+    // The window as recorded and its text as large: the layout is the recorded one. Larger text in a window of the same
+    // size moves what is below it: the texts around the place say where it went.
+    const asRecorded = sameSize && Math.abs(u - 1) < 0.1;
+    let point: Point = asRecorded || inside.length === 0 ? expC : [med(0), med(1)];
     const h = Math.max(4, (expBox[3] - expBox[1]) / 2);
     const w = Math.max(4, (expBox[2] - expBox[0]) / 2);
-    let how = sameSize ? "window as recorded" : inside.length ? `placed by ${inside.length} nearby text(s)` : "the window's proportions";
+    let how = asRecorded ? "window as recorded" : inside.length ? `placed by ${inside.length} nearby text(s)` : sameSize ? "window as recorded" : "the window's proportions";
     // Inside a drawn panel when recorded (a canvas): the same place in the panel found around that
     // point, when it is about as large as recorded (the layout around it may have grown or shrunk).
     // Looked for around that point, else around the panel's own recorded centre (the point may
@@ -318,6 +321,10 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
       if (live) {
         point = [Math.round(live[0] + target.panel.at[0] * (live[2] - live[0])), Math.round(live[1] + target.panel.at[1] * (live[3] - live[1]))];
         how += `, at ${Math.round(target.panel.at[0] * 100)} % × ${Math.round(target.panel.at[1] * 100)} % of the panel around it`;
+      } else if (!asRecorded) {
+        // Recorded inside a panel that is nowhere near now, in a layout that changed: it may be out of view (a longer
+        // form pushed it down). Not found — the actor scrolls and looks again — rather than a click beside it.
+        return { found: false, reason: `the panel it was recorded in (${Math.round(rp[2] - rp[0])}×${Math.round(rp[3] - rp[1])} px) is not in view (${how})`, candidates };
       }
     }
     return { found: true, method: "region", bbox: [point[0] - w, point[1] - h, point[0] + w, point[1] + h], point, score: sameSize ? 1 : 0.5, ambiguous: false, candidates, note: `region of the window (no visual cue recorded): ${how}` };
