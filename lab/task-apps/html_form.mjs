@@ -36,14 +36,20 @@ const KITS = {
   uikit: { css: "../../node_modules/uikit/dist/css/uikit.min.css", input: "uk-input", button: "uk-button uk-button-default", label: "uk-form-label", check: "", text: true },
   pure: { css: "../../node_modules/purecss/build/pure-min.css", input: "", button: "pure-button", label: "", check: "", body: "pure-form", text: true },
   pico: { css: "../../node_modules/@picocss/pico/css/pico.min.css", input: "", button: "", label: "", check: "", text: true },
-  primer: { css: "../../node_modules/@primer/css/dist/primer.css", input: "form-control", button: "btn", label: "", check: "", text: true },
+  // Primer draws with its design tokens (@primer/primitives): loaded with it, light or dark as the session is.
+  primer: {
+    css: [...["base/size/size", "base/typography/typography", "functional/size/size", "functional/size/border", "functional/size/radius", "functional/typography/typography", "functional/themes/light", "functional/themes/dark"].map((f) => `../../node_modules/@primer/primitives/dist/css/${f}.css`), "../../node_modules/@primer/css/dist/primer.css"],
+    html: (isDark) => ` data-color-mode="${isDark ? "dark" : "light"}" data-light-theme="light" data-dark-theme="dark"`,
+    bodyStyle: "background:var(--bgColor-default);color:var(--fgColor-default)",
+    input: "form-control", button: "btn", label: "", check: "", text: true,
+  },
   bootstrap5: { css: "../../node_modules/bootstrap/dist/css/bootstrap.min.css", input: "form-control", button: "btn btn-secondary", label: "form-label", check: "form-check", text: true },
   chota: { css: "../../node_modules/chota/dist/chota.min.css", input: "", button: "button", label: "", check: "", text: true },
   milligram: { css: "../../node_modules/milligram/dist/milligram.min.css", input: "", button: "button", label: "", check: "", text: true },
 };
 const kit = p.kit ? KITS[p.kit] : undefined;
 if (p.kit && !kit) throw new Error(`unknown kit "${p.kit}" (known: ${Object.keys(KITS).join(", ")})`);
-const kitCss = kit ? readFileSync(new URL(kit.css, import.meta.url), "utf8") : "";
+const kitCss = kit ? [kit.css].flat().map((f) => readFileSync(new URL(f, import.meta.url), "utf8")).join("\n") : "";
 const cls = (k) => (kit?.[k] ? ` class="${kit[k]}"` : "");
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
@@ -62,7 +68,7 @@ const rows = fields
 const check = p.check ? `<span></span><label id="c-box" class="check${kit?.check ? ` ${kit.check}` : ""}"><input type="checkbox" id="c-${esc(p.check.key)}" data-check="${esc(p.check.key)}"${p.values?.[p.check.key] ? " checked" : ""}> ${esc(p.check.caption)}</label><span></span>` : "";
 // A floppy drawn in SVG: no text in the button, its name only in its tooltip.
 const floppy = `<svg viewBox="0 0 22 22" width="22" height="22" aria-hidden="true"><rect x="2" y="2" width="18" height="18" rx="2" fill="currentColor"/><rect x="6" y="3" width="10" height="6" fill="var(--field)"/><rect x="5" y="12" width="12" height="7" fill="var(--field)"/></svg>`;
-const page = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${esc(p.title)}</title>
+const page = `<!doctype html><html lang="fr"${kit?.html ? kit.html(dark) : ""}><head><meta charset="utf-8"><title>${esc(p.title)}</title>
 <meta name="color-scheme" content="light dark">
 ${kit ? `<style>${kitCss}</style>` : ""}
 <style>
@@ -91,7 +97,7 @@ dialog::backdrop { background: rgba(0, 0, 0, 0.25); }
 .dlg-row { display: flex; gap: 0.5rem; align-items: center; }
 .dlg-row input { width: 16rem; }
 .dlg-buttons { display: flex; justify-content: flex-end; gap: 0.4rem; margin-top: 0.8rem; }
-</style></head><body${cls("body")}>
+</style></head><body${cls("body")}${kit?.bodyStyle ? ` style="${kit.bodyStyle}"` : ""}>
 <div id="bar">${d ? "<span>" : ""}<button id="save"${cls("button")} title="Enregistrer">${floppy}</button>${d ? ` <button id="opener"${cls("button")}>${esc(d.open)}</button></span>` : ""}<input id="search"${cls("input")} type="search" autocomplete="off"></div>
 ${p.scroll ? '<div id="area">' : ""}<div id="grid">
 ${rows}
