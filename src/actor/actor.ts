@@ -778,7 +778,7 @@ export class Actor {
 
   /**
    * Frame boxes of the fields this row's earlier steps found for other recorded fields (a field target recorded
-   * elsewhere in the window), since the layout last scrolled: a field target must not take one of them.
+   * elsewhere in the same window), since the layout last scrolled: a field target must not take one of them.
    */
   private takenFields(step: Step, frame: Frame): BBox[] {
     const wb = step.target?.type === "text_input" ? step.target.window_box : undefined;
@@ -786,8 +786,11 @@ export class Actor {
     const f: BBox = [frame.origin[0], frame.origin[1], frame.origin[0] + frame.width / frame.scaleFactor, frame.origin[1] + frame.height / frame.scaleFactor];
     const out: BBox[] = [];
     for (const [id, bb] of this.boxes) {
-      const t = this.workflow.steps.find((x) => x.step_id === id)?.target;
-      if (id === step.step_id || t?.type !== "text_input" || !t.window_box || bboxIoU(t.window_box, wb) >= 0.3 || (this.boxEpoch.get(id) ?? -1) !== this.layoutEpoch) continue;
+      const other = this.workflow.steps.find((x) => x.step_id === id);
+      const t = other?.target;
+      // Fields of the same window only: a dialog's field may lie over one of its main window's.
+      if (id === step.step_id || other?.window.title !== step.window.title || other.window.app !== step.window.app) continue;
+      if (t?.type !== "text_input" || !t.window_box || bboxIoU(t.window_box, wb) >= 0.3 || (this.boxEpoch.get(id) ?? -1) !== this.layoutEpoch) continue;
       if (bb[0] >= f[0] && bb[1] >= f[1] && bb[2] <= f[2] && bb[3] <= f[3]) out.push(bboxScreenToFrame(frame, bb));
     }
     return out;
