@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readDocumentAs } from "../core/schemas/documents.js";
 import type { Workflow } from "../core/schemas/workflow.js";
 import { makeFrame } from "../core/frame.js";
-import { addExpectations, deriveExpectations, mayBeToggle, NO_VISIBLE_EFFECT, targetIsDangerous, visibleChange } from "./expectations.js";
+import { addExpectations, deriveExpectations, lookChanged, mayBeToggle, NO_VISIBLE_EFFECT, targetIsDangerous, visibleChange } from "./expectations.js";
 
 const load = (name: string) => readDocumentAs("workflow_v1", readFileSync(new URL(`../../demos/${name}/workflow.json`, import.meta.url), "utf8"), name) as Workflow;
 
@@ -176,5 +176,21 @@ describe("a click whose effect cannot be seen", () => {
     expect(workflow.steps[0]!.expect!.after).toEqual([]);
     expect(notes).toContain(`step_001: ${NO_VISIBLE_EFFECT.region}`);
     expect(workflow.steps[1]!.expect!.after).toEqual([{ kind: "region_changed", region: { of: "window" }, title: true }]);
+  });
+});
+
+describe("lookChanged (is an unnamed small square a toggle?)", () => {
+  const square = (paint: (x: number, y: number) => number) => {
+    const data = new Uint8Array(36 * 34 * 4);
+    for (let y = 0; y < 34; y++) for (let x = 0; x < 36; x++) data.fill(paint(x, y), (y * 36 + x) * 4, (y * 36 + x) * 4 + 3);
+    return makeFrame({ data, width: 36, height: 34, channels: 4 });
+  };
+  const icon = (x: number, y: number) => (x >= 9 && x < 27 && y >= 6 && y < 27 ? 30 : 240);
+  it("a focus ring drawn round a clicked button (GTK's dotted ring) is no change inside it; a tick is", () => {
+    const ring = square((x, y) => (x === 1 || x === 2 || x === 33 || x === 34 || y === 1 || y === 2 || y === 31 || y === 32 ? 60 : icon(x, y)));
+    const tick = square((x, y) => (icon(x, y) === 30 && Math.abs(x - 9 - (y - 6)) < 3 ? 240 : icon(x, y)));
+    expect(lookChanged(square(icon), ring)).toBe(true);
+    expect(lookChanged(square(icon), ring, true)).toBe(false);
+    expect(lookChanged(square(icon), tick, true)).toBe(true);
   });
 });

@@ -186,13 +186,21 @@ function flat(f: Frame): boolean {
 }
 
 /** Did at least 5 % of the pixels change between two crops of the same box? */
-function lookChanged(a: Frame, b: Frame): boolean {
+/**
+ * Did the look of a small box change (5 % of its pixels by more than a rendering wobble)? With `inside`, only pixels of
+ * its interior count — a fifth of its size in from each edge (at least 3 px) — so a focus ring drawn round it is no change.
+ */
+export function lookChanged(a: Frame, b: Frame, inside = false): boolean {
   if (a.width !== b.width || a.height !== b.height) return false;
+  const mx = inside ? Math.max(3, Math.round(0.2 * a.width)) : 0;
+  const my = inside ? Math.max(3, Math.round(0.2 * a.height)) : 0;
+  if (a.width - 2 * mx < 2 || a.height - 2 * my < 2) return false;
   let n = 0;
-  for (let i = 0; i < a.width * a.height; i++) {
-    const o = i * a.channels;
-    if (Math.abs(a.data[o]! - b.data[o]!) + Math.abs(a.data[o + 1]! - b.data[o + 1]!) + Math.abs(a.data[o + 2]! - b.data[o + 2]!) > 60) n++;
-  }
+  for (let y = my; y < a.height - my; y++)
+    for (let x = mx; x < a.width - mx; x++) {
+      const o = (y * a.width + x) * a.channels;
+      if (Math.abs(a.data[o]! - b.data[o]!) + Math.abs(a.data[o + 1]! - b.data[o + 1]!) + Math.abs(a.data[o + 2]! - b.data[o + 2]!) > 60) n++;
+    }
   return n >= 0.05 * a.width * a.height;
 }
 
@@ -255,7 +263,8 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
         if (toggleLike && !TOGGLES.has(s.target.type ?? "")) {
           try {
             const [f0, f1] = await clickFrames(a, s.step_id);
-            toggleLike = lookChanged(cropFrame(f0, clampBBox(box, f0)), cropFrame(f1, clampBBox(box, f1))) && !e.after.some((c) => c.kind !== "region_changed");
+            // Inside its edges: a focus ring drawn round a button it clicked is no tick.
+            toggleLike = lookChanged(cropFrame(f0, clampBBox(box, f0)), cropFrame(f1, clampBBox(box, f1)), true) && !e.after.some((c) => c.kind !== "region_changed");
           } catch {
             toggleLike = false;
           }
