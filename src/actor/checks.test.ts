@@ -203,6 +203,19 @@ describe("field read-back the cheap way (the comparison's overhead when nothing 
     expect((await readFieldCheaply(entry([[10, 6, 12], [18, 6, 12]]), false, async () => "Mi", async () => [])).withoutCursor).toBeUndefined();
   });
 
+  it("a cursor touching the end of the text (Qt draws it against the last letter) is read again without it; a letter's own stroke is not", async () => {
+    // qt-dialog: « Laisser chez le gardien » read « …gardienl », the cursor one pixel against the « n ».
+    const f = entry([[10, 6, 12], [18, 6, 12], [26, 8, 10], [34, 1, 16]]);
+    expect(fieldInk(f)!.cursorAt).toBe(34);
+    const boxes: BBox[] = [];
+    const r = await readFieldCheaply(f, false, async (_f, b) => (boxes.push(b), b[2] > 34 ? "gardienl" : "gardien"), async () => []);
+    expect(r).toEqual({ text: "gardienl", by: "ocr line", withoutCursor: "gardien" });
+    expect(boxes[1]![2]).toBe(34);
+    // The last letter's stroke as tall as the text before it (« Michel » ends in « l »): no cursor.
+    expect(fieldInk(entry([[10, 6, 12], [18, 6, 12], [26, 2, 16]]))!.cursorAt).toBeUndefined();
+    expect(fieldInk(entry([[10, 6, 16], [18, 6, 10], [24, 1, 16]]))!.cursorAt).toBe(24);
+  });
+
   it("a masked field's dots are counted without OCR; text in a masked field still goes to OCR", async () => {
     const dots = entry([0, 1, 2, 3, 4].map((k) => [10 + 11 * k, 7, 7] as [number, number, number]));
     expect(maskDots(fieldInk(dots)!)).toBe(5);

@@ -125,6 +125,12 @@ export interface FieldInk {
   box: BBox;
   /** [first, last] columns (frame x) of each run of inked columns, left to right. */
   runs: Array<[number, number]>;
+  /**
+   * First column (frame x) of a text cursor touching the end of the text: the last one or two columns (at ×1) inked
+   * without a gap from top to bottom, as tall as all the text before them and taller than the column they touch.
+   * Undefined when there is none.
+   */
+  cursorAt?: number;
 }
 
 /**
@@ -150,6 +156,7 @@ export function fieldInk(f: Frame): FieldInk | null {
   const runs: Array<[number, number]> = [];
   let top = Infinity, bottom = -1;
   let start = -1;
+  const cols = new Map<number, { top: number; bottom: number; n: number }>();
   for (let x = x0; x <= x1; x++) {
     let inked = false;
     if (x < x1)
@@ -158,6 +165,9 @@ export function fieldInk(f: Frame): FieldInk | null {
           inked = true;
           top = Math.min(top, y);
           bottom = Math.max(bottom, y);
+          const c = cols.get(x);
+          if (c) [c.bottom, c.n] = [y, c.n + 1];
+          else cols.set(x, { top: y, bottom: y, n: 1 });
         }
     if (inked && start < 0) start = x;
     if (!inked && start >= 0) {
@@ -167,7 +177,24 @@ export function fieldInk(f: Frame): FieldInk | null {
   }
   // A lone hair-thin run is the text cursor (it blinks): the field is still empty.
   if (runs.length === 0 || (runs.length === 1 && runs[0]![1] - runs[0]![0] + 1 <= Math.max(2, Math.round(2 * s)))) return null;
-  return { box: [runs[0]![0], top, runs.at(-1)![1] + 1, bottom + 1], runs };
+  const out: FieldInk = { box: [runs[0]![0], top, runs.at(-1)![1] + 1, bottom + 1], runs };
+  // A cursor touching the text: the last columns, each one unbroken line at least as tall as the text before it.
+  const last = runs.at(-1)!;
+  const bar = (x: number) => {
+    const c = cols.get(x);
+    return !!c && c.n >= c.bottom - c.top + 1 && c.bottom - c.top + 1 >= 0.9 * (bottom - top + 1);
+  };
+  let k = last[1];
+  while (k >= last[0] && last[1] - k < Math.max(2, Math.round(2 * s)) && bar(k)) k--;
+  if (k < last[1] && k >= last[0]) {
+    let restTop = Infinity, restBottom = -1;
+    for (const [x, c] of cols) if (x <= k) [restTop, restBottom] = [Math.min(restTop, c.top), Math.max(restBottom, c.bottom)];
+    const cur = cols.get(last[1])!;
+    const before = cols.get(k);
+    // …and taller than the glyph it touches (a letter's own last stroke is as tall as the columns before it).
+    if (cur.bottom - cur.top >= 0.95 * (restBottom - restTop) && (!before || before.bottom - before.top <= 0.8 * (cur.bottom - cur.top))) out.cursorAt = k + 1;
+  }
+  return out;
 }
 
 /** Mask dots (•••): three or more runs of the same width (±1 px), each about as tall as wide. Undefined when the ink is not dots. */
@@ -195,11 +222,14 @@ export async function readFieldCheaply(f: Frame, masked: boolean, readLine: ((f:
   const m = Math.round(3 * f.scaleFactor);
   const box = clampBBox([ink.box[0] - m, ink.box[1] - m, ink.box[2] + m, ink.box[3] + m], f);
   const text = await readLine(f, box);
-  // A last run as thin as the cursor, apart from the text: read again without it (a value may end in « l »).
+  // A last run as thin as the cursor, apart from the text, or a cursor touching its end: read again without it (a value
+  // may end in « l »; the read without it counts only when the read with it does not show the value).
   const runs = ink.runs;
   const last = runs.at(-1)!;
-  if (runs.length > 1 && last[1] - last[0] + 1 <= Math.max(2, Math.round(2 * f.scaleFactor)) && last[0] - runs.at(-2)![1] >= 2) {
-    const cut = clampBBox([ink.box[0] - m, ink.box[1] - m, runs.at(-2)![1] + 1 + m, ink.box[3] + m], f);
+  const apart = runs.length > 1 && last[1] - last[0] + 1 <= Math.max(2, Math.round(2 * f.scaleFactor)) && last[0] - runs.at(-2)![1] >= 2 ? runs.at(-2)![1] + 1 : undefined;
+  const end = apart ?? ink.cursorAt;
+  if (end !== undefined) {
+    const cut = clampBBox([ink.box[0] - m, ink.box[1] - m, apart !== undefined ? end + m : end, ink.box[3] + m], f);
     return { text, by: "ocr line", withoutCursor: await readLine(f, cut) };
   }
   return { text, by: "ocr line" };
