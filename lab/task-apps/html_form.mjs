@@ -44,6 +44,11 @@ const KITS = {
     input: "form-control", button: "btn", label: "", check: "", text: true,
   },
   bootstrap5: { css: "../../node_modules/bootstrap/dist/css/bootstrap.min.css", input: "form-control", button: "btn btn-secondary", label: "form-label", check: "form-check", text: true },
+  // Added with the last families of 2026-12-04 (after every fix of that day), run once.
+  bootstrap4: { css: "../../node_modules/bootstrap4/dist/css/bootstrap.min.css", input: "form-control", button: "btn btn-secondary", label: "", check: "", text: true },
+  paper: { css: "../../node_modules/papercss/dist/paper.min.css", input: "", button: "", label: "", check: "", text: true },
+  sketchy: { css: "../../node_modules/bootswatch/dist/sketchy/bootstrap.min.css", input: "form-control", button: "btn btn-secondary", label: "form-label", check: "", text: true },
+  darkly: { css: "../../node_modules/bootswatch/dist/darkly/bootstrap.min.css", input: "form-control", button: "btn btn-secondary", label: "form-label", check: "", text: true },
   chota: { css: "../../node_modules/chota/dist/chota.min.css", input: "", button: "button", label: "", check: "", text: true },
   milligram: { css: "../../node_modules/milligram/dist/milligram.min.css", input: "", button: "button", label: "", check: "", text: true },
 };

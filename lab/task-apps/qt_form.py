@@ -27,7 +27,7 @@ from PyQt5.QtWidgets import (QApplication, QCheckBox, QDialog, QFrame, QGridLayo
                              QPushButton, QScrollArea, QSizePolicy, QStyle, QStyleFactory, QToolButton, QVBoxLayout, QWidget)
 
 app = QApplication([p.get("class", "taskform-qt")])
-app.setStyle(QStyleFactory.create("Fusion"))
+app.setStyle(QStyleFactory.create(p.get("style", "Fusion")))  # "style": another of Qt's own styles ("Windows")
 font = app.font()
 font.setPointSizeF(9.5 * text_scale)
 app.setFont(font)

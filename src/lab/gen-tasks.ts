@@ -36,7 +36,11 @@ export interface GenFormParams {
    */
   dialog?: { title: string; caption: string; key: string; open: string; ok: string; cancel: string };
   /** HTML app: the controls drawn by this CSS framework instead of the page's plain style. */
-  kit?: "bulma" | "materialize" | "fomantic" | "spectre" | "uikit" | "pure" | "pico" | "primer" | "bootstrap5" | "chota" | "milligram";
+  kit?: "bulma" | "materialize" | "fomantic" | "spectre" | "uikit" | "pure" | "pico" | "primer" | "bootstrap5" | "chota" | "milligram" | "bootstrap4" | "paper" | "sketchy" | "darkly";
+  /** Qt app: another of Qt's own styles than Fusion ("Windows"). */
+  style?: string;
+  /** GTK app: a GTK theme by name ("HighContrast"). */
+  theme?: string;
 }
 
 export interface GenGeometry {
@@ -231,10 +235,10 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
 }
 
 const DIALOG = { title: "Livraison", caption: "Instructions", key: "instructions", open: "Livraison…", ok: "Valider", cancel: "Annuler" };
-const LATER_KITS = ["uikit", "pure", "pico", "primer", "bootstrap5", "chota", "milligram"] as const;
+const LATER_KITS = ["uikit", "pure", "pico", "primer", "bootstrap5", "chota", "milligram", "bootstrap4", "paper", "sketchy", "darkly"] as const;
 
 /** The generated tasks of the bench and the lab tests: the same form, in each toolkit. */
-export function genTasks(): Record<GenFamily | `html-${NonNullable<GenFormParams["kit"]>}` | `${GenFamily}-dialog`, ReturnType<typeof genFormTask>> {
+export function genTasks(): Record<GenFamily | `html-${NonNullable<GenFormParams["kit"]>}` | `${GenFamily}-dialog` | "qt-windows" | "gtk-highcontrast", ReturnType<typeof genFormTask>> {
   const params = (title: string): GenFormParams => ({
     title,
     fields: [
@@ -268,6 +272,10 @@ export function genTasks(): Record<GenFamily | `html-${NonNullable<GenFormParams
     // dialog — its own window in GTK, Tk and Qt, the page's <dialog> in HTML — holding one more captioned field, closed
     // by its OK (a click that makes its window go away).
     ...(Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-dialog`, genFormTask({ family, name: `gen-${family}-dialog`, params: { ...params("Fiche article"), dialog: DIALOG }, recorded: { ...recorded, instructions: "Sonner deux fois" }, rows: rows.map((r) => ({ ...r, instructions: "Laisser chez le gardien" })) })])) as Record<`${GenFamily}-dialog`, ReturnType<typeof genFormTask>>),
+    // The last of 2026-12-04, added after every fix of that day and run once: Qt's Windows style, GTK's HighContrast
+    // theme, and four more looks of the HTML form (Bootstrap 4, PaperCSS, Bootswatch's Sketchy and Darkly).
+    "qt-windows": genFormTask({ family: "qt", name: "gen-qt-windows-form", params: { ...params("Fiche article"), style: "Windows" }, recorded, rows }),
+    "gtk-highcontrast": genFormTask({ family: "gtk", name: "gen-gtk-highcontrast-form", params: { ...params("Fiche article"), theme: "HighContrast" }, recorded, rows }),
     ...(Object.fromEntries(LATER_KITS.map((kit) => [`html-${kit}`, genFormTask({ family: "html", name: `gen-html-${kit}-form`, params: { ...params("Fiche article"), kit }, recorded, rows })])) as Record<`html-${(typeof LATER_KITS)[number]}`, ReturnType<typeof genFormTask>>),
   };
 }

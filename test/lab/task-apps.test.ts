@@ -15,7 +15,7 @@ afterAll(() => kit.cleanup());
 const inside = (b: BBox, w: BBox) => b[0] >= w[0] && b[1] >= w[1] && b[2] <= w[2] && b[3] <= w[3] && b[2] > b[0] && b[3] > b[1];
 
 describe("generated task apps", () => {
-  for (const family of ["gtk", "tk", "qt", "html", "html-bulma"] as const) {
+  for (const family of ["gtk", "tk", "qt", "html", "html-bulma", "qt-windows", "gtk-highcontrast"] as const) {
     it(`${family}: geometry inside the window, the oracle reads what was typed and saved`, async () => {
       const task = genTasks()[family];
       const run = (await task.start({ env: kit.env }, kit.windows, {}, task.recorded)) as GenTaskRun;
