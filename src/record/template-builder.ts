@@ -13,7 +13,7 @@ import { foldText, stripAccelerators } from "../core/text.js";
 import { sameLabelInOrder, textTargets, typeCompatibility } from "../perception/locate.js";
 import { addExpectations } from "./expectations.js";
 import type { SessionAction } from "./recorder.js";
-import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, type WordList } from "./target-cues.js";
+import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, withoutWordsIn, type WordList } from "./target-cues.js";
 import { fillContrast } from "../perception/icon-match.js";
 import { nameIcon } from "../perception/icon-names.js";
 import { toGrey, toRgb } from "../perception/raster.js";
@@ -292,7 +292,11 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   const inWindow = <T extends { bbox: BBox }>(x: T) => !win || bboxContainsPoint(win, bboxCenter(x.bbox));
   // Text typed into fields is data (it changes with every row): no anchor, no caption.
   const fields = screen.elements.filter((e) => e.type === "text_input");
-  const lines = screen.lines.filter(inWindow).filter((l) => !fields.some((f) => bboxContainsPoint(f.bbox, bboxCenter(l.bbox))));
+  // A line OCR merged across a caption and its field (« Nom du client |Martin ») keeps only its words outside the fields.
+  const lines = screen.lines
+    .filter(inWindow)
+    .map((l) => withoutWordsIn(l, fields))
+    .filter((l): l is NonNullable<typeof l> => !!l && !fields.some((f) => bboxContainsPoint(f.bbox, bboxCenter(l.bbox))));
   const textPx = medianTextHeight(lines);
   let el: UIElement | undefined = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
   // A box many text lines high with no text in it is an area (a canvas, an empty document), not a
