@@ -199,6 +199,12 @@ describe("field read-back the cheap way (the comparison's overhead when nothing 
     const pc: Postcondition = { kind: "field_value", region: { of: "target" }, value: "Michel" };
     const res = await checkPostcondition(pc, probe({ boxes: { target: [0, 0, 50, 20] }, readField: async () => r }), after);
     expect(res).toMatchObject({ status: "passed", evidence: expect.stringContaining("cursor") });
+    // The cursor one pixel after the text (qt-dialog, « …gardienl »): the read without it stops before it, margin or not.
+    const near = entry([[10, 6, 12], [18, 6, 12], [25, 6, 14], [32, 1, 16]]);
+    const cut: BBox[] = [];
+    const n = await readFieldCheaply(near, false, async (_f, b) => (cut.push(b), b[2] > 32 ? "Michell" : "Michel"), async () => []);
+    expect(n.withoutCursor).toBe("Michel");
+    expect(cut[1]![2]).toBe(32);
     // Without the cursor run nothing is read twice.
     expect((await readFieldCheaply(entry([[10, 6, 12], [18, 6, 12]]), false, async () => "Mi", async () => [])).withoutCursor).toBeUndefined();
   });

@@ -226,10 +226,12 @@ export async function readFieldCheaply(f: Frame, masked: boolean, readLine: ((f:
   // may end in « l »; the read without it counts only when the read with it does not show the value).
   const runs = ink.runs;
   const last = runs.at(-1)!;
-  const apart = runs.length > 1 && last[1] - last[0] + 1 <= Math.max(2, Math.round(2 * f.scaleFactor)) && last[0] - runs.at(-2)![1] >= 2 ? runs.at(-2)![1] + 1 : undefined;
-  const end = apart ?? ink.cursorAt;
-  if (end !== undefined) {
-    const cut = clampBBox([ink.box[0] - m, ink.box[1] - m, apart !== undefined ? end + m : end, ink.box[3] + m], f);
+  const apart = runs.length > 1 && last[1] - last[0] + 1 <= Math.max(2, Math.round(2 * f.scaleFactor)) && last[0] - runs.at(-2)![1] >= 2;
+  // The cursor's first column: the read without it ends there, whatever the margin (a cursor 1 px after the text).
+  const cursor = apart ? last[0] : ink.cursorAt;
+  if (cursor !== undefined) {
+    const textEnd = apart ? runs.at(-2)![1] + 1 : cursor;
+    const cut = clampBBox([ink.box[0] - m, ink.box[1] - m, Math.min(textEnd + m, cursor), ink.box[3] + m], f);
     return { text, by: "ocr line", withoutCursor: await readLine(f, cut) };
   }
   return { text, by: "ocr line" };
