@@ -227,14 +227,22 @@ export async function readFieldCheaply(f: Frame, masked: boolean, readLine: ((f:
   const runs = ink.runs;
   const last = runs.at(-1)!;
   const apart = runs.length > 1 && last[1] - last[0] + 1 <= Math.max(2, Math.round(2 * f.scaleFactor)) && last[0] - runs.at(-2)![1] >= 2;
-  // The cursor's first column: the read without it ends there, whatever the margin (a cursor 1 px after the text).
+  // The read without it: the same box, the cursor's columns painted over with the background right of them — cut out
+  // instead, the box would either take it back in through its margin or end against the last letter, which OCR misreads.
   const cursor = apart ? last[0] : ink.cursorAt;
-  if (cursor !== undefined) {
-    const textEnd = apart ? runs.at(-2)![1] + 1 : cursor;
-    const cut = clampBBox([ink.box[0] - m, ink.box[1] - m, Math.min(textEnd + m, cursor), ink.box[3] + m], f);
-    return { text, by: "ocr line", withoutCursor: await readLine(f, cut) };
-  }
+  if (cursor !== undefined) return { text, by: "ocr line", withoutCursor: await readLine(withoutColumns(f, cursor, last[1], box), box) };
   return { text, by: "ocr line" };
+}
+
+/** A copy of `f` whose columns x0..x1 (inside `box`'s rows) take, row by row, the pixel just right of them. */
+function withoutColumns(f: Frame, x0: number, x1: number, box: BBox): Frame {
+  const data = Uint8Array.from(f.data);
+  const src = Math.min(f.width - 1, x1 + 1);
+  for (let y = Math.max(0, Math.floor(box[1])); y < Math.min(f.height, Math.ceil(box[3])); y++) {
+    const from = (y * f.width + src) * f.channels;
+    for (let x = x0; x <= x1; x++) data.copyWithin((y * f.width + x) * f.channels, from, from + f.channels);
+  }
+  return { ...f, data };
 }
 
 const result = (pc: Postcondition, r: { status: CheckResult["status"]; evidence: string }): CheckResult => ({ kind: pc.kind, status: r.status, evidence: r.evidence });
