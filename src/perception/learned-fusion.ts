@@ -22,7 +22,6 @@ function wordsInside(box: BBox, words: readonly OcrWord[]): OcrWord[] {
  */
 export function captionOf<L extends { readonly text: string; readonly bbox: BBox }>(box: BBox, lines: readonly L[], side: "left" | "above" | "right", maxGap = 12): L | undefined {
   const h = box[3] - box[1];
-  const cy = (box[1] + box[3]) / 2;
   let best: L | undefined;
   let bestGap = Infinity;
   for (const l of lines) {
@@ -36,7 +35,7 @@ export function captionOf<L extends { readonly text: string; readonly bbox: BBox
       gap = side === "left" ? box[0] - l.bbox[2] : l.bbox[0] - box[2];
       if (gap < -Math.max(2, 0.5 * lh) || gap > Math.max(maxGap * lh, 60)) continue;
     } else {
-      if (overlap(l.bbox[0], l.bbox[2], box[0], box[2]) <= 0 || l.bbox[0] < box[0] - 2 * lh || ly >= Math.min(box[1], cy)) continue;
+      if (overlap(l.bbox[0], l.bbox[2], box[0], box[2]) <= 0 || l.bbox[0] < box[0] - 2 * lh || ly >= box[1]) continue;
       gap = box[1] - l.bbox[3];
       if (gap < -Math.max(2, lh / 3) || gap > Math.max(1.5 * lh, 12)) continue;
     }

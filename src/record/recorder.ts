@@ -338,9 +338,11 @@ export class Recorder {
       let pressWindow = e.window ? sessionWindow(e.window) : undefined;
       if (e.ev === "button_down") {
         const seen = windowUnder(seenWindows, [e.x, e.y]);
-        // Gone or unmapped since (a dialog closing), or nothing asked at the press: the one seen before it.
-        const now = seen && seen.id !== pressWindow?.id && pressWindow ? await this.deps.windows.get(seen.id).catch(() => seen) : seen;
-        if (seen && seen.id !== pressWindow?.id && (!pressWindow || !now?.visible)) pressWindow = describedWindow(seen);
+        if (seen && seen.id !== pressWindow?.id) {
+          // Nothing asked at the press, or the one seen before it gone or unmapped since (a dialog closing): that one.
+          const now = pressWindow ? await this.deps.windows.get(seen.id).catch(() => seen) : undefined;
+          if (!pressWindow || !now?.visible) pressWindow = describedWindow(seen);
+        }
       }
       if (e.ev === "button_down" && pressWindow) lastWindow = pressWindow;
       if (e.ev === "button_down") cutAfters(e.host);
