@@ -58,7 +58,7 @@ const kitCss = kit ? [kit.css].flat().map((f) => readFileSync(new URL(f, import.
 const cls = (k) => (kit?.[k] ? ` class="${kit[k]}"` : "");
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
-const fields = [...(p.extra_field ? [p.extra_field] : []), ...p.fields];
+const fields = [...(p.extra_field ? [p.extra_field] : []), ...(p.fields ?? [])];
 // Optional "dialog": {title, caption, key, open, ok, cancel} — a button opening a modal dialog (the page's own
 // <dialog>) with one captioned field; OK keeps its text (saved under "dialog"). Its boxes go to out + ".dialog.json" while shown.
 const d = p.dialog;
@@ -148,6 +148,39 @@ function geometry() {
 addEventListener("load", () => setTimeout(geometry, 600));
 </script></body></html>`;
 
+// Optional "lines" (an editor instead of the form, as gtk_editor.py): a bar of text buttons ("buttons", the one named
+// "save" saves) over a text area holding "lines"; « * » before the page's title (the window's) once the text is
+// modified; saving posts {text, saved}. Its boxes (save, text) go to out + ".geom.json".
+const editorPage = p.lines
+  ? `<!doctype html><html lang="fr"${kit?.html ? kit.html(dark) : ""}><head><meta charset="utf-8"><title>${esc(p.title)}</title>
+<meta name="color-scheme" content="light dark">
+${kit ? `<style>${kitCss}</style>` : ""}
+<style>
+:root { --bg: #f2f2f2; --fg: #1a1a1a; --field: #ffffff; --line: #9a9a9a; }
+@media (prefers-color-scheme: dark) { :root { --bg: #2b2b2b; --fg: #eeeeee; --field: #1f1f1f; --line: #777777; } }
+html, body { margin: 0; height: 100%; }
+${kit ? "" : `html, body { background: var(--bg); color: var(--fg); font-family: "DejaVu Sans", sans-serif; font-size: 0.85rem; }
+button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 3px; padding: 0.25rem 0.7rem; }
+textarea { font: inherit; color: var(--fg); background: var(--field); border: 1px solid var(--line); padding: 0.3rem 0.4rem; }`}
+body { display: flex; flex-direction: column; padding: 0.5rem; box-sizing: border-box; gap: 0.4rem; }
+#bar { display: flex; gap: 0.4rem; }
+#text { flex: 1; resize: none; box-sizing: border-box; width: 100%; height: auto; max-width: none; }
+</style></head><body${cls("body")}${kit?.bodyStyle ? ` style="${kit.bodyStyle}"` : ""}>
+<div id="bar">${p.buttons.map((b) => `<button${b === p.save ? ' id="save"' : ""}${cls("button")}>${esc(b)}</button>`).join(" ")}</div>
+<textarea id="text"${cls("input")} spellcheck="false">${esc(p.lines.join("\n"))}</textarea>
+<script>
+const text = document.getElementById("text");
+const title = document.title;
+text.addEventListener("input", () => { document.title = "*" + title; });
+document.getElementById("save").addEventListener("click", () => {
+  fetch("/save", { method: "POST", body: JSON.stringify({ text: text.value, saved: true }) });
+  document.title = title;
+});
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+addEventListener("load", () => setTimeout(() => fetch("/geom", { method: "POST", body: JSON.stringify({ g: { save: box(document.getElementById("save")), text: box(text) }, dpr: devicePixelRatio, inner: [innerWidth, innerHeight] }) }), 600));
+</script></body></html>`
+  : undefined;
+
 const body = (req) => new Promise((resolve) => { let s = ""; req.setEncoding("utf8"); req.on("data", (d) => (s += d)); req.on("end", () => resolve(s)); });
 const run = (cmd, args) => new Promise((resolve) => { const c = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"] }); let s = ""; c.stdout.on("data", (d) => (s += d)); c.on("exit", () => resolve(s)); c.on("error", () => resolve("")); });
 
@@ -177,7 +210,7 @@ const server = createServer(async (req, res) => {
     if (!o) return;
     const b = (r) => [o[0] + Math.round(r[0] * dpr), o[1] + Math.round(r[1] * dpr), o[0] + Math.round(r[2] * dpr), o[1] + Math.round(r[3] * dpr)];
     const all = (m) => Object.fromEntries(Object.entries(m).map(([k, r]) => [k, b(r)]));
-    if (req.url === "/dialog") writeFileSync(`${p.out}.dialog.json`, JSON.stringify(all(g)));
+    if (req.url === "/dialog" || p.lines) writeFileSync(req.url === "/dialog" ? `${p.out}.dialog.json` : `${p.out}.geom.json`, JSON.stringify(all(g)));
     else writeFileSync(`${p.out}.geom.json`, JSON.stringify({ save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: all(g.fields), ...(g.checks ? { checks: all(g.checks) } : {}), ...(g.opener ? { opener: b(g.opener) } : {}) }));
   } else if (req.method === "POST" && req.url === "/dialog-closed") {
     await body(req);
@@ -185,7 +218,7 @@ const server = createServer(async (req, res) => {
     res.end("ok");
   } else if (req.url === "/") {
     res.setHeader("content-type", "text/html; charset=utf-8");
-    res.end(page);
+    res.end(editorPage ?? page);
   } else {
     res.statusCode = 404;
     res.end();

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { bboxCenter, type BBox, type Point } from "../../src/core/geometry.js";
 import { sleep } from "../../src/core/process.js";
 import { existsSync, readFileSync } from "node:fs";
-import { genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenDialogGeometry, type GenTaskRun } from "../../src/lab/gen-tasks.js";
+import { genEditorTasks, genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenDialogGeometry, type GenTaskRun } from "../../src/lab/gen-tasks.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
@@ -87,6 +87,32 @@ describe("generated task apps", () => {
         const got = JSON.parse(await run.observe()) as { fields: (string | null)[]; checked: boolean; saved: boolean };
         expect(got).toMatchObject({ saved: true, checked: false });
         expect(got.fields[0]).toBe("Déjà");
+      } finally {
+        await run.stop();
+      }
+    }, 60_000);
+  }
+
+  // The editors: a line typed at the end of the document; « * » before the title while it is modified; the oracle is the saved text.
+  for (const family of ["gtk-editor", "tk-editor", "qt-editor", "html-editor"] as const) {
+    it(`${family}: the typed line ends the saved text, the title shows « * » until it is saved`, async () => {
+      const task = genEditorTasks()[family];
+      const run = await task.start({ env: kit.env }, kit.windows, {}, task.recorded);
+      try {
+        const g = JSON.parse(readFileSync(`${run.out}.geom.json`, "utf8")) as { save: BBox; text: BBox };
+        const win = run.app.window.bbox;
+        for (const b of [g.save, g.text]) expect(inside(b, win), JSON.stringify({ b, win })).toBe(true);
+        await kit.windows.activate(run.app.window.id);
+        await kit.input.click([Math.round((g.text[0] + g.text[2]) / 2), Math.round(g.text[1] + 0.7 * (g.text[3] - g.text[1]))]);
+        await sleep(300);
+        await kit.input.type("Zoé");
+        await sleep(500);
+        expect((await kit.windows.active())?.title).toBe(`*${task.title}`);
+        await kit.input.click(bboxCenter(g.save).map(Math.round) as unknown as Point);
+        const got = JSON.parse(await run.observe()) as { text: string; saved: boolean };
+        expect(got).toEqual({ text: "Commande n° 2026-118\nFournisseur : Papeterie Moderne\nArticles : 12 classeurs, 4 agrafeuses\nZoé", saved: true });
+        await sleep(300);
+        expect((await kit.windows.active())?.title).toBe(task.title);
       } finally {
         await run.stop();
       }
