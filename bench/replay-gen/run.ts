@@ -30,7 +30,7 @@ import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { runCommand, sleep } from "../../src/core/process.js";
 import type { Workflow } from "../../src/core/schemas/workflow.js";
 import { labDown, labUp, type AppVariant } from "../../src/platform/x11/desktop-lab.js";
-import { genEditorTasks, genTasks, recordDemonstration } from "../../src/lab/gen-tasks.js";
+import { genEditorTasks, genListTasks, genTasks, recordDemonstration } from "../../src/lab/gen-tasks.js";
 import type { ReplayTask, TaskData, TaskRun } from "../../src/lab/replay-tasks.js";
 import { AccentLexicon } from "../../src/perception/hybrid-ocr.js";
 import { X11RecordSource } from "../../src/platform/x11/x11-record-source.js";
@@ -44,7 +44,7 @@ import { buildWorkflow } from "../../src/record/template-builder.js";
 import { readTrace } from "../../src/replay/trace.js";
 import { BENCH_RESULTS, percentile, writeResult } from "../lib.js";
 /** A task app of the bench: a toolkit, or the HTML form drawn by a CSS framework. */
-type GenFamily = keyof ReturnType<typeof genTasks> | keyof ReturnType<typeof genEditorTasks>;
+type GenFamily = keyof ReturnType<typeof genTasks> | keyof ReturnType<typeof genEditorTasks> | keyof ReturnType<typeof genListTasks>;
 
 interface Cell {
   name: string;
@@ -65,7 +65,7 @@ const TUNED: readonly GenFamily[] = ["gtk", "tk"];
 const READ: Partial<Record<GenFamily, string>> = { qt: "2026-12-03", "html-bulma": "2026-12-03", "html-materialize": "2026-12-03", "html-pure": "2026-12-04", "html-pico": "2026-12-04", "gtk-dialog": "2026-12-04", "qt-dialog": "2026-12-04", "qt-windows": "2026-12-04" };
 const familyFilter = process.env.RPAV_BENCH_FAMILIES?.split(",");
 const cellFilter = process.env.RPAV_BENCH_CELLS?.split(",");
-const all: Record<GenFamily, ReplayTask> = { ...genTasks(), ...genEditorTasks() };
+const all: Record<GenFamily, ReplayTask> = { ...genTasks(), ...genEditorTasks(), ...genListTasks() };
 const families = familyFilter ? (familyFilter.filter((f) => f in all) as GenFamily[]) : (Object.keys(all) as GenFamily[]);
 const cells = CELLS.filter((c) => !cellFilter || cellFilter.includes(c.name));
 

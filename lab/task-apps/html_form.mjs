@@ -181,6 +181,42 @@ addEventListener("load", () => setTimeout(() => fetch("/geom", { method: "POST",
 </script></body></html>`
   : undefined;
 
+// Optional "items" (a list task instead of the form, as gtk_list.py): a captioned list of items (a click selects one),
+// a captioned field and an action button that posts {selected, motif, saved}. Its boxes (items, field, action) go to
+// out + ".geom.json".
+const listPage = p.items
+  ? `<!doctype html><html lang="fr"${kit?.html ? kit.html(dark) : ""}><head><meta charset="utf-8"><title>${esc(p.title)}</title>
+<meta name="color-scheme" content="light dark">
+${kit ? `<style>${kitCss}</style>` : ""}
+<style>
+:root { --bg: #f2f2f2; --fg: #1a1a1a; --field: #ffffff; --line: #9a9a9a; --sel: #3d7ad6; }
+@media (prefers-color-scheme: dark) { :root { --bg: #2b2b2b; --fg: #eeeeee; --field: #3c3c3c; --line: #777777; } }
+html, body { margin: 0; height: 100%; }
+${kit ? "" : `html, body { background: var(--bg); color: var(--fg); font-family: "DejaVu Sans", sans-serif; font-size: 0.85rem; }
+button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 3px; padding: 0.25rem 0.7rem; }
+input { font: inherit; color: var(--fg); background: var(--field); border: 1px solid var(--line); border-radius: 2px; padding: 0.25rem 0.35rem; }`}
+body { display: flex; flex-direction: column; padding: 0.75rem; box-sizing: border-box; gap: 0.4rem; }
+#list { flex: 1; overflow: auto; margin: 0; padding: 0; list-style: none; border: 1px solid var(--line); background: var(--field); }
+#list li { padding: 0.3rem 0.5rem; cursor: default; user-select: none; }
+#list li.sel { background: var(--sel); color: #ffffff; }
+#line { display: flex; gap: 0.5rem; align-items: center; }
+#line input { flex: 1; }
+</style></head><body${cls("body")}${kit?.bodyStyle ? ` style="${kit.bodyStyle}"` : ""}>
+<label for="list"${cls("label")}>${esc(p.list_caption)}</label>
+<ul id="list" role="listbox" tabindex="0">${p.items.map((it) => `<li role="option">${esc(it)}</li>`).join("")}</ul>
+<div id="line"><label for="motif"${cls("label")}>${esc(p.field_caption)}</label><input id="motif"${kit?.text ? ' type="text"' : ""}${cls("input")} autocomplete="off"><button id="action"${cls("button")}>${esc(p.action)}</button></div>
+<script>
+const items = [...document.querySelectorAll("#list li")];
+for (const li of items) li.addEventListener("mousedown", () => { for (const o of items) o.classList.toggle("sel", o === li); });
+document.getElementById("action").addEventListener("click", () => {
+  const sel = items.find((li) => li.classList.contains("sel"));
+  fetch("/save", { method: "POST", body: JSON.stringify({ selected: sel ? sel.textContent : null, motif: document.getElementById("motif").value, saved: true }) });
+});
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+addEventListener("load", () => setTimeout(() => fetch("/geom", { method: "POST", body: JSON.stringify({ g: { items: Object.fromEntries(items.map((li) => [li.textContent, box(li)])), field: box(document.getElementById("motif")), action: box(document.getElementById("action")) }, dpr: devicePixelRatio, inner: [innerWidth, innerHeight] }) }), 600));
+</script></body></html>`
+  : undefined;
+
 const body = (req) => new Promise((resolve) => { let s = ""; req.setEncoding("utf8"); req.on("data", (d) => (s += d)); req.on("end", () => resolve(s)); });
 const run = (cmd, args) => new Promise((resolve) => { const c = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"] }); let s = ""; c.stdout.on("data", (d) => (s += d)); c.on("exit", () => resolve(s)); c.on("error", () => resolve("")); });
 
@@ -211,6 +247,7 @@ const server = createServer(async (req, res) => {
     const b = (r) => [o[0] + Math.round(r[0] * dpr), o[1] + Math.round(r[1] * dpr), o[0] + Math.round(r[2] * dpr), o[1] + Math.round(r[3] * dpr)];
     const all = (m) => Object.fromEntries(Object.entries(m).map(([k, r]) => [k, b(r)]));
     if (req.url === "/dialog" || p.lines) writeFileSync(req.url === "/dialog" ? `${p.out}.dialog.json` : `${p.out}.geom.json`, JSON.stringify(all(g)));
+    else if (p.items) writeFileSync(`${p.out}.geom.json`, JSON.stringify({ items: all(g.items), field: b(g.field), action: b(g.action) }));
     else writeFileSync(`${p.out}.geom.json`, JSON.stringify({ save: b(g.save), search: b(g.search), canvas: b(g.canvas), disabled: b(g.disabled), fields: all(g.fields), ...(g.checks ? { checks: all(g.checks) } : {}), ...(g.opener ? { opener: b(g.opener) } : {}) }));
   } else if (req.method === "POST" && req.url === "/dialog-closed") {
     await body(req);
@@ -218,7 +255,7 @@ const server = createServer(async (req, res) => {
     res.end("ok");
   } else if (req.url === "/") {
     res.setHeader("content-type", "text/html; charset=utf-8");
-    res.end(editorPage ?? page);
+    res.end(editorPage ?? listPage ?? page);
   } else {
     res.statusCode = 404;
     res.end();

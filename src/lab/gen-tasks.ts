@@ -249,42 +249,56 @@ export interface GenEditorParams {
   theme?: string;
 }
 
-const EDITOR_SCRIPTS: Record<GenFamily, string> = {
-  gtk: new URL("../../lab/task-apps/gtk_editor.py", import.meta.url).pathname,
-  tk: new URL("../../lab/task-apps/tk_editor.py", import.meta.url).pathname,
-  qt: new URL("../../lab/task-apps/qt_editor.py", import.meta.url).pathname,
+/** A generated app of another kind than the form: its script per toolkit (the HTML one is html_form.mjs with its own parameters). */
+type GenKind = "editor" | "list";
+const KIND_SCRIPTS = (kind: GenKind): Record<GenFamily, string> => ({
+  gtk: new URL(`../../lab/task-apps/gtk_${kind}.py`, import.meta.url).pathname,
+  tk: new URL(`../../lab/task-apps/tk_${kind}.py`, import.meta.url).pathname,
+  qt: new URL(`../../lab/task-apps/qt_${kind}.py`, import.meta.url).pathname,
   html: SCRIPTS.html,
-};
-const EDITOR_APP_NAMES: Record<GenFamily, string> = { gtk: "gtk_editor.py", tk: "taskeditor", qt: "taskeditor-qt", html: "taskeditor-html" };
+});
+/** The application name each toolkit's window reports (WM_CLASS) for an app of `kind`. */
+const KIND_APP_NAMES = (kind: GenKind): Record<GenFamily, string> => ({ gtk: `gtk_${kind}.py`, tk: `task${kind}`, qt: `task${kind}-qt`, html: `task${kind}-html` });
+
+export type GenScriptRun = TaskRun & { out: string; geometry<G>(): G };
+export type GenScriptTask = Omit<ReplayTask, "start"> & { start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, data: TaskData): Promise<GenScriptRun> };
 
 /**
- * An editor task: the person clicks into the empty part of the document below its text (the caret goes to its last,
- * empty line), types one line (the row's `line`) and clicks the toolbar's save button. The oracle is the saved text:
- * the document's lines with the typed line at the end, and `saved`.
+ * A generated app of `kind` as a task: its script started with `params` (and `out`, where it saves its state as JSON),
+ * the oracle `verdictOf` the saved state (undefined: not saved), the scripted person's demonstration.
  */
-export function genEditorTask(o: { family: GenFamily; name: string; params: GenEditorParams; recorded: TaskData; rows: TaskData[]; seed?: number }): Omit<ReplayTask, "start"> & {
-  start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, data: TaskData): Promise<TaskRun & { out: string }>;
-} {
-  const verdictOf = (state: { text?: string; saved?: boolean } | undefined) => (state ? JSON.stringify({ text: state.text ?? null, saved: !!state.saved }) : "(not saved)");
-  const task = {
+function genScriptTask(o: {
+  family: GenFamily;
+  kind: GenKind;
+  name: string;
+  params: { title: string } & Record<string, unknown>;
+  recorded: TaskData;
+  rows: TaskData[];
+  verdictOf(state: Record<string, unknown> | undefined): string;
+  expected(data: TaskData): string;
+  demonstrate(run: GenScriptRun, input: InputDriver, env: NodeJS.ProcessEnv, data: TaskData, random: () => number): Promise<void>;
+  seed?: number;
+}): GenScriptTask {
+  return {
     name: o.name,
     title: o.params.title,
-    app: EDITOR_APP_NAMES[o.family],
+    app: KIND_APP_NAMES(o.kind)[o.family],
     recorded: o.recorded,
     rows: o.rows,
-    async start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, _data: TaskData) {
-      const dir = mkdtempSync(join(tmpdir(), `rpav-gen-${o.family}-editor-`));
+    async start(desktop, windows, variant) {
+      const dir = mkdtempSync(join(tmpdir(), `rpav-gen-${o.family}-${o.kind}-`));
       const out = join(dir, "state.json");
-      writeFileSync(join(dir, "params.json"), JSON.stringify({ ...o.params, out, class: o.family === "html" ? "taskeditor-html" : undefined }));
-      const app = await launchApp(desktop, windows, { command: RUNNERS[o.family], args: [EDITOR_SCRIPTS[o.family], join(dir, "params.json")], variant, waitAtspi: false, window: { title: o.params.title } });
+      writeFileSync(join(dir, "params.json"), JSON.stringify({ ...o.params, out, class: o.family === "html" ? KIND_APP_NAMES(o.kind).html : undefined }));
+      const app = await launchApp(desktop, windows, { command: RUNNERS[o.family], args: [KIND_SCRIPTS(o.kind)[o.family], join(dir, "params.json")], variant, waitAtspi: false, window: { title: o.params.title } });
       for (let k = 0; k < 50 && !existsSync(`${out}.geom.json`); k++) await sleep(100);
       return {
         app,
         out,
+        geometry: <G>() => JSON.parse(readFileSync(`${out}.geom.json`, "utf8")) as G,
         observe: async () => {
           for (let k = 0; k < 30 && !existsSync(out) && app.process.exitCode === null; k++) await sleep(100);
-          await sleep(200);
-          return verdictOf(existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined);
+          await sleep(200); // a save being written
+          return o.verdictOf(existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined);
         },
         stop: async () => {
           await app.stop();
@@ -292,22 +306,74 @@ export function genEditorTask(o: { family: GenFamily; name: string; params: GenE
         },
       };
     },
-    expected(data: TaskData): string {
-      return verdictOf({ text: o.params.lines.join("\n") + (data.line ?? ""), saved: true });
-    },
-    async demonstrate(run: TaskRun, input: InputDriver, env: NodeJS.ProcessEnv, data: TaskData): Promise<void> {
-      const random = seeded(o.seed ?? 5);
-      const out = (run as TaskRun & { out: string }).out;
-      const g = JSON.parse(readFileSync(`${out}.geom.json`, "utf8")) as { save: BBox; text: BBox };
-      const t = g.text;
-      await humanClick(input, env, [Math.round(t[0] + (t[2] - t[0]) * o.params.at[0]), Math.round(t[1] + (t[3] - t[1]) * o.params.at[1])], random);
+    expected: o.expected,
+    demonstrate: (run, input, env, data) => o.demonstrate(run as GenScriptRun, input, env, data, seeded(o.seed ?? 5)),
+  };
+}
+
+/** A point at shares (`at`) of a box's width and height. */
+const pointIn = (b: BBox, at: readonly [number, number]): Point => [Math.round(b[0] + (b[2] - b[0]) * at[0]), Math.round(b[1] + (b[3] - b[1]) * at[1])];
+
+/**
+ * An editor task: the person clicks into the empty part of the document below its text (the caret goes to its last,
+ * empty line), types one line (the row's `line`) and clicks the toolbar's save button. The oracle is the saved text:
+ * the document's lines with the typed line at the end, and `saved`.
+ */
+export function genEditorTask(o: { family: GenFamily; name: string; params: GenEditorParams; recorded: TaskData; rows: TaskData[]; seed?: number }): GenScriptTask {
+  const verdictOf = (state: { text?: unknown; saved?: unknown } | undefined) => (state ? JSON.stringify({ text: state.text ?? null, saved: !!state.saved }) : "(not saved)");
+  return genScriptTask({
+    ...o,
+    kind: "editor",
+    params: { ...o.params },
+    verdictOf,
+    expected: (data) => verdictOf({ text: o.params.lines.join("\n") + (data.line ?? ""), saved: true }),
+    async demonstrate(run, input, env, data, random) {
+      const g = run.geometry<{ save: BBox; text: BBox }>();
+      await humanClick(input, env, pointIn(g.text, o.params.at), random);
       await sleep(300 + 200 * random());
       await input.type(data.line ?? "", { meanDelayMs: 90, jitterMs: 40 });
       await sleep(1500 + 300 * random()); // a pause ends the typing burst
-      await humanClick(input, env, bboxCenter(g.save).map(Math.round) as unknown as Point, random);
+      await humanClick(input, env, pointIn(g.save, [0.5, 0.5]), random);
     },
-  };
-  return task;
+  });
+}
+
+/** A generated list app (lab/task-apps/*_list.py, html_form.mjs with `items`): a captioned list, a captioned field, an action button. */
+export interface GenListParams {
+  title: string;
+  list_caption: string;
+  items: string[];
+  /** The item the task selects. */
+  pick: string;
+  field_caption: string;
+  action: string;
+  kit?: GenFormParams["kit"];
+  style?: string;
+}
+
+/**
+ * A list task: the person selects one item of the list (the same in every row), types the row's `motif` in the field
+ * and presses the action button. The oracle: the item selected, the text typed, and that the action ran.
+ */
+export function genListTask(o: { family: GenFamily; name: string; params: GenListParams; recorded: TaskData; rows: TaskData[]; seed?: number }): GenScriptTask {
+  const verdictOf = (state: { selected?: unknown; motif?: unknown; saved?: unknown } | undefined) => (state ? JSON.stringify({ selected: state.selected ?? null, motif: state.motif ?? null, saved: !!state.saved }) : "(not saved)");
+  return genScriptTask({
+    ...o,
+    kind: "list",
+    params: { ...o.params },
+    verdictOf,
+    expected: (data) => verdictOf({ selected: o.params.pick, motif: data.motif ?? "", saved: true }),
+    async demonstrate(run, input, env, data, random) {
+      const g = run.geometry<{ items: Record<string, BBox>; field: BBox; action: BBox }>();
+      await humanClick(input, env, pointIn(g.items[o.params.pick]!, [0.2 + 0.3 * random(), 0.5]), random);
+      await sleep(700 + 300 * random());
+      await humanClick(input, env, pointIn(g.field, [0.3 + 0.4 * random(), 0.5]), random);
+      await sleep(250 + 200 * random());
+      await input.type(data.motif ?? "", { meanDelayMs: 90, jitterMs: 40 });
+      await sleep(1500 + 300 * random()); // a pause ends the typing burst
+      await humanClick(input, env, pointIn(g.action, [0.5, 0.5]), random);
+    },
+  });
 }
 
 const DIALOG = { title: "Livraison", caption: "Instructions", key: "instructions", open: "Livraison…", ok: "Valider", cancel: "Annuler" };
@@ -465,7 +531,7 @@ export async function recordDemonstration(
  * The generated editors of the bench (added on 2026-12-04 after every fix of replay-gen so far, never looked at before
  * their first run): the same document in each toolkit, a line typed at its end, saved from the toolbar.
  */
-export function genEditorTasks(): Record<`${GenFamily}-editor`, ReturnType<typeof genEditorTask>> {
+export function genEditorTasks(): Record<`${GenFamily}-editor`, GenScriptTask> {
   const params: GenEditorParams = {
     title: "commande-118.txt — Éditeur",
     lines: ["Commande n° 2026-118", "Fournisseur : Papeterie Moderne", "Articles : 12 classeurs, 4 agrafeuses", ""],
@@ -475,5 +541,23 @@ export function genEditorTasks(): Record<`${GenFamily}-editor`, ReturnType<typeo
   };
   const recorded = { line: "Livrer à Martin, Lyon" };
   const rows = [{ line: "Livrer à Héloïse Durand, Saint-Étienne" }];
-  return Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-editor`, genEditorTask({ family, name: `gen-${family}-editor`, params, recorded, rows })])) as Record<`${GenFamily}-editor`, ReturnType<typeof genEditorTask>>;
+  return Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-editor`, genEditorTask({ family, name: `gen-${family}-editor`, params, recorded, rows })])) as Record<`${GenFamily}-editor`, GenScriptTask>;
+}
+
+/**
+ * The generated list apps of the bench (added on 2026-12-04 with the editors, never looked at before their first run):
+ * an item picked among items that differ by a few characters, a reason typed, the action pressed.
+ */
+export function genListTasks(): Record<`${GenFamily}-list`, GenScriptTask> {
+  const params: GenListParams = {
+    title: "Dossiers à archiver",
+    list_caption: "Dossiers en attente",
+    items: ["Dossier 2026-011 — Bernard", "Dossier 2026-012 — Petit", "Dossier 2026-013 — Moreau", "Dossier 2026-014 — Dupont", "Dossier 2026-015 — Laurent", "Dossier 2026-016 — Simon", "Dossier 2026-017 — Michel"],
+    pick: "Dossier 2026-014 — Dupont",
+    field_caption: "Motif",
+    action: "Archiver",
+  };
+  const recorded = { motif: "Dossier complet" };
+  const rows = [{ motif: "Pièces reçues le 3 décembre" }];
+  return Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-list`, genListTask({ family, name: `gen-${family}-list`, params, recorded, rows, seed: 13 })])) as Record<`${GenFamily}-list`, GenScriptTask>;
 }

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { bboxCenter, type BBox, type Point } from "../../src/core/geometry.js";
 import { sleep } from "../../src/core/process.js";
 import { existsSync, readFileSync } from "node:fs";
-import { genEditorTasks, genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenDialogGeometry, type GenTaskRun } from "../../src/lab/gen-tasks.js";
+import { genEditorTasks, genListTasks, genHtmlInscriptionTask, genQtConsentTask, genTasks, type GenDialogGeometry, type GenTaskRun } from "../../src/lab/gen-tasks.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
@@ -99,7 +99,7 @@ describe("generated task apps", () => {
       const task = genEditorTasks()[family];
       const run = await task.start({ env: kit.env }, kit.windows, {}, task.recorded);
       try {
-        const g = JSON.parse(readFileSync(`${run.out}.geom.json`, "utf8")) as { save: BBox; text: BBox };
+        const g = run.geometry<{ save: BBox; text: BBox }>();
         const win = run.app.window.bbox;
         for (const b of [g.save, g.text]) expect(inside(b, win), JSON.stringify({ b, win })).toBe(true);
         await kit.windows.activate(run.app.window.id);
@@ -113,6 +113,30 @@ describe("generated task apps", () => {
         expect(got).toEqual({ text: "Commande n° 2026-118\nFournisseur : Papeterie Moderne\nArticles : 12 classeurs, 4 agrafeuses\nZoé", saved: true });
         await sleep(300);
         expect((await kit.windows.active())?.title).toBe(task.title);
+      } finally {
+        await run.stop();
+      }
+    }, 60_000);
+  }
+
+  // The lists: an item picked among items that differ by a few characters; the oracle is the item selected when the action ran.
+  for (const family of ["gtk-list", "tk-list", "qt-list", "html-list"] as const) {
+    it(`${family}: every item's row inside the list's window, the item clicked is the one the action saves`, async () => {
+      const task = genListTasks()[family];
+      const run = await task.start({ env: kit.env }, kit.windows, {}, task.recorded);
+      try {
+        const g = run.geometry<{ items: Record<string, BBox>; field: BBox; action: BBox }>();
+        const win = run.app.window.bbox;
+        expect(Object.keys(g.items)).toHaveLength(7);
+        for (const b of [...Object.values(g.items), g.field, g.action]) expect(inside(b, win), JSON.stringify({ b, win })).toBe(true);
+        await kit.windows.activate(run.app.window.id);
+        await kit.input.click(bboxCenter(g.items["Dossier 2026-016 — Simon"]!).map(Math.round) as unknown as Point);
+        await sleep(300);
+        await kit.input.click(bboxCenter(g.field).map(Math.round) as unknown as Point);
+        await sleep(300);
+        await kit.input.type("Zoé");
+        await kit.input.click(bboxCenter(g.action).map(Math.round) as unknown as Point);
+        expect(JSON.parse(await run.observe())).toEqual({ selected: "Dossier 2026-016 — Simon", motif: "Zoé", saved: true });
       } finally {
         await run.stop();
       }
