@@ -22,14 +22,38 @@ export function enclosingPanel(frame: Frame, p: Point, minSide = 16): BBox | und
   const py = Math.round(p[1]);
   if (px < 1 || py < 1 || px >= W - 1 || py >= H - 1) return undefined;
   const at = (x: number, y: number) => g[y * W + x]!;
+  const flat = (x: number, y: number, dx: number, dy: number) => Math.abs(at(x + dx, y + dy) - at(x, y)) < EDGE;
+  // From the point, the nearest edge each way…
   let left = px;
-  while (left > 0 && Math.abs(at(left, py) - at(left - 1, py)) < EDGE) left--;
+  while (left > 0 && flat(left, py, -1, 0)) left--;
   let right = px;
-  while (right < W - 1 && Math.abs(at(right + 1, py) - at(right, py)) < EDGE) right++;
+  while (right < W - 1 && flat(right, py, 1, 0)) right++;
   let top = py;
-  while (top > 0 && Math.abs(at(px, top) - at(px, top - 1)) < EDGE) top--;
+  while (top > 0 && flat(px, top, 0, -1)) top--;
   let bottom = py;
-  while (bottom < H - 1 && Math.abs(at(px, bottom + 1) - at(px, bottom)) < EDGE) bottom++;
+  while (bottom < H - 1 && flat(px, bottom, 0, 1)) bottom++;
+  // A point on a drawn thing (between the strokes of a text) has no empty area of its own around it.
+  if (right - left + 1 < minSide || bottom - top + 1 < minSide) return undefined;
+  // …then the farthest each way from points across the flat row and column through it: what is drawn inside a panel
+  // (a document's lines above the empty part clicked, a mark beside it) stops one walk, not all of them.
+  const samples = (a: number, b: number) => Array.from({ length: 17 }, (_, k) => Math.round(a + ((b - a) * k) / 16));
+  for (const x of samples(left, right)) {
+    let y = py;
+    while (y > 0 && flat(x, y, 0, -1)) y--;
+    top = Math.min(top, y);
+    y = py;
+    while (y < H - 1 && flat(x, y, 0, 1)) y++;
+    bottom = Math.max(bottom, y);
+  }
+  for (const y of samples(top, bottom)) {
+    if (Math.abs(at(px, y) - at(px, py)) >= EDGE) continue; // the walk starts on the panel's ground
+    let x = px;
+    while (x > 0 && flat(x, y, -1, 0)) x--;
+    left = Math.min(left, x);
+    x = px;
+    while (x < W - 1 && flat(x, y, 1, 0)) x++;
+    right = Math.max(right, x);
+  }
   // The frame's own border is no side: the panel must be drawn.
   if (left === 0 || top === 0 || right === W - 1 || bottom === H - 1) return undefined;
   if (right - left + 1 < minSide || bottom - top + 1 < minSide) return undefined;
