@@ -140,6 +140,11 @@ describe("a click whose effect cannot be seen", () => {
     expect(visibleChange(screen(), screen({ mark: true }))).toBe(true);
   });
 
+  it("recorded: a « tab » whose click left its own look as it was (a toolbar button taken for a tab) is judged as a button; one whose look changed must change again", async () => {
+    expect((await build({ type: "tab", label: "Enregistrer" }, { caret: true })).after).toEqual([]);
+    expect((await build({ type: "tab", label: "Détails" }, { mark: true })).after).toEqual([{ kind: "region_changed", region: { of: "target" } }]);
+  });
+
   it("recorded: an icon-only button (a small square without text) whose click showed nothing is unverified, not a toggle and not asked for a change", async () => {
     // The generated Tk form's Save: a 30×30 icon that only writes a file; a text cursor blinked meanwhile.
     const icon = { type: "button" as const, label: "", recorded_bbox: [65, 45, 95, 75] as [number, number, number, number], window_box: [65, 45, 95, 75] as [number, number, number, number] };
@@ -176,6 +181,20 @@ describe("a click whose effect cannot be seen", () => {
     expect(workflow.steps[0]!.expect!.after).toEqual([]);
     expect(notes).toContain(`step_001: ${NO_VISIBLE_EFFECT.region}`);
     expect(workflow.steps[1]!.expect!.after).toEqual([{ kind: "region_changed", region: { of: "window" }, title: true }]);
+  });
+
+  it("derived: typing that puts « * » in its own window's title is checked both ways — the title marked modified and the text read in the window; a click that retitles is checked by the title", () => {
+    const edited = { title: "*Fiche", app: "Yad" };
+    const type: Workflow["steps"][number] = { ...click("step_002", {}), action: "type", target: null, text: "{{texte}}" };
+    const wait: Workflow["steps"][number] = { ...click("step_003", {}), action: "wait_for", target: null, window: edited };
+    const save = { ...click("step_004", { type: "button", label: "Enregistrer" }), window: edited };
+    const { workflow } = deriveExpectations(wf([click("step_001", { region: true }), type, wait, save]));
+    expect(workflow.steps[1]!.expect!.after).toEqual([
+      { kind: "window_active", window: edited, modified: true },
+      { kind: "text_present", region: { of: "window" }, text: "{{texte}}" },
+    ]);
+    const retitled = deriveExpectations(wf([click("step_001", { type: "button", label: "Renommer" }), { ...save, step_id: "step_002" }]));
+    expect(retitled.workflow.steps[0]!.expect!.after).toEqual([{ kind: "window_active", window: edited, modified: true }]);
   });
 });
 

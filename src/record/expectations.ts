@@ -68,15 +68,19 @@ function structural(steps: readonly Step[], i: number, secretText: (s: Step) => 
   if (s.action === "wait_for") return { after: [{ kind: "window_open", window: s.window }], not_derived };
   const next = nextWindow(steps, i);
   if (next && (next.title !== s.window.title || next.app.toLowerCase() !== s.window.app.toLowerCase())) {
-    if (sameWindow(next, s.window)) after.push({ kind: "window_active", window: next, modified: /^\s*\*/.test(next.title) });
-    else {
+    if (sameWindow(next, s.window)) {
+      after.push({ kind: "window_active", window: next, modified: /^\s*\*/.test(next.title) });
+      // Typing that retitled its own window (an editor's « * ») is still read back where it went: the title says the
+      // document changed, not that this text is in it.
+      if (s.action !== "type") return { after, not_derived };
+    } else {
       after.push({ kind: "window_open", window: next });
       // A window the task opened (a dialog) that no later step uses again closes with this step
       // (Return in « Open File »); the task's first window may just be retitled.
       const opened = !sameWindow(steps[0]!.window, s.window);
       if (opened && !steps.slice(i + 1).some((x) => sameWindow(x.window, s.window))) after.push({ kind: "window_closed", window: s.window });
+      return { after, not_derived };
     }
-    return { after, not_derived };
   }
   if (s.action === "type") {
     const text = s.text ?? "";
@@ -267,6 +271,16 @@ export async function addExpectations(wf: Workflow, deps: ExpectationDeps): Prom
             toggleLike = lookChanged(cropFrame(f0, clampBBox(box, f0)), cropFrame(f1, clampBBox(box, f1)), true) && !e.after.some((c) => c.kind !== "region_changed");
           } catch {
             toggleLike = false;
+          }
+        }
+        // A « tab » whose click left its own look as it was when recorded (a row of buttons the detector took for tabs):
+        // its change is not asked for; the window's is, as for any button, if the recording showed one.
+        if (s.target.type === "tab" && a.before && a.after && e.after.length === 1 && e.after[0]!.kind === "region_changed" && e.after[0]!.region.of === "target") {
+          try {
+            const [f0, f1] = await clickFrames(a, s.step_id);
+            if (!visibleChange(cropFrame(f0, clampBBox(box, f0)), cropFrame(f1, clampBBox(box, f1)))) e.after = [{ kind: "region_changed", region: { of: "window" }, title: true }];
+          } catch {
+            // judged as derived
           }
         }
         if (toggleLike && a.before && a.after) {
