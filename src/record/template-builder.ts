@@ -290,23 +290,32 @@ interface TargetContext {
 async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: BuildDeps, ctx: TargetContext): Promise<Target | null> {
   const win: BBox | undefined = ctx.window && ctx.window.length === 4 ? [ctx.window[0]!, ctx.window[1]!, ctx.window[2]!, ctx.window[3]!] : undefined;
   const inWindow = <T extends { bbox: BBox }>(x: T) => !win || bboxContainsPoint(win, bboxCenter(x.bbox));
-  // Text typed into fields is data (it changes with every row): no anchor, no caption.
-  const fields = screen.elements.filter((e) => e.type === "text_input");
+  // A box many text lines high is an area, not a control, whatever the detector called it: empty (a canvas, an empty
+  // document), or holding lines of text (a list, a document, a table), whose line under the click is the target.
+  const allTextPx = medianTextHeight(screen.lines.filter(inWindow));
+  const linesIn = (b: BBox) => screen.lines.filter((l) => bboxContainsPoint(b, bboxCenter(l.bbox))).length;
+  const isArea = (e: UIElement) => !!allTextPx && e.bbox[3] - e.bbox[1] > 4 * allTextPx && linesIn(e.bbox) !== 1;
+  // Text typed into fields is data (it changes with every row): no anchor, no caption. An area's lines are no typed data.
+  const fields = screen.elements.filter((e) => e.type === "text_input" && !isArea(e));
   // A line OCR merged across a caption and its field (« Nom du client |Martin ») keeps only its words outside the fields.
   const lines = screen.lines
     .filter(inWindow)
     .map((l) => withoutWordsIn(l, fields))
     .filter((l): l is NonNullable<typeof l> => !!l && !fields.some((f) => bboxContainsPoint(f.bbox, bboxCenter(l.bbox))));
   const textPx = medianTextHeight(lines);
-  let el: UIElement | undefined = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
-  // A box many text lines high with no text in it is an area (a canvas, an empty document), not a
-  // control: whatever caption the detector gave it, the target is a region of the window.
-  if (el && textPx && el.bbox[3] - el.bbox[1] > 4 * textPx && !screen.lines.some((l) => bboxContainsPoint(el!.bbox, bboxCenter(l.bbox)))) el = undefined;
+  let el: UIElement | undefined = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point) && !isArea(e)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
   // Text under the click: the smallest phrase or word of a line (a menu bar is one OCR line).
-  const line = textTargets(lines, [])
+  let line: { text: string; bbox: BBox } | undefined = textTargets(lines, [])
     .filter((l) => bboxContainsPoint([l.bbox[0] - 4, l.bbox[1] - 4, l.bbox[2] + 4, l.bbox[3] + 4], point))
     .sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))
     .map((l) => ({ text: l.label, bbox: l.bbox }))[0] ?? rowText({ ...screen, lines }, point);
+  // A click on a row away from its text (a list's row, clicked right of its text): the nearest element, else line, on
+  // that row inside the same drawn panel as the click.
+  if (!el && !line) {
+    const row = rowInPanel(screen, screen.elements.filter((e) => !isArea(e)), lines, point);
+    if (row && "element_id" in row) el = row;
+    else if (row) line = row;
+  }
   const box: BBox | undefined = el?.bbox ?? line?.bbox;
   const type = el?.type ?? (line ? "generic_interactive" : null);
   // A menu item's shortcut ("Ctrl+O") is read with its text; the item is "Open…".
@@ -386,6 +395,20 @@ function rowText(screen: Awaited<ReturnType<ScreenReader["read"]>>, point: Point
     .filter((x) => x.gap <= 3 * x.h && !x.l.words)
     .sort((a, b) => a.gap - b.gap)
     .map((x) => ({ text: x.l.label, bbox: x.l.bbox }))[0];
+}
+
+/**
+ * The thing on the clicked row inside the drawn panel around the click: the elements and lines whose height spans the
+ * click's and whose box lies in that panel, the nearest across; undefined without a panel round the click.
+ */
+function rowInPanel(screen: ReadScreen, elements: readonly UIElement[], lines: readonly { text: string; bbox: BBox }[], point: Point): UIElement | { text: string; bbox: BBox } | undefined {
+  const found = enclosingPanel(screen.frame, screenToFrame(screen.frame, point));
+  if (!found) return undefined;
+  const panel = bboxFrameToScreen(screen.frame, found);
+  const onRow = (b: BBox) => point[1] >= b[1] - 2 && point[1] <= b[3] + 2 && b[0] >= panel[0] - 2 && b[2] <= panel[2] + 2 && b[1] >= panel[1] - 2 && b[3] <= panel[3] + 2;
+  const gap = (b: BBox) => (point[0] < b[0] ? b[0] - point[0] : point[0] > b[2] ? point[0] - b[2] : 0);
+  const things: (UIElement | { text: string; bbox: BBox })[] = [...elements.filter((e) => onRow(e.bbox)), ...lines.filter((l) => onRow(l.bbox))];
+  return things.sort((a, b) => gap(a.bbox) - gap(b.bbox) || ("element_id" in a ? 0 : 1) - ("element_id" in b ? 0 : 1))[0];
 }
 
 /**
