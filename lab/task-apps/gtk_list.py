@@ -10,6 +10,9 @@ gi.require_version("Gtk", "3.0")
 from gi.repository import Gtk, GLib
 
 p = json.load(open(sys.argv[1]))
+# Optional "theme": a GTK theme by name ("HighContrast", built into GTK 3), unless GTK_THEME (the dark cell) names one.
+if p.get("theme") and not os.environ.get("GTK_THEME"):
+    Gtk.Settings.get_default().set_property("gtk-theme-name", p["theme"])
 win = Gtk.Window(title=p["title"])
 win.set_default_size(p.get("width", 560), p.get("height", 460))
 win.connect("destroy", Gtk.main_quit)

@@ -349,6 +349,7 @@ export interface GenListParams {
   action: string;
   kit?: GenFormParams["kit"];
   style?: string;
+  theme?: string;
 }
 
 /**
@@ -531,7 +532,7 @@ export async function recordDemonstration(
  * The generated editors of the bench (added on 2026-12-04 after every fix of replay-gen so far, never looked at before
  * their first run): the same document in each toolkit, a line typed at its end, saved from the toolbar.
  */
-export function genEditorTasks(): Record<`${GenFamily}-editor`, GenScriptTask> {
+export function genEditorTasks(): Record<`${GenFamily}-editor` | "qt-windows-editor" | "gtk-highcontrast-editor" | "html-bootstrap5-editor" | "html-darkly-editor", GenScriptTask> {
   const params: GenEditorParams = {
     title: "commande-118.txt — Éditeur",
     lines: ["Commande n° 2026-118", "Fournisseur : Papeterie Moderne", "Articles : 12 classeurs, 4 agrafeuses", ""],
@@ -541,14 +542,21 @@ export function genEditorTasks(): Record<`${GenFamily}-editor`, GenScriptTask> {
   };
   const recorded = { line: "Livrer à Martin, Lyon" };
   const rows = [{ line: "Livrer à Héloïse Durand, Saint-Étienne" }];
-  return Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-editor`, genEditorTask({ family, name: `gen-${family}-editor`, params, recorded, rows })])) as Record<`${GenFamily}-editor`, GenScriptTask>;
+  return {
+    ...(Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-editor`, genEditorTask({ family, name: `gen-${family}-editor`, params, recorded, rows })])) as Record<`${GenFamily}-editor`, GenScriptTask>),
+    // Added after the fixes read in the first editors and lists, never looked at before their first run: other looks.
+    "qt-windows-editor": genEditorTask({ family: "qt", name: "gen-qt-windows-editor", params: { ...params, style: "Windows" }, recorded, rows }),
+    "gtk-highcontrast-editor": genEditorTask({ family: "gtk", name: "gen-gtk-highcontrast-editor", params: { ...params, theme: "HighContrast" }, recorded, rows }),
+    "html-bootstrap5-editor": genEditorTask({ family: "html", name: "gen-html-bootstrap5-editor", params: { ...params, kit: "bootstrap5" }, recorded, rows }),
+    "html-darkly-editor": genEditorTask({ family: "html", name: "gen-html-darkly-editor", params: { ...params, kit: "darkly" }, recorded, rows }),
+  };
 }
 
 /**
  * The generated list apps of the bench (added on 2026-12-04 with the editors, never looked at before their first run):
  * an item picked among items that differ by a few characters, a reason typed, the action pressed.
  */
-export function genListTasks(): Record<`${GenFamily}-list`, GenScriptTask> {
+export function genListTasks(): Record<`${GenFamily}-list` | "qt-windows-list" | "gtk-highcontrast-list" | "html-bulma-list" | "html-primer-list", GenScriptTask> {
   const params: GenListParams = {
     title: "Dossiers à archiver",
     list_caption: "Dossiers en attente",
@@ -559,5 +567,12 @@ export function genListTasks(): Record<`${GenFamily}-list`, GenScriptTask> {
   };
   const recorded = { motif: "Dossier complet" };
   const rows = [{ motif: "Pièces reçues le 3 décembre" }];
-  return Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-list`, genListTask({ family, name: `gen-${family}-list`, params, recorded, rows, seed: 13 })])) as Record<`${GenFamily}-list`, GenScriptTask>;
+  return {
+    ...(Object.fromEntries((["gtk", "tk", "qt", "html"] as const).map((family) => [`${family}-list`, genListTask({ family, name: `gen-${family}-list`, params, recorded, rows, seed: 13 })])) as Record<`${GenFamily}-list`, GenScriptTask>),
+    // Added after the fixes read in the first editors and lists, never looked at before their first run: other looks.
+    "qt-windows-list": genListTask({ family: "qt", name: "gen-qt-windows-list", params: { ...params, style: "Windows" }, recorded, rows, seed: 13 }),
+    "gtk-highcontrast-list": genListTask({ family: "gtk", name: "gen-gtk-highcontrast-list", params: { ...params, theme: "HighContrast" }, recorded, rows, seed: 13 }),
+    "html-bulma-list": genListTask({ family: "html", name: "gen-html-bulma-list", params: { ...params, kit: "bulma" }, recorded, rows, seed: 13 }),
+    "html-primer-list": genListTask({ family: "html", name: "gen-html-primer-list", params: { ...params, kit: "primer" }, recorded, rows, seed: 13 }),
+  };
 }

@@ -87,7 +87,7 @@ describe("template builder", () => {
     for (let y = 100; y < 400; y++) for (let x = 100; x < 500; x++) data.fill(y === 100 || y === 399 || x === 100 || x === 499 ? 120 : 255, (y * 800 + x) * 3, (y * 800 + x) * 3 + 3);
     const frame = makeFrame({ data, width: 800, height: 600, channels: 3 });
     const rows = ["Dossier 2026-012 — Petit", "Dossier 2026-013 — Moreau", "Dossier 2026-014 — Dupont", "Dossier 2026-015 — Laurent", "Dossier 2026-016 — Simon"].map((text, i) => ({ text, bbox: [110, 110 + 24 * i, 290, 124 + 24 * i] as [number, number, number, number] }));
-    const tall: UIElement = { ...field, element_id: "el_2", role: null, bbox: [102, 156, 498, 398], label: "Dossier 2026-013 — Moreau" };
+    const tall: UIElement = { ...field, element_id: "el_2", bbox: [102, 156, 498, 398], label: "Dossier 2026-013 — Moreau" };
     const dir = session([{ kind: "click", x: 350, y: 166, button: 1 }]);
     const { workflow } = await buildWorkflow(readSession(dir), { ...deps, reader: { read: async () => ({ elements: [tall], lines: rows }) }, loadImage: async () => frame });
     expect(workflow.steps[0]!.target).toMatchObject({ label: "Dossier 2026-014 — Dupont", recorded_bbox: [110, 158, 290, 172] });
