@@ -140,6 +140,10 @@ describe("fusion with OCR", () => {
     expect(captionOf([100, 8, 300, 30], lines, "above")).toBeUndefined();
     // A check box whose box cuts its caption is named by the whole line.
     const cut = { text: "Accepte les conditions", bbox: [20, 120, 160, 138] as BBox, confidence: 0.9, words: [{ text: "Accepte", bbox: [20, 120, 70, 138] as BBox, confidence: 0.9 }, { text: "les", bbox: [74, 120, 90, 138] as BBox, confidence: 0.9 }, { text: "conditions", bbox: [94, 120, 160, 138] as BBox, confidence: 0.9 }] };
+    // Two buttons of a row OCR read as one word: each keeps its own part, cut where the capital starts the next word.
+    const row = line("EnregistrerImprimer", [215, 200, 362, 216]);
+    const [save, print] = fuseWithOcr([{ type: "button", bbox: [207, 196, 292, 220], confidence: 0.8 }, { type: "button", bbox: [296, 196, 370, 220], confidence: 0.8 }], [row]);
+    expect([save!.label, print!.label]).toEqual(["Enregistrer", "Imprimer"]);
     const [toggle] = fuseWithOcr([{ type: "checkbox", bbox: [3, 118, 93, 140], confidence: 0.8 }], [cut]);
     expect(toggle).toMatchObject({ label: "Accepte les conditions", text: "Accepte les conditions" });
     // A box that reaches into the next toggle of its row holds that one's indicator (read « O »),

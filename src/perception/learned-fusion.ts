@@ -11,7 +11,40 @@ import type { ElementCandidate } from "./element-classifier.js";
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
 function wordsInside(box: BBox, words: readonly OcrWord[]): OcrWord[] {
-  return words.filter((w) => bboxContainsPoint(box, bboxCenter(w.bbox))).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+  return words
+    .map((w) => partInside(box, w))
+    .filter((w): w is OcrWord => !!w)
+    .sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+}
+
+/**
+ * The part of a word inside `box`: the word when most of it is (four fifths of its width), else — a word OCR ran across
+ * the box's side (two buttons of a row read as one « EnregistrerImprimer ») — its characters over the box, by their
+ * share of the word's width, the cut moved to a join of a small letter and a capital within two characters (where OCR
+ * dropped the space). Undefined when its row is not the box's or under two characters fall inside.
+ */
+export function partInside(box: BBox, w: OcrWord): OcrWord | undefined {
+  const cy = (w.bbox[1] + w.bbox[3]) / 2;
+  if (cy < box[1] || cy > box[3]) return undefined;
+  const width = w.bbox[2] - w.bbox[0];
+  const lo = Math.max(box[0], w.bbox[0]);
+  const hi = Math.min(box[2], w.bbox[2]);
+  if (hi - lo >= 0.8 * width) return w;
+  if (hi - lo <= 0) return undefined;
+  const chars = [...w.text];
+  const n = chars.length;
+  const join = (k: number) => {
+    for (const d of [0, 1, -1, 2, -2]) {
+      const j = k + d;
+      if (j > 0 && j < n && /\p{Ll}/u.test(chars[j - 1]!) && /\p{Lu}/u.test(chars[j]!)) return j;
+    }
+    return k;
+  };
+  const a = lo > w.bbox[0] ? join(Math.round(((lo - w.bbox[0]) / width) * n)) : 0;
+  const b = hi < w.bbox[2] ? join(Math.round(((hi - w.bbox[0]) / width) * n)) : n;
+  const text = chars.slice(a, b).join("").trim();
+  if ([...text].length < 2) return undefined;
+  return { ...w, text, bbox: [w.bbox[0] + (a / n) * width, w.bbox[1], w.bbox[0] + (b / n) * width, w.bbox[3]] };
 }
 
 /**
