@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BBox } from "../core/geometry.js";
-import { captionOf, withoutWordsIn } from "./target-cues.js";
+import { makeFrame } from "../core/frame.js";
+import { captionOf, iconCrop, iconRepeats, withoutWordsIn } from "./target-cues.js";
 
 const line = (text: string, bbox: BBox) => ({ text, bbox });
 
@@ -40,5 +41,29 @@ describe("withoutWordsIn (a line OCR merged across a caption and its field)", ()
     expect(withoutWordsIn({ ...merged, words: [merged.words[3]!] }, [field])).toBeUndefined();
     const plain = { text: "Ville", bbox: [40, 40, 80, 60] as BBox };
     expect(withoutWordsIn(plain, [field])).toBe(plain);
+  });
+});
+
+describe("iconRepeats (an icon crop that cannot tell its target apart)", () => {
+  // A grey window with two empty fields alike and one icon (a dark L shape) right of them.
+  const data = new Uint8Array(400 * 200 * 3).fill(236);
+  const paint = (b: BBox, v: number) => {
+    for (let y = b[1]; y < b[3]; y++) data.fill(v, (y * 400 + b[0]) * 3, (y * 400 + b[2]) * 3);
+  };
+  for (const f of [[40, 40, 140, 64], [40, 100, 140, 124]] as BBox[]) {
+    paint(f, 120);
+    paint([f[0] + 1, f[1] + 1, f[2] - 1, f[3] - 1], 255);
+  }
+  paint([250, 40, 256, 64], 30);
+  paint([250, 58, 274, 64], 30);
+  const frame = makeFrame({ data, width: 400, height: 200, channels: 3 });
+  const win: BBox = [0, 0, 400, 200];
+  it("an empty field's crop matches the other empty field: it repeats; a unique icon does not", () => {
+    const field = iconCrop(frame, undefined, [90, 52], [40, 40, 140, 64], win);
+    expect("flat" in field).toBe(false);
+    expect(iconRepeats(frame, field as Exclude<typeof field, { flat: true }>, win)).toMatchObject({ bbox: expect.any(Array) });
+    const icon = iconCrop(frame, undefined, [262, 52], [250, 40, 274, 64], win);
+    expect("flat" in icon).toBe(false);
+    expect(iconRepeats(frame, icon as Exclude<typeof icon, { flat: true }>, win)).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { cropFrame, screenToFrame, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint } from "../core/geometry.js";
 import { foldText, stripAccelerators } from "../core/text.js";
-import { greyContrast } from "../perception/icon-match.js";
+import { greyContrast, matchIcon } from "../perception/icon-match.js";
 import { captionOf as lineCaption } from "../perception/learned-fusion.js";
 
 export interface TextLine {
@@ -137,6 +137,35 @@ export function iconCrop(at: Frame, calm: Frame | undefined, point: Point, eleme
     if (calmCrop.width === pressCrop.width && calmCrop.height === pressCrop.height && meanAbsDiff(calmCrop, pressCrop) < 24) chosen = { frame: calmCrop, box, std: greyContrast(calmCrop).std, source: "before_pointer" };
   }
   return chosen.std < MIN_ICON_STD ? { flat: true, std: chosen.std } : chosen;
+}
+
+/** Correlation at or above which an icon found elsewhere is taken for the target at replay (grounding's bar). */
+export const ICON_REPEAT = 0.85;
+
+/**
+ * Where else in its window (frame `at`, screen box `window`) the crop matches as well as replay would take it: the best
+ * match at least half a crop away from where it was taken, when its correlation reaches {@link ICON_REPEAT} — an empty
+ * field's crop matches every empty field of a form, a crop that cannot tell its target apart.
+ */
+export function iconRepeats(at: Frame, crop: IconCrop, window: BBox | undefined): { score: number; bbox: BBox } | undefined {
+  const area = window ?? [0, 0, at.width / at.scaleFactor, at.height / at.scaleFactor];
+  const a = screenToFrame(at, [Math.max(0, area[0]), Math.max(0, area[1])]);
+  const b = screenToFrame(at, [area[2], area[3]]);
+  const region: BBox = [a[0], a[1], Math.min(at.width, b[0]), Math.min(at.height, b[1])];
+  if (region[2] - region[0] < 2 * crop.frame.width && region[3] - region[1] < 2 * crop.frame.height) return undefined;
+  const win = cropFrame(at, region);
+  // The crop's own place, grown by half its size each way, painted flat: nothing there can match.
+  const own = screenToFrame(at, [crop.box[0], crop.box[1]]);
+  const hw = crop.frame.width / 2;
+  const hh = crop.frame.height / 2;
+  const x0 = Math.max(0, Math.floor(own[0] - region[0] - hw));
+  const y0 = Math.max(0, Math.floor(own[1] - region[1] - hh));
+  const x1 = Math.min(win.width, Math.ceil(own[0] - region[0] + crop.frame.width + hw));
+  const y1 = Math.min(win.height, Math.ceil(own[1] - region[1] + crop.frame.height + hh));
+  const c = win.channels;
+  for (let y = y0; y < y1; y++) (win.data as Uint8Array).fill(128, (y * win.width + x0) * c, (y * win.width + x1) * c);
+  const m = matchIcon(win, crop.frame, { scales: [1], allowInverted: false });
+  return m && m.score >= ICON_REPEAT ? { score: Math.round(m.score * 100) / 100, bbox: m.bbox } : undefined;
 }
 
 function meanAbsDiff(a: Frame, b: Frame): number {

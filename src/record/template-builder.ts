@@ -13,7 +13,7 @@ import { foldText, stripAccelerators } from "../core/text.js";
 import { sameLabelInOrder, textTargets, typeCompatibility } from "../perception/locate.js";
 import { addExpectations } from "./expectations.js";
 import type { SessionAction } from "./recorder.js";
-import { anchorOffsets, captionOf, iconCrop, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, withoutWordsIn, type WordList } from "./target-cues.js";
+import { anchorOffsets, captionOf, iconCrop, iconRepeats, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, withoutWordsIn, type WordList } from "./target-cues.js";
 import { fillContrast } from "../perception/icon-match.js";
 import { nameIcon } from "../perception/icon-names.js";
 import { toGrey, toRgb } from "../perception/raster.js";
@@ -340,7 +340,10 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
     // The crop is the thing under the click: its element, else the box OCR read there (an icon read
     // as « B » or « 8 » is bounded by that box); 80×80 around the point only when neither is seen.
     const crop = iconCrop(screen.frame, ctx.calm, point, el?.bbox ?? line?.bbox, win);
-    if ("flat" in crop) ctx.warn(`${stepId}: the icon crop under (${point.join(", ")}) is flat (grey deviation ${crop.std}): it could never match; the target is ${anchors.length ? "found by the texts around it and its place in the window" : "this region of the window"}`);
+    const found = anchors.length ? "found by the texts around it and its place in the window" : "this region of the window";
+    const repeats = "flat" in crop ? undefined : iconRepeats(screen.frame, crop, win);
+    if ("flat" in crop) ctx.warn(`${stepId}: the icon crop under (${point.join(", ")}) is flat (grey deviation ${crop.std}): it could never match; the target is ${found}`);
+    else if (repeats) ctx.warn(`${stepId}: the icon crop under (${point.join(", ")}) matches elsewhere in its window as well (correlation ${repeats.score}): it cannot tell the target apart; the target is ${found}`);
     else {
       icon = await deps.saveIcon(`${stepId}.png`, crop.frame);
       iconStd = crop.std;
