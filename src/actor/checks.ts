@@ -116,8 +116,11 @@ export function textShows(lines: readonly string[], want: string): { status: Che
 export interface FieldRead {
   text: string;
   by: "no ink" | "mask dots" | "ocr line" | "ocr";
-  /** The read without a hair-thin run at the end: the text cursor, which OCR may read as « l » or « | ». */
-  withoutCursor?: string;
+  /**
+   * The read without a hair-thin run at the end (the text cursor, which OCR may read as « l » or « | »), made only when
+   * asked: a second OCR read, needed only when the first does not show the value.
+   */
+  withoutCursor?: () => Promise<string>;
 }
 
 /** Where a field's text is: the ink inside its border (frame pixels), as runs of inked columns. */
@@ -230,7 +233,7 @@ export async function readFieldCheaply(f: Frame, masked: boolean, readLine: ((f:
   // The read without it: the same box, the cursor's columns painted over with the background right of them — cut out
   // instead, the box would either take it back in through its margin or end against the last letter, which OCR misreads.
   const cursor = apart ? last[0] : ink.cursorAt;
-  if (cursor !== undefined) return { text, by: "ocr line", withoutCursor: await readLine(withoutColumns(f, cursor, last[1], box), box) };
+  if (cursor !== undefined) return { text, by: "ocr line", withoutCursor: () => readLine(withoutColumns(f, cursor, last[1], box), box) };
   return { text, by: "ocr line" };
 }
 
@@ -297,8 +300,8 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
         if (!f) break;
         const r = probe.readField ? await probe.readField(f, !!pc.masked) : { text: (await probe.readText(f)).join(" "), by: "ocr" as const };
         let shown = fieldShows(r.text, want, pc.masked);
-        if (shown.status !== "passed" && r.withoutCursor !== undefined) {
-          const alt = fieldShows(r.withoutCursor, want, pc.masked);
+        if (shown.status !== "passed" && r.withoutCursor) {
+          const alt = fieldShows(await r.withoutCursor(), want, pc.masked);
           if (alt.status === "passed") shown = { ...alt, evidence: `${alt.evidence}; the text cursor after it left out` };
         }
         last = r.by === "ocr" ? shown : { ...shown, evidence: `${shown.evidence} (${r.by})` };
