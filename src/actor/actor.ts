@@ -141,10 +141,11 @@ interface AttemptResult {
 }
 
 export class Actor {
-  /** Per row: where each step's target was grounded (screen box), for checks of later steps. */
-  private boxes = new Map<string, BBox>();
-  /** The layout epoch each box was found in: a scroll (a step's or an adaptation's) starts a new one. */
-  private boxEpoch = new Map<string, number>();
+  /**
+   * Per row: where each step's target was grounded (screen box), for checks of later steps, and the layout epoch it was
+   * found in (a scroll, a step's or an adaptation's, starts a new one).
+   */
+  private boxes = new Map<string, { box: BBox; epoch: number }>();
   private layoutEpoch = 0;
   private readonly groundCache = new Map<string, { key: string; g: Extract<Grounding, { found: true }>; row: number }>();
   private decisions: Decision["kind"][] = [];
@@ -165,7 +166,6 @@ export class Actor {
 
   beginRow(): void {
     this.boxes = new Map();
-    this.boxEpoch = new Map();
     this.layoutEpoch = 0;
   }
 
@@ -366,7 +366,7 @@ export class Actor {
     const signal = this.opts.signal;
     let live: WindowDescriptor | undefined | null = null;
     const readText = async (f: Frame) => (this.deps.readText ? this.deps.readText(f, signal) : (await this.deps.perceive(f, signal)).lines.map((l) => l.text));
-    const box = (r: CheckRegion): BBox | undefined => (r.of === "target" ? (targetBox ?? this.boxes.get(step.step_id)) : r.of === "step" ? this.boxes.get(r.step_id) : (live ?? window).bbox);
+    const box = (r: CheckRegion): BBox | undefined => (r.of === "target" ? (targetBox ?? this.boxes.get(step.step_id)?.box) : r.of === "step" ? this.boxes.get(r.step_id)?.box : (live ?? window).bbox);
     return {
       windows: () => windows.list(signal),
       liveWindow: async () => (live = await windows.get(window.id, signal)),
@@ -772,8 +772,7 @@ export class Actor {
   }
 
   private keepBox(stepId: string, box: BBox): void {
-    this.boxes.set(stepId, box);
-    this.boxEpoch.set(stepId, this.layoutEpoch);
+    this.boxes.set(stepId, { box, epoch: this.layoutEpoch });
   }
 
   /**
@@ -785,12 +784,12 @@ export class Actor {
     if (!wb) return [];
     const f: BBox = [frame.origin[0], frame.origin[1], frame.origin[0] + frame.width / frame.scaleFactor, frame.origin[1] + frame.height / frame.scaleFactor];
     const out: BBox[] = [];
-    for (const [id, bb] of this.boxes) {
+    for (const [id, { box: bb, epoch }] of this.boxes) {
       const other = this.workflow.steps.find((x) => x.step_id === id);
       const t = other?.target;
       // Fields of the same window only: a dialog's field may lie over one of its main window's.
       if (id === step.step_id || other?.window.title !== step.window.title || other.window.app !== step.window.app) continue;
-      if (t?.type !== "text_input" || !t.window_box || bboxIoU(t.window_box, wb) >= 0.3 || (this.boxEpoch.get(id) ?? -1) !== this.layoutEpoch) continue;
+      if (t?.type !== "text_input" || !t.window_box || bboxIoU(t.window_box, wb) >= 0.3 || epoch !== this.layoutEpoch) continue;
       if (bb[0] >= f[0] && bb[1] >= f[1] && bb[2] <= f[2] && bb[3] <= f[3]) out.push(bboxScreenToFrame(frame, bb));
     }
     return out;
@@ -801,9 +800,9 @@ export class Actor {
     const w = window.bbox;
     const inside = (bb: BBox) => bb[0] >= w[0] && bb[1] >= w[1] && bb[2] <= w[2] && bb[3] <= w[3];
     return [...this.boxes]
-      .filter(([id, bb]) => id !== step.step_id && inside(bb))
+      .filter(([id, { box }]) => id !== step.step_id && inside(box))
       .reverse()
-      .map(([id, bb]) => ({ box: bb, type: this.workflow.steps.find((x) => x.step_id === id)?.target?.type ?? null }));
+      .map(([id, { box }]) => ({ box, type: this.workflow.steps.find((x) => x.step_id === id)?.target?.type ?? null }));
   }
 
   private secretStep(step: Step): boolean {
