@@ -8,82 +8,25 @@
 //   - ×2: the fields, the canvas click placed by the recorded words' width (OCR line heights said
 //     ×1.33), and the icon-only Save found at its recorded place (its template correlates 0.76 at ×2).
 //   - Recorded at ×2, the icon-only Save is read « 8 » by OCR: it is named by its icon, never « 8 ».
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodePng, readImageFile } from "../../src/capture/png.js";
-import { replayWorkflow } from "../../src/cli/commands/replay.js";
-import type { Workflow } from "../../src/core/schemas/workflow.js";
-import { genTasks, recordDemonstration } from "../../src/lab/gen-tasks.js";
+import { genTasks } from "../../src/lab/gen-tasks.js";
 import type { AppVariant } from "../../src/platform/x11/desktop-lab.js";
-import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
-import { PpOcr } from "../../src/perception/ppocr-ocr.js";
-import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
-import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
-import { X11RecordSource } from "../../src/platform/x11/x11-record-source.js";
-import { detectorReader, secretFieldFinder } from "../../src/record/perception-adapters.js";
-import { Recorder } from "../../src/record/recorder.js";
-import { readSession } from "../../src/record/session.js";
-import { buildWorkflow } from "../../src/record/template-builder.js";
-import { readTrace } from "../../src/replay/trace.js";
+import { genReplay, type Built } from "./gen-replay.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
-let detector: UIElementDetector;
-let tess: TesseractOcr;
-const words = AccentLexicon.load();
-const work = mkdtempSync(join(tmpdir(), "rpav-gen-cells-"));
+const gen = genReplay(kit);
 const task = genTasks().tk;
 
-beforeAll(async () => {
-  tess = await TesseractOcr.create();
-  detector = new UIElementDetector({ ocr: new HybridOcr(await PpOcr.create(), tess, words) });
-});
+beforeAll(() => gen.start());
 afterAll(async () => {
   await kit.cleanup();
-  await tess?.close();
+  await gen.close();
 });
 
-/** Recorded once through X RECORD while the scripted person does the task (in `variant`), then built. */
-async function recordAndBuild(name: string, variant: AppVariant = {}): Promise<{ workflow: Workflow; warnings: string[]; path: string }> {
-  const dir = join(work, name);
-  const recorder = new Recorder({ events: new X11RecordSource({ env: kit.env }), screen: kit.screen, windows: kit.windows, encodePng, secretField: secretFieldFinder(detector) });
-  const r = await recordDemonstration(task, { env: kit.env, windows: kit.windows, input: kit.input }, recorder, join(dir, "session"), variant);
-  expect(r.problems).toEqual([]);
-  expect(r.observed).toBe(task.expected(task.recorded));
-  mkdirSync(join(dir, "icons"), { recursive: true });
-  const { workflow, warnings } = await buildWorkflow(readSession(join(dir, "session")), {
-    reader: detectorReader(detector),
-    loadImage: (p) => readImageFile(p),
-    words,
-    saveIcon: async (file, frame) => {
-      writeFileSync(join(dir, "icons", file), await encodePng(frame));
-      return join("icons", file);
-    },
-  });
-  const path = join(dir, "workflow.json");
-  writeFileSync(path, JSON.stringify(workflow));
-  return { workflow, warnings, path };
-}
-
-let wf: { workflow: Workflow; warnings: string[]; path: string };
-
-/** Replays the ×1 recording on the app opened in `variant` with `data`; the oracle and what each step did. */
-async function replayIn(variant: AppVariant, data: Record<string, string>) {
-  const keys = Object.keys(task.recorded);
-  const vars = Object.fromEntries(wf.workflow.variables.map((v, i) => [v.name, data[keys[i]!]!]));
-  const run = await task.start({ env: kit.env }, kit.windows, variant, data);
-  try {
-    const r = await replayWorkflow({ workflowPath: wf.path, vars, maxAttempts: 2 }, kit.env, join(work, "data"), () => undefined);
-    const trace = readTrace(r.runDir);
-    const notes = trace.events.filter((e) => e.type === "before").map((e) => (e.type === "before" ? `${e.step_id} ${e.method}: ${e.decision}` : ""));
-    const failed = trace.events.map((e) => (e.type === "after" && e.status === "failed" ? `${e.step_id}: ${e.error?.message ?? ""}` : "")).filter(Boolean);
-    return { status: r.status, got: await run.observe(), notes, why: [...notes, ...failed].join("\n") };
-  } finally {
-    await run.stop();
-  }
-}
+const recordAndBuild = (name: string, variant: AppVariant = {}) => gen.recordAndBuild(task, name, variant);
+let wf: Built;
+const replayIn = (variant: AppVariant, data: Record<string, string>) => gen.replayIn(task, wf, variant, data);
 
 describe("record once, replay anywhere on a generated Tk form", () => {
   it("builds the ×1 demonstration: three fields by their captions, the canvas a region, Save an icon", async () => {
