@@ -5,19 +5,12 @@
 # the screen; the window stays open, as an app's does after saving. Widget screen boxes go to params["out"] + ".geom.json" once shown, for
 # the scripted person who demonstrates the task (lab ground truth, never read by the product).
 import json, os, sys
-import gi
-gi.require_version("Gtk", "3.0")
+from task_gtk import boxof_in, gtk_window
 from gi.repository import Gtk, GLib
 
 p = json.load(open(sys.argv[1]))
-# Optional "theme": a GTK theme by name ("HighContrast", built into GTK 3), unless GTK_THEME (the dark cell) names one.
-if p.get("theme") and not os.environ.get("GTK_THEME"):
-    Gtk.Settings.get_default().set_property("gtk-theme-name", p["theme"])
 state = {"fields": {}, "search": "", "mark": None, "saved": False}
-
-win = Gtk.Window(title=p["title"])
-win.set_default_size(p.get("width", 560), p.get("height", 460))
-win.connect("destroy", Gtk.main_quit)
+win = gtk_window(p)
 box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=8, margin=12)
 win.add(box)
 
@@ -87,11 +80,7 @@ if d:
         def dgeom():
             if not dlg.get_window():
                 return False
-            ox, oy = dlg.get_window().get_origin()[1:]
-            def boxof(w):
-                x, y = w.translate_coordinates(dlg, 0, 0)
-                a = w.get_allocation()
-                return [ox + x, oy + y, ox + x + a.width, oy + y + a.height]
+            boxof = boxof_in(dlg)
             json.dump({"field": boxof(entry), "ok": boxof(ok), "cancel": boxof(cancel)}, open(p["out"] + ".dialog.json", "w"))
             return False
         dlg.show_all()
@@ -112,11 +101,7 @@ def do_save(_b):
 save.connect("clicked", do_save)
 
 def geometry():
-    ox, oy = win.get_window().get_origin()[1:]
-    def boxof(w):
-        x, y = w.translate_coordinates(win, 0, 0)
-        a = w.get_allocation()
-        return [ox + x, oy + y, ox + x + a.width, oy + y + a.height]
+    boxof = boxof_in(win)
     g = {"save": boxof(save), "search": boxof(search), "canvas": boxof(canvas), "disabled": boxof(dis), "fields": {k: boxof(e) for k, e in entries.items()}}
     if d:
         g["opener"] = boxof(opener)

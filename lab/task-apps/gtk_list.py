@@ -5,17 +5,11 @@
 # item's row among them) go to params["out"] + ".geom.json" once shown, for the scripted person (lab
 # ground truth, never read by the product). Variants: GTK follows GTK_THEME / GDK_SCALE / GDK_DPI_SCALE.
 import json, os, sys
-import gi
-gi.require_version("Gtk", "3.0")
+from task_gtk import boxof_in, gtk_window
 from gi.repository import Gtk, GLib
 
 p = json.load(open(sys.argv[1]))
-# Optional "theme": a GTK theme by name ("HighContrast", built into GTK 3), unless GTK_THEME (the dark cell) names one.
-if p.get("theme") and not os.environ.get("GTK_THEME"):
-    Gtk.Settings.get_default().set_property("gtk-theme-name", p["theme"])
-win = Gtk.Window(title=p["title"])
-win.set_default_size(p.get("width", 560), p.get("height", 460))
-win.connect("destroy", Gtk.main_quit)
+win = gtk_window(p)
 box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=8, margin=12)
 win.add(box)
 box.pack_start(Gtk.Label(label=p["list_caption"], xalign=0), False, False, 0)
@@ -45,11 +39,7 @@ def do_action(_b):
 action.connect("clicked", do_action)
 
 def geometry():
-    ox, oy = win.get_window().get_origin()[1:]
-    def boxof(w):
-        x, y = w.translate_coordinates(win, 0, 0)
-        a = w.get_allocation()
-        return [ox + x, oy + y, ox + x + a.width, oy + y + a.height]
+    boxof = boxof_in(win)
     json.dump({"items": {k: boxof(r) for k, r in rows.items()}, "field": boxof(entry), "action": boxof(action)}, open(p["out"] + ".geom.json", "w"))
     return False
 win.show_all()

@@ -15,30 +15,14 @@ import os
 import sys
 
 p = json.load(open(sys.argv[1]))
-scale = float(os.environ.get("GDK_SCALE", "1"))
-text_scale = float(os.environ.get("GDK_DPI_SCALE", "1"))
+from task_qt import qt_app  # noqa: E402
+
+app, scale, boxof = qt_app(p, "taskform-qt")
 dark = "dark" in os.environ.get("GTK_THEME", "")
-os.environ["QT_SCALE_FACTOR"] = str(scale)
-os.environ.pop("QT_AUTO_SCREEN_SCALE_FACTOR", None)
-
-from PyQt5.QtCore import QPoint, Qt, QTimer  # noqa: E402
+from PyQt5.QtCore import Qt, QTimer  # noqa: E402
 from PyQt5.QtGui import QColor, QPalette  # noqa: E402
-from PyQt5.QtWidgets import (QApplication, QCheckBox, QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,  # noqa: E402
-                             QPushButton, QScrollArea, QSizePolicy, QStyle, QStyleFactory, QToolButton, QVBoxLayout, QWidget)
-
-app = QApplication([p.get("class", "taskform-qt")])
-app.setStyle(QStyleFactory.create(p.get("style", "Fusion")))  # "style": another of Qt's own styles ("Windows")
-font = app.font()
-font.setPointSizeF(9.5 * text_scale)
-app.setFont(font)
-if dark:
-    pal = QPalette()
-    for role, colour in [(QPalette.Window, "#2d2d2d"), (QPalette.WindowText, "#eeeeee"), (QPalette.Base, "#3a3a3a"), (QPalette.Text, "#eeeeee"),
-                         (QPalette.Button, "#3c3c3c"), (QPalette.ButtonText, "#eeeeee"), (QPalette.Highlight, "#3d7ad6"), (QPalette.HighlightedText, "#ffffff")]:
-        pal.setColor(role, QColor(colour))
-    pal.setColor(QPalette.Disabled, QPalette.Text, QColor("#7a7a7a"))
-    pal.setColor(QPalette.Disabled, QPalette.ButtonText, QColor("#7a7a7a"))
-    app.setPalette(pal)
+from PyQt5.QtWidgets import (QCheckBox, QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,  # noqa: E402
+                             QPushButton, QScrollArea, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget)
 
 state = {"fields": {}, "search": "", "mark": None, "saved": False}
 win = QWidget()
@@ -127,11 +111,6 @@ def do_save():
 
 
 save.clicked.connect(do_save)
-
-
-def boxof(w):
-    o = w.mapToGlobal(QPoint(0, 0))
-    return [round(o.x() * scale), round(o.y() * scale), round((o.x() + w.width()) * scale), round((o.y() + w.height()) * scale)]
 
 
 if d:

@@ -4,31 +4,14 @@
 # (or params["style"]). The lab's variants are read as a Qt app can follow them: GTK_THEME=…:dark → a dark
 # palette, GDK_SCALE → QT_SCALE_FACTOR, GDK_DPI_SCALE → larger fonts. Screen boxes go to params["out"] + ".geom.json".
 import json
-import os
 import sys
 
 p = json.load(open(sys.argv[1]))
-scale = float(os.environ.get("GDK_SCALE", "1"))
-text_scale = float(os.environ.get("GDK_DPI_SCALE", "1"))
-dark = "dark" in os.environ.get("GTK_THEME", "")
-os.environ["QT_SCALE_FACTOR"] = str(scale)
-os.environ.pop("QT_AUTO_SCREEN_SCALE_FACTOR", None)
+from task_qt import qt_app  # noqa: E402
 
+app, scale, boxof = qt_app(p, "tasklist-qt")
 from PyQt5.QtCore import QPoint, QTimer  # noqa: E402
-from PyQt5.QtGui import QColor, QPalette  # noqa: E402
-from PyQt5.QtWidgets import QApplication, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QStyleFactory, QVBoxLayout, QWidget  # noqa: E402
-
-app = QApplication([p.get("class", "tasklist-qt")])
-app.setStyle(QStyleFactory.create(p.get("style", "Fusion")))
-font = app.font()
-font.setPointSizeF(9.5 * text_scale)
-app.setFont(font)
-if dark:
-    pal = QPalette()
-    for role, colour in [(QPalette.Window, "#2d2d2d"), (QPalette.WindowText, "#eeeeee"), (QPalette.Base, "#3a3a3a"), (QPalette.Text, "#eeeeee"),
-                         (QPalette.Button, "#3c3c3c"), (QPalette.ButtonText, "#eeeeee"), (QPalette.Highlight, "#3d7ad6"), (QPalette.HighlightedText, "#ffffff")]:
-        pal.setColor(role, QColor(colour))
-    app.setPalette(pal)
+from PyQt5.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QVBoxLayout, QWidget  # noqa: E402
 
 win = QWidget()
 win.setWindowTitle(p["title"])
@@ -55,11 +38,6 @@ def do_action():
 
 
 action.clicked.connect(do_action)
-
-
-def boxof(w):
-    o = w.mapToGlobal(QPoint(0, 0))
-    return [round(o.x() * scale), round(o.y() * scale), round((o.x() + w.width()) * scale), round((o.y() + w.height()) * scale)]
 
 
 def geometry():

@@ -3,22 +3,11 @@
 # area holding a few lines; « * » before the title once modified; « Enregistrer » writes {"text",
 # "saved"} to params["out"], the oracle). The lab's variants are read as a Tk app can follow them:
 # GTK_THEME=…:dark → a dark palette, GDK_SCALE → tk scaling, GDK_DPI_SCALE → larger fonts.
-import json, os, sys, tkinter as tk
-from tkinter import font as tkfont
+import json, sys, tkinter as tk
+from task_tk import boxof, tk_root
 
 p = json.load(open(sys.argv[1]))
-scale = float(os.environ.get("GDK_SCALE", "1"))
-text_scale = float(os.environ.get("GDK_DPI_SCALE", "1"))
-dark = "dark" in os.environ.get("GTK_THEME", "")
-bg, fg, field_bg = ("#2b2b2b", "#eeeeee", "#1f1f1f") if dark else ("#ececec", "#111111", "#ffffff")
-
-root = tk.Tk(className=p.get("class", "TaskEditor"))
-root.title(p["title"])
-root.tk.call("tk", "scaling", 1.333 * scale)
-for name in ("TkDefaultFont", "TkTextFont", "TkFixedFont"):
-    tkfont.nametofont(name).configure(size=int(round(10 * text_scale)))
-root.configure(bg=bg)
-root.geometry(f"{int(p.get('width', 560) * scale)}x{int(p.get('height', 460) * scale)}")
+root, scale, (bg, fg, field_bg), dark = tk_root(p, "TaskEditor", ("TkDefaultFont", "TkTextFont", "TkFixedFont"))
 bar = tk.Frame(root, bg=bg)
 bar.pack(fill="x", padx=int(8 * scale), pady=int(6 * scale))
 buttons = {}
@@ -39,8 +28,5 @@ def do_save():
     text.edit_modified(False)
 buttons[p["save"]].configure(command=do_save)
 
-def boxof(w):
-    x, y = w.winfo_rootx(), w.winfo_rooty()
-    return [x, y, x + w.winfo_width(), y + w.winfo_height()]
 root.after(600, lambda: json.dump({"save": boxof(buttons[p["save"]]), "text": boxof(text)}, open(p["out"] + ".geom.json", "w")))
 root.mainloop()

@@ -4,23 +4,11 @@
 # are read as a Tk app can follow them: GTK_THEME=…:dark → a dark palette, GDK_SCALE → tk scaling,
 # GDK_DPI_SCALE → larger fonts. Save writes the state JSON to params["out"] (the oracle); the window stays open.
 import json, os, sys, tkinter as tk
-from tkinter import font as tkfont
+from task_tk import boxof, tk_root
 
 p = json.load(open(sys.argv[1]))
 state = {"fields": {}, "search": "", "mark": None, "saved": False}
-scale = float(os.environ.get("GDK_SCALE", "1"))
-text_scale = float(os.environ.get("GDK_DPI_SCALE", "1"))
-dark = "dark" in os.environ.get("GTK_THEME", "")
-bg, fg, field_bg = ("#2b2b2b", "#eeeeee", "#3c3c3c") if dark else ("#ececec", "#111111", "#ffffff")
-
-root = tk.Tk(className=p.get("class", "TaskForm"))
-root.title(p["title"])
-root.tk.call("tk", "scaling", 1.333 * scale)
-for name in ("TkDefaultFont", "TkTextFont"):
-    f = tkfont.nametofont(name)
-    f.configure(size=int(round(10 * text_scale)))
-root.configure(bg=bg)
-root.geometry(f"{int(p.get('width', 560) * scale)}x{int(p.get('height', 460) * scale)}")
+root, scale, (bg, fg, field_bg), dark = tk_root(p, "TaskForm")
 
 bar = tk.Frame(root, bg=bg)
 bar.pack(fill="x", padx=int(12 * scale), pady=int(8 * scale))
@@ -60,10 +48,6 @@ canvas.pack(fill="both", expand=True, padx=int(12 * scale), pady=int(10 * scale)
 def press(ev):
     state["mark"] = [round(ev.x / canvas.winfo_width(), 3), round(ev.y / canvas.winfo_height(), 3)]
 canvas.bind("<Button-1>", press)
-
-def boxof(w):
-    x, y = w.winfo_rootx(), w.winfo_rooty()
-    return [x, y, x + w.winfo_width(), y + w.winfo_height()]
 
 if d:
     def open_dialog():

@@ -25,6 +25,23 @@ import type { labKit } from "./support.js";
 
 export type Built = { workflow: Workflow; warnings: string[]; path: string };
 
+/** The workflow built from the session in `sessionDir` by the real detector, written to `out` (workflow.json, icons/). */
+export async function buildAt(sessionDir: string, out: string, detector: UIElementDetector, words: AccentLexicon): Promise<Built> {
+  mkdirSync(join(out, "icons"), { recursive: true });
+  const { workflow, warnings } = await buildWorkflow(readSession(sessionDir), {
+    reader: detectorReader(detector),
+    loadImage: (p) => readImageFile(p),
+    words,
+    saveIcon: async (file, frame) => {
+      writeFileSync(join(out, "icons", file), await encodePng(frame));
+      return join("icons", file);
+    },
+  });
+  const path = join(out, "workflow.json");
+  writeFileSync(path, JSON.stringify(workflow));
+  return { workflow, warnings, path };
+}
+
 /** The recorder, builder and replayer of generated tasks on the lab's desktop (`start` before use, `close` after). */
 export function genReplay(kit: ReturnType<typeof labKit>) {
   let detector: UIElementDetector;
@@ -46,19 +63,7 @@ export function genReplay(kit: ReturnType<typeof labKit>) {
       const r = await recordDemonstration(task, { env: kit.env, windows: kit.windows, input: kit.input }, recorder, join(dir, "session"), variant);
       expect(r.problems).toEqual([]);
       expect(r.observed).toBe(task.expected(task.recorded));
-      mkdirSync(join(dir, "icons"), { recursive: true });
-      const { workflow, warnings } = await buildWorkflow(readSession(join(dir, "session")), {
-        reader: detectorReader(detector),
-        loadImage: (p) => readImageFile(p),
-        words,
-        saveIcon: async (file, frame) => {
-          writeFileSync(join(dir, "icons", file), await encodePng(frame));
-          return join("icons", file);
-        },
-      });
-      const path = join(dir, "workflow.json");
-      writeFileSync(path, JSON.stringify(workflow));
-      return { workflow, warnings, path };
+      return buildAt(join(dir, "session"), dir, detector, words);
     },
     /** Replays `wf` on the app opened in `variant` with `data` (variables in the task's data order); the oracle and what each step did. */
     async replayIn(task: ReplayTask, wf: Built, variant: AppVariant, data: Record<string, string>) {

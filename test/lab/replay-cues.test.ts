@@ -4,11 +4,11 @@
 // a flat icon crop is refused at build, an icon-only button is not named by one OCR character, the
 // same session (and a second recording of the same demonstration) builds the same targets, a field
 // is found by its caption when ranks shifted, and a greyed-out field is never typed into.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodePng, readImageFile } from "../../src/capture/png.js";
+import { encodePng } from "../../src/capture/png.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import type { Target, Workflow } from "../../src/core/schemas/workflow.js";
 import { genFormTask, genTasks, recordDemonstration, type GenStartOptions } from "../../src/lab/gen-tasks.js";
@@ -17,11 +17,10 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { X11RecordSource } from "../../src/platform/x11/x11-record-source.js";
-import { detectorReader, secretFieldFinder } from "../../src/record/perception-adapters.js";
+import { secretFieldFinder } from "../../src/record/perception-adapters.js";
 import { Recorder } from "../../src/record/recorder.js";
-import { readSession } from "../../src/record/session.js";
-import { buildWorkflow } from "../../src/record/template-builder.js";
 import { readTrace } from "../../src/replay/trace.js";
+import { buildAt } from "./gen-replay.js";
 import { labKit } from "./support.js";
 
 const kit = labKit();
@@ -58,21 +57,7 @@ async function record(t: typeof task, name: string): Promise<string> {
   return dir;
 }
 
-async function build(sessionDir: string, out: string): Promise<{ workflow: Workflow; warnings: string[]; path: string }> {
-  mkdirSync(join(out, "icons"), { recursive: true });
-  const { workflow, warnings } = await buildWorkflow(readSession(sessionDir), {
-    reader: detectorReader(detector),
-    loadImage: (p) => readImageFile(p),
-    words,
-    saveIcon: async (name, frame) => {
-      writeFileSync(join(out, "icons", name), await encodePng(frame));
-      return join("icons", name);
-    },
-  });
-  const path = join(out, "workflow.json");
-  writeFileSync(path, JSON.stringify(workflow));
-  return { workflow, warnings, path };
-}
+const build = (sessionDir: string, out: string) => buildAt(sessionDir, out, detector, words);
 
 /** What must not change from one build of a demonstration to another. */
 const identity = (t: Target | null) => (t ? { type: t.type, label: t.label, by_text: t.by_text, caption: t.caption?.text ?? null, cues: t.cues, region: !!t.region, icon: !!t.icon, typed_into: !!t.typed_into } : null);
