@@ -141,9 +141,12 @@ describe("fusion with OCR", () => {
     // A check box whose box cuts its caption is named by the whole line.
     const cut = { text: "Accepte les conditions", bbox: [20, 120, 160, 138] as BBox, confidence: 0.9, words: [{ text: "Accepte", bbox: [20, 120, 70, 138] as BBox, confidence: 0.9 }, { text: "les", bbox: [74, 120, 90, 138] as BBox, confidence: 0.9 }, { text: "conditions", bbox: [94, 120, 160, 138] as BBox, confidence: 0.9 }] };
     // Two buttons of a row OCR read as one word: each keeps its own part, cut where the capital starts the next word.
-    const row = line("EnregistrerImprimer", [215, 200, 362, 216]);
+    const row = line("EnregistrerImprimer", [203, 200, 362, 216]); // PP-OCR's box padded past the first button's side
     const [save, print] = fuseWithOcr([{ type: "button", bbox: [207, 196, 292, 220], confidence: 0.8 }, { type: "button", bbox: [296, 196, 370, 220], confidence: 0.8 }], [row]);
     expect([save!.label, print!.label]).toEqual(["Enregistrer", "Imprimer"]);
+    // A box a little short of its word, no join where it cuts: the whole word, as before.
+    const [short] = fuseWithOcr([{ type: "button", bbox: [225, 196, 330, 220], confidence: 0.8 }], [line("Enregistrement", [215, 200, 362, 216])]);
+    expect(short!.label).toBe("Enregistrement");
     const [toggle] = fuseWithOcr([{ type: "checkbox", bbox: [3, 118, 93, 140], confidence: 0.8 }], [cut]);
     expect(toggle).toMatchObject({ label: "Accepte les conditions", text: "Accepte les conditions" });
     // A box that reaches into the next toggle of its row holds that one's indicator (read « O »),

@@ -18,30 +18,28 @@ function wordsInside(box: BBox, words: readonly OcrWord[]): OcrWord[] {
 }
 
 /**
- * The part of a word inside `box`: the word when most of it is (four fifths of its width), else — a word OCR ran across
- * the box's side (two buttons of a row read as one « EnregistrerImprimer ») — its characters over the box, by their
- * share of the word's width, the cut moved to a join of a small letter and a capital within two characters (where OCR
- * dropped the space). Undefined when its row is not the box's or under two characters fall inside.
+ * The part of a word inside `box`: the word when its centre is inside, unless OCR ran it across the box's side — two
+ * buttons of a row read as one « EnregistrerImprimer », the box's side falling within two characters of a join of a
+ * small letter and a capital (where OCR dropped the space): then its characters on the box's side of that join. A word
+ * whose centre is outside counts only by such a part. Undefined when its row is not the box's or nothing of it counts.
  */
 export function partInside(box: BBox, w: OcrWord): OcrWord | undefined {
   const cy = (w.bbox[1] + w.bbox[3]) / 2;
   if (cy < box[1] || cy > box[3]) return undefined;
+  const centred = bboxContainsPoint(box, bboxCenter(w.bbox));
   const width = w.bbox[2] - w.bbox[0];
   const lo = Math.max(box[0], w.bbox[0]);
   const hi = Math.min(box[2], w.bbox[2]);
-  if (hi - lo >= 0.8 * width) return w;
-  if (hi - lo <= 0) return undefined;
+  if (hi - lo >= 0.9 * width || hi <= lo) return centred ? w : undefined;
   const chars = [...w.text];
   const n = chars.length;
-  const join = (k: number) => {
-    for (const d of [0, 1, -1, 2, -2]) {
-      const j = k + d;
-      if (j > 0 && j < n && /\p{Ll}/u.test(chars[j - 1]!) && /\p{Lu}/u.test(chars[j]!)) return j;
-    }
-    return k;
-  };
-  const a = lo > w.bbox[0] ? join(Math.round(((lo - w.bbox[0]) / width) * n)) : 0;
-  const b = hi < w.bbox[2] ? join(Math.round(((hi - w.bbox[0]) / width) * n)) : n;
+  const join = (k: number) => [0, 1, -1, 2, -2].map((d) => k + d).find((j) => j > 0 && j < n && /\p{Ll}/u.test(chars[j - 1]!) && /\p{Lu}/u.test(chars[j]!));
+  // Where the box's sides fall in the word, in characters; within a character of its ends (OCR pads its boxes), none.
+  const at = (x: number) => Math.round(((x - w.bbox[0]) / width) * n);
+  const a = at(lo) <= 1 ? 0 : join(at(lo));
+  const b = at(hi) >= n - 1 ? n : join(at(hi));
+  // No join where the box's side cuts the word: a box drawn a little short of its text, not two words run together.
+  if (a === undefined || b === undefined) return centred ? w : undefined;
   const text = chars.slice(a, b).join("").trim();
   if ([...text].length < 2) return undefined;
   return { ...w, text, bbox: [w.bbox[0] + (a / n) * width, w.bbox[1], w.bbox[0] + (b / n) * width, w.bbox[3]] };
