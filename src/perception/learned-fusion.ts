@@ -10,9 +10,14 @@ import type { ElementCandidate } from "./element-classifier.js";
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
-function wordsInside(box: BBox, words: readonly OcrWord[]): OcrWord[] {
+/**
+ * The words of an element: those whose centre is inside its box; for the elements a row of can be read as one word
+ * (buttons, tabs, links side by side), a word run across its side counts by its part inside ({@link partInside}).
+ */
+function wordsInside(box: BBox, words: readonly OcrWord[], type: string): OcrWord[] {
+  const cuts = type === "button" || type === "tab" || type === "link";
   return words
-    .map((w) => partInside(box, w))
+    .map((w) => (cuts ? partInside(box, w) : bboxContainsPoint(box, bboxCenter(w.bbox)) ? w : undefined))
     .filter((w): w is OcrWord => !!w)
     .sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
 }
@@ -112,7 +117,7 @@ function cutLines(box: BBox, lines: readonly OcrLine[], inside: readonly OcrWord
 export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
   return proposals.map((p) => {
-    const inside = wordsInside(p.bbox, words);
+    const inside = wordsInside(p.bbox, words, p.type);
     let text = inside.map((w) => w.text).join(" ");
     let label = text;
     if (p.type === "text_input" || p.type === "dropdown") {
