@@ -65,7 +65,7 @@ interface Slot {
 
 export class TesseractOcr implements OcrProvider {
   readonly name: string;
-  private readonly slots: Slot[] = [];
+  private readonly slots: Slot[];
 
   private constructor(
     workers: readonly Worker[],
@@ -73,7 +73,7 @@ export class TesseractOcr implements OcrProvider {
     languages: string,
   ) {
     this.name = `tesseract:${languages}`;
-    for (const worker of workers) this.slots.push({ worker, queue: Promise.resolve(), pending: 0 });
+    this.slots = workers.map((worker) => ({ worker, queue: Promise.resolve(), pending: 0 }));
   }
 
   static async create(options: TesseractOptions = {}): Promise<TesseractOcr> {
@@ -95,25 +95,11 @@ export class TesseractOcr implements OcrProvider {
       }
       return worker;
     };
-    // The first worker is awaited (its failure is the provider's); the others start behind it and join when ready
-    // (a cold `rpav detect` reads with one while they start). One of them failing only means fewer at once.
-    const ocr = new TesseractOcr([await start()], tess, languages);
-    for (let k = 1; k < Math.max(1, options.workers ?? 2); k++) ocr.joining.push(start().then((w) => ocr.join(w), () => undefined));
-    return ocr;
-  }
-
-  /** Workers still starting (see `create`). */
-  private readonly joining: Promise<void>[] = [];
-  private closed = false;
-
-  /** Resolves once every worker asked for has started (or failed to). */
-  async started(): Promise<void> {
-    await Promise.all(this.joining);
-  }
-
-  private async join(worker: Worker): Promise<void> {
-    if (this.closed) await worker.terminate();
-    else this.slots.push({ worker, queue: Promise.resolve(), pending: 0 });
+    // Started together; one failing only means fewer at once, all failing is the provider's failure.
+    const started = await Promise.allSettled(Array.from({ length: Math.max(1, options.workers ?? 2) }, start));
+    const workers = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    if (!workers.length) throw (started[0] as PromiseRejectedResult).reason;
+    return new TesseractOcr(workers, tess, languages);
   }
 
   /** How many workers read at once. */
@@ -184,9 +170,6 @@ export class TesseractOcr implements OcrProvider {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
-    // A worker that joins after this is terminated as it joins.
-    await Promise.all(this.joining);
   }
 }

@@ -173,7 +173,6 @@ describe("UIElementDetector on real lab screenshots", () => {
     const s = await screenOf("yad", YAD_FORM);
     const one = await TesseractOcr.create({ workers: 1 });
     try {
-      await tess.started(); // the second worker starts behind the first
       expect([one.workers, tess.workers]).toEqual([1, 2]);
       const img = toRgb(s.frame);
       const boxes = (await ocr.recognize(s.frame)).lines.map((l) => l.bbox);
