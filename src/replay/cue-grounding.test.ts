@@ -306,6 +306,9 @@ describe("grounding by every cue", () => {
     if (g?.found) expect(g.note).toMatch(/of the panel around it/);
     // The recorded place now just above the panel (it moved down further): found around its recorded centre.
     expect(groundByCues(t, flat([40, 180, 360, 280]), { elements: [], lines: [] })).toMatchObject({ found: true, point: [264, 220] });
+    // Pushed further down by a longer form above it (neither the point nor the recorded centre in it): found by its
+    // width down the column through its recorded centre — the same place in it.
+    expect(groundByCues(t, flat([40, 200, 360, 296]), { elements: [], lines: [] })).toMatchObject({ found: true, point: [264, 239] });
     // A panel far smaller than recorded around the point is another thing: the recorded place stays.
     expect(groundByCues(t, flat([230, 150, 300, 200]), { elements: [], lines: [] })).toMatchObject({ found: true, point: [263, 172] });
   });

@@ -317,7 +317,20 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
         const rh = (b[3] - b[1]) / Math.max(1, (rp[3] - rp[1]) * sy);
         return rw >= 0.4 && rw <= 2.5 && rh >= 0.4 && rh <= 2.5 ? b : undefined;
       };
-      const live = fitting(point) ?? fitting([((rp[0] + rp[2]) / 2) * sx, ((rp[1] + rp[3]) / 2) * sy]);
+      // Around the point, around the panel's recorded centre, else anywhere up or down the window's column through that
+      // centre (a longer form above it moved it): a panel as wide as recorded, the one nearest where it was.
+      const rc: Point = [((rp[0] + rp[2]) / 2) * sx, ((rp[1] + rp[3]) / 2) * sy];
+      const asWide = (b: BBox | undefined) => b && Math.abs((b[2] - b[0]) / Math.max(1, (rp[2] - rp[0]) * sx) - 1) <= 0.2;
+      const down = (): BBox | undefined => {
+        const step = Math.max(8, 0.35 * (rp[3] - rp[1]) * sy);
+        let best: BBox | undefined;
+        for (let y = step / 2; y < frame.height; y += step) {
+          const b = fitting([rc[0], y]);
+          if (asWide(b) && (!best || Math.abs((b![1] + b![3]) / 2 - rc[1]) < Math.abs((best[1] + best[3]) / 2 - rc[1]))) best = b;
+        }
+        return best;
+      };
+      const live = fitting(point) ?? fitting(rc) ?? down();
       if (live) {
         point = [Math.round(live[0] + target.panel.at[0] * (live[2] - live[0])), Math.round(live[1] + target.panel.at[1] * (live[3] - live[1]))];
         how += `, at ${Math.round(target.panel.at[0] * 100)} % × ${Math.round(target.panel.at[1] * 100)} % of the panel around it`;
