@@ -271,7 +271,7 @@ function genScriptTask(o: {
   family: GenFamily;
   kind: GenKind;
   name: string;
-  params: { title: string } & Record<string, unknown>;
+  params: { readonly title: string };
   recorded: TaskData;
   rows: TaskData[];
   verdictOf(state: Record<string, unknown> | undefined): string;
@@ -324,7 +324,6 @@ export function genEditorTask(o: { family: GenFamily; name: string; params: GenE
   return genScriptTask({
     ...o,
     kind: "editor",
-    params: { ...o.params },
     verdictOf,
     expected: (data) => verdictOf({ text: o.params.lines.join("\n") + (data.line ?? ""), saved: true }),
     async demonstrate(run, input, env, data, random) {
@@ -361,7 +360,6 @@ export function genListTask(o: { family: GenFamily; name: string; params: GenLis
   return genScriptTask({
     ...o,
     kind: "list",
-    params: { ...o.params },
     verdictOf,
     expected: (data) => verdictOf({ selected: o.params.pick, motif: data.motif ?? "", saved: true }),
     async demonstrate(run, input, env, data, random) {

@@ -163,7 +163,7 @@ export function iconRepeats(at: Frame, crop: IconCrop, window: BBox | undefined)
   const x1 = Math.min(win.width, Math.ceil(own[0] - region[0] + crop.frame.width + hw));
   const y1 = Math.min(win.height, Math.ceil(own[1] - region[1] + crop.frame.height + hh));
   const c = win.channels;
-  for (let y = y0; y < y1; y++) (win.data as Uint8Array).fill(128, (y * win.width + x0) * c, (y * win.width + x1) * c);
+  for (let y = y0; y < y1; y++) win.data.fill(128, (y * win.width + x0) * c, (y * win.width + x1) * c);
   const m = matchIcon(win, crop.frame, { scales: [1], allowInverted: false });
   return m && m.score >= ICON_REPEAT ? { score: Math.round(m.score * 100) / 100, bbox: m.bbox } : undefined;
 }

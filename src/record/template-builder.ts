@@ -294,7 +294,8 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   // document), or holding lines of text (a list, a document, a table), whose line under the click is the target.
   const allTextPx = medianTextHeight(screen.lines.filter(inWindow));
   const linesIn = (b: BBox) => screen.lines.filter((l) => bboxContainsPoint(b, bboxCenter(l.bbox))).length;
-  const isArea = (e: UIElement) => !!allTextPx && e.bbox[3] - e.bbox[1] > 4 * allTextPx && linesIn(e.bbox) !== 1;
+  const areas = new Set(screen.elements.filter((e) => !!allTextPx && e.bbox[3] - e.bbox[1] > 4 * allTextPx && linesIn(e.bbox) !== 1));
+  const isArea = (e: UIElement) => areas.has(e);
   // Text typed into fields is data (it changes with every row): no anchor, no caption. An area's lines are no typed data.
   const fields = screen.elements.filter((e) => e.type === "text_input" && !isArea(e));
   // A line OCR merged across a caption and its field (« Nom du client |Martin ») keeps only its words outside the fields.

@@ -24,7 +24,7 @@ import type { UIElement } from "../core/schemas/uielement.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import { edgeMap, fillContrast, greyContrast, matchIcon, type IconMatch } from "../perception/icon-match.js";
 import { probeFieldBesideCaption } from "../perception/caption-field-probe.js";
-import { enclosingPanel } from "../perception/enclosing-panel.js";
+import { panelFinder } from "../perception/enclosing-panel.js";
 import { clickPoint, sameLabelInOrder, textSimilarity, textTargets, typeCompatibility, type LocatableElement, type LocateCandidate } from "../perception/locate.js";
 
 export interface CueScreen {
@@ -310,8 +310,9 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     // fall just outside a panel that moved).
     if (target.panel) {
       const rp = target.panel.window_box;
+      const panelAt = panelFinder(frame);
       const fitting = (p: Point) => {
-        const b = enclosingPanel(frame, p);
+        const b = panelAt(p);
         if (!b) return undefined;
         const rw = (b[2] - b[0]) / Math.max(1, (rp[2] - rp[0]) * sx);
         const rh = (b[3] - b[1]) / Math.max(1, (rp[3] - rp[1]) * sy);
