@@ -4,7 +4,8 @@
 //   (editor, File › Open dialog), yad --form, zenity --forms, gnome-calculator; light/dark × scale 1/2.
 //   HTML pages in headless Chromium (DOM ground truth): admin-lte 3.2.0, admin-lte 2.4.18 and
 //   govuk-frontend component fixtures; light/dark where the page allows, scale 1/2.
-// Output: bench/corpus/out/<id>.png + <id>.json, and index.json with counts per source and type.
+//   Generated sites for the embed bench (sites.ts): one site of data-engine layouts per CSS kit, light/dark × scale 1/2.
+// Output: bench/corpus/out/<id>.png + <id>.json, and index.json with counts per source and type (the sites: out-sites/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -47,11 +48,11 @@ export interface CorpusItem extends GroundTruth {
 }
 
 const force = process.argv.includes("--force");
-const done = (id: string) => !force && existsSync(join(CORPUS_DIR, `${id}.png`)) && existsSync(join(CORPUS_DIR, `${id}.json`)) && (JSON.parse(readFileSync(join(CORPUS_DIR, `${id}.json`), "utf8")) as CorpusItem).version === CORPUS_VERSION;
+const done = (id: string, dir = CORPUS_DIR) => !force && existsSync(join(dir, `${id}.png`)) && existsSync(join(dir, `${id}.json`)) && (JSON.parse(readFileSync(join(dir, `${id}.json`), "utf8")) as CorpusItem).version === CORPUS_VERSION;
 let count = 0;
-function save(item: Omit<CorpusItem, "version" | "image">, png: Buffer): void {
-  writeFileSync(join(CORPUS_DIR, `${item.id}.png`), png);
-  writeFileSync(join(CORPUS_DIR, `${item.id}.json`), `${JSON.stringify({ version: CORPUS_VERSION, ...item, image: `${item.id}.png` }, null, 1)}\n`);
+function save(item: Omit<CorpusItem, "version" | "image">, png: Buffer, dir = CORPUS_DIR): void {
+  writeFileSync(join(dir, `${item.id}.png`), png);
+  writeFileSync(join(dir, `${item.id}.json`), `${JSON.stringify({ version: CORPUS_VERSION, ...item, image: `${item.id}.png` }, null, 1)}\n`);
   count++;
   process.stdout.write(`  [${count}] ${item.id}: ${item.elements.length} elements, ${item.words.length} words\n`);
 }
@@ -98,28 +99,43 @@ ${body}</main></div><script type="module">import { initAll } from "${pathToFileU
   });
 }
 
-async function htmlPages(browser: Browser): Promise<void> {
+/** A web page shot in headless Chromium at 1920×1080 device pixels (a 1920/scale × 1080/scale viewport), saved with its DOM ground truth and its window (the document's title, "Chromium", the viewport). */
+export interface WebShot {
+  id: string;
+  source: string;
+  page: string;
+  url: string;
+  theme: "light" | "dark";
+  scale: 1 | 2;
+  /** A script that turns the page dark where the colour scheme alone does not. */
+  dark?: () => string;
+}
+
+export async function shootWebPage(browser: Browser, shot: WebShot, dir = CORPUS_DIR): Promise<void> {
+  const { id, source, page, url, theme, scale, dark } = shot;
+  if (done(id, dir)) return;
   const collector = readFileSync(join(HERE, "..", "..", "lab", "dom-ground-truth.js"), "utf8");
-  const shoot = async (id: string, source: string, page: string, url: string, theme: "light" | "dark", scale: 1 | 2, dark?: () => string) => {
-    if (done(id)) return;
-    const context = await browser.newContext({ viewport: { width: 1920 / scale, height: 1080 / scale }, deviceScaleFactor: scale, colorScheme: theme });
-    await context.route("**/*", (route) => (route.request().url().startsWith("file:") || route.request().url().startsWith("data:") ? route.continue() : route.abort()));
-    const p = await context.newPage();
-    try {
-      await p.goto(url, { waitUntil: "domcontentloaded", timeout: 20_000 });
-      await p.waitForTimeout(800);
-      if (dark) await p.evaluate(dark());
-      await p.addStyleTag({ content: "*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; }" });
-      await p.waitForTimeout(200);
-      await p.addScriptTag({ content: collector });
-      const gt = (await p.evaluate("window.rpavCollectGroundTruth()")) as GroundTruth;
-      const png = await p.screenshot({ type: "png" });
-      const window = { title: await p.title(), app: "Chromium", bbox: [0, 0, 1920, 1080] as BBox };
-      save({ id, source, page, variant: { theme, scale }, width: 1920, height: 1080, window, ...gt }, png);
-    } finally {
-      await context.close();
-    }
-  };
+  const context = await browser.newContext({ viewport: { width: 1920 / scale, height: 1080 / scale }, deviceScaleFactor: scale, colorScheme: theme });
+  await context.route("**/*", (route) => (route.request().url().startsWith("file:") || route.request().url().startsWith("data:") ? route.continue() : route.abort()));
+  const p = await context.newPage();
+  try {
+    await p.goto(url, { waitUntil: "domcontentloaded", timeout: 20_000 });
+    await p.waitForTimeout(800);
+    if (dark) await p.evaluate(dark());
+    await p.addStyleTag({ content: "*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; }" });
+    await p.waitForTimeout(200);
+    await p.addScriptTag({ content: collector });
+    const gt = (await p.evaluate("window.rpavCollectGroundTruth()")) as GroundTruth;
+    const png = await p.screenshot({ type: "png" });
+    const window = { title: await p.title(), app: "Chromium", bbox: [0, 0, 1920, 1080] as BBox };
+    save({ id, source, page, variant: { theme, scale }, width: 1920, height: 1080, window, ...gt }, png, dir);
+  } finally {
+    await context.close();
+  }
+}
+
+async function htmlPages(browser: Browser): Promise<void> {
+  const shoot = (id: string, source: string, page: string, url: string, theme: "light" | "dark", scale: 1 | 2, dark?: () => string) => shootWebPage(browser, { id, source, page, url, theme, scale, ...(dark ? { dark } : {}) });
   const alte3 = join(DEPS, "node_modules", "admin-lte");
   for (const [i, page] of ADMINLTE3_PAGES.entries()) {
     const url = pathToFileURL(join(alte3, page)).href;
@@ -276,6 +292,10 @@ async function main(): Promise<void> {
     } finally {
       await browser.close();
     }
+  }
+  if (!only || only === "sites") {
+    console.log("Generated sites (the embed bench's theme and scale pairs) in headless Chromium:");
+    await (await import("./sites.js")).buildSites();
   }
   const items = readCorpus();
   const perSource: Record<string, number> = {};

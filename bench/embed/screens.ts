@@ -3,10 +3,11 @@
 // perception reads on each of them — every image read by OCR itself, none borrowing another's text.
 //
 // Families (whole sources held out together): gtk (the GTK apps on the lab desktop), adminlte
-// (admin-lte 2 and 3) and govuk (GOV.UK components).
+// (admin-lte 2 and 3), govuk (GOV.UK components), and generated sites (bench/corpus/sites.ts: one
+// site per CSS kit) in two groups chosen before any was measured: sites (tuned on) and sites-held.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp, { type Sharp } from "sharp";
 import { readImageFile } from "../../src/capture/png.js";
@@ -14,12 +15,19 @@ import { cropFrame, makeFrame, type Frame } from "../../src/core/frame.js";
 import { clampBBox, type BBox } from "../../src/core/geometry.js";
 import type { UIElement } from "../../src/core/schemas/uielement.js";
 import type { StateInput } from "../../src/embedding/multimodal-embedding-manager.js";
-import { CORPUS_DIR, type CorpusItem } from "../corpus/build.js";
+import { CORPUS_DIR, readCorpus, type CorpusItem } from "../corpus/build.js";
+import { SITES_DIR, SITES_HELD } from "../corpus/sites.js";
 import { BENCH_RESULTS } from "../lib.js";
 
-export const FAMILIES = ["gtk", "adminlte", "govuk"] as const;
+export const FAMILIES = ["gtk", "adminlte", "govuk", "sites", "sites-held"] as const;
 export type Family = (typeof FAMILIES)[number];
-export const familyOf = (it: Pick<CorpusItem, "source">): Family => (it.source === "gtk" ? "gtk" : it.source.startsWith("adminlte") ? "adminlte" : "govuk");
+export const familyOf = (it: Pick<CorpusItem, "source">): Family => {
+  if (it.source.startsWith("site-")) return (SITES_HELD as readonly string[]).includes(it.source.slice(5)) ? "sites-held" : "sites";
+  return it.source === "gtk" ? "gtk" : it.source.startsWith("adminlte") ? "adminlte" : "govuk";
+};
+
+/** The dev corpus and the generated sites, each image path absolute. */
+export const readBenchCorpus = (): CorpusItem[] => [CORPUS_DIR, SITES_DIR].flatMap((dir) => readCorpus(dir).map((it) => ({ ...it, image: resolve(dir, it.image) })));
 
 /** What perception gives the state embedding: text lines (with boxes) and elements, in frame pixels. */
 export interface Perceived {
@@ -55,7 +63,7 @@ export function stateInput(s: BenchScreen): StateInput {
 
 /** The window's pixels, as replay captures them (X11: scale factor 1; the detector estimates the UI's scale). */
 export async function windowFrame(it: CorpusItem): Promise<Frame> {
-  const full = await readImageFile(join(CORPUS_DIR, it.image));
+  const full = await readImageFile(resolve(CORPUS_DIR, it.image));
   const box = clampBBox(it.window.bbox, full);
   const f = box[2] - box[0] >= full.width && box[3] - box[1] >= full.height ? full : cropFrame(full, box);
   return makeFrame({ data: f.data, width: f.width, height: f.height, channels: f.channels });

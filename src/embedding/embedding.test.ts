@@ -196,17 +196,25 @@ describe("multimodal state embeddings", () => {
 });
 
 describe("zoom pyramid", () => {
-  it("crops the top-left 1/zoom of a frame and embeds each crop with only the text it shows", async () => {
-    const { topLeftCrop, embedPyramid } = await import("./zoom-pyramid.js");
+  it("crops the top-left 1/zoom and the top band 1/zoom high of a frame and embeds each crop with only the text it shows", async () => {
+    const { topLeftCrop, viewCrop, embedPyramid } = await import("./zoom-pyramid.js");
     const f = screen(5, 300, 200);
     const c = topLeftCrop(f, 2);
     expect([c.width, c.height]).toEqual([150, 100]);
     expect(Array.from(c.data.subarray(0, 8))).toEqual(Array.from(f.data.subarray(0, 8)));
+    const band = viewCrop(f, { zoom: 2, anchor: "top" });
+    expect([band.width, band.height]).toEqual([300, 100]);
+    expect(Array.from(band.data.subarray(0, 300 * 4 * 2))).toEqual(Array.from(f.data.subarray(0, 300 * 4 * 2)));
     const seen: string[] = [];
     const spy = new NgramTextEmbedder(DIM);
     const m = new MultiModalEmbeddingManager(new LayoutImageEmbedder(DIM), { name: spy.name, dimensions: DIM, embed: async (t: string) => (seen.push(t), spy.embedSync(t)) });
-    const out = await embedPyramid(m, { frame: f, windowTitle: "w", textBoxes: [{ text: "haut", bbox: [10, 10, 40, 20] }, { text: "bas", bbox: [200, 150, 240, 160] }] }, "complete");
-    expect(out.map((o) => o.zoom)).toEqual([1, 1.5, 2]);
-    expect(seen.filter((t) => t.includes("haut") || t.includes("bas"))).toEqual(["haut\nbas", "haut", "haut"]);
+    const boxes = [
+      { text: "haut", bbox: [10, 10, 40, 20] as const },
+      { text: "droite", bbox: [200, 10, 260, 20] as const },
+      { text: "bas", bbox: [200, 150, 240, 160] as const },
+    ];
+    const out = await embedPyramid(m, { frame: f, windowTitle: "w", textBoxes: boxes.map((b) => ({ text: b.text, bbox: [...b.bbox] })) }, "complete");
+    expect(out.map((o) => `${o.anchor} ${o.zoom}`)).toEqual(["top-left 1", "top-left 1.5", "top-left 2", "top 1.5", "top 2"]);
+    expect(seen.filter((t) => /haut|bas|droite/.test(t))).toEqual(["haut\ndroite\nbas", "haut", "haut", "haut\ndroite", "haut\ndroite"]);
   });
 });

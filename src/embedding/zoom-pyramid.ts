@@ -1,16 +1,32 @@
-// Recorded screens embedded at several zooms, anchored top-left. A live screen at ×1.5 or ×2
-// scale (HiDPI, GDK_SCALE, browser zoom) shows the top-left part of the recorded layout, larger;
-// comparing it with the recording's top-left crops as well as the whole finds it again.
-// Measured on the dev corpus (bench/embed, complete mode): theme/scale pairs at cosine ≥ 0.85
-// 0.778 → 1.000 on gtk + govuk (a GTK window clipped at ×2 shows its top-left), no gain on held
-// admin-lte (0.773 both): a web page at ×2 is laid out again for a narrower viewport, and shows
-// no top-left part of the recorded layout.
+// Recorded screens embedded as a live screen may show them at another scale. Two ways a screen
+// grows (HiDPI, GDK_SCALE, browser zoom):
+//  - "top-left": a window laid out once shows the top-left part of the recorded layout, larger
+//    (a GTK or Qt window clipped at ×2);
+//  - "top": a web page is laid out again for a viewport 1/zoom as wide: its text reflows into the
+//    narrower width and what fits shows the top of the page, the full width's content (a side
+//    column folded or squeezed), so the band of the recording's top 1/zoom holds what it shows.
+// Comparing a live screen with these crops as well as with the whole finds it again.
+// Measured by bench/embed (complete mode, `npm run bench -- embed`): theme/scale pairs at cosine
+// ≥ 0.85 against the recorded vector / the pyramid: gtk 0.905 / 1.000, govuk 0.333 / 1.000,
+// admin-lte 0.773 / 0.955 (0.773 with top-left crops alone: its pages at ×2 fold their side bar
+// and reflow), generated sites held out 0.750 / 1.000.
 import { bboxContains, type BBox } from "../core/geometry.js";
-import { makeFrame, type Frame } from "../core/frame.js";
+import { cropFrame, makeFrame, type Frame } from "../core/frame.js";
 import type { ScreenStateMode } from "../core/schemas/screenstate.js";
 import type { MultiModalEmbeddingManager, StateEmbedding, StateInput } from "./multimodal-embedding-manager.js";
 
-export const DEFAULT_ZOOMS = [1, 1.5, 2] as const;
+/** A crop of the recorded screen: its top-left 1/zoom, or its top band 1/zoom high. */
+export interface PyramidView {
+  zoom: number;
+  anchor: "top-left" | "top";
+}
+export const DEFAULT_VIEWS: readonly PyramidView[] = [
+  { zoom: 1, anchor: "top-left" },
+  { zoom: 1.5, anchor: "top-left" },
+  { zoom: 2, anchor: "top-left" },
+  { zoom: 1.5, anchor: "top" },
+  { zoom: 2, anchor: "top" },
+];
 
 /** Top-left crop of 1/zoom of the frame (same origin and scale). */
 export function topLeftCrop(frame: Frame, zoom: number): Frame {
@@ -23,19 +39,25 @@ export function topLeftCrop(frame: Frame, zoom: number): Frame {
   return makeFrame({ data: out, width: w, height: h, channels: c, scaleFactor: frame.scaleFactor, origin: frame.origin });
 }
 
+/** The part of the frame a view shows (same origin and scale). */
+export function viewCrop(frame: Frame, view: PyramidView): Frame {
+  if (view.anchor === "top-left") return topLeftCrop(frame, view.zoom);
+  return view.zoom === 1 ? frame : cropFrame(frame, [0, 0, frame.width, Math.max(1, Math.round(frame.height / view.zoom))]);
+}
+
 /** textBoxes (perception's text_boxes) let each crop keep only the text it shows. */
 export type PyramidInput = StateInput;
 
-export async function embedPyramid(manager: MultiModalEmbeddingManager, input: PyramidInput, mode: ScreenStateMode, zooms: readonly number[] = DEFAULT_ZOOMS) {
-  const out: Array<{ zoom: number; provider: string; vector: Float32Array; components: StateEmbedding["components"]; detectedText: readonly string[] }> = [];
-  for (const zoom of zooms) {
-    const frame = topLeftCrop(input.frame, zoom);
+export async function embedPyramid(manager: MultiModalEmbeddingManager, input: PyramidInput, mode: ScreenStateMode, views: readonly PyramidView[] = DEFAULT_VIEWS) {
+  const out: Array<PyramidView & { provider: string; vector: Float32Array; components: StateEmbedding["components"]; detectedText: readonly string[] }> = [];
+  for (const view of views) {
+    const frame = viewCrop(input.frame, view);
     const region: BBox = [0, 0, frame.width, frame.height];
     const textBoxes = input.textBoxes?.filter((t) => bboxContains(region, t.bbox));
     const detectedText = textBoxes ? textBoxes.map((t) => t.text) : input.detectedText;
     const elements = input.elements?.filter((e) => bboxContains(region, e.bbox));
     const emb = await manager.embed({ ...input, frame, detectedText, ...(textBoxes ? { textBoxes } : {}), ...(elements ? { elements } : {}) }, mode);
-    out.push({ zoom, provider: emb.provider, vector: emb.vector, components: emb.components, detectedText: detectedText ?? [] });
+    out.push({ ...view, provider: emb.provider, vector: emb.vector, components: emb.components, detectedText: detectedText ?? [] });
   }
   return out;
 }

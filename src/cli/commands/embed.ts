@@ -141,7 +141,7 @@ async function loadWorkflow(path: string, mgr: MultiModalEmbeddingManager, mode:
     let expectedEmbedding;
     let extraEmbeddings;
     if (s.expected_state) {
-      // The whole recorded screen plus its top-left ×1.5 and ×2 crops (scale changes at replay).
+      // The whole recorded screen plus its top-left and top-band crops at ×1.5 and ×2 (scale changes at replay).
       const [whole, ...zoomed] = await embedPyramid(mgr, await loadInput(resolve(dirname(path), s.expected_state), perceive, { title: s.window_title }), mode);
       expectedEmbedding = whole;
       extraEmbeddings = zoomed;

@@ -16,8 +16,8 @@ export interface MatchableStep {
   stepId: string;
   /** Unit state embedding recorded for the step, with its provider. */
   expectedEmbedding?: { provider: string; vector: Float32Array };
-  /** More recorded embeddings of the same step (zoomed crops, src/embedding/zoom-pyramid.ts); the best one counts. */
-  extraEmbeddings?: Array<{ provider: string; vector: Float32Array; zoom?: number }>;
+  /** More recorded embeddings of the same step (zoomed crops: top-left or top band, src/embedding/zoom-pyramid.ts); the best one counts. */
+  extraEmbeddings?: Array<{ provider: string; vector: Float32Array; zoom?: number; anchor?: "top-left" | "top" }>;
   expectedWindowTitle?: string;
   requiredElements?: ElementDescriptor[];
   optionalElements?: ElementDescriptor[];
