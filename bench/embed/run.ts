@@ -407,4 +407,6 @@ results.speed = {
   top1_over_100k_steps_ms: { median: round(percentile(retrievalMs, 50), 2), p95: round(percentile(retrievalMs, 95), 2) },
 };
 console.log(`\nstate embedding given perception (warm, ${warm.length} screens): wall median ${round(percentile(warm, 50), 1)} ms, p95 ${round(percentile(warm, 95), 1)}; CPU median ${round(percentile(warmCpu, 50), 1)} ms, p95 ${round(percentile(warmCpu, 95), 1)} (load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}); comparison ${round(perComparisonUs, 2)} µs; top-1 over 100k steps ${round(percentile(retrievalMs, 50), 2)} ms${sink > 1e9 ? "" : ""}`);
-writeResult(only ? `embed-${families.join("-")}` : "embed", results);
+results.views = VIEWS;
+// A development run (fewer families, other crops) never overwrites the product's figures.
+writeResult(["embed", ...(only ? families : []), ...(process.env.RPAV_BENCH_VIEWS ? ["views", process.env.RPAV_BENCH_VIEWS.replace(/,/g, "_")] : [])].join("-"), results);
