@@ -171,6 +171,18 @@ describe("the decision actor", () => {
     const r2 = await replay(d2, wf, { deps });
     const ev2 = r2.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
     expect(ev2.match.state_similarity).toBeLessThan(0.8);
+    // The same other screen against recorded crops, one of which shows it (a larger scale): the best cosine counts, the crops are counted.
+    const wfCrops = structuredClone(wf);
+    wfCrops.steps[0]!.expect!.before.state_view_vector_ids = ["v/state_top_2/screen_1", "v/state_top-left_2/screen_1", "v/missing"];
+    const crops: Record<string, { provider: string; vector: Float32Array }> = {
+      "v/state_top_2/screen_1": { provider: "toy", vector: Float32Array.from([0, 1, 1, 0]) },
+      "v/state_top-left_2/screen_1": { provider: "other", vector: Float32Array.from([0, 1, 1, 0]) },
+    };
+    const d5 = new FakeDesktop();
+    d5.version = 255;
+    const r5 = await replay(d5, wfCrops, { deps: { ...deps, stateVector: async (id: string) => (id === "v/state/screen_1" ? recorded : crops[id]) } });
+    const ev5 = r5.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };
+    expect(ev5.match).toMatchObject({ state_similarity: 1, state_crops_compared: 1 });
     // No store: the evidence says the recorded state could not be compared.
     const r3 = await replay(new FakeDesktop(), wf, { deps: { ...deps, stateVector: async () => undefined } });
     const ev3 = r3.decisions.find((x) => x.step_id === "step_001" && x.decision.kind === "execute")!.decision.evidence as { match: Record<string, unknown> };

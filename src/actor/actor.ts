@@ -734,12 +734,19 @@ export class Actor {
     }
     // A state recorded by another embedder (an earlier version's provider) cannot be compared with this one's vectors.
     const comparable = !!(recorded && live && recorded.provider === live.provider);
+    // The recorded screen's crops (a live screen at a larger scale shows one of them): the best cosine counts.
+    const views: Array<{ provider: string; vector: Float32Array }> = [];
+    if (comparable && stateVector)
+      for (const id of exp.before.state_view_vector_ids ?? []) {
+        const v = await stateVector(id).catch(() => undefined);
+        if (v && v.provider === live?.provider) views.push(v);
+      }
     if (recorded && live && !comparable) notes.push(`the recorded state was embedded by "${recorded.provider}", this version embeds with "${live.provider}": states not compared (rebuild the workflow from its session, \`rpav build\`, to record them again)`);
     let r;
     try {
       r = await matcher.matchStep(
         { ...(live ? { embedding: live } : {}), elements: seen?.elements ?? [], windowTitle: window.title, frame: { width: frame.width, height: frame.height } },
-        { stepId: step.step_id, ...(recorded && live && comparable ? { expectedEmbedding: recorded } : {}), expectedWindowTitle: wantTitle, requiredElements: seen ? required.map((e) => ({ ...(e.type ? { type: e.type } : {}), label: this.title(e.label, b) })) : [] },
+        { stepId: step.step_id, ...(recorded && live && comparable ? { expectedEmbedding: recorded, extraEmbeddings: views } : {}), expectedWindowTitle: wantTitle, requiredElements: seen ? required.map((e) => ({ ...(e.type ? { type: e.type } : {}), label: this.title(e.label, b) })) : [] },
         this.workflow.workflow_id,
       );
     } catch (e) {
@@ -753,6 +760,7 @@ export class Actor {
       ok: r.ok,
       score: round3(r.score),
       state_similarity: r.stateSimilarity === null ? null : round3(r.stateSimilarity),
+      ...(views.length ? { state_crops_compared: views.length } : {}),
       ...(vectorId ? { state_vector_id: vectorId, screen_state_id: step.screen_state_id ?? null } : {}),
       required: seen ? `${r.requiredMatched}/${r.requiredTotal}` : "not looked at (no perception)",
       differences: r.differences.map((d) => d.kind),

@@ -48,16 +48,25 @@ export function viewCrop(frame: Frame, view: PyramidView): Frame {
 /** textBoxes (perception's text_boxes) let each crop keep only the text it shows. */
 export type PyramidInput = StateInput;
 
+/** The state input of one view: its crop, with only the text and elements inside it. */
+export function viewInput(input: PyramidInput, view: PyramidView): StateInput {
+  const frame = viewCrop(input.frame, view);
+  const region: BBox = [0, 0, frame.width, frame.height];
+  const textBoxes = input.textBoxes?.filter((t) => bboxContains(region, t.bbox));
+  const detectedText = textBoxes ? textBoxes.map((t) => t.text) : input.detectedText;
+  const elements = input.elements?.filter((e) => bboxContains(region, e.bbox));
+  return { ...input, frame, ...(detectedText ? { detectedText } : {}), ...(textBoxes ? { textBoxes } : {}), ...(elements ? { elements } : {}) };
+}
+
+/** The views of the pyramid other than the whole screen. */
+export const CROP_VIEWS: readonly PyramidView[] = DEFAULT_VIEWS.filter((v) => v.zoom !== 1);
+
 export async function embedPyramid(manager: MultiModalEmbeddingManager, input: PyramidInput, mode: ScreenStateMode, views: readonly PyramidView[] = DEFAULT_VIEWS) {
   const out: Array<PyramidView & { provider: string; vector: Float32Array; components: StateEmbedding["components"]; detectedText: readonly string[] }> = [];
   for (const view of views) {
-    const frame = viewCrop(input.frame, view);
-    const region: BBox = [0, 0, frame.width, frame.height];
-    const textBoxes = input.textBoxes?.filter((t) => bboxContains(region, t.bbox));
-    const detectedText = textBoxes ? textBoxes.map((t) => t.text) : input.detectedText;
-    const elements = input.elements?.filter((e) => bboxContains(region, e.bbox));
-    const emb = await manager.embed({ ...input, frame, detectedText, ...(textBoxes ? { textBoxes } : {}), ...(elements ? { elements } : {}) }, mode);
-    out.push({ ...view, provider: emb.provider, vector: emb.vector, components: emb.components, detectedText: detectedText ?? [] });
+    const vi = viewInput(input, view);
+    const emb = await manager.embed(vi, mode);
+    out.push({ ...view, provider: emb.provider, vector: emb.vector, components: emb.components, detectedText: vi.detectedText ?? [] });
   }
   return out;
 }

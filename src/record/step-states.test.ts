@@ -9,6 +9,7 @@ import { makeFrame } from "../core/frame.js";
 import { readDocument, readDocumentAs } from "../core/schemas/documents.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { cosine } from "../core/vectors.js";
+import { viewCrop } from "../embedding/zoom-pyramid.js";
 import { LayoutImageEmbedder } from "../embedding/layout-image-embedder.js";
 import { MultiModalEmbeddingManager } from "../embedding/multimodal-embedding-manager.js";
 import { NgramTextEmbedder } from "../embedding/ngram-text-embedder.js";
@@ -65,10 +66,16 @@ describe("recorded screen states of the steps", () => {
       expect(st, step.step_id).toBeDefined();
       expect(step.expect!.before.state_vector_id).toBe(st!.state_embedding.vector_id);
     }
-    // Each vector's id is one of a screen state's (fused or component), and that screen state is a step's.
+    // Each vector's id is one of a screen state's (fused or component) or one of its crops a step names, and that screen state is a step's.
     const owned = new Set(built.screenStates.flatMap((s) => [s.state_embedding.vector_id, ...Object.values(s.state_embedding.components ?? {}).map((c) => (c as { vector_id: string }).vector_id)]));
+    for (const step of steps) {
+      const crops = step.expect!.before.state_view_vector_ids!;
+      expect(crops).toHaveLength(4);
+      for (const id of crops) expect(id).toContain(step.screen_state_id!);
+      for (const id of crops) owned.add(id);
+    }
     const stepStates = new Set(steps.map((s) => s.screen_state_id));
-    expect(built.vectors.length).toBe(built.screenStates.length * 6);
+    expect(built.vectors.length).toBe(built.screenStates.length * (6 + 4));
     for (const v of built.vectors) expect(owned.has(v.vectorId), v.vectorId).toBe(true);
     for (const s of built.screenStates) expect(stepStates.has(s.screen_state_id)).toBe(true);
     // Distinct screens, distinct states.
@@ -97,5 +104,12 @@ describe("recorded screen states of the steps", () => {
     const other = await manager.embed({ ...input, context: { workflowCandidate: "wf_autre_chose", tags: [], appName: "Yad" } });
     expect(cosine(stored, same.vector)).toBeGreaterThan(0.999);
     expect(cosine(stored, other.vector)).toBeLessThan(0.95);
+    // Its crops: the top band 1/2 high is that band embedded (the field and its caption are inside it).
+    const band = built.vectors.find((v) => v.vectorId === step.expect!.before.state_view_vector_ids!.find((id) => id.includes("state_top_2/")))!.vector;
+    const bandFrame = viewCrop(crop, { zoom: 2, anchor: "top" });
+    const bandSame = await manager.embed({ ...input, frame: bandFrame, context: contextInput(step.context!) });
+    expect(bandFrame.height).toBe(150);
+    expect(cosine(band, bandSame.vector)).toBeGreaterThan(0.999);
+    expect(cosine(band, stored)).toBeLessThan(0.999);
   });
 });

@@ -2,8 +2,9 @@
 // at its screenstate_v1 by `screen_state_id`, and at its state vector): the screenshot taken just
 // before the action, cropped to the action's window, read (elements, text) and embedded with the
 // workflow context present at recording (property 24: stored in the step's `context`; property 10:
-// included in the state embedding). Every vector made here belongs to that step and to that
-// screen state (property 15): the caller stores vectors, screen states and the workflow together.
+// included in the state embedding), and as its zoom-pyramid crops (`state_view_vector_ids`: a live
+// screen at a larger scale shows one of them). Every vector made here belongs to that step and to
+// that screen state (property 15): the caller stores vectors, screen states and the workflow together.
 import { basename, join } from "node:path";
 import { cropFrame, type Frame } from "../core/frame.js";
 import { clampBBox, type BBox } from "../core/geometry.js";
@@ -12,7 +13,8 @@ import type { UIElement } from "../core/schemas/uielement.js";
 import type { StepContext, Workflow } from "../core/schemas/workflow.js";
 import type { Vector } from "../core/vectors.js";
 import type { StateEmbedding, StateInput } from "../embedding/multimodal-embedding-manager.js";
-import { persistStateEmbedding } from "../embedding/state-embedding-record.js";
+import { persistStateEmbedding, vectorIdFor } from "../embedding/state-embedding-record.js";
+import { CROP_VIEWS, viewInput } from "../embedding/zoom-pyramid.js";
 import type { RawSession } from "./session.js";
 import { stepScreenshots } from "./step-screens.js";
 
@@ -72,10 +74,19 @@ export async function addStepStates(
     const shift = (b: BBox): BBox => (cropped ? [b[0] - cropped[0], b[1] - cropped[1], b[2] - cropped[0], b[3] - cropped[1]] : b);
     const elements = read.elements.filter((e) => inWindow(e.bbox as BBox));
     const lines = read.lines.filter((l) => l.text.trim() && inWindow(l.bbox)).map((l) => ({ text: l.text, bbox: shift(l.bbox) }));
-    const emb = await deps.embed({ frame, detectedText: lines.map((l) => l.text), textBoxes: lines, windowTitle: step.window.title, elements: elements.map((e) => ({ ...e, bbox: [...shift(e.bbox as BBox)] as [number, number, number, number] })), context: contextInput(context) });
+    const input: StateInput = { frame, detectedText: lines.map((l) => l.text), textBoxes: lines, windowTitle: step.window.title, elements: elements.map((e) => ({ ...e, bbox: [...shift(e.bbox as BBox)] as [number, number, number, number] })), context: contextInput(context) };
+    const emb = await deps.embed(input);
     const detected = read.lines.map((l) => l.text).filter((t) => t.trim());
     const id = screenStateIdOf(session, action.seq);
     const state_embedding = await persistStateEmbedding(emb, id, async (vectorId, provider, vector) => void vectors.push({ vectorId, provider, vector }));
+    // The crops a live screen at a larger scale may show (compared as well at replay; the best counts).
+    const viewIds: string[] = [];
+    for (const view of CROP_VIEWS) {
+      const v = await deps.embed(viewInput(input, view));
+      const vectorId = vectorIdFor(`state_${view.anchor}_${view.zoom}`, id);
+      vectors.push({ vectorId, provider: v.provider, vector: v.vector });
+      viewIds.push(vectorId);
+    }
     screenStates.push({
       schema_version: SCREENSTATE_V1,
       mode: emb.mode,
@@ -91,7 +102,7 @@ export async function addStepStates(
       context: { current_workflow_candidate: context.current_workflow_candidate, tags: context.tags },
       ...(emb.warnings.length ? { processing_metadata: { num_elements_detected: elements.length, vlm_used: false } } : {}),
     });
-    steps.push({ ...step, screen_state_id: id, context, ...(step.expect ? { expect: { ...step.expect, before: { ...step.expect.before, state_vector_id: state_embedding.vector_id } } } : {}) });
+    steps.push({ ...step, screen_state_id: id, context, ...(step.expect ? { expect: { ...step.expect, before: { ...step.expect.before, state_vector_id: state_embedding.vector_id, state_view_vector_ids: viewIds } } } : {}) });
   }
   return { workflow: { ...workflow, steps }, screenStates, vectors, warnings };
 }

@@ -131,6 +131,11 @@ export const StepExpectationsSchema = z.looseObject({
     required_elements: z.array(RequiredElementSchema),
     /** The recorded screen state's vector (state embedding), when the recording stored one. */
     state_vector_id: z.string().nullable(),
+    /**
+     * The same screen state embedded as its crops (src/embedding/zoom-pyramid.ts: top-left and top band at ×1.5 and ×2),
+     * so that a live screen at a larger scale is compared with what it shows; absent in workflows built before.
+     */
+    state_view_vector_ids: z.array(z.string()).optional(),
   }),
   after: z.array(PostconditionSchema),
   /** No check of its own: its effect is what a later step checks (a click that focuses the field the next step types into). */
