@@ -11,7 +11,9 @@
 // anew, RPAV_BENCH_WHO=rpav skips the coordinate baseline, RPAV_BENCH_VERBOSE=1 prints each step's
 // grounding decision, check and where its overhead went. RPAV_BENCH_NAME names the result file
 // (bench/results/<name>.json, default replay-gen). The run ends with each phase's share of the
-// step overhead and the load average sampled through the run.
+// step overhead and the load average sampled through the run. RPAV_BENCH_STATES=1 builds as `rpav build`
+// does with a store (each step's recorded screen state and its crops embedded and stored) and reports,
+// per cell, the state similarity replay saw before each step (the actor's compare; it decides nothing).
 // Tuned on: gtk and tk (every threshold of the builder and of grounding was looked at on them; tk was
 // held out until its failures were used to motivate fixes on 2026-12-02, so it counts as tuned since).
 // Held out: every other family, each added after the fixes before it and run once, clean, at its first run; a family
@@ -27,6 +29,9 @@ import { join } from "node:path";
 import { encodePng, readImageFile } from "../../src/capture/png.js";
 import { createDetector, resolveDetector } from "../../src/cli/commands/perception.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
+import { createStateEmbedder, storeBuiltWorkflow } from "../../src/cli/state-embedder.js";
+import type { StateInput } from "../../src/embedding/multimodal-embedding-manager.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { runCommand, sleep } from "../../src/core/process.js";
 import type { Workflow } from "../../src/core/schemas/workflow.js";
 import { labDown, labUp, type AppVariant } from "../../src/platform/x11/desktop-lab.js";
@@ -97,6 +102,8 @@ interface Outcome {
   overheads?: number[];
   /** Per step, where its overhead went (ms): the last attempt's phases, `other` the rest (earlier attempts, recoveries). */
   phases?: Record<string, number>[];
+  /** RPAV_BENCH_STATES=1: per step, the state similarity replay saw (null: not compared) and how many recorded crops it compared. */
+  states?: Array<{ step: string; similarity: number | null; crops: number }>;
   error?: string;
 }
 
@@ -156,7 +163,7 @@ async function ours(family: GenFamily, wfPath: string, wf: Workflow, cell: Cell)
   const run = await startCell(task, cell, data);
   const t0 = performance.now();
   try {
-    const r = await replayWorkflow({ workflowPath: wfPath, vars: bindings(wf, task, data), maxAttempts: 2, detectorKind }, env, dataDir, () => undefined);
+    const r = await replayWorkflow({ workflowPath: wfPath, vars: bindings(wf, task, data), maxAttempts: 2, detectorKind }, env, dataDir, () => undefined, stateStore);
     const ms = performance.now() - t0;
     const got = await run.observe();
     const want = task.expected(data);
@@ -171,13 +178,19 @@ async function ours(family: GenFamily, wfPath: string, wf: Workflow, cell: Cell)
           console.log(`      overhead ${e.overhead_ms} ms: ${Object.entries(p).filter(([k, v]) => k !== "overhead_ms" && v).map(([k, v]) => `${k.replace(/_ms$/, "")} ${Math.round(v)}`).join(", ")}`);
         }
       }
+    const states = withStates
+      ? events.flatMap((e) => {
+          const m = e.type === "decision" && e.decision.kind === "execute" ? (e.decision.evidence as { match?: { state_similarity?: number | null; state_crops_compared?: number } } | undefined)?.match : undefined;
+          return m && e.type === "decision" ? [{ step: String(e.step_id), similarity: m.state_similarity ?? null, crops: m.state_crops_compared ?? 0 }] : [];
+        })
+      : undefined;
     const failed = afters.find((e) => e.type === "after" && e.status === "failed");
     // As bench/RESULTS.md defines them: success = replay said passed or unverified (a check it could
     // not make, such as a click into an empty canvas, is said so) and the oracle shows the task done;
     // wrong = replay said passed and the oracle says it is not done.
     const passed = r.status === "passed";
     const done = passed || r.status === "unverified";
-    return { family, cell: cell.name, who: "rpav", ok: done && got === want, wrong: passed && got !== want, status: r.status, got, want, ms, overheads: afters.map((e) => (e.type === "after" ? e.overhead_ms : 0)), phases: stepPhases(events), ...(failed?.type === "after" && failed.error ? { error: failed.error.message.slice(0, 200) } : {}) };
+    return { family, cell: cell.name, who: "rpav", ok: done && got === want, wrong: passed && got !== want, status: r.status, got, want, ms, overheads: afters.map((e) => (e.type === "after" ? e.overhead_ms : 0)), phases: stepPhases(events), ...(states ? { states } : {}), ...(failed?.type === "after" && failed.error ? { error: failed.error.message.slice(0, 200) } : {}) };
   } finally {
     await run.stop();
   }
@@ -211,6 +224,9 @@ const builds: Record<string, { warnings: string[]; steps: string[] }> = {};
 // The element detector of recording, build and replay: RPAV_DETECTOR (rules, learned, hybrid), else the product's default.
 const detectorKind = resolveDetector(dataDir, process.env);
 console.log(`detector: ${detectorKind}`);
+const withStates = process.env.RPAV_BENCH_STATES === "1";
+const stateStore = withStates ? SqliteStore.open(join(work, "store")) : undefined;
+const stateEmbedder = createStateEmbedder();
 const { detector, close } = await createDetector({ ocr: "hybrid", detector: detectorKind }, join(work, "ocr-cache"), false);
 try {
   for (const family of families) {
@@ -229,7 +245,8 @@ try {
     const session = readSession(sessionDir);
     const wfDir = join(work, family, "wf");
     mkdirSync(join(wfDir, "icons"), { recursive: true });
-    const { workflow, warnings } = await buildWorkflow(session, {
+    const built = await buildWorkflow(session, {
+      ...(stateStore ? { embedState: (i: StateInput) => stateEmbedder.embed(i, "complete") } : {}),
       reader: detectorReader(detector),
       loadImage: (p) => readImageFile(p),
       words: AccentLexicon.load(),
@@ -238,6 +255,8 @@ try {
         return join("icons", name);
       },
     });
+    const { workflow, warnings } = built;
+    if (stateStore) await storeBuiltWorkflow(stateStore, built);
     const wfPath = join(wfDir, "workflow.json");
     writeFileSync(wfPath, JSON.stringify(workflow, null, 2));
     builds[family] = { warnings, steps: workflow.steps.map((s) => s.intention) };
@@ -253,11 +272,13 @@ try {
         mkdirSync(BENCH_RESULTS, { recursive: true });
         writeFileSync(join(BENCH_RESULTS, "replay-gen.partial.json"), JSON.stringify({ tuned_on: TUNED, cells: outcomes.map(({ overheads: _o, phases: _p, ...rest }) => ({ ...rest, overhead_median_ms: _o?.length ? percentile([..._o].sort((a, b) => a - b), 50) : null })) }, null, 2));
         console.log(`${who.padEnd(11)} ${family.padEnd(4)} ${cell.name.padEnd(10)} ${o.ok ? "ok   " : o.wrong ? "WRONG" : "fail "}${o.status ? ` (${o.status})` : ""} ${(o.ms / 1000).toFixed(1)} s${o.ok ? "" : `  got ${o.got}${o.error ? ` — ${o.error}` : ""}`}`);
+        if (o.states) console.log(`            state similarity before each step: ${o.states.map((x) => (x.similarity === null ? "—" : x.similarity.toFixed(3)) + (x.crops ? "" : "*")).join(" ")}${o.states.some((x) => !x.crops) ? " (* no crop compared)" : ""}`);
       }
     }
   }
 } finally {
   await close();
+  await stateStore?.close();
   await input.close();
   await screen.close();
   await labDown({ display: DISPLAY, stateDir: STATE, quiet: true });
