@@ -9,7 +9,7 @@ import { readToggle } from "./toggle-look.js";
  * long caption of dark strokes after it (most of the pixels), a tick inside the box when `on`.
  * `hover` tints the box's border (the pointer over it); `at` places it in a larger frame.
  */
-function toggle(o: { on: boolean; hover?: boolean; width?: number; frame?: [number, number]; at?: [number, number]; invert?: boolean }): Frame {
+function toggle(o: { on: boolean; hover?: boolean; width?: number; frame?: [number, number]; at?: [number, number]; invert?: boolean; font?: number; borderless?: boolean }): Frame {
   const [W, H] = o.frame ?? [o.width ?? 240, 17];
   const [ox, oy] = o.at ?? [0, 0];
   const bg = 236;
@@ -19,7 +19,7 @@ function toggle(o: { on: boolean; hover?: boolean; width?: number; frame?: [numb
   };
   // The box: border (tinted when hovered), white inside.
   for (let y = 2; y < 15; y++)
-    for (let x = 1; x < 14; x++) put(x, y, x === 1 || x === 13 || y === 2 || y === 14 ? (o.hover ? 150 : 120) : 255);
+    for (let x = 1; x < 14; x++) put(x, y, x === 1 || x === 13 || y === 2 || y === 14 ? (o.borderless ? bg : o.hover ? 150 : 120) : o.borderless && o.on ? 90 : 255);
   // The tick: a thick check mark.
   if (o.on)
     for (let k = 0; k < 9; k++) {
@@ -27,10 +27,10 @@ function toggle(o: { on: boolean; hover?: boolean; width?: number; frame?: [numb
       for (const [dx, dy] of [[0, 0], [1, 0], [0, 1]]) put(x + dx!, y + dy!, 30);
     }
   // The caption: letter-like strokes, the same in every look.
-  let seed = 7;
+  let seed = o.font ?? 7;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   const cw = (o.width ?? 240) - 20;
-  for (let x = 0; x < cw; x += 7) {
+  for (let x = 0; x < cw; x += o.font ? 5 : 7) {
     const tall = rnd() > 0.6;
     for (let y = tall ? 3 : 6; y < 14; y++) put(20 + x, y, 40);
     if (rnd() > 0.4) for (let y = 6; y < 14; y++) put(23 + x, y, 40);
@@ -42,6 +42,22 @@ function toggle(o: { on: boolean; hover?: boolean; width?: number; frame?: [numb
 }
 
 describe("a toggle's state read from what tells its recorded looks apart", () => {
+  it("the caption drawn in another font than at recording (another machine): the indicator alone is aligned and read", () => {
+    const [on2, off2] = [toggle({ on: true }), toggle({ on: false })];
+    for (const ticked of [true, false]) {
+      const r = readToggle(toggle({ on: ticked, font: 99, frame: [260, 29], at: [9, 5] }), on2, off2);
+      expect(r.state).toBe(ticked ? "on" : "off");
+      expect(r.evidence).toContain("the indicator alone");
+    }
+  });
+
+  it("an indicator with nothing drawn alike around it in both looks (a filled box on a flat margin) is not aligned on the margin: no reading", () => {
+    const [on2, off2] = [toggle({ on: true, borderless: true }), toggle({ on: false, borderless: true })];
+    const r = readToggle(toggle({ on: true, borderless: true, font: 99, frame: [260, 29], at: [9, 5] }), on2, off2);
+    expect(r.state).toBeUndefined();
+    expect(r.evidence).toContain("cannot be aligned");
+  });
+
   // Recorded with the pointer over the box (hover tint in both looks).
   const on = toggle({ on: true, hover: true });
   const off = toggle({ on: false, hover: true });

@@ -26,6 +26,8 @@ const DIFFERS = 48;
 const DECIDES = 0.35;
 /** Shared part too unlike the live region (another theme, another widget): no reading. */
 const MAX_RESIDUAL = 28;
+/** Grey-level spread the looks' shared part needs for the indicator alone to be aligned. */
+const MIN_CONTRAST = 20;
 /** Alignment: every offset of the looks inside the live region is tried up to this many positions. */
 const MAX_POSITIONS = 40_000;
 
@@ -37,21 +39,72 @@ function greyOf(f: Frame, w = f.width, h = f.height): Uint8Array {
   return out;
 }
 
+/** A w × h grey patch cut out of a larger one. */
+function cut(g: Uint8Array, gw: number, x0: number, y0: number, w: number, h: number): Uint8Array {
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) out.set(g.subarray((y0 + y) * gw + x0, (y0 + y) * gw + x0 + w), y * w);
+  return out;
+}
+
 /**
  * Reads a toggle's state in `live` (a region around the box, larger than the looks) from its
  * recorded looks `on` and `off` (crops of the same box after and before the recorded click).
  * The looks are brought to the live scale; the alignment minimises the difference over the
- * pixels they share; the state is the side the distinguishing pixels lean to.
+ * pixels they share; the state is the side the distinguishing pixels lean to. When the whole looks
+ * are not found (the caption drawn in another font or size than at recording: another machine's
+ * fonts, a larger text setting), the part around the distinguishing pixels alone — the indicator,
+ * with a margin of its own border and background — is aligned and read.
  */
 export function readToggle(live: Frame, on: Frame, off: Frame): ToggleRead {
   const s = live.scaleFactor / on.scaleFactor;
   const w = Math.max(1, Math.round(on.width * s));
   const h = Math.max(1, Math.round(on.height * s));
-  const none = (evidence: string, extra: Partial<ToggleRead> = {}): ToggleRead => ({ score: 0, distinguishing: 0, nearerOn: 0, residual: 255, evidence, ...extra });
   if (w > live.width || h > live.height) return none("the live region is smaller than the recorded looks");
   const L = greyOf(live);
   const A = greyOf(on, w, h);
   const B = greyOf(off, w, h);
+  const whole = readAligned(L, live.width, live.height, A, B, w, h);
+  if (whole.state || whole.residual <= MAX_RESIDUAL || whole.distinguishing < 3) return whole;
+  // The indicator alone: the distinguishing pixels' box, widened by a third of its size (at least 2 px) each way.
+  let [x0, y0, x1, y1] = [w, h, -1, -1];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if (Math.abs(A[y * w + x]! - B[y * w + x]!) >= DIFFERS) [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  const m = Math.max(2, Math.round(Math.max(x1 - x0 + 1, y1 - y0 + 1) / 3));
+  [x0, y0, x1, y1] = [Math.max(0, x0 - m), Math.max(0, y0 - m), Math.min(w - 1, x1 + m), Math.min(h - 1, y1 + m)];
+  const pw = x1 - x0 + 1;
+  const ph = y1 - y0 + 1;
+  if (pw * ph >= w * h) return whole;
+  const [pa, pb] = [cut(A, w, x0, y0, pw, ph), cut(B, w, x0, y0, pw, ph)];
+  // Aligning needs something drawn alike in both looks (the box's border): on a flat margin every place fits.
+  const contrast = sharedContrast(pa, pb);
+  if (contrast < MIN_CONTRAST) return { ...whole, evidence: `${whole.evidence}; its indicator alone cannot be aligned (nothing drawn alike in both looks around it: contrast ${contrast.toFixed(0)})` };
+  const part = readAligned(L, live.width, live.height, pa, pb, pw, ph);
+  if (!part.state) return { ...whole, evidence: `${whole.evidence}; its indicator alone: ${part.evidence}` };
+  return { ...part, evidence: `${part.evidence} (the indicator alone: the whole recorded looks are not found, mean grey difference ${whole.residual.toFixed(0)})` };
+}
+
+/** Standard deviation of the grey levels both looks share (pixels where they differ left out). */
+function sharedContrast(A: Uint8Array, B: Uint8Array): number {
+  let n = 0;
+  let sum = 0;
+  let sq = 0;
+  for (let i = 0; i < A.length; i++) {
+    if (Math.abs(A[i]! - B[i]!) >= DIFFERS) continue;
+    const v = (A[i]! + B[i]!) / 2;
+    n++;
+    sum += v;
+    sq += v * v;
+  }
+  return n ? Math.sqrt(Math.max(0, sq / n - (sum / n) ** 2)) : 0;
+}
+
+function none(evidence: string, extra: Partial<ToggleRead> = {}): ToggleRead {
+  return { score: 0, distinguishing: 0, nearerOn: 0, residual: 255, evidence, ...extra };
+}
+
+/** The looks A (« on ») and B (« off »), w × h, aligned in the live grey region L and read. */
+function readAligned(L: Uint8Array, lw: number, lh: number, A: Uint8Array, B: Uint8Array, w: number, h: number): ToggleRead {
   const mask = new Uint8Array(w * h);
   let nd = 0;
   let spread = 0;
@@ -64,14 +117,14 @@ export function readToggle(live: Frame, on: Frame, off: Frame): ToggleRead {
   if (nd < 3) return none(`the recorded looks do not differ (${nd} pixels tell them apart)`);
   if (nd === w * h) return none("the recorded looks share nothing to align them on");
   // Alignment on the shared part (its mean grey in both looks), every offset (or a stride when the region is large).
-  const px = live.width - w + 1;
-  const py = live.height - h + 1;
+  const px = lw - w + 1;
+  const py = lh - h + 1;
   const stride = Math.max(1, Math.ceil(Math.sqrt((px * py) / MAX_POSITIONS)));
   let best = { x: 0, y: 0, sad: Infinity };
   const sadAt = (ox: number, oy: number, limit: number) => {
     let sad = 0;
     for (let y = 0; y < h; y++) {
-      const row = (oy + y) * live.width + ox;
+      const row = (oy + y) * lw + ox;
       for (let x = 0; x < w; x++) {
         const i = y * w + x;
         if (mask[i]) continue;
@@ -99,7 +152,7 @@ export function readToggle(live: Frame, on: Frame, off: Frame): ToggleRead {
   let lean = 0;
   let nearerOn = 0;
   for (let y = 0; y < h; y++) {
-    const row = (best.y + y) * live.width + best.x;
+    const row = (best.y + y) * lw + best.x;
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       if (!mask[i]) continue;
