@@ -147,6 +147,8 @@ export class Actor {
    */
   private boxes = new Map<string, { box: BBox; epoch: number }>();
   private layoutEpoch = 0;
+  /** Recorded state vectors read from the store (they do not change during a run: read once, not at every step and row). */
+  private readonly recordedVectors = new Map<string, { provider: string; vector: Float32Array }>();
   private readonly groundCache = new Map<string, { key: string; g: Extract<Grounding, { found: true }>; row: number }>();
   private decisions: Decision["kind"][] = [];
   /** The last perception of each window (what a step that looks at nothing compares with). */
@@ -707,6 +709,15 @@ export class Actor {
     return { status, overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check, checks, retry, postMs };
   }
 
+  /** A recorded state vector, read from the store once per run. */
+  private async recordedVector(id: string): Promise<{ provider: string; vector: Float32Array } | undefined> {
+    const known = this.recordedVectors.get(id);
+    if (known) return known;
+    const v = await this.deps.stateVector?.(id);
+    if (v) this.recordedVectors.set(id, v);
+    return v;
+  }
+
   /** The step's recorded state and required elements against the live screen (the design's EnhancedWorkflowMatcher at run time). */
   private async compareState(step: Step, b: Bindings, exp: StepExpectations, window: WindowDescriptor, frame: Frame, perceived: PerceivedScreen | undefined, wantTitle: string, timings: Record<string, number>): Promise<Record<string, unknown> | undefined> {
     const { matcher, embedState, stateVector } = this.deps;
@@ -721,7 +732,7 @@ export class Actor {
     let recorded: { provider: string; vector: Float32Array } | undefined;
     let live: { provider: string; vector: Float32Array } | undefined;
     if (vectorId) {
-      recorded = stateVector ? await stateVector(vectorId).catch((e: Error) => (notes.push(`the recorded state vector could not be read: ${e.message.slice(0, 120)}`), undefined)) : undefined;
+      recorded = stateVector ? await this.recordedVector(vectorId).catch((e: Error) => (notes.push(`the recorded state vector could not be read: ${e.message.slice(0, 120)}`), undefined)) : undefined;
       if (!recorded) notes.push(stateVector ? `the recorded state vector ${vectorId} is not in the store` : "no store to read the recorded state vector from");
       else if (embedState) {
         const ctx = step.context ?? { current_workflow_candidate: this.workflow.workflow_id, tags: [], app_name: step.window.app };
@@ -738,7 +749,7 @@ export class Actor {
     const views: Array<{ provider: string; vector: Float32Array }> = [];
     if (comparable && stateVector)
       for (const id of exp.before.state_view_vector_ids ?? []) {
-        const v = await stateVector(id).catch(() => undefined);
+        const v = await this.recordedVector(id).catch(() => undefined);
         if (v && v.provider === live?.provider) views.push(v);
       }
     if (recorded && live && !comparable) notes.push(`the recorded state was embedded by "${recorded.provider}", this version embeds with "${live.provider}": states not compared (rebuild the workflow from its session, \`rpav build\`, to record them again)`);

@@ -2,17 +2,12 @@
 // providers: properties 7 and 41) through a sink, and returns the `state_embedding` JSON of a
 // screenstate_v1 document that points at them by vector_id.
 import type { ScreenState } from "../core/schemas/screenstate.js";
+import { vectorIdFor } from "../core/vector-ids.js";
 import type { Vector } from "../core/vectors.js";
 import { COMPONENTS, type StateEmbedding } from "./multimodal-embedding-manager.js";
 
 export type VectorSink = (vectorId: string, provider: string, vector: Vector) => Promise<void>;
 
-const safe = (id: string) => id.replace(/[^A-Za-z0-9_.-]/g, "_");
-
-/** vector_id layout of the design: data/embeddings/screens/<component>/<screen_state_id>.npy */
-export function vectorIdFor(component: string, screenStateId: string): string {
-  return `data/embeddings/screens/${component}/${safe(screenStateId)}.npy`;
-}
 
 export async function persistStateEmbedding(emb: StateEmbedding, screenStateId: string, sink: VectorSink): Promise<ScreenState["state_embedding"]> {
   if (emb.mode !== "complete") {

@@ -11,7 +11,7 @@
 // admin-lte 0.773 / 0.955 (0.773 with top-left crops alone: its pages at ×2 fold their side bar
 // and reflow), generated sites held out 0.750 / 1.000.
 import { bboxContains, type BBox } from "../core/geometry.js";
-import { cropFrame, makeFrame, type Frame } from "../core/frame.js";
+import { cropFrame, type Frame } from "../core/frame.js";
 import type { ScreenStateMode } from "../core/schemas/screenstate.js";
 import type { MultiModalEmbeddingManager, StateEmbedding, StateInput } from "./multimodal-embedding-manager.js";
 
@@ -28,22 +28,16 @@ export const DEFAULT_VIEWS: readonly PyramidView[] = [
   { zoom: 2, anchor: "top" },
 ];
 
-/** Top-left crop of 1/zoom of the frame (same origin and scale). */
-export function topLeftCrop(frame: Frame, zoom: number): Frame {
-  if (zoom === 1) return frame;
-  const w = Math.max(1, Math.round(frame.width / zoom));
-  const h = Math.max(1, Math.round(frame.height / zoom));
-  const c = frame.channels;
-  const out = new Uint8Array(w * h * c);
-  for (let row = 0; row < h; row++) out.set(frame.data.subarray(row * frame.width * c, (row * frame.width + w) * c), row * w * c);
-  return makeFrame({ data: out, width: w, height: h, channels: c, scaleFactor: frame.scaleFactor, origin: frame.origin });
+/** The part of the frame a view shows: its top-left 1/zoom, or its top band 1/zoom high (same origin and scale). */
+export function viewCrop(frame: Frame, view: PyramidView): Frame {
+  if (view.zoom === 1) return frame;
+  const h = Math.max(1, Math.round(frame.height / view.zoom));
+  const w = view.anchor === "top" ? frame.width : Math.max(1, Math.round(frame.width / view.zoom));
+  return cropFrame(frame, [0, 0, w, h]);
 }
 
-/** The part of the frame a view shows (same origin and scale). */
-export function viewCrop(frame: Frame, view: PyramidView): Frame {
-  if (view.anchor === "top-left") return topLeftCrop(frame, view.zoom);
-  return view.zoom === 1 ? frame : cropFrame(frame, [0, 0, frame.width, Math.max(1, Math.round(frame.height / view.zoom))]);
-}
+/** Top-left crop of 1/zoom of the frame. */
+export const topLeftCrop = (frame: Frame, zoom: number): Frame => viewCrop(frame, { zoom, anchor: "top-left" });
 
 /** textBoxes (perception's text_boxes) let each crop keep only the text it shows. */
 export type PyramidInput = StateInput;

@@ -11,9 +11,10 @@ import { clampBBox, type BBox } from "../core/geometry.js";
 import { SCREENSTATE_V1, type ScreenState } from "../core/schemas/screenstate.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import type { StepContext, Workflow } from "../core/schemas/workflow.js";
+import { viewVectorIdFor } from "../core/vector-ids.js";
 import type { Vector } from "../core/vectors.js";
 import type { StateEmbedding, StateInput } from "../embedding/multimodal-embedding-manager.js";
-import { persistStateEmbedding, vectorIdFor } from "../embedding/state-embedding-record.js";
+import { persistStateEmbedding } from "../embedding/state-embedding-record.js";
 import { CROP_VIEWS, viewInput } from "../embedding/zoom-pyramid.js";
 import type { RawSession } from "./session.js";
 import { stepScreenshots } from "./step-screens.js";
@@ -83,7 +84,7 @@ export async function addStepStates(
     const viewIds: string[] = [];
     for (const view of CROP_VIEWS) {
       const v = await deps.embed(viewInput(input, view));
-      const vectorId = vectorIdFor(`state_${view.anchor}_${view.zoom}`, id);
+      const vectorId = viewVectorIdFor(view, id);
       vectors.push({ vectorId, provider: v.provider, vector: v.vector });
       viewIds.push(vectorId);
     }

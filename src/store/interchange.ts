@@ -13,6 +13,7 @@ import type { Store } from "../core/providers/store.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES, parseJsonText, readDocument, writeDocument } from "../core/schemas/documents.js";
 import type { ScreenState } from "../core/schemas/screenstate.js";
 import type { UIElement } from "../core/schemas/uielement.js";
+import { wholeStateOfView } from "../core/vector-ids.js";
 import { NpyVectorFiles } from "./npy-vector-files.js";
 
 /** Largest .npy vector file read (a 512-d float64 vector is 4 KiB). */
@@ -33,9 +34,6 @@ async function* walk(dir: string): AsyncGenerator<string> {
     else if (e.isFile()) yield p;
   }
 }
-
-/** A zoom-pyramid crop's vector (data/embeddings/screens/state_<view>/<id>.npy) has its screen state's fused vector's provider. */
-const wholeStateOf = (vectorId: string) => vectorId.replace(/^(data\/embeddings\/screens\/)state_[^/]+\//, "$1state/");
 
 function refsOf(doc: ScreenState | UIElement, out: Map<string, string>): void {
   const add = (ref: { provider: string; vector_id: string } | null | undefined) => {
@@ -119,7 +117,7 @@ export async function importFolder(store: Store, dir: string, opts: { defaultPro
     try {
       const arr = decodeNpy(await readBoundedFile(file, MAX_VECTOR_FILE_BYTES), file);
       if (arr.shape.length !== 1) throw new InvalidInputError(`${file}: a vector file must hold a 1-D array, found shape (${arr.shape.join(", ")}).`);
-      batch.push({ file, vectorId, provider: providers.get(vectorId) ?? providers.get(wholeStateOf(vectorId)) ?? opts.defaultProvider ?? "unknown", vector: arr.data instanceof Float32Array ? arr.data : Float32Array.from(arr.data) });
+      batch.push({ file, vectorId, provider: providers.get(vectorId) ?? providers.get(wholeStateOfView(vectorId) ?? "") ?? opts.defaultProvider ?? "unknown", vector: arr.data instanceof Float32Array ? arr.data : Float32Array.from(arr.data) });
       report.vectors++;
     } catch (e) {
       if (!isRpaError(e)) throw e;
