@@ -44,27 +44,39 @@ def split_of(meta, fold):
 
 
 def read_index(data_dir):
-    """Every screen's metadata (the generators' JSON), sorted by id."""
+    """Every screen's metadata (the generators' JSON), sorted by id; a screen counts when the image its JSON names is
+    there (a PNG from the generators, or a lossless WebP in a packed copy: training/detector/pack.py)."""
     out = []
     for fam in sorted(os.listdir(data_dir)):
         d = os.path.join(data_dir, fam)
         if not os.path.isdir(d) or fam.startswith("."):
             continue
         for f in sorted(os.listdir(d)):
-            if f.endswith(".json") and os.path.exists(os.path.join(d, f[:-5] + ".png")):
-                with open(os.path.join(d, f)) as fh:
-                    m = json.load(fh)
-                m["_dir"] = d
-                out.append(m)
+            if not f.endswith(".json"):
+                continue
+            with open(os.path.join(d, f)) as fh:
+                m = json.load(fh)
+            if not isinstance(m, dict) or "image" not in m or not os.path.exists(os.path.join(d, m["image"])):
+                continue
+            m["_dir"] = d
+            out.append(m)
     out.sort(key=lambda m: m["id"])
     return out
 
 
 def load_rgb(path):
-    """H×W×3 uint8 (GdkPixbuf: no PIL on these machines)."""
-    import gi
-    gi.require_version("GdkPixbuf", "2.0")
-    from gi.repository import GdkPixbuf
+    """H×W×3 uint8: GdkPixbuf on the Debian machines (no PIL there); Pillow where GdkPixbuf is absent (a GPU machine's
+    Python) or for a packed WebP."""
+    try:
+        if path.endswith(".webp"):
+            raise ImportError("WebP: read by Pillow")
+        import gi
+        gi.require_version("GdkPixbuf", "2.0")
+        from gi.repository import GdkPixbuf
+    except (ImportError, ValueError):
+        from PIL import Image
+        with Image.open(path) as im:
+            return np.ascontiguousarray(np.asarray(im.convert("RGB")))
     pb = GdkPixbuf.Pixbuf.new_from_file(path)
     w, h, rs, nc = pb.get_width(), pb.get_height(), pb.get_rowstride(), pb.get_n_channels()
     buf = np.frombuffer(pb.get_pixels(), dtype=np.uint8)

@@ -11,7 +11,8 @@ sys.path.insert(0, HERE)
 import numpy as np  # noqa: E402
 from common import STRIDE, TYPES, Detector, keypoint  # noqa: E402
 from onnx_init import load_onnx, max_abs_diff, recalibrate_bn, run_onnx  # noqa: E402
-from train import Sampler, class_weights, gaussian_targets, losses  # noqa: E402
+from train import Sampler, batches, class_weights, gaussian_targets, losses  # noqa: E402
+from common import read_index  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -202,6 +203,42 @@ class ArchV2(unittest.TestCase):
         self.assertEqual(tuple(box.shape), (1, 4, 24, 32))
         with self.assertRaises(ValueError):
             Detector(1.0, "v3")
+
+
+class WorkerStream(unittest.TestCase):
+    """The GPU run's crops: drawn by worker processes from pixels decoded once (no file is read)."""
+
+    def make(self, images):
+        return lambda w: Sampler(fake_metas(), 64, "t" + ("" if w is None else f":w{w}"), balanced=0.5, images=images)
+
+    def test_same_seed_same_batches_and_workers_differ(self):
+        rng = np.random.default_rng(0)
+        images = {m["id"]: rng.integers(0, 255, (480, 640, 3), dtype=np.uint8) for m in fake_metas()}
+        first = [next(batches(self.make(images), 4, 2)) for _ in range(2)]
+        self.assertTrue(torch.equal(first[0][0], first[1][0]))  # the same stream again
+        stream = batches(self.make(images), 4, 2)
+        a, b = next(stream)[0], next(stream)[0]  # worker 0's batch, then worker 1's: other seeds
+        self.assertEqual((tuple(a.shape), a.dtype), ((4, 64, 64, 3), torch.uint8))  # raw: laid out on the GPU
+        self.assertFalse(torch.equal(a, b))
+        self.assertEqual(len(first[0][1]), 6)  # heat, box, box weight, state, state mask, ignored
+
+    def test_in_process_stream_reads_the_preloaded_pixels(self):
+        images = {m["id"]: np.full((480, 640, 3), 200, np.uint8) for m in fake_metas()}
+        x, _ = next(batches(self.make(images), 3, 0))
+        self.assertEqual(set(x.flatten().tolist()) - {0.0}, {200.0})  # the screen's grey, or the black outside it
+
+
+class Index(unittest.TestCase):
+    def test_a_screen_counts_when_the_image_its_json_names_is_there(self):
+        import json
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "gtk"))
+            for sid, image, present in [("a", "a.webp", True), ("b", "b.png", True), ("c", "c.png", False)]:
+                with open(os.path.join(d, "gtk", sid + ".json"), "w") as f:
+                    json.dump({"id": sid, "image": image, "family": "gtk", "elements": []}, f)
+                if present:
+                    open(os.path.join(d, "gtk", image), "wb").close()
+            self.assertEqual([m["id"] for m in read_index(d)], ["a", "b"])
 
 
 if __name__ == "__main__":
