@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { readImageFile } from "../../src/capture/png.js";
 import { bboxIoU, type BBox } from "../../src/core/geometry.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
-import { decodeDetections, defaultDetectorModelDir, LearnedDetector, reliabilityTable } from "../../src/perception/learned-detector.js";
+import { defaultDetectorModelDir, LearnedDetector, reliabilityTable } from "../../src/perception/learned-detector.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
@@ -79,10 +79,12 @@ const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
 const model = await LearnedDetector.create({ modelDir });
+// As the product composes them: the model alone with its coarse pass for wide elements, the hybrid without it.
+const fineModel = await LearnedDetector.create({ modelDir, coarse: false });
 const rules = new UIElementDetector({ ocr });
 const learned = new UIElementDetector({ ocr, proposer: model });
 // The product's `--detector hybrid`: the union above, with the model's boxes on the rules' drawn edges where they overlap.
-const hybrid = new UIElementDetector({ ocr, proposer: model, keepRules: true });
+const hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true });
 
 interface Tally {
   screens: number;
@@ -132,7 +134,7 @@ const rows = new Map<string, { split: string; rules: Tally; learned: Tally; unio
 // (IoU < 0.5) — what the rules find that the model does not.
 const union = (learnedEls: Screen["elements"], rulesEls: Screen["elements"]) => [...learnedEls, ...rulesEls.filter((r) => learnedEls.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5))];
 const scored: Record<string, Array<{ confidence: number; correct: boolean }>> = { train: [], held: [], dev: [] };
-const inferMs: Array<{ ms: number; mpix: number }> = [];
+const inferMs: Record<"full" | "with_coarse", Array<{ ms: number; mpix: number }>> = { full: [], with_coarse: [] };
 const started = performance.now();
 for (const [i, s] of screens.entries()) {
   const frame = await readImageFile(s.image, { scaleFactor: s.scale });
@@ -146,9 +148,12 @@ for (const [i, s] of screens.entries()) {
   score(row.hybrid, s.elements, (await hybrid.detect(frame, { scale: s.scale })).elements);
   // Reliability over every proposal down to the model's floor (not only those kept).
   const t0 = performance.now();
-  const raw = await model.run(frame);
-  inferMs.push({ ms: performance.now() - t0, mpix: (frame.width * frame.height) / 1e6 });
-  const all = decodeDetections(raw, model.meta, frame.width, frame.height, model.meta.floor);
+  const all = await model.detections(frame, undefined, model.meta.floor); // both passes when the model has a coarse one
+  const mpix = (frame.width * frame.height) / 1e6;
+  inferMs.with_coarse.push({ ms: performance.now() - t0, mpix });
+  const t1 = performance.now();
+  await fineModel.detections(frame, undefined, model.meta.floor);
+  inferMs.full.push({ ms: performance.now() - t1, mpix });
   const right = score(tally(), s.elements, all);
   all.forEach((d, k) => scored[s.split]!.push({ confidence: d.confidence, correct: right.has(k) }));
   const el = (performance.now() - started) / 1000;
@@ -182,13 +187,14 @@ for (const [split, xs] of Object.entries(scored)) {
   console.log(`\nreliability of the learned detector's confidence (${split} families, ${t.count} proposals ≥ floor, ECE ${t.ece.toFixed(3)}):`);
   for (const b of t.bins) if (b.count) console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)}: ${String(b.count).padStart(5)} proposals, mean confidence ${b.meanConfidence!.toFixed(3)}, precision ${b.precision!.toFixed(3)}`);
 }
-{
-  // The model's own inference (onnxruntime-node, 2 threads), per screen of the sample (they range from ~0.2 to ~8 Mpixel).
-  const ms = inferMs.map((x) => x.ms).sort((a, b) => a - b);
-  const per = inferMs.map((x) => x.ms / x.mpix).sort((a, b) => a - b);
-  const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-  out.model_inference = { screens: ms.length, median_ms: round(q(ms, 0.5), 1), p95_ms: round(q(ms, 0.95), 1), median_ms_per_mpixel: round(q(per, 0.5), 1), ms_at_1920x1080_estimate: round(q(per, 0.5) * 2.0736, 1) };
-  console.log(`\nmodel inference: median ${q(ms, 0.5).toFixed(1)} ms, p95 ${q(ms, 0.95).toFixed(1)} ms over ${ms.length} screens; ${q(per, 0.5).toFixed(1)} ms per Mpixel (≈ ${(q(per, 0.5) * 2.0736).toFixed(0)} ms at 1920×1080)`);
+// The model's own inference (onnxruntime-node, 2 threads, decoding included), per screen of the sample (they range from
+// ~0.2 to ~8 Mpixel): the full-resolution pass alone (the hybrid's) and with the coarse pass (the model alone's).
+for (const [pass, xs] of Object.entries(inferMs)) {
+  const ms = xs.map((x) => x.ms).sort((a, b) => a - b);
+  const per = xs.map((x) => x.ms / x.mpix).sort((a, b) => a - b);
+  const q = (v: number[], p: number) => v[Math.min(v.length - 1, Math.floor(p * v.length))]!;
+  ((out.model_inference ??= {}) as Record<string, unknown>)[pass] = { screens: ms.length, median_ms: round(q(ms, 0.5), 1), p95_ms: round(q(ms, 0.95), 1), median_ms_per_mpixel: round(q(per, 0.5), 1), ms_at_1920x1080_estimate: round(q(per, 0.5) * 2.0736, 1) };
+  console.log(`${pass === "full" ? "\n" : ""}model inference, ${pass === "full" ? "full resolution" : "with the coarse pass"}: median ${q(ms, 0.5).toFixed(1)} ms, p95 ${q(ms, 0.95).toFixed(1)} ms over ${ms.length} screens; ${q(per, 0.5).toFixed(1)} ms per Mpixel (≈ ${(q(per, 0.5) * 2.0736).toFixed(0)} ms at 1920×1080)`);
 }
 console.log(`result: ${writeResult("detect-families", out)}`);
-await Promise.all([tess.close(), pp.close(), model.close()]);
+await Promise.all([tess.close(), pp.close(), model.close(), fineModel.close()]);

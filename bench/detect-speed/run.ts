@@ -38,7 +38,8 @@ const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new HybridOcr(pp, tess, AccentLexicon.load());
 const model = await LearnedDetector.create();
-const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }), hybrid: new UIElementDetector({ ocr, proposer: model, keepRules: true }) };
+const fineModel = await LearnedDetector.create({ coarse: false }); // the hybrid's, as the product composes it
+const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }), hybrid: new UIElementDetector({ ocr, proposer: fineModel, keepRules: true }) };
 const frames = await Promise.all(picked.map((f) => readImageFile(join(DATA, f.family, `${f.id}.png`))));
 // hybrid: the model and the rules (`--detector hybrid`). Warm-up: every engine has run once on a screen of the sample.
 await detectors.learned.detect(frames[0]!);
@@ -62,7 +63,7 @@ for (const [name, det] of Object.entries(detectors)) {
   out[name] = { median_ms: q(total, 50), p95_ms: q(total, 95), ocr_median_ms: q(ocrMs, 50), ...(modelMs.length ? { model_median_ms: q(modelMs, 50), model_p95_ms: q(modelMs, 95) } : {}) };
   console.log(`${name}: detect median ${q(total, 50)} ms, p95 ${q(total, 95)} ms (OCR median ${q(ocrMs, 50)} ms${modelMs.length ? `, model median ${q(modelMs, 50)} ms, p95 ${q(modelMs, 95)} ms` : ""})`);
 }
-await Promise.all([tess.close(), pp.close(), model.close()]);
+await Promise.all([tess.close(), pp.close(), model.close(), fineModel.close()]);
 
 // Cold start: `rpav detect` in a new process on one screenshot (node start, engines and model loaded, one detection, OCR read).
 const coldMs: number[] = [];

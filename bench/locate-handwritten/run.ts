@@ -85,11 +85,13 @@ const which = (process.env.RPAV_BENCH_DETECTORS ?? "rules,learned").split(",").f
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
-const model = which.includes("learned") || which.includes("hybrid") ? await LearnedDetector.create() : undefined;
+// As the product composes them: the model alone with its coarse pass, the hybrid without it.
+const model = which.includes("learned") ? await LearnedDetector.create() : undefined;
+const fineModel = which.includes("hybrid") ? await LearnedDetector.create({ coarse: false }) : undefined;
 const detectors: Record<string, UIElementDetector> = {};
 if (which.includes("rules")) detectors.rules = new UIElementDetector({ ocr });
-if (model && which.includes("learned")) detectors.learned = new UIElementDetector({ ocr, proposer: model });
-if (model && which.includes("hybrid")) detectors.hybrid = new UIElementDetector({ ocr, proposer: model, keepRules: true });
+if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });
+if (fineModel) detectors.hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true });
 
 // hits / count per detector → split → lang, and per family
 const tally: Record<string, Record<string, { n: number; hits: number; notFound: number }>> = {};
@@ -136,4 +138,4 @@ for (const [name, t] of Object.entries(tally)) {
 }
 out.misses = misses;
 console.log(`result: ${writeResult("locate-handwritten", out)}`);
-await Promise.all([tess.close(), pp.close(), model?.close()]);
+await Promise.all([tess.close(), pp.close(), model?.close(), fineModel?.close()]);

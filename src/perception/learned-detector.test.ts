@@ -9,7 +9,7 @@ import { makeFrame } from "../core/frame.js";
 import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { OcrLine } from "../core/providers/ocr.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
-import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type DetectorMeta } from "./learned-detector.js";
+import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
 import { captionOf, fuseWithOcr, snapToShapes } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
@@ -31,6 +31,29 @@ function outputs(w: number, h: number, peaks: Array<{ x: number; y: number; c: n
   }
   return { heat, box, state, w, h };
 }
+
+describe("mergeCoarse (the half-resolution pass for wide elements)", () => {
+  const PASS: CoarsePass = { scale: 0.5, min_width: 192, calibration: { method: "platt", a: 1.5, b: 0.5 } };
+  const d = (type: string, bbox: BBox, confidence: number) => ({ type, bbox, confidence });
+  it("scales coarse boxes back, keeps only the wide ones, and lets the more confident of two overlapping detections stay", () => {
+    const fine = [d("button", [10, 10, 40, 30], 0.9), d("link", [105, 42, 690, 78], 0.4), d("checkbox", [800, 100, 816, 116], 0.7)];
+    const coarse = [
+      d("text_input", [50, 20, 350, 40], 0.8), // 600 px wide at full resolution: kept, and the less confident link on the same box goes
+      d("checkbox", [400, 50, 408, 58], 0.95), // 16 px wide: the fine pass's business
+      d("dropdown", [0, 0, 110, 20], 0.5), // 220 px wide, overlapping the button a little (IoU < 0.5): kept
+      d("button", [380, 45, 700, 70], 0.6), // clamped to the frame's 1000 px
+    ];
+    const out = mergeCoarse(fine, coarse, PASS, 1000, 600, 0.5);
+    expect(out.map((x) => x.type)).toEqual(["button", "text_input", "checkbox", "button", "dropdown"]);
+    expect(out[1]!.bbox).toEqual([100, 40, 700, 80]);
+    expect(out[3]!.bbox).toEqual([760, 90, 1000, 140]);
+    expect(out.map((x) => x.confidence)).toEqual([...out.map((x) => x.confidence)].sort((a, b) => b - a));
+  });
+  it("a coarse detection overlapping a more confident full-resolution one is dropped", () => {
+    const out = mergeCoarse([d("text_input", [100, 40, 700, 80], 0.9)], [d("button", [50, 20, 350, 40], 0.7)], PASS, 1000, 600, 0.5);
+    expect(out).toEqual([d("text_input", [100, 40, 700, 80], 0.9)]);
+  });
+});
 
 describe("decodeDetections", () => {
   it("turns each local peak into a box around its cell centre, typed by its best class, confidence sigmoid(logit / T)", () => {
@@ -203,6 +226,11 @@ describe("LearnedDetector: bad model files", () => {
     await expect(LearnedDetector.create({ modelDir: bad })).rejects.toThrow(/unknown element types/);
     writeFileSync(join(bad, DETECTOR_META_FILE), JSON.stringify({ ...META, calibration: { method: "platt", a: -0.5, b: 0 } }));
     await expect(LearnedDetector.create({ modelDir: bad })).rejects.toThrow(/calibration/);
+    // A coarse pass this version cannot run (another scale) is refused by name, not run wrongly.
+    writeFileSync(join(bad, DETECTOR_META_FILE), JSON.stringify({ ...META, coarse: { scale: 0.25, min_width: 192, calibration: { method: "platt", a: 1, b: 0 } } }));
+    const e3 = await LearnedDetector.create({ modelDir: bad }).catch((x: unknown) => x);
+    expect(e3).toBeInstanceOf(ProviderUnavailableError);
+    expect((e3 as Error).message).toMatch(/coarse pass this version cannot run \(scale/);
   });
 });
 
@@ -239,9 +267,20 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       expect(p.confidence).toBeLessThanOrEqual(1);
     }
     expect(got.map((p) => p.confidence)).toEqual([...got.map((p) => p.confidence)].sort((a, b) => b - a));
-    // propose() keeps those at or over the model's calibrated threshold.
+    // propose() keeps those at or over the model's calibrated threshold, with the coarse pass's merged in.
     const kept = await det.propose(frame);
-    expect(kept).toEqual(got.filter((d) => d.confidence >= det.meta.threshold).map(({ logit: _l, ...p }) => p));
+    const fine = got.filter((d) => d.confidence >= det.meta.threshold);
+    const pass = det.meta.coarse;
+    expect(pass).toBeDefined(); // the committed model has one
+    const half = await det.runHalf(frame);
+    expect(half).not.toBeNull();
+    expect([half!.width, half!.height]).toEqual([frame.width >> 1, frame.height >> 1]);
+    const coarse = decodeDetections(half!.out, { ...det.meta, calibration: pass!.calibration }, half!.width, half!.height);
+    const merged = mergeCoarse(fine, coarse, pass!, frame.width, frame.height, det.meta.nms_iou);
+    expect(merged.length).toBeGreaterThan(fine.length - coarse.length);
+    expect(kept).toEqual(merged.map(({ logit: _l, ...p }) => p));
+    // A frame whose half is under the model's smallest side gets the full-resolution pass alone.
+    expect(await det.runHalf(makeFrame({ data: new Uint8Array(40 * 40 * 3), width: 40, height: 40, channels: 3 }))).toBeNull();
   });
 
   it("hybrid (`--detector hybrid`): the model's elements and the rules' that overlap none of them, OCR read once", async () => {

@@ -8,17 +8,24 @@
 // calibration split of the training families only;
 // overlapping peaks (IoU > nms_iou) keep the best; proposals under the threshold chosen on that same
 // split are dropped.
+//
+// A model with a `coarse` pass (training/detector/coarse.py) also runs on the frame halved (2×2 mean):
+// training crops are 320 px, so an element much wider than that (a 600-px field or drop-down) is only
+// ever seen zoomed out, and is found at half resolution where the full one misses or mistypes it. The
+// coarse detections at least `min_width` px wide (full-resolution pixels), with their own Platt
+// calibration, join the full-resolution ones under the same overlap rule (the more confident stays).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as OrtModule from "onnxruntime-node";
 import type { InferenceSession } from "onnxruntime-node";
+import { z } from "zod";
 import { InvalidInputError, ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
 import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
 import { UI_ELEMENT_TYPES, type UIElementType } from "../core/schemas/uielement.js";
-import { toRgb } from "./raster.js";
+import { toRgb, type RgbImage } from "./raster.js";
 import { loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 export const DETECTOR_MODEL_FILE = "ui-detector.onnx";
@@ -40,6 +47,8 @@ export interface DetectorMeta {
   readonly max_side: number;
   /** Platt scaling fitted on the train families' calibration split; when present it replaces the temperature. */
   readonly calibration?: { readonly method: "platt"; readonly a: number; readonly b: number };
+  /** The half-resolution pass for wide elements (see the file comment); absent: full resolution only. */
+  readonly coarse?: CoarsePass;
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -56,6 +65,13 @@ export function logitForConfidence(meta: Pick<DetectorMeta, "temperature" | "cal
   const c = meta.calibration;
   return c ? (z - c.b) / c.a : meta.temperature * z;
 }
+
+const CoarsePassSchema = z.object({
+  scale: z.literal(0.5),
+  min_width: z.number().positive().finite(),
+  calibration: z.object({ method: z.literal("platt"), a: z.number().positive().finite(), b: z.number().finite() }),
+});
+export type CoarsePass = z.infer<typeof CoarsePassSchema>;
 
 export function defaultDetectorModelDir(): string {
   // src/perception/ and dist/perception/ are both two levels under the package root.
@@ -85,7 +101,14 @@ function parseMeta(text: string, file: string): DetectorMeta {
       throw new ProviderUnavailableError(`The detector's description ${file} has a calibration that is not Platt scaling with a > 0 and a finite b. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file, field: "calibration" } });
     calibration = { method: "platt", a: c.a, b: c.b };
   }
-  const meta = { types: types as UIElementType[], states, stride: num("stride"), align: num("align"), temperature: num("temperature"), threshold: num("threshold"), floor: num("floor"), nms_iou: num("nms_iou"), min_side: num("min_side"), max_side: num("max_side"), ...(calibration ? { calibration } : {}) };
+  let coarse: CoarsePass | undefined;
+  if (m.coarse !== undefined) {
+    const c = CoarsePassSchema.safeParse(m.coarse);
+    if (!c.success)
+      throw new ProviderUnavailableError(`The detector's description ${file} has a coarse pass this version cannot run (${c.error.issues.map((i) => `${i.path.join(".") || "coarse"}: ${i.message}`).join("; ")}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file, field: "coarse" } });
+    coarse = c.data;
+  }
+  const meta = { types: types as UIElementType[], states, stride: num("stride"), align: num("align"), temperature: num("temperature"), threshold: num("threshold"), floor: num("floor"), nms_iou: num("nms_iou"), min_side: num("min_side"), max_side: num("max_side"), ...(calibration ? { calibration } : {}), ...(coarse ? { coarse } : {}) };
   if (!(meta.temperature > 0) || !(meta.stride >= 1) || !(meta.align >= meta.stride))
     throw new ProviderUnavailableError(`The detector's description ${file} has impossible values (temperature ${meta.temperature}, stride ${meta.stride}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file } });
   return meta;
@@ -165,6 +188,36 @@ export function decodeDetections(out: DetectorOutputs, meta: DetectorMeta, width
   return dets;
 }
 
+/**
+ * Full-resolution and coarse detections as one list, best first: the coarse ones (decoded on the halved
+ * frame, `halfWidth` wide) are scaled back and kept when at least `coarse.min_width` wide; then any
+ * detection overlapping (IoU > nms_iou) a more confident one is dropped.
+ */
+export function mergeCoarse<T extends { bbox: BBox; confidence: number }>(fine: readonly T[], coarse: readonly T[], pass: CoarsePass, width: number, height: number, nmsIou: number): T[] {
+  const up = coarse
+    .map((d) => ({ ...d, bbox: [Math.min(width, d.bbox[0] * 2), Math.min(height, d.bbox[1] * 2), Math.min(width, d.bbox[2] * 2), Math.min(height, d.bbox[3] * 2)] as BBox }))
+    .filter((d) => d.bbox[2] - d.bbox[0] >= pass.min_width);
+  const out: T[] = [];
+  for (const d of [...fine, ...up].sort((a, b) => b.confidence - a.confidence)) if (!out.some((o) => bboxIoU(o.bbox, d.bbox) > nmsIou)) out.push(d);
+  return out;
+}
+
+/** The frame halved by 2×2 means (an odd last row or column dropped), as float RGB: what training/detector/coarse.py feeds. */
+function halveRgb(rgb: RgbImage): { data: Float32Array; width: number; height: number } {
+  const width = rgb.width >> 1;
+  const height = rgb.height >> 1;
+  const data = new Float32Array(width * height * 3);
+  const src = rgb.data;
+  const row = rgb.width * 3;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const s = 2 * y * row + 6 * x;
+      const o = (y * width + x) * 3;
+      for (let c = 0; c < 3; c++) data[o + c] = (src[s + c]! + src[s + 3 + c]! + src[s + row + c]! + src[s + row + 3 + c]!) / 4;
+    }
+  return { data, width, height };
+}
+
 /** One row of a reliability table: detections whose confidence falls in [lo, hi) and the share of them that were right. */
 export interface ReliabilityBin {
   readonly lo: number;
@@ -203,6 +256,9 @@ export interface LearnedDetectorOptions {
   /** Folder holding ui-detector.onnx and ui-detector.json (default: models/ui-detector of the package). */
   modelDir?: string;
   threads?: number;
+  /** Run the model's coarse pass when it has one (default true). The hybrid detector leaves it off: the rules
+   * already find most wide fields, and the pass costs about half the model's time again (bench/RESULTS.md). */
+  coarse?: boolean;
 }
 
 export class LearnedDetector implements ElementProposer {
@@ -212,6 +268,7 @@ export class LearnedDetector implements ElementProposer {
     private readonly ort: typeof OrtModule,
     private readonly session: InferenceSession,
     readonly meta: DetectorMeta,
+    private readonly useCoarse: boolean,
   ) {}
 
   static async create(options: LearnedDetectorOptions = {}): Promise<LearnedDetector> {
@@ -233,24 +290,35 @@ export class LearnedDetector implements ElementProposer {
         await session.release();
         throw new ProviderUnavailableError(`The model ${modelFile} has no output "${name}": it is not a UI element detector. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file: modelFile } });
       }
-    return new LearnedDetector(ort, session, meta);
+    return new LearnedDetector(ort, session, meta, options.coarse ?? true);
   }
 
   /** The model's raw outputs on a frame (padded with black to a multiple of `align`). */
   async run(frame: Frame, signal?: AbortSignal): Promise<DetectorOutputs> {
-    const { min_side: lo, max_side: hi, align } = this.meta;
+    const { min_side: lo, max_side: hi } = this.meta;
     if (frame.width < lo || frame.height < lo || frame.width > hi || frame.height > hi)
       throw new InvalidInputError(`The UI element detector takes images from ${lo}×${lo} to ${hi}×${hi} pixels; this one is ${frame.width}×${frame.height}. Crop or scale it first.`, { details: { width: frame.width, height: frame.height } });
+    return this.infer(toRgb(frame), signal);
+  }
+
+  /** The outputs on the frame halved (the coarse pass), or null when the half is under the model's smallest side. */
+  async runHalf(frame: Frame, signal?: AbortSignal): Promise<{ out: DetectorOutputs; width: number; height: number } | null> {
+    if (frame.width >> 1 < this.meta.min_side || frame.height >> 1 < this.meta.min_side) return null;
+    const half = halveRgb(toRgb(frame));
+    return { out: await this.infer(half, signal), width: half.width, height: half.height };
+  }
+
+  private async infer(rgb: { data: ArrayLike<number>; width: number; height: number }, signal?: AbortSignal): Promise<DetectorOutputs> {
     throwIfAborted(signal, "element detection");
-    const rgb = toRgb(frame);
-    const W = Math.ceil(frame.width / align) * align;
-    const H = Math.ceil(frame.height / align) * align;
+    const { align } = this.meta;
+    const W = Math.ceil(rgb.width / align) * align;
+    const H = Math.ceil(rgb.height / align) * align;
     const input = new Float32Array(3 * W * H);
     const plane = W * H;
-    for (let y = 0; y < frame.height; y++) {
-      let s = y * frame.width * 3;
+    for (let y = 0; y < rgb.height; y++) {
+      let s = y * rgb.width * 3;
       const row = y * W;
-      for (let x = 0; x < frame.width; x++, s += 3) {
+      for (let x = 0; x < rgb.width; x++, s += 3) {
         input[row + x] = rgb.data[s]!;
         input[plane + row + x] = rgb.data[s + 1]!;
         input[2 * plane + row + x] = rgb.data[s + 2]!;
@@ -263,9 +331,18 @@ export class LearnedDetector implements ElementProposer {
     return { heat: heat.data as Float32Array, box: r.box!.data as Float32Array, state: r.state_logits!.data as Float32Array, w: w!, h: h! };
   }
 
+  /** Detections at or over the threshold: the full-resolution pass, with the coarse one merged in when the model has it (and it is on). */
+  async detections(frame: Frame, signal?: AbortSignal, minConfidence = this.meta.threshold): Promise<DecodedDetection[]> {
+    const fine = decodeDetections(await this.run(frame, signal), this.meta, frame.width, frame.height, minConfidence);
+    const pass = this.useCoarse ? this.meta.coarse : undefined;
+    const half = pass ? await this.runHalf(frame, signal) : null;
+    if (!pass || !half) return fine;
+    const coarse = decodeDetections(half.out, { ...this.meta, calibration: pass.calibration }, half.width, half.height, minConfidence);
+    return mergeCoarse(fine, coarse, pass, frame.width, frame.height, this.meta.nms_iou);
+  }
+
   async propose(frame: Frame, signal?: AbortSignal): Promise<ElementProposal[]> {
-    const out = await this.run(frame, signal);
-    return decodeDetections(out, this.meta, frame.width, frame.height).map(({ logit: _logit, ...p }) => p);
+    return (await this.detections(frame, signal)).map(({ logit: _logit, ...p }) => p);
   }
 
   async close(): Promise<void> {

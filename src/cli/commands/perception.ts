@@ -125,7 +125,8 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
   const kind = DetectorKindSchema.safeParse(o.detector ?? DEFAULT_DETECTOR).data;
   if (!kind) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${o.detector}".`);
-  const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create() : undefined;
+  // The model alone runs its coarse pass for wide elements; the hybrid leaves it to the rules (learned-detector.ts).
+  const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" }) : undefined;
   let ocrParts: { ocr: OcrProvider; close: () => Promise<void> };
   try {
     ocrParts = await make();
