@@ -190,8 +190,8 @@ export function decodeDetections(out: DetectorOutputs, meta: DetectorMeta, width
 
 /**
  * Full-resolution and coarse detections as one list, best first: the coarse ones (decoded on the halved
- * frame, `halfWidth` wide) are scaled back and kept when at least `coarse.min_width` wide; then any
- * detection overlapping (IoU > nms_iou) a more confident one is dropped.
+ * frame, in its pixels) are scaled back into the width × height frame and kept when at least
+ * `pass.min_width` wide; then any detection overlapping (IoU > nmsIou) a more confident one is dropped.
  */
 export function mergeCoarse<T extends { bbox: BBox; confidence: number }>(fine: readonly T[], coarse: readonly T[], pass: CoarsePass, width: number, height: number, nmsIou: number): T[] {
   const up = coarse

@@ -225,10 +225,6 @@ class Sampler:
         return x, [torch.from_numpy(np.stack([t[k] for t in tg])) for k in range(6)]
 
 
-def _load(path):
-    return load_rgb(path)
-
-
 def preload(metas, workers):
     """Every screen decoded once, by a pool of processes, before the crop workers start: they fork from this process and
     share the pixels instead of each decoding and caching its own copy (a GPU run reads crops far faster than one
@@ -236,7 +232,7 @@ def preload(metas, workers):
     import multiprocessing as mp
     t0 = time.time()
     with mp.get_context("fork").Pool(max(1, workers)) as pool:
-        imgs = pool.map(_load, [os.path.join(m["_dir"], m["image"]) for m in metas], chunksize=8)
+        imgs = pool.map(load_rgb, [os.path.join(m["_dir"], m["image"]) for m in metas], chunksize=8)
     out = {m["id"]: im for m, im in zip(metas, imgs)}
     print(f"decoded {len(out)} screens ({sum(im.nbytes for im in imgs) / 1e9:.1f} GB) in {time.time() - t0:.0f} s", flush=True)
     return out
