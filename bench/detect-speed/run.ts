@@ -4,6 +4,7 @@
 //   RPAV_BENCH_SCREENS=<n>   screens (default 16): the largest screens of the data manifest (≥ 80 % of 1920×1080
 //                             pixels, drawn at scale 1), every family, deterministic order by id hash
 //   RPAV_BENCH_COLD=<n>      cold starts (default 3)
+//   RPAV_BENCH_MODEL_THREADS=<n>  the model's intra-op threads for the warm runs (default: the product's, 2)
 // No OCR cache: every detection reads its screen's text. Targets: median ≤ 500 ms, p95 ≤ 1 s, model ≤ 150 ms,
 // cold start ≤ 1.5 s.
 import { spawnSync } from "node:child_process";
@@ -37,8 +38,9 @@ if (!picked.length) {
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new HybridOcr(pp, tess, AccentLexicon.load());
-const model = await LearnedDetector.create();
-const fineModel = await LearnedDetector.create({ coarse: false }); // the hybrid's, as the product composes it
+const threads = process.env.RPAV_BENCH_MODEL_THREADS ? Number(process.env.RPAV_BENCH_MODEL_THREADS) : undefined; // the model's intra-op threads (product default 2)
+const model = await LearnedDetector.create(threads ? { threads } : {});
+const fineModel = await LearnedDetector.create({ coarse: false, ...(threads ? { threads } : {}) }); // the hybrid's, as the product composes it
 const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }), hybrid: new UIElementDetector({ ocr, proposer: fineModel, keepRules: true }) };
 const frames = await Promise.all(picked.map((f) => readImageFile(join(DATA, f.family, `${f.id}.png`))));
 // hybrid: the model and the rules (`--detector hybrid`). Warm-up: every engine has run once on a screen of the sample.
