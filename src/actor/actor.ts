@@ -148,7 +148,7 @@ export class Actor {
   private boxes = new Map<string, { box: BBox; epoch: number }>();
   private layoutEpoch = 0;
   /** Recorded state vectors read from the store (they do not change during a run: read once, not at every step and row). */
-  private readonly recordedVectors = new Map<string, { provider: string; vector: Float32Array }>();
+  private readonly recordedVectors = new Map<string, { provider: string; vector: Float32Array } | undefined>();
   private readonly groundCache = new Map<string, { key: string; g: Extract<Grounding, { found: true }>; row: number }>();
   private decisions: Decision["kind"][] = [];
   /** The last perception of each window (what a step that looks at nothing compares with). */
@@ -709,12 +709,11 @@ export class Actor {
     return { status, overhead, method: g?.found ? g.method : "none", after: { path: after.path, origin: after.origin }, check, checks, retry, postMs };
   }
 
-  /** A recorded state vector, read from the store once per run. */
+  /** A recorded state vector, read from the store once per run (found or not; a failed read is tried again). */
   private async recordedVector(id: string): Promise<{ provider: string; vector: Float32Array } | undefined> {
-    const known = this.recordedVectors.get(id);
-    if (known) return known;
+    if (this.recordedVectors.has(id)) return this.recordedVectors.get(id);
     const v = await this.deps.stateVector?.(id);
-    if (v) this.recordedVectors.set(id, v);
+    this.recordedVectors.set(id, v); // a vector the store does not have is not asked for again at every step and row
     return v;
   }
 

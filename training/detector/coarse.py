@@ -22,9 +22,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 from calibration import confidence, fit_platt, labelled_logits  # noqa: E402
-from common import ALIGN, FOLDS, TYPES, Detector, decode, family_of, iou, load_rgb, match, read_index, split_of  # noqa: E402
+from common import FOLDS, TYPES, Detector, decode, family_of, iou, load_rgb, match, read_index, split_of  # noqa: E402
 from onnx_init import load_onnx  # noqa: E402
-from train import figures  # noqa: E402
+from train import figures, infer  # noqa: E402
 
 MODEL_DIR = os.path.join(ROOT, "models", "ui-detector")
 CROP = 320
@@ -39,13 +39,8 @@ def halve(img):
 
 
 def run(model, img, floor):
-    H, W = img.shape[:2]
-    ph, pw = -(-H // ALIGN) * ALIGN, -(-W // ALIGN) * ALIGN
-    x = torch.zeros(1, 3, ph, pw)
-    x[0, :, :H, :W] = torch.from_numpy(np.ascontiguousarray(img, dtype=np.float32)).permute(2, 0, 1)
-    with torch.no_grad():
-        hl, bx, sl = model(x)
-    return decode(hl[0].numpy(), bx[0].numpy(), sl[0].numpy(), floor=floor, width=W, height=H)
+    hl, bx, sl, W, H = infer(model, img)
+    return decode(hl, bx, sl, floor=floor, width=W, height=H)
 
 
 def both(model, m, floor=0.05):

@@ -230,6 +230,6 @@ def pad_to(img, align=ALIGN, value=0):
     H, W = int(math.ceil(h / align) * align), int(math.ceil(w / align) * align)
     if (H, W) == (h, w):
         return img
-    out = np.full((H, W, 3), value, dtype=np.uint8)
+    out = np.full((H, W, 3), value, dtype=img.dtype)  # uint8 screens; float for the coarse pass's halved ones
     out[:h, :w] = img
     return out
