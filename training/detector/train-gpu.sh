@@ -9,7 +9,7 @@ RUN=${1:?usage: train-gpu.sh RUN_DIR [MINUTES]}
 MIN=${2:-6.3}
 HOURS=$(python3 -c "print(round($MIN / 60, 4))")
 export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1
-WORKERS=$(( $(nproc) - 1 ))
+WORKERS=${WORKERS:-$(( $(nproc) - 1 ))}
 python3 -c "import torch, PIL, onnx; assert torch.cuda.is_available(), 'no CUDA device'; print('torch', torch.__version__, torch.cuda.get_device_name(0))"
 exec python3 training/detector/train.py --data .pack --manifest .pack/manifest.json --fold C --run-dir "$RUN" \
   --init-onnx models/ui-detector/ui-detector.onnx --device cuda --workers "$WORKERS" --threads 4 \
