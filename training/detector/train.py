@@ -460,7 +460,8 @@ def main():
     if resumed:
         c = torch.load(ck, map_location="cpu")
         model.load_state_dict(c["model"])
-        opt.load_state_dict(c["opt"])
+        if "opt" in c:  # best.pt carries no optimiser state: continuing from it starts the moments afresh
+            opt.load_state_dict(c["opt"])
         state = c["state"]
         print(f"resumed at step {state['step']} ({state['seconds'] / 3600:.2f} h trained)", flush=True)
     elif a.init_onnx and not a.finish:
