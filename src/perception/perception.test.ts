@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -135,6 +135,37 @@ describe("accent refinement", () => {
     expect(lex.size).toBeGreaterThan(10_000);
     for (const w of ["Prenom", "regulier", "Echeance", "Creer", "Telephone"]) expect(lex.needsAccents(w), w).toBe(true);
     for (const w of ["Facture", "patient", "Prénom", "Save", "a"]) expect(lex.needsAccents(w), w).toBe(false);
+  });
+
+  it("keeps the folded lists in a cache folder, read back the same, remade when a list changes or the file is damaged", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rpav-lexicon-"));
+    const [fr, en, cache] = [join(dir, "french"), join(dir, "english"), join(dir, "cache")];
+    writeFileSync(fr, "Prénom\nprénom\npatient\nfacture\nÉchéance\nété\nete\n");
+    writeFileSync(en, "street\nproject\naddress\npatient\n");
+    const check = (lex: AccentLexicon) => {
+      expect(lex.size).toBe(2); // prénom, échéance (« ete » is a word without accents too)
+      expect(lex.needsAccents("Prenom")).toBe(true);
+      expect(lex.needsAccents("Echeance")).toBe(true);
+      expect(lex.needsAccents("ete")).toBe(false);
+      expect(lex.knows("STREET")).toBe(true);
+      expect(lex.knows("facture")).toBe(true);
+      expect(lex.knows("bonjour")).toBe(false);
+      expect(lex.vocabularyLanguage("street project address")).toBe("en");
+    };
+    check(AccentLexicon.load(fr, en, cache));
+    const files = readdirSync(cache);
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(cache, files[0]!), "utf8")).toContain("echeance");
+    check(AccentLexicon.load(fr, en, cache)); // read back
+    writeFileSync(join(cache, files[0]!), ["rpav-accent-lexicon 1", "zzz", "", ""].join("\n\u001e\n"));
+    expect(AccentLexicon.load(fr, en, cache).needsAccents("zzz")).toBe(true); // the file, not the lists, answered
+    writeFileSync(join(cache, files[0]!), "rpav-accent-lexicon 1\ngarbage");
+    check(AccentLexicon.load(fr, en, cache)); // a damaged file is folded again
+    writeFileSync(fr, "Prénom\n");
+    const changed = AccentLexicon.load(fr, en, cache);
+    expect(changed.size).toBe(1);
+    expect(changed.needsAccents("Echeance")).toBe(false);
+    expect(readdirSync(cache)).toHaveLength(2); // another key
   });
 
   it("takes tesseract's spelling only when both readings agree once folded", () => {

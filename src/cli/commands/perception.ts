@@ -3,7 +3,7 @@
 // under the data folder, the shape proposer and heuristic classifier, no VLM (none is wired yet:
 // heuristics only, design fallback 2).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidInputError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
@@ -72,14 +72,14 @@ export function resolveDetector(dataDir: string, env: NodeJS.ProcessEnv, flag?: 
   return readConfigFile(dataDir)?.config.perception?.detector ?? DEFAULT_DETECTOR;
 }
 
-const OCR_PROVIDERS: Record<string, () => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
-  hybrid: async () => {
+const OCR_PROVIDERS: Record<string, (lexiconCache?: string) => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
+  hybrid: async (lexiconCache) => {
     // Both engines start on their threads while the word lists load here.
     const engines = Promise.allSettled([TesseractOcr.create(), PpOcr.create()] as const);
     let lexicon: AccentLexicon | undefined;
     let error: unknown;
     try {
-      lexicon = AccentLexicon.load();
+      lexicon = AccentLexicon.load(undefined, undefined, lexiconCache);
     } catch (e) {
       error = e;
     }
@@ -129,7 +129,8 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" }) : undefined;
   let ocrParts: { ocr: OcrProvider; close: () => Promise<void> };
   try {
-    ocrParts = await make();
+    // The folded word lists are kept beside the OCR cache (<data>/cache/lexicon).
+    ocrParts = await make(cacheDir ? join(dirname(cacheDir), "lexicon") : undefined);
   } catch (e) {
     await proposer?.close();
     throw e;

@@ -99,7 +99,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         const built = await buildWorkflow(session, {
           reader: detectorReader(detector),
           loadImage: (p) => readImageFile(p),
-          words: AccentLexicon.load(),
+          words: AccentLexicon.load(undefined, undefined, join(dataDir, "cache", "lexicon")),
           saveIcon: async (name, frame) => {
             const rel = join("icons", name);
             writeOutputFile(join(dirname(out), rel), await encodePng(frame), "--out");
