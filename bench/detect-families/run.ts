@@ -80,7 +80,8 @@ const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
 const model = await LearnedDetector.create({ modelDir });
 // As the product composes them: the model alone with its coarse pass for wide elements, the hybrid without it.
-const fineModel = await LearnedDetector.create({ modelDir, coarse: false });
+// RPAV_BENCH_HYBRID_COARSE=1: the hybrid with the coarse pass too (a variant measured before choosing the product's).
+const fineModel = await LearnedDetector.create({ modelDir, coarse: process.env.RPAV_BENCH_HYBRID_COARSE === "1" });
 const rules = new UIElementDetector({ ocr });
 const learned = new UIElementDetector({ ocr, proposer: model });
 // The product's `--detector hybrid`: the union above, with the model's boxes on the rules' drawn edges where they overlap.

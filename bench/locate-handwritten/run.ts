@@ -87,7 +87,8 @@ const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
 // As the product composes them: the model alone with its coarse pass, the hybrid without it.
 const model = which.includes("learned") ? await LearnedDetector.create() : undefined;
-const fineModel = which.includes("hybrid") ? await LearnedDetector.create({ coarse: false }) : undefined;
+// RPAV_BENCH_HYBRID_COARSE=1: the hybrid with the coarse pass too (a variant measured before choosing the product's).
+const fineModel = which.includes("hybrid") ? await LearnedDetector.create({ coarse: process.env.RPAV_BENCH_HYBRID_COARSE === "1" }) : undefined;
 const detectors: Record<string, UIElementDetector> = {};
 if (which.includes("rules")) detectors.rules = new UIElementDetector({ ocr });
 if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });
