@@ -48,6 +48,14 @@ describe("grounding a person's instruction", () => {
     expect(locate("the second Cheque checkbox", boxes, screen)).toMatchObject({ found: true, element_id: "b", ambiguous: false });
     expect(locate("la dernière case à cocher", boxes, screen)).toMatchObject({ found: true, element_id: "c" });
     expect(locate("the first checkbox", boxes, screen)).toMatchObject({ found: true, element_id: "a" });
+    // Only the type asked counts where the screen has it; a kin type where it has none.
+    const toggles = [el("r1", "radio_button", [10, 100, 120, 120], "Standard"), el("r2", "radio_button", [10, 130, 120, 150], "Express"), el("k", "checkbox", [10, 200, 120, 220], "Newsletter")];
+    expect(locate("the last radio button", toggles, screen)).toMatchObject({ found: true, element_id: "r2" });
+    expect(locate("le premier bouton radio", toggles, screen)).toMatchObject({ found: true, element_id: "r1" });
+    expect(locate("the last checkbox", toggles, screen)).toMatchObject({ found: true, element_id: "k" });
+    const fields = [el("d", "dropdown", [200, 100, 400, 130], "France"), el("t", "text_input", [200, 150, 400, 180], "")];
+    expect(locate("le premier champ", fields, screen)).toMatchObject({ found: true, element_id: "t" });
+    expect(locate("la dernière liste déroulante", [fields[1]!, el("d2", "text_input", [200, 200, 400, 230], "")], screen)).toMatchObject({ found: true, element_id: "d2" }); // no drop-down: the kin fields count
   });
 
   it("a position word chooses among equal candidates, relative to each other, not only to the window", () => {

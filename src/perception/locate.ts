@@ -446,10 +446,16 @@ function relativePosition(boxes: readonly BBox[], hint: PositionHint): ((b: BBox
   };
 }
 
-/** The elements an ordinal counts: those of the type asked (text only where no element stands for it), one per thing. */
+/**
+ * The elements an ordinal counts: those of the type asked (text only where no element stands for it), one per thing.
+ * Where the screen has elements of exactly that type, only they count: « the last radio button » is not a check box
+ * after the radio buttons; a kin type (a check box for a radio, a drop-down for a field) counts only when none is there.
+ */
 function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scored[] {
   const typed = plausible.filter((s) => !isText(s.e));
   let pool = parsed.type ? plausible.filter((s) => !isText(s.e) ? typeCompatibility(parsed.type!, s.e.type) >= 0.6 : !CAPTIONED_TYPES.includes(parsed.type!) || !typed.length) : plausible;
+  const exact = parsed.type ? pool.filter((s) => s.e.type === parsed.type) : [];
+  if (exact.length) pool = exact;
   if (!pool.length) pool = [...plausible];
   const kept: Scored[] = [];
   for (const s of [...pool].sort((a, b) => b.score - a.score)) if (!kept.some((k) => sameThing(k.bbox, s.bbox))) kept.push(s);
