@@ -80,7 +80,7 @@ interface EngineCaches {
   graphs?: string;
 }
 
-const OCR_PROVIDERS: Record<string, (caches: EngineCaches) => Promise<{ ocr: OcrProvider; close: () => Promise<void> }>> = {
+const OCR_PROVIDERS: Record<string, (caches: EngineCaches) => Promise<{ ocr: OcrProvider; lexicon?: AccentLexicon; close: () => Promise<void> }>> = {
   hybrid: async ({ lexicon: lexiconCache, graphs }) => {
     // Both engines start on their threads while the word lists load here.
     const engines = Promise.allSettled([TesseractOcr.create(), PpOcr.create(graphs ? { cacheDir: graphs } : {})] as const);
@@ -94,7 +94,7 @@ const OCR_PROVIDERS: Record<string, (caches: EngineCaches) => Promise<{ ocr: Ocr
     const [t, p] = await engines;
     if (t.status === "fulfilled" && p.status === "fulfilled" && lexicon) {
       const [tess, pp] = [t.value, p.value];
-      return { ocr: new HybridOcr(pp, tess, lexicon), close: async () => void (await Promise.all([tess.close(), pp.close()])) };
+      return { ocr: new HybridOcr(pp, tess, lexicon), lexicon, close: async () => void (await Promise.all([tess.close(), pp.close()])) };
     }
     // Nothing left running behind a failure.
     await Promise.all([t, p].map((r) => (r.status === "fulfilled" ? r.value.close() : undefined)));
@@ -125,6 +125,8 @@ export interface DetectorParts {
   ocr: OcrProvider;
   /** Whether the OCR reads given boxes itself (PP-OCR, hybrid). */
   readsBoxes: boolean;
+  /** The accent lexicon the OCR loaded (hybrid), for whatever else needs the word lists in the same run. */
+  lexicon?: AccentLexicon;
   close: () => Promise<void>;
 }
 
@@ -135,7 +137,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   if (!kind) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${o.detector}".`);
   // The model alone runs its coarse pass for wide elements; the hybrid leaves it to the rules (learned-detector.ts).
   const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" }) : undefined;
-  let ocrParts: { ocr: OcrProvider; close: () => Promise<void> };
+  let ocrParts: { ocr: OcrProvider; lexicon?: AccentLexicon; close: () => Promise<void> };
   try {
     // The folded word lists and the optimised graphs are kept beside the OCR cache (<data>/cache/lexicon, …/onnx).
     ocrParts = await make(cacheDir ? { lexicon: join(dirname(cacheDir), "lexicon"), graphs: join(dirname(cacheDir), "onnx") } : {});
@@ -164,7 +166,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     ...(saveFailure ? { saveFailure } : {}),
   });
   // The cache answers readBoxes for every engine (nothing when the engine cannot): say which can.
-  return { detector, ocr: reader, readsBoxes: !!ocrParts.ocr.readBoxes, close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
+  return { detector, ocr: reader, readsBoxes: !!ocrParts.ocr.readBoxes, ...(ocrParts.lexicon ? { lexicon: ocrParts.lexicon } : {}), close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
 }
 
 function scaleOption(v: string): number {

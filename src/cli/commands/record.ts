@@ -90,7 +90,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
       const mode = regionsMode(o.vlmRegions, undefined, vlmConfig);
       const gateStore = mode === "new_screens" ? await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env) : undefined;
       const regions = mode !== "off" ? { vlm: createVlmProviders(vlmConfig).proposer, ...(gateStore ? { vlmGate: newScreenGate(gateStore, stateEmbedder, vlmConfig) } : {}) } : {};
-      const { detector, close: closeDetector } = await createDetector({ ocr: "hybrid", detector: resolveDetector(dataDir, io.env) }, join(dataDir, "cache", "ocr"), false, regions);
+      const { detector, lexicon, close: closeDetector } = await createDetector({ ocr: "hybrid", detector: resolveDetector(dataDir, io.env) }, join(dataDir, "cache", "ocr"), false, regions);
       const close = async () => {
         await closeDetector();
         await gateStore?.close();
@@ -99,7 +99,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
         const built = await buildWorkflow(session, {
           reader: detectorReader(detector),
           loadImage: (p) => readImageFile(p),
-          words: AccentLexicon.load(undefined, undefined, join(dataDir, "cache", "lexicon")),
+          words: lexicon ?? AccentLexicon.load(), // the word lists the hybrid OCR already loaded
           saveIcon: async (name, frame) => {
             const rel = join("icons", name);
             writeOutputFile(join(dirname(out), rel), await encodePng(frame), "--out");
