@@ -63,6 +63,9 @@ const Duration = z.string().superRefine((v, ctx) => {
 /** Element detectors: the rules, the model in models/ui-detector, or the model with the rules' elements it missed. */
 export const DetectorKindSchema = z.enum(["rules", "learned", "hybrid"]);
 export type DetectorKind = z.infer<typeof DetectorKindSchema>;
+/** How one-shot commands use the detection daemon (src/cli/detect-daemon.ts). */
+export const DaemonModeSchema = z.enum(["off", "on", "auto"]);
+export type DaemonMode = z.infer<typeof DaemonModeSchema>;
 
 export const ConfigFileSchema = z.looseObject({
   schema_version: z.literal(CONFIG_V1).optional(),
@@ -72,7 +75,7 @@ export const ConfigFileSchema = z.looseObject({
   /** Where the credential store's key lives (RPAV_SECRET_KEY overrides it). */
   secrets: z.looseObject({ key: z.enum(["auto", "keyring", "file"]).optional() }).optional(),
   /** The element detector of every command that perceives (RPAV_DETECTOR and --detector override it). */
-  perception: z.looseObject({ detector: DetectorKindSchema.optional() }).optional(),
+  perception: z.looseObject({ detector: DetectorKindSchema.optional(), daemon: DaemonModeSchema.optional() }).optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 

@@ -3,6 +3,7 @@ import { chmodSync, readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { InvalidInputError, isRpaError } from "../core/errors.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
+import { registerDaemonCommands } from "./commands/daemon.js";
 import { registerDesktopCommands } from "./commands/desktop.js";
 import { formatChecks, runDoctor } from "./commands/doctor.js";
 import { registerEmbedCommands } from "./commands/embed.js";
@@ -109,6 +110,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerStoreCommands(program, io, setExit);
   registerEmbedCommands(program, io, setExit);
   registerPerceptionCommands(program, io, setExit);
+  registerDaemonCommands(program, io, setExit);
   registerRecordCommands(program, io);
   registerReplayCommands(program, io, setExit);
   registerServeCommand(program, io);

@@ -150,7 +150,12 @@ export function unreadBoxes(shapes: readonly ShapeRegion[], glyphs: readonly Gly
     .map((s) => [s.bbox[0] + 1, s.bbox[1] + 1, s.bbox[2] - 1, s.bbox[3] - 1] as BBox);
 }
 
-export class UIElementDetector {
+/** What finds the elements of a screen: this file's detector in the process, or a daemon holding one warm (src/cli). */
+export interface ElementDetector {
+  detect(frame: Frame, options?: DetectOptions): Promise<DetectionResult>;
+}
+
+export class UIElementDetector implements ElementDetector {
   constructor(private readonly deps: DetectorDeps) {}
 
   async detect(frame: Frame, options: DetectOptions = {}): Promise<DetectionResult> {

@@ -9,6 +9,7 @@ import { InvalidInputError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
 import { encodeNpy } from "../../core/npy.js";
 import type { OcrProvider } from "../../core/providers/ocr.js";
+import type { ImageEmbedder } from "../../core/providers/embedders.js";
 import type { Logger } from "../../core/providers/logger.js";
 import type { Frame } from "../../core/frame.js";
 import { readDocument } from "../../core/schemas/documents.js";
@@ -19,15 +20,16 @@ import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
 import { drawBoxes } from "../../perception/debug-image.js";
 import { AccentLexicon, HybridOcr } from "../../perception/hybrid-ocr.js";
 import { locate, textTargets } from "../../perception/locate.js";
-import { LearnedDetector } from "../../perception/learned-detector.js";
+import { defaultDetectorModelDir, LearnedDetector } from "../../perception/learned-detector.js";
 import { CachedOcr } from "../../perception/ocr-cache.js";
 import { IncrementalOcr } from "../../perception/incremental-ocr.js";
 import { PpOcr } from "../../perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../perception/tesseract-ocr.js";
-import { UIElementDetector, type DetectionResult } from "../../perception/ui-element-detector.js";
+import { UIElementDetector, type DetectionResult, type ElementDetector } from "../../perception/ui-element-detector.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { resolveVlmConfig } from "../vlm-config.js";
-import { DetectorKindSchema, readConfigFile, type DetectorKind } from "../config-file.js";
+import { DaemonModeSchema, DetectorKindSchema, readConfigFile, type DaemonMode, type DetectorKind } from "../config-file.js";
+import { buildKey, connectDaemon, daemonInfo, daemonLogPath, DEFAULT_IDLE_MINUTES, spawnDaemon } from "../detect-daemon.js";
 import { createVlmProviders } from "../vlm-providers.js";
 import type { VlmClient, VlmGrounding } from "../../core/providers/vlm.js";
 import { bboxCenter } from "../../core/geometry.js";
@@ -109,6 +111,54 @@ const OCR_PROVIDERS: Record<string, (caches: EngineCaches) => Promise<{ ocr: Ocr
     return { ocr: tess, close: () => tess.close() };
   },
 };
+
+export const OCR_NAMES = Object.keys(OCR_PROVIDERS);
+
+/** The embedder of the screen vector `rpav detect` writes (state_embedding). */
+export function screenImageEmbedder(): LayoutImageEmbedder {
+  return new LayoutImageEmbedder(512);
+}
+export const DEFAULT_OCR = "hybrid";
+
+/**
+ * How one-shot commands (detect, locate) use the detection daemon: RPAV_DAEMON, else config.json's
+ * `perception.daemon`, else "on" (use one that runs; "auto" also starts one for the next command;
+ * "off" never uses one).
+ */
+export function resolveDaemonMode(dataDir: string, env: NodeJS.ProcessEnv): DaemonMode {
+  if (env.RPAV_DAEMON) {
+    const r = DaemonModeSchema.safeParse(env.RPAV_DAEMON);
+    if (!r.success) throw new InvalidInputError(`RPAV_DAEMON must be one of ${DaemonModeSchema.options.join(", ")}, got "${env.RPAV_DAEMON}".`);
+    return r.data;
+  }
+  return readConfigFile(dataDir)?.config.perception?.daemon ?? "on";
+}
+
+/**
+ * The detector of a one-shot command: the data folder's daemon when one answers with this build and
+ * choice (and `remote` allows: the command needs nothing JSON does not carry — no crops, element
+ * vectors or model regions), with its warm screen embedder; else one made here (element vectors with
+ * `embed`) — and in "auto" mode a daemon started in the background for the next command.
+ */
+async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, io: CliIo, obs: DetectorObservers, { remote, embed }: { remote: boolean; embed: boolean }): Promise<{ detector: ElementDetector; imageEmbedder?: ImageEmbedder; close: () => Promise<void> }> {
+  const mode = resolveDaemonMode(dataDir, io.env);
+  const logger = obs.logger;
+  if (remote && mode !== "off") {
+    const want = { detector: o.detector, ocr: o.ocr, build: buildKey(defaultDetectorModelDir()) };
+    const daemon = await connectDaemon(dataDir, want, logger);
+    if (daemon) {
+      logger?.debug({ pid: daemon.identity.pid }, "detecting in the detection daemon");
+      const local = screenImageEmbedder();
+      const imageEmbedder = daemon.imageEmbedder(local.name, local.dimensions);
+      return { detector: daemon, ...(imageEmbedder ? { imageEmbedder } : {}), close: async () => undefined };
+    }
+    if (mode === "auto" && !(await daemonInfo(dataDir))) {
+      const pid = spawnDaemon({ dataDir, detector: o.detector, ocr: o.ocr, idleMinutes: DEFAULT_IDLE_MINUTES, env: io.env });
+      logger?.info({ pid, log: daemonLogPath(dataDir) }, "detection daemon started in the background for the next commands");
+    }
+  }
+  return createDetector(o, join(dataDir, "cache", "ocr"), embed, obs);
+}
 
 /** Logging of the detector (the logger, and the folder where failed detections keep their screenshot) and its optional VLM. */
 export interface DetectorObservers {
@@ -204,7 +254,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--app <name>", "application name (element ids and context)", "")
     .option("--title <title>", "window title", "")
     .option("--scale <n>", "image pixels per screen pixel (2 for a HiDPI capture)", scaleOption)
-    .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
+    .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, DEFAULT_OCR)
     .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (learned: the model in models/ui-detector; hybrid: the model's elements and the rules' that overlap none of them; default: RPAV_DETECTOR, config.json perception.detector, else ${DEFAULT_DETECTOR})`)
     .option("--json", "print the screen state JSON on stdout")
     .option("--debug-image <out.png>", "draw every element box with its type and label")
@@ -224,7 +274,9 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const store = mode === "new_screens" || o.remember ? await openStore(globals(), io.env) : undefined;
       const manager = defaultStateManager();
       const vlmGate = store && mode === "new_screens" ? newScreenGate(store, manager, vlmConfig) : undefined;
-      const { detector, close: closeDetector } = await createDetector({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, join(dataDir, "cache", "ocr"), !!o.out, { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) });
+      const obs = { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) };
+      const choice = { ...o, detector: resolveDetector(dataDir, io.env, o.detector) };
+      const { detector, imageEmbedder = screenImageEmbedder(), close: closeDetector } = await oneShotDetector(choice, dataDir, io, obs, { remote: !o.out && !o.remember && mode === "off", embed: !!o.out });
       const close = async () => {
         await closeDetector();
         await store?.close();
@@ -240,7 +292,6 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
           const id = timestampedId("screen");
           // The screen vector is always written, so its vector_id names a file: under --out (relative
           // to it, like the element crops and vectors), else in the data folder (absolute path).
-          const imageEmbedder = new LayoutImageEmbedder(512);
           const imageVector = await imageEmbedder.embed(frame);
           const vectorRel = `data/embeddings/screens/image/${id}.npy`;
           const vectorFile = o.out ? join(resolve(o.out), vectorRel) : join(dataDir, "embeddings", "screens", "image", `${id}.npy`);
@@ -278,7 +329,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .description('ground an instruction on a screenshot without a VLM ("click the Save button", "Cochez Tiers payant")')
     .option("--app <name>", "application name", "")
     .option("--scale <n>", "image pixels per screen pixel", scaleOption)
-    .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, "hybrid")
+    .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, DEFAULT_OCR)
     .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (default: RPAV_DETECTOR, config.json perception.detector, else ${DEFAULT_DETECTOR})`)
     .option("--json", "print {bbox, point, element_id, score, candidates[]} as JSON")
     .option("--vlm", "ask the grounding model (RPAV_MODEL_GROUNDING) too; its box, snapped to a detected element, wins; without a reachable server the heuristics' answer stands")
@@ -287,7 +338,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       if (!instruction.trim()) throw new InvalidInputError("The instruction is empty: say what to click, e.g. \"click the Save button\".");
       const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       const dataDir = resolveDataDir(globals(), io.env);
-      const { detector, close } = await createDetector({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, join(dataDir, "cache", "ocr"), false, { logger: io.logger?.(), failureDir: join(dataDir, "failures") });
+      const { detector, close } = await oneShotDetector({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, dataDir, io, { logger: io.logger?.(), failureDir: join(dataDir, "failures") }, { remote: true, embed: false });
       try {
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
         const r = locate(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame);
