@@ -1,31 +1,11 @@
 // Composition root of the `rpav` command. Only this folder (and src/fleet) picks concrete providers.
 import { chmodSync, readFileSync, statSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError } from "commander";
 import { InvalidInputError, isRpaError } from "../core/errors.js";
-import { DEFAULT_MAX_DOCUMENT_BYTES } from "../core/schemas/documents.js";
-import { registerDaemonCommands } from "./commands/daemon.js";
-import { registerDesktopCommands } from "./commands/desktop.js";
-import { formatChecks, runDoctor } from "./commands/doctor.js";
-import { registerEmbedCommands } from "./commands/embed.js";
-import { registerPerceptionCommands } from "./commands/perception.js";
-import { registerRecordCommands } from "./commands/record.js";
-import { registerReplayCommands } from "./commands/replay.js";
-import { registerSecretCommands } from "./commands/secret.js";
-import { registerGcCommand } from "./commands/gc.js";
-import { registerServeCommand } from "./commands/serve.js";
-import { registerWorkflowPatchCommands } from "./commands/workflow-patches.js";
-import { registerRunCommand } from "./commands/run.js";
-import { runStartJob } from "./commands/start.js";
-import { studioUrl } from "./commands/serve.js";
-import { registerStoreCommands } from "./commands/store.js";
-import { registerVlmCommands } from "./commands/vlm.js";
-import { vlmChecks } from "./commands/doctor-vlm.js";
-import { formatValidateResult, validateFile } from "./commands/validate.js";
 import { isDebug, resolveDataDir, type GlobalOptions } from "./config.js";
-import { parseSize } from "./io.js";
-import { secretsCheck } from "./secrets.js";
 import { createCliLogger, logLevel } from "./logger.js";
 import type { Logger } from "../core/providers/logger.js";
+import type { CliIo } from "./commands/desktop.js";
 
 interface Io {
   out: (s: string) => void;
@@ -34,12 +14,47 @@ interface Io {
   logger?: () => Logger;
 }
 
+type Registrar = (program: Command, io: CliIo, setExit: (code: number) => void) => void;
+
+/** The command modules, in help order, with the top-level commands each adds (main.test.ts checks the names). */
+export const COMMAND_MODULES: readonly { names: readonly string[]; load: () => Promise<Registrar> }[] = [
+  { names: ["validate", "doctor", "start"], load: async () => (await import("./commands/basics.js")).registerBasicCommands },
+  { names: ["lab", "windows", "capture", "act"], load: async () => (await import("./commands/desktop.js")).registerDesktopCommands },
+  { names: ["db", "store"], load: async () => (await import("./commands/store.js")).registerStoreCommands },
+  { names: ["embed", "match"], load: async () => (await import("./commands/embed.js")).registerEmbedCommands },
+  { names: ["detect", "locate"], load: async () => (await import("./commands/perception.js")).registerPerceptionCommands },
+  { names: ["daemon"], load: async () => (await import("./commands/daemon.js")).registerDaemonCommands },
+  { names: ["record", "build", "workflow"], load: async () => ((await import("./commands/record.js")).registerRecordCommands as Registrar) },
+  { names: ["replay", "report"], load: async () => (await import("./commands/replay.js")).registerReplayCommands },
+  { names: ["serve"], load: async () => ((await import("./commands/serve.js")).registerServeCommand as Registrar) },
+  { names: ["vlm"], load: async () => (await import("./commands/vlm.js")).registerVlmCommands },
+  { names: ["workflow"], load: async () => ((await import("./commands/workflow-patches.js")).registerWorkflowPatchCommands as Registrar) },
+  { names: ["run"], load: async () => (await import("./commands/run.js")).registerRunCommand },
+  { names: ["secret"], load: async () => (await import("./commands/secret.js")).registerSecretCommands },
+  { names: ["gc"], load: async () => ((await import("./commands/gc.js")).registerGcCommand as Registrar) },
+];
+
+/** The top-level command `argv` names: its first word that is neither an option nor a global option's value. */
+export function commandNamed(program: Command, argv: readonly string[]): string | undefined {
+  const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((n): n is string => !!n)));
+  for (let i = 2; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return argv[i + 1];
+    if (a.startsWith("-")) {
+      if (takesValue.has(a)) i++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
+}
+
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
   return pkg.version;
 }
 
-export function buildProgram(io: Io, setExit: (code: number) => void): Command {
+export async function buildProgram(io: Io, setExit: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
   const program = new Command("rpav")
     .description("RPA Vision: a robot that sees the screen, learns a task once and replays it.")
     .version(packageVersion(), "-V, --version")
@@ -56,69 +71,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   // Data at rest: the data directory is the user's alone (0700); see protectDataDir.
   program.hook("preAction", () => protectDataDir(resolveDataDir(globals(), io.env)));
 
-  program
-    .command("validate")
-    .description("validate JSON documents (kind detected by schema_version), .npy vector files, session folders and run folders")
-    .argument("<files...>", "files to check")
-    .option("--json", "print results as JSON")
-    .addOption(new Option("--max-size <size>", "largest document accepted, e.g. 16M").default(String(DEFAULT_MAX_DOCUMENT_BYTES)))
-    .action(async (files: string[], opts: { json?: boolean; maxSize: string }) => {
-      const maxBytes = parseSize(opts.maxSize);
-      const results = [];
-      for (const f of files) results.push(await validateFile(f, maxBytes));
-      if (opts.json) io.out(`${JSON.stringify(results, null, 2)}\n`);
-      else for (const r of results) io.out(`${formatValidateResult(r)}\n`);
-      if (results.some((r) => !r.ok)) setExit(1);
-    });
-
-  program
-    .command("doctor")
-    .description("show which components are available on this machine")
-    .option("--json", "print checks as JSON")
-    .option("--strict", "exit 1 when something is missing")
-    .action(async (opts: { json?: boolean; strict?: boolean }) => {
-      const checks = await runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
-      checks.push(...(await vlmChecks(resolveDataDir(globals(), io.env), io.env)));
-      checks.push(await secretsCheck(resolveDataDir(globals(), io.env), io.env));
-      io.out(opts.json ? `${JSON.stringify(checks, null, 2)}\n` : `${formatChecks(checks)}\n`);
-      if (opts.strict && checks.some((c) => c.status === "missing")) setExit(1);
-    });
-
-  program
-    .command("start")
-    .description("the `npm start` job: health check, sample documents, then capture → embed → store → search on a real app")
-    .option("--no-desktop", "only the health check and the sample documents")
-    .action(async (o: { desktop: boolean }) => {
-      const checks = await runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
-      io.out(`${formatChecks(checks)}\n\nBundled sample documents:\n`);
-      const samples = ["uielement-example.json", "screenstate-complete-example.json"].map((f) => new URL(`../../examples/design/${f}`, import.meta.url).pathname);
-      for (const f of samples) {
-        const r = await validateFile(f, DEFAULT_MAX_DOCUMENT_BYTES);
-        io.out(`${formatValidateResult(r)}\n`);
-        if (!r.ok) setExit(1);
-      }
-      if (o.desktop) {
-        io.out("\nMain job:\n");
-        const dataDir = resolveDataDir(globals(), io.env);
-        const job = await runStartJob(io, dataDir);
-        if (job.failures.length) setExit(1);
-        io.out(`\nTo review this run, its workflow and its trace in the studio: rpav serve, then open\n  ${studioUrl(dataDir)}\n`);
-      }
-    });
-
-  registerDesktopCommands(program, io, setExit);
-  registerStoreCommands(program, io, setExit);
-  registerEmbedCommands(program, io, setExit);
-  registerPerceptionCommands(program, io, setExit);
-  registerDaemonCommands(program, io, setExit);
-  registerRecordCommands(program, io);
-  registerReplayCommands(program, io, setExit);
-  registerServeCommand(program, io);
-  registerVlmCommands(program, io, setExit);
-  registerWorkflowPatchCommands(program, io);
-  registerRunCommand(program, io, setExit);
-  registerSecretCommands(program, io, setExit);
-  registerGcCommand(program, io);
+  // Only the module of the command named is loaded (a command's start is most of what a short one
+  // costs); --help, a typo or no command load them all.
+  const wanted = commandNamed(program, argv);
+  const modules = COMMAND_MODULES.filter((m) => wanted !== undefined && m.names.includes(wanted));
+  for (const m of modules.length ? modules : COMMAND_MODULES) (await m.load())(program, io, setExit);
   return program;
 }
 
@@ -142,7 +99,7 @@ export function protectDataDir(dir: string): void {
 /** Runs the CLI and returns the exit code; never throws for expected failures. */
 export async function runCli(argv: string[], io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), env: process.env }): Promise<number> {
   let code = 0;
-  const program = buildProgram(io, (c) => (code = Math.max(code, c)));
+  const program = await buildProgram(io, (c) => (code = Math.max(code, c)), argv);
   try {
     await program.parseAsync(argv);
     return code;

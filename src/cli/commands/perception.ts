@@ -16,27 +16,18 @@ import { readDocument } from "../../core/schemas/documents.js";
 import type { ScreenState } from "../../core/schemas/screenstate.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
 import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
-import { NgramTextEmbedder } from "../../embedding/ngram-text-embedder.js";
-import { drawBoxes } from "../../perception/debug-image.js";
-import { AccentLexicon, HybridOcr } from "../../perception/hybrid-ocr.js";
-import { locate, textTargets } from "../../perception/locate.js";
-import { defaultDetectorModelDir, LearnedDetector } from "../../perception/learned-detector.js";
-import { CachedOcr } from "../../perception/ocr-cache.js";
-import { IncrementalOcr } from "../../perception/incremental-ocr.js";
-import { PpOcr } from "../../perception/ppocr-ocr.js";
-import { TesseractOcr } from "../../perception/tesseract-ocr.js";
-import { UIElementDetector, type DetectionResult, type ElementDetector } from "../../perception/ui-element-detector.js";
+import type { AccentLexicon } from "../../perception/hybrid-ocr.js";
+import { defaultDetectorModelDir } from "../../perception/learned-detector.js";
+import type { DetectionResult, ElementDetector, UIElementDetector } from "../../perception/ui-element-detector.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { DaemonModeSchema, DetectorKindSchema, readConfigFile, type DaemonMode, type DetectorKind } from "../config-file.js";
 import { buildKey, connectDaemon, daemonInfo, daemonLogPath, DEFAULT_IDLE_MINUTES, spawnDaemon } from "../detect-daemon.js";
-import { createVlmProviders } from "../vlm-providers.js";
 import type { VlmClient, VlmGrounding } from "../../core/providers/vlm.js";
 import { bboxCenter } from "../../core/geometry.js";
 import type { CliIo } from "./desktop.js";
 import type { ScreenNoveltyCheck } from "../../core/providers/screen-novelty.js";
 import { defaultStateManager, embedDetectedScreen, newScreenGate, processingMetadata, regionsMode, rememberScreen } from "../screen-memory.js";
-import { openStore } from "./store.js";
 import { checkOutputFile, makeDirs, writeOutputFile } from "../../core/make-dirs.js";
 
 export interface PerceptionChoice {
@@ -84,6 +75,7 @@ interface EngineCaches {
 
 const OCR_PROVIDERS: Record<string, (caches: EngineCaches) => Promise<{ ocr: OcrProvider; lexicon?: AccentLexicon; close: () => Promise<void> }>> = {
   hybrid: async ({ lexicon: lexiconCache, graphs }) => {
+    const [{ AccentLexicon, HybridOcr }, { PpOcr }, { TesseractOcr }] = await Promise.all([import("../../perception/hybrid-ocr.js"), import("../../perception/ppocr-ocr.js"), import("../../perception/tesseract-ocr.js")]);
     // Both engines start on their threads while the word lists load here.
     const engines = Promise.allSettled([TesseractOcr.create(), PpOcr.create(graphs ? { cacheDir: graphs } : {})] as const);
     let lexicon: AccentLexicon | undefined;
@@ -103,10 +95,12 @@ const OCR_PROVIDERS: Record<string, (caches: EngineCaches) => Promise<{ ocr: Ocr
     throw t.status === "rejected" ? t.reason : p.status === "rejected" ? p.reason : error;
   },
   ppocr: async ({ graphs }) => {
+    const { PpOcr } = await import("../../perception/ppocr-ocr.js");
     const pp = await PpOcr.create(graphs ? { cacheDir: graphs } : {});
     return { ocr: pp, close: () => pp.close() };
   },
   tesseract: async () => {
+    const { TesseractOcr } = await import("../../perception/tesseract-ocr.js");
     const tess = await TesseractOcr.create();
     return { ocr: tess, close: () => tess.close() };
   },
@@ -185,6 +179,14 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
   const kind = DetectorKindSchema.safeParse(o.detector ?? DEFAULT_DETECTOR).data;
   if (!kind) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${o.detector}".`);
+  // The engines are loaded by the commands that detect in their process only.
+  const [{ LearnedDetector }, { CachedOcr }, { IncrementalOcr }, { UIElementDetector }, { NgramTextEmbedder }] = await Promise.all([
+    import("../../perception/learned-detector.js"),
+    import("../../perception/ocr-cache.js"),
+    import("../../perception/incremental-ocr.js"),
+    import("../../perception/ui-element-detector.js"),
+    import("../../embedding/ngram-text-embedder.js"),
+  ]);
   // The model alone runs its coarse pass for wide elements; the hybrid leaves it to the rules (learned-detector.ts).
   const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" }) : undefined;
   let ocrParts: { ocr: OcrProvider; lexicon?: AccentLexicon; close: () => Promise<void> };
@@ -270,8 +272,8 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const dataDir = resolveDataDir(globals(), io.env);
       const vlmConfig = resolveVlmConfig(dataDir, io.env);
       const mode = regionsMode(o.vlmRegions, o.vlm, vlmConfig);
-      const proposer = mode !== "off" ? createVlmProviders(vlmConfig).proposer : undefined;
-      const store = mode === "new_screens" || o.remember ? await openStore(globals(), io.env) : undefined;
+      const proposer = mode !== "off" ? (await import("../vlm-providers.js")).createVlmProviders(vlmConfig).proposer : undefined;
+      const store = mode === "new_screens" || o.remember ? await (await import("./store.js")).openStore(globals(), io.env) : undefined;
       const manager = defaultStateManager();
       const vlmGate = store && mode === "new_screens" ? newScreenGate(store, manager, vlmConfig) : undefined;
       const obs = { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) };
@@ -305,7 +307,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
           for (const [vid, v] of det.vectors) writeOutputFile(join(out, vid), encodeNpy(v.vector), "--out");
           writeOutputFile(join(out, "screen_state.json"), `${JSON.stringify(state, null, 2)}\n`, "--out");
         }
-        if (o.debugImage) writeOutputFile(o.debugImage, await drawBoxes(frame, det.elements), "--debug-image");
+        if (o.debugImage) writeOutputFile(o.debugImage, await (await import("../../perception/debug-image.js")).drawBoxes(frame, det.elements), "--debug-image");
         if (o.json) io.out(`${JSON.stringify(state, null, 2)}\n`);
         else {
           io.out(`${det.elements.length} elements, ${det.perception.detected_text.length} text lines in ${Math.round(det.metadata.detection_time_ms)} ms\n`);
@@ -341,13 +343,14 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const { detector, close } = await oneShotDetector({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, dataDir, io, { logger: io.logger?.(), failureDir: join(dataDir, "failures") }, { remote: true, embed: false });
       try {
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
+        const { locate, textTargets } = await import("../../perception/locate.js");
         const r = locate(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame);
         const round = (v: number) => Math.round(v * 10) / 10;
         let g: VlmGrounding | undefined;
         let vlmError: string | undefined;
         let vlmAsked = false;
         if (o.vlm) {
-          const { grounder } = createVlmProviders(resolveVlmConfig(resolveDataDir(globals(), io.env), io.env));
+          const { grounder } = (await import("../vlm-providers.js")).createVlmProviders(resolveVlmConfig(resolveDataDir(globals(), io.env), io.env));
           try {
             g = await grounder.ground(frame, instruction, undefined, { elements: det.elements });
             vlmAsked = true;
