@@ -1,7 +1,7 @@
 // Applying an accepted patch to a workflow: a new workflow document (the caller saves it as a new
 // version). The patch names the step by id; a step that is gone is an InvalidInputError.
 // `decidePatch` is the one place a patch is accepted or rejected (CLI and studio).
-import { rename, writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../core/atomic-write.js";
 import { readBoundedFile } from "../core/bounded-read.js";
 import { InvalidInputError } from "../core/errors.js";
 import type { Store } from "../core/providers/store.js";
@@ -53,10 +53,8 @@ async function readWorkflowFile(path: string): Promise<Workflow> {
 }
 
 async function writeWorkflowFile(path: string, wf: Workflow): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(tmp, `${JSON.stringify(wf, null, 2)}\n`);
-    await rename(tmp, path);
+    await writeFileAtomic(path, `${JSON.stringify(wf, null, 2)}\n`);
   } catch (e) {
     throw new InvalidInputError(`Cannot write the workflow file ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}. Check that its folder is writable.`, { cause: e });
   }

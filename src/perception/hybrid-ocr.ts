@@ -6,7 +6,8 @@
 // Accents are not looked for on English text (by its function words, else the screen's words:
 // "Demo" is not "Démo" on an English page), which keeps tesseract off most English screens.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { writeFileAtomicSync } from "../core/atomic-write.js";
 import { join } from "node:path";
 import { throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
@@ -47,9 +48,7 @@ export class AccentLexicon {
     if (file && cacheDir) {
       try {
         mkdirSync(cacheDir, { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, [LEXICON_CACHE_HEADER, ...[lexicon.accentedOnly, lexicon.plain, lexicon.english].map((set) => [...set].join("\n"))].join(LEXICON_CACHE_SEPARATOR));
-        renameSync(tmp, file);
+        writeFileAtomicSync(file, [LEXICON_CACHE_HEADER, ...[lexicon.accentedOnly, lexicon.plain, lexicon.english].map((set) => [...set].join("\n"))].join(LEXICON_CACHE_SEPARATOR));
       } catch {
         // A read-only or full disk: the next start folds the lists again.
       }

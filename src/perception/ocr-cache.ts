@@ -2,7 +2,8 @@
 // pixels and the provider name, so the same screen read twice costs one hash. Kept in memory
 // (bounded, least recently used first out) and, when a folder is given, as JSON files there.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, existsSync } from "node:fs";
+import { writeFileAtomicSync } from "../core/atomic-write.js";
 import { join } from "node:path";
 import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
@@ -65,8 +66,7 @@ export class CachedOcr implements OcrProvider {
     this.remember(key, result);
     if (this.options.dir) {
       const file = join(this.options.dir, `${key}.json`);
-      writeFileSync(`${file}.part${process.pid}`, JSON.stringify(result));
-      renameSync(`${file}.part${process.pid}`, file);
+      writeFileAtomicSync(file, JSON.stringify(result));
     }
     return result;
   }

@@ -3,7 +3,8 @@
 // answered by <dir>/<question_id>.answer.json. Writes are atomic (temp file + rename); the first
 // answer wins; answered pairs move to <dir>/answered/.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename } from "node:fs/promises";
+import { writeFileAtomic } from "../core/atomic-write.js";
 import { join } from "node:path";
 import { AbortedError, InvalidInputError, StoreError } from "../core/errors.js";
 import type { AssistAsker, AssistInbox } from "../core/providers/assist-channel.js";
@@ -31,9 +32,7 @@ export class AssistFiles implements AssistAsker, AssistInbox {
   private async writeAtomic(path: string, value: unknown): Promise<void> {
     try {
       await mkdir(join(this.dir, "answered"), { recursive: true, mode: 0o700 });
-      const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-      await rename(tmp, path);
+      await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
     } catch (e) {
       throw new StoreError(`Cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}. Check that the data directory is writable.`, { cause: e });
     }

@@ -1,6 +1,7 @@
 // Screenshots and crops stored as files named by their content hash (sha256), deduplicated.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../core/atomic-write.js";
 import { join } from "node:path";
 import { InvalidInputError, StoreError } from "../core/errors.js";
 import { contentHash } from "../core/ids.js";
@@ -20,9 +21,7 @@ export class ContentFiles {
     if (existsSync(path)) return { hash, path };
     try {
       await mkdir(join(this.root, hash.slice(0, 2)), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, bytes);
-      await rename(tmp, path);
+      await writeFileAtomic(path, bytes);
     } catch (e) {
       throw new StoreError(`Cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}. Check that the folder is writable and the disk not full.`, { cause: e, details: { path } });
     }

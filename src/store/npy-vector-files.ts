@@ -1,6 +1,7 @@
 // Vectors as .npy files under a root folder, addressed by their `vector_id` (a relative path such
 // as "data/embeddings/elements/el_x.npy"), the layout the Python system reads and writes.
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../core/atomic-write.js";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { InvalidInputError, StoreError } from "../core/errors.js";
 import { decodeNpy, encodeNpy } from "../core/npy.js";
@@ -21,11 +22,9 @@ export class NpyVectorFiles {
   async save(vectorId: string, vector: Vector): Promise<void> {
     assertFinite(vector, `vector ${vectorId}`);
     const path = this.pathOf(vectorId);
-    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(tmp, encodeNpy(vector));
-      await rename(tmp, path);
+      await writeFileAtomic(path, encodeNpy(vector));
     } catch (e) {
       throw new StoreError(`Cannot write vector ${vectorId} to ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}. Check that the folder is writable and the disk not full.`, {
         cause: e,

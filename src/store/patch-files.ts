@@ -1,6 +1,7 @@
 // Proposed workflow patches as files in <data dir>/patches/<patch_id>.json (workflow_patch_v1),
 // written atomically; `rpav workflow patches` lists them and accepts or rejects one.
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../core/atomic-write.js";
 import { join } from "node:path";
 import { InvalidInputError, StoreError } from "../core/errors.js";
 import { WorkflowPatchSchema, type WorkflowPatch } from "../core/schemas/workflow-patch.js";
@@ -21,9 +22,7 @@ export class PatchFiles {
     const path = this.path(doc.patch_id);
     try {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
-      await rename(tmp, path);
+      await writeFileAtomic(path, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
     } catch (e) {
       throw new StoreError(`Cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}. Check that the data directory is writable.`, { cause: e });
     }

@@ -2,7 +2,8 @@
 // username:password, `\` escapes `:` and `\`, `*` matches anything), kept 0600. `rpav db up`
 // writes the generated passwords of its private cluster there; the connection code reads the one
 // for a URL that carries none, so no password is ever printed, put on argv or in RPAV_PG_URL.
-import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync } from "node:fs";
+import { writeFileAtomicSync } from "../core/atomic-write.js";
 import { dirname } from "node:path";
 import { readBoundedFileSync } from "../core/bounded-read.js";
 import { StoreError } from "../core/errors.js";
@@ -49,10 +50,7 @@ export function readPassFile(path: string): PassEntry[] {
 export function writePassEntry(path: string, entry: PassEntry): void {
   const kept = readPassFile(path).filter((e) => !(e.host === entry.host && e.port === entry.port && e.database === entry.database && e.user === entry.user));
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, [...kept, entry].map((e) => [e.host, e.port, e.database, e.user, e.password].map(esc).join(":")).join("\n") + "\n", { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, [...kept, entry].map((e) => [e.host, e.port, e.database, e.user, e.password].map(esc).join(":")).join("\n") + "\n", { mode: 0o600 });
 }
 
 /** The password for a postgres:// URL from the file (first matching line, `*` wildcards), or undefined. */

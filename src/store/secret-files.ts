@@ -4,7 +4,8 @@
 // moved to another name does not decrypt. The file records which kind of key encrypted it and a
 // fingerprint of that key: a wrong, replaced or missing key is told apart from a corrupt file.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { writeFileAtomicSync } from "../core/atomic-write.js";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { readBoundedFileSync } from "../core/bounded-read.js";
@@ -81,10 +82,7 @@ export class SecretFiles implements SecretStore {
 
   private write(doc: SecretsFile): void {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(doc, null, 1)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.path);
+    writeFileAtomicSync(this.path, `${JSON.stringify(doc, null, 1)}\n`, { mode: 0o600 });
   }
 
   /** The key that encrypted `doc` (checked by fingerprint); a new one for a new store. */

@@ -1,6 +1,7 @@
 // Approximate nearest neighbours with usearch (HNSW, prebuilt native module), cosine metric.
 // Keys are sequence numbers; the id table travels with the index file.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync } from "node:fs";
+import { writeFileAtomicSync } from "../core/atomic-write.js";
 import { Index, MetricKind, ScalarKind } from "usearch";
 import { ProviderUnavailableError, VectorError } from "../core/errors.js";
 import type { VectorHit, VectorIndex } from "../core/providers/vector-index.js";
@@ -68,8 +69,7 @@ export class UsearchVectorIndex implements VectorIndex {
   save(path: string): void {
     this.index.save(`${path}.tmp`);
     renameSync(`${path}.tmp`, path);
-    writeFileSync(`${path}.ids.json.tmp`, JSON.stringify(this.ids));
-    renameSync(`${path}.ids.json.tmp`, `${path}.ids.json`);
+    writeFileAtomicSync(`${path}.ids.json`, JSON.stringify(this.ids));
   }
 
   static load(path: string, dimensions: number, opts: UsearchOptions = {}): UsearchVectorIndex {

@@ -2,7 +2,8 @@
 // role, prompt, image content hashes and options; entries carry a version, and an entry of another
 // version, a corrupt file or one that no longer validates is a miss.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { writeFileAtomicSync } from "../core/atomic-write.js";
 import { join } from "node:path";
 
 export const VLM_CACHE_VERSION = 1;
@@ -54,9 +55,7 @@ export class AnswerCache {
     const entry: Entry = { version: VLM_CACHE_VERSION, key, model: parts.model, role: parts.role, created_at: new Date().toISOString(), raw };
     try {
       mkdirSync(join(file, ".."), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(entry));
-      renameSync(tmp, file);
+      writeFileAtomicSync(file, JSON.stringify(entry));
     } catch {
       /* read-only or full disk: answers are just not cached */
     }
