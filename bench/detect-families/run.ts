@@ -21,6 +21,7 @@ import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
+import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
 import { CORPUS_DIR, readCorpus } from "../corpus/build.js";
 import { round, writeResult } from "../lib.js";
 
@@ -86,6 +87,10 @@ const rules = new UIElementDetector({ ocr });
 const learned = new UIElementDetector({ ocr, proposer: model });
 // The product's `--detector hybrid`: the union above, with the model's boxes on the rules' drawn edges where they overlap.
 const hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true });
+// The product's hybrid since the gate: the rules' extras through models/ui-detector/rules-gate.json (fitted on the calibration
+// split of the training families), beside the ungated one above.
+const rulesGate = LogisticRulesGate.load(modelDir, "git checkout -- models/ui-detector");
+const gated = rulesGate ? new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, rulesGate }) : undefined;
 
 interface Tally {
   screens: number;
@@ -130,7 +135,7 @@ const figures = (t: Tally) => {
   return { screens: t.screens, precision: round(P, 3), recall: round(R, 3), f1: round((2 * P * R) / Math.max(1e-9, P + R), 3), type_accuracy: round(t.typeOk / Math.max(1, t.tp), 3), recall_by_type: Object.fromEntries(Object.entries(t.gtByType).map(([k, n]) => [k, round((t.tpByType[k] ?? 0) / n, 3)])) };
 };
 
-const rows = new Map<string, { split: string; rules: Tally; learned: Tally; union: Tally; hybrid: Tally }>();
+const rows = new Map<string, { split: string; rules: Tally; learned: Tally; union: Tally; hybrid: Tally; gated: Tally }>();
 // A third reading, fixed before any figure was seen: the learned boxes, plus each rules box that overlaps none of them
 // (IoU < 0.5) — what the rules find that the model does not.
 const union = (learnedEls: Screen["elements"], rulesEls: Screen["elements"]) => [...learnedEls, ...rulesEls.filter((r) => learnedEls.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5))];
@@ -139,7 +144,7 @@ const inferMs: Record<"full" | "with_coarse", Array<{ ms: number; mpix: number }
 const started = performance.now();
 for (const [i, s] of screens.entries()) {
   const frame = await readImageFile(s.image, { scaleFactor: s.scale });
-  const row = rows.get(s.family) ?? { split: s.split, rules: tally(), learned: tally(), union: tally(), hybrid: tally() };
+  const row = rows.get(s.family) ?? { split: s.split, rules: tally(), learned: tally(), union: tally(), hybrid: tally(), gated: tally() };
   rows.set(s.family, row);
   const r = await rules.detect(frame, { scale: s.scale });
   score(row.rules, s.elements, r.elements);
@@ -147,6 +152,7 @@ for (const [i, s] of screens.entries()) {
   score(row.learned, s.elements, l.elements);
   score(row.union, s.elements, union(l.elements, r.elements));
   score(row.hybrid, s.elements, (await hybrid.detect(frame, { scale: s.scale })).elements);
+  if (gated) score(row.gated, s.elements, (await gated.detect(frame, { scale: s.scale })).elements);
   // Reliability over every proposal down to the model's floor (not only those kept).
   const t0 = performance.now();
   const all = await model.detections(frame, undefined, model.meta.floor); // both passes when the model has a coarse one
@@ -164,7 +170,7 @@ for (const [i, s] of screens.entries()) {
 const out: Record<string, unknown> = { model: { fold: meta.fold, held_families: held, data_manifest_sha256: meta.data_manifest_sha256, trained_on_dev_corpus: devTrained }, per_screen_sample: perFamily, families: {}, reliability: {} };
 if (devTrained) console.log("\nnote: the learned detector was trained on the dev corpus (all but its held families and ~10 % kept for validation): the dev rows are trained-on figures for both detectors.");
 const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length, 3) : null);
-console.log("\nfamily                  split   screens | rules P / R / F1 / type        | learned P / R / F1 / type      | learned ∪ rules P / R / F1 / type | hybrid (product) P / R / F1 / type");
+console.log("\nfamily                  split   screens | rules P / R / F1 / type        | learned P / R / F1 / type      | learned ∪ rules P / R / F1 / type | hybrid (ungated) P / R / F1 / type | hybrid (product: gated) P / R / F1 / type");
 for (const split of ["train", "held", "dev"]) {
   const fams = [...rows].filter(([, v]) => v.split === split).sort(([a], [b]) => a.localeCompare(b));
   for (const [fam, v] of fams) {
@@ -172,13 +178,14 @@ for (const split of ["train", "held", "dev"]) {
     const b = figures(v.learned);
     const c = figures(v.union);
     const d = figures(v.hybrid);
-    (out.families as Record<string, unknown>)[fam] = { split, rules: a, learned: b, union: c, hybrid: d };
-    console.log(`${fam.padEnd(23)} ${split.padEnd(7)} ${String(a.screens).padStart(7)} | ${a.precision.toFixed(3)} ${a.recall.toFixed(3)} ${a.f1.toFixed(3)} ${a.type_accuracy.toFixed(3)}  | ${b.precision.toFixed(3)} ${b.recall.toFixed(3)} ${b.f1.toFixed(3)} ${b.type_accuracy.toFixed(3)}  | ${c.precision.toFixed(3)} ${c.recall.toFixed(3)} ${c.f1.toFixed(3)} ${c.type_accuracy.toFixed(3)}  | ${d.precision.toFixed(3)} ${d.recall.toFixed(3)} ${d.f1.toFixed(3)} ${d.type_accuracy.toFixed(3)}`);
+    const e = figures(v.gated);
+    (out.families as Record<string, unknown>)[fam] = { split, rules: a, learned: b, union: c, hybrid: d, ...(gated ? { hybrid_gated: e } : {}) };
+    console.log(`${fam.padEnd(23)} ${split.padEnd(7)} ${String(a.screens).padStart(7)} | ${a.precision.toFixed(3)} ${a.recall.toFixed(3)} ${a.f1.toFixed(3)} ${a.type_accuracy.toFixed(3)}  | ${b.precision.toFixed(3)} ${b.recall.toFixed(3)} ${b.f1.toFixed(3)} ${b.type_accuracy.toFixed(3)}  | ${c.precision.toFixed(3)} ${c.recall.toFixed(3)} ${c.f1.toFixed(3)} ${c.type_accuracy.toFixed(3)}  | ${d.precision.toFixed(3)} ${d.recall.toFixed(3)} ${d.f1.toFixed(3)} ${d.type_accuracy.toFixed(3)}${gated ? `  | ${e.precision.toFixed(3)} ${e.recall.toFixed(3)} ${e.f1.toFixed(3)} ${e.type_accuracy.toFixed(3)}` : ""}`);
   }
   if (fams.length) {
-    const m = { rules_f1: mean(fams.map(([, v]) => figures(v.rules).f1)), learned_f1: mean(fams.map(([, v]) => figures(v.learned).f1)), union_f1: mean(fams.map(([, v]) => figures(v.union).f1)), rules_type: mean(fams.map(([, v]) => figures(v.rules).type_accuracy)), learned_type: mean(fams.map(([, v]) => figures(v.learned).type_accuracy)), union_type: mean(fams.map(([, v]) => figures(v.union).type_accuracy)), hybrid_f1: mean(fams.map(([, v]) => figures(v.hybrid).f1)), hybrid_type: mean(fams.map(([, v]) => figures(v.hybrid).type_accuracy)) };
+    const m = { rules_f1: mean(fams.map(([, v]) => figures(v.rules).f1)), learned_f1: mean(fams.map(([, v]) => figures(v.learned).f1)), union_f1: mean(fams.map(([, v]) => figures(v.union).f1)), rules_type: mean(fams.map(([, v]) => figures(v.rules).type_accuracy)), learned_type: mean(fams.map(([, v]) => figures(v.learned).type_accuracy)), union_type: mean(fams.map(([, v]) => figures(v.union).type_accuracy)), hybrid_f1: mean(fams.map(([, v]) => figures(v.hybrid).f1)), hybrid_type: mean(fams.map(([, v]) => figures(v.hybrid).type_accuracy)), ...(gated ? { hybrid_gated_f1: mean(fams.map(([, v]) => figures(v.gated).f1)), hybrid_gated_type: mean(fams.map(([, v]) => figures(v.gated).type_accuracy)) } : {}) };
     out[`${split}_mean`] = m;
-    console.log(`${`mean of ${split} families`.padEnd(39)} | F1 ${m.rules_f1}, type ${m.rules_type}            | F1 ${m.learned_f1}, type ${m.learned_type}          | F1 ${m.union_f1}, type ${m.union_type}     | F1 ${m.hybrid_f1}, type ${m.hybrid_type}`);
+    console.log(`${`mean of ${split} families`.padEnd(39)} | F1 ${m.rules_f1}, type ${m.rules_type}            | F1 ${m.learned_f1}, type ${m.learned_type}          | F1 ${m.union_f1}, type ${m.union_type}     | F1 ${m.hybrid_f1}, type ${m.hybrid_type}${gated ? `  | F1 ${m.hybrid_gated_f1}, type ${m.hybrid_gated_type}` : ""}`);
   }
 }
 for (const [split, xs] of Object.entries(scored)) {

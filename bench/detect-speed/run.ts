@@ -19,6 +19,7 @@ import { defaultDetectorModelDir, LearnedDetector } from "../../src/perception/l
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
+import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
 import { percentile, round, writeResult } from "../lib.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -42,7 +43,9 @@ const ocr = new HybridOcr(pp, tess, AccentLexicon.load());
 const threads = process.env.RPAV_BENCH_MODEL_THREADS ? Number(process.env.RPAV_BENCH_MODEL_THREADS) : undefined; // the model's intra-op threads (product default 2)
 const model = await LearnedDetector.create(threads ? { threads } : {});
 const fineModel = await LearnedDetector.create({ coarse: false, ...(threads ? { threads } : {}) }); // the hybrid's, as the product composes it
-const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }), hybrid: new UIElementDetector({ ocr, proposer: fineModel, keepRules: true }) };
+// The product's hybrid: the rules' extras through its gate (models/ui-detector/rules-gate.json; RPAV_BENCH_GATE=0: all of them).
+const rulesGate = LogisticRulesGate.load(defaultDetectorModelDir(), "git checkout -- models/ui-detector");
+const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }), hybrid: new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) }) };
 const frames = await Promise.all(picked.map((f) => readImageFile(join(DATA, f.family, `${f.id}.png`))));
 // hybrid: the model and the rules (`--detector hybrid`). Warm-up: every engine has run once on a screen of the sample.
 await detectors.learned.detect(frames[0]!);

@@ -25,6 +25,7 @@ import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
+import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
 import { round, writeResult } from "../lib.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -92,7 +93,9 @@ const fineModel = which.includes("hybrid") ? await LearnedDetector.create({ coar
 const detectors: Record<string, UIElementDetector> = {};
 if (which.includes("rules")) detectors.rules = new UIElementDetector({ ocr });
 if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });
-if (fineModel) detectors.hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true });
+// The product's hybrid: the rules' extras through its gate (models/ui-detector/rules-gate.json; RPAV_BENCH_GATE=0: all of them).
+const rulesGate = LogisticRulesGate.load(defaultDetectorModelDir(), "git checkout -- models/ui-detector");
+if (fineModel) detectors.hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) });
 
 // hits / count per detector → split → lang, and per family
 const tally: Record<string, Record<string, { n: number; hits: number; notFound: number }>> = {};

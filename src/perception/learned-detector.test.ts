@@ -13,6 +13,9 @@ import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitF
 import { captionOf, fuseWithOcr, snapToShapes } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
+import { CachedOcr } from "./ocr-cache.js";
+import type { ElementCandidate } from "./element-classifier.js";
+import type { RulesGate } from "./rules-gate.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "test", "fixtures", "ui-detector");
 const META: DetectorMeta = { types: UI_ELEMENT_TYPES, states: ["checked", "selected", "disabled"], stride: 4, align: 32, temperature: 2, threshold: 0.3, floor: 0.05, nms_iou: 0.5, min_side: 32, max_side: 4096 };
@@ -307,6 +310,31 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       expect(added.every((k) => r!.has(k))).toBe(true);
       // None of the rules' added elements stands on one of the model's.
       for (const k of added) expect(Math.max(...modelIn.map((m) => bboxIoU(box(m!), box(k))))).toBeLessThan(0.5);
+    } finally {
+      await ppocr.close();
+    }
+  }, 60_000);
+
+  it("gated hybrid: the gate sees each of the rules' extras with the model's elements, and only those it keeps are added", async () => {
+    const frame = await readImageFile(join(FIXTURES, "screen.png"));
+    const ppocr = await PpOcr.create();
+    try {
+      const ocr = new CachedOcr(ppocr);
+      const all = await new UIElementDetector({ ocr, proposer: det, keepRules: true }).detect(frame);
+      const asked: ElementCandidate[] = [];
+      let learnedSeen = 0;
+      const gate: RulesGate = { keep: (c, ctx) => (asked.push(c), (learnedSeen = ctx.learned.length), c.type === "text_input") };
+      const gated = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: gate }).detect(frame);
+      const none = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: { keep: () => false } }).detect(frame);
+      const extras = all.elements.filter((e) => e.detection_method !== "learned_detector");
+      expect(asked.length).toBe(extras.length);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(learnedSeen).toBe(all.elements.length - extras.length);
+      expect(none.elements.every((e) => e.detection_method === "learned_detector")).toBe(true);
+      expect(none.elements.length).toBe(all.elements.length - extras.length);
+      const gatedExtras = gated.elements.filter((e) => e.detection_method !== "learned_detector");
+      expect(gatedExtras.map((e) => e.type)).toEqual(extras.filter((e) => e.type === "text_input").map((e) => e.type));
+      expect(gated.metadata.timings).toMatchObject({ rules_extras: extras.length, rules_extras_kept: gatedExtras.length });
     } finally {
       await ppocr.close();
     }

@@ -13,6 +13,7 @@ import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, clampBBox, roundB
 import { elementId } from "../core/ids.js";
 import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js";
 import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
+import type { RulesGate } from "./rules-gate.js";
 import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
 import type { ScreenNovelty, ScreenNoveltyCheck } from "../core/providers/screen-novelty.js";
 import type { VlmClient } from "../core/providers/vlm.js";
@@ -47,6 +48,11 @@ export interface DetectorDeps {
    * not lie mostly inside one are added.
    */
   readonly keepRules?: boolean;
+  /**
+   * With `keepRules`: which of the rules' extra elements (those the overlap test lets through) to
+   * keep (rules-gate.ts); without it, all of them.
+   */
+  readonly rulesGate?: RulesGate;
   /** Where the pipeline's state goes (timings at debug, failures at warn); silent by default. */
   readonly logger?: Logger;
   /**
@@ -225,7 +231,12 @@ export class UIElementDetector implements ElementDetector {
         if (!proposals) candidates = rules;
         else {
           const learned = fuseWithOcr(snapToShapes(proposals, shapes.filter((s) => !s.container)), ocr.lines);
-          candidates = [...learned, ...rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6))];
+          const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
+          const gate = this.deps.rulesGate;
+          const kept = gate ? extras.filter((r) => gate.keep(r, { scale, learned })) : extras;
+          timings.rules_extras = extras.length;
+          timings.rules_extras_kept = kept.length;
+          candidates = [...learned, ...kept];
         }
       }
     } catch (e) {

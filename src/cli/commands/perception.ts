@@ -154,6 +154,12 @@ async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind },
   return createDetector(o, join(dataDir, "cache", "ocr"), embed, obs);
 }
 
+/** The hybrid's gate beside the model (undefined for a model folder without one). */
+async function loadRulesGate() {
+  const [{ LogisticRulesGate }, { DETECTOR_RESTORE_COMMAND }] = await Promise.all([import("../../perception/rules-gate.js"), import("../../perception/learned-detector.js")]);
+  return LogisticRulesGate.load(defaultDetectorModelDir(), DETECTOR_RESTORE_COMMAND);
+}
+
 /** Logging of the detector (the logger, and the folder where failed detections keep their screenshot) and its optional VLM. */
 export interface DetectorObservers {
   logger?: Logger;
@@ -189,6 +195,8 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   ]);
   // The model alone runs its coarse pass for wide elements; the hybrid leaves it to the rules (learned-detector.ts).
   const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" }) : undefined;
+  // The hybrid keeps the rules' extra elements its gate, fitted with the model, lets through (rules-gate.ts).
+  const rulesGate = kind === "hybrid" ? await loadRulesGate() : undefined;
   let ocrParts: { ocr: OcrProvider; lexicon?: AccentLexicon; close: () => Promise<void> };
   try {
     // The folded word lists and the optimised graphs are kept beside the OCR cache (<data>/cache/lexicon, …/onnx).
@@ -211,6 +219,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   const detector = new UIElementDetector({
     ocr: reader,
     ...(proposer ? { proposer, keepRules: kind === "hybrid" } : {}),
+    ...(rulesGate ? { rulesGate } : {}),
     ...(obs.vlm ? { vlm: obs.vlm } : {}),
     ...(obs.vlmGate ? { vlmGate: obs.vlmGate } : {}),
     ...(embed ? { imageEmbedder: new LayoutImageEmbedder(256), textEmbedder: new NgramTextEmbedder(256) } : {}),

@@ -1,0 +1,111 @@
+// The hybrid's gate on the rules' extra elements. The hybrid keeps the model's elements and adds the
+// rules' elements that overlap none of them; measured on the calibration split of the training
+// families (never trained on by the model, no held family), those extras are right for fields and
+// drop-downs wider than the model's crops (≈ 0.9) and mostly wrong for buttons, links, tabs and icon
+// glyphs (≈ 0.1–0.25). A logistic model on what the rules say about each extra (type, how it was
+// found, its label, confidence, size, overlap with the model's elements) decides which to keep. Its
+// weights are fitted by `npm run train -- gate` (training/gate/fit.ts) and live beside the model
+// (models/ui-detector/rules-gate.json), since they describe that model's misses.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { ProviderUnavailableError } from "../core/errors.js";
+import { bboxCoverage, bboxIoU } from "../core/geometry.js";
+import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
+import type { ElementCandidate } from "./element-classifier.js";
+
+export const RULES_GATE_FILE = "rules-gate.json";
+const METHODS = ["heuristic_rectangle", "heuristic_disc", "heuristic_glyph", "ocr_text"] as const;
+
+/** What the gate knows besides the candidate: the image's scale and the model's elements on the screen. */
+export interface RulesGateContext {
+  readonly scale: number;
+  readonly learned: readonly ElementCandidate[];
+}
+
+/** Decides which of the rules' extra elements the hybrid keeps. */
+export interface RulesGate {
+  keep(candidate: ElementCandidate, context: RulesGateContext): boolean;
+}
+
+/** The names of the features, in order (the weights file lists them, and they must match). */
+export const RULES_GATE_FEATURES: readonly string[] = [
+  ...UI_ELEMENT_TYPES.map((t) => `type:${t}`),
+  ...METHODS.map((m) => `method:${m}`),
+  "has_label",
+  "label_words",
+  "confidence",
+  "filled",
+  "log_width",
+  "log_height",
+  "log_aspect",
+  "max_iou_model",
+  "max_coverage_by_model",
+];
+
+/** The feature vector of one extra (RULES_GATE_FEATURES order). Sizes are in screen pixels (divided by the scale). */
+export function rulesGateFeatures(c: ElementCandidate, ctx: RulesGateContext): number[] {
+  const w = Math.max(1, (c.bbox[2] - c.bbox[0]) / ctx.scale);
+  const h = Math.max(1, (c.bbox[3] - c.bbox[1]) / ctx.scale);
+  const words = c.label.trim() ? c.label.trim().split(/\s+/u).length : 0;
+  let iou = 0;
+  let cover = 0;
+  for (const l of ctx.learned) {
+    iou = Math.max(iou, bboxIoU(l.bbox, c.bbox));
+    cover = Math.max(cover, bboxCoverage(c.bbox, l.bbox));
+  }
+  return [
+    ...UI_ELEMENT_TYPES.map((t) => (c.type === t ? 1 : 0)),
+    ...METHODS.map((m) => (c.method === m ? 1 : 0)),
+    words > 0 ? 1 : 0,
+    Math.min(words, 8) / 8,
+    c.confidence,
+    c.filled ? 1 : 0,
+    Math.log(w) / 6,
+    Math.log(h) / 6,
+    Math.log(w / h) / 3,
+    iou,
+    cover,
+  ];
+}
+
+export const RulesGateFileSchema = z.object({
+  version: z.literal(1),
+  features: z.array(z.string()),
+  weights: z.array(z.number().finite()),
+  bias: z.number().finite(),
+  threshold: z.number().min(0).max(1),
+  /** How it was fitted: screens, extras, figures on the fitting split. */
+  fitted: z.looseObject({}),
+});
+export type RulesGateFile = z.infer<typeof RulesGateFileSchema>;
+
+export class LogisticRulesGate implements RulesGate {
+  constructor(private readonly file: RulesGateFile) {}
+
+  /** The gate in `modelDir`, or undefined when the folder has none (a model folder from before the gate). */
+  static load(modelDir: string, restore: string): LogisticRulesGate | undefined {
+    const path = join(modelDir, RULES_GATE_FILE);
+    if (!existsSync(path)) return undefined;
+    let parsed: RulesGateFile;
+    try {
+      parsed = RulesGateFileSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+    } catch (e) {
+      throw new ProviderUnavailableError(`The hybrid detector's gate ${path} is unreadable (${(e as Error).message.split("\n")[0]}); restore it: ${restore}, or refit it: npm run train -- gate.`, { cause: e, details: { file: path } });
+    }
+    if (parsed.features.join("\n") !== RULES_GATE_FEATURES.join("\n") || parsed.weights.length !== RULES_GATE_FEATURES.length)
+      throw new ProviderUnavailableError(`The hybrid detector's gate ${path} was fitted on other features than this version computes; refit it: npm run train -- gate.`, { details: { file: path } });
+    return new LogisticRulesGate(parsed);
+  }
+
+  probability(c: ElementCandidate, ctx: RulesGateContext): number {
+    const x = rulesGateFeatures(c, ctx);
+    let z = this.file.bias;
+    for (let i = 0; i < x.length; i++) z += (this.file.weights[i] as number) * (x[i] as number);
+    return 1 / (1 + Math.exp(-z));
+  }
+
+  keep(c: ElementCandidate, ctx: RulesGateContext): boolean {
+    return this.probability(c, ctx) >= this.file.threshold;
+  }
+}
