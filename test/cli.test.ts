@@ -24,6 +24,13 @@ describe("rpav CLI", () => {
     expect(r.stdout.trim()).toBe(pkg.version);
   });
 
+  it("start --no-desktop: the health check and the bundled sample documents, found wherever the command's code lives", () => {
+    const r = rpav(["start", "--no-desktop"], { RPAV_HOME: join(tmp, "start-home") });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(`ok       ${uiExample} (uielement_v1: button`);
+    expect(r.stdout).toContain(`ok       ${stateExample} (screenstate_v1: mode complete`);
+  });
+
   it("validate passes both design examples", () => {
     const r = rpav(["validate", uiExample, stateExample]);
     expect(r.code).toBe(0);

@@ -21,6 +21,7 @@ describe("rpav's command modules", () => {
     const all = (await buildProgram(io, () => undefined, ["node", "rpav", "--help"])).commands.map((c) => c.name());
     expect(all).toEqual(expect.arrayContaining(["validate", "detect", "locate", "daemon", "replay", "run", "secret", "workflow"]));
     expect((await buildProgram(io, () => undefined, ["node", "rpav", "detetc"])).commands.length).toBe(all.length);
+    expect((await buildProgram(io, () => undefined, ["node", "rpav", "--version"])).commands.length).toBe(0);
     expect((await buildProgram(io, () => undefined, ["node", "rpav", "--data-dir", "/tmp/x", "locate", "a.png", "b"])).commands.map((c) => c.name())).toEqual(["detect", "locate"]);
     const wf = await buildProgram(io, () => undefined, ["node", "rpav", "workflow", "patches"]);
     expect(wf.commands.map((c) => c.name())).toEqual(["record", "build", "workflow"]);

@@ -72,10 +72,11 @@ export async function buildProgram(io: Io, setExit: (code: number) => void, argv
   program.hook("preAction", () => protectDataDir(resolveDataDir(globals(), io.env)));
 
   // Only the module of the command named is loaded (a command's start is most of what a short one
-  // costs); --help, a typo or no command load them all.
+  // costs); --help, a typo or no command load them all, --version none.
   const wanted = commandNamed(program, argv);
   const modules = COMMAND_MODULES.filter((m) => wanted !== undefined && m.names.includes(wanted));
-  for (const m of modules.length ? modules : COMMAND_MODULES) (await m.load())(program, io, setExit);
+  const versionOnly = wanted === undefined && argv.some((a) => a === "-V" || a === "--version");
+  if (!versionOnly) for (const m of modules.length ? modules : COMMAND_MODULES) (await m.load())(program, io, setExit);
   return program;
 }
 

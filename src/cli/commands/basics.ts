@@ -49,7 +49,7 @@ export function registerBasicCommands(program: Command, io: CliIo, setExit: (cod
     .action(async (o: { desktop: boolean }) => {
       const checks = await runDoctor({ dataDir: resolveDataDir(globals(), io.env), env: io.env });
       io.out(`${formatChecks(checks)}\n\nBundled sample documents:\n`);
-      const samples = ["uielement-example.json", "screenstate-complete-example.json"].map((f) => new URL(`../../examples/design/${f}`, import.meta.url).pathname);
+      const samples = ["uielement-example.json", "screenstate-complete-example.json"].map((f) => new URL(`../../../examples/design/${f}`, import.meta.url).pathname);
       for (const f of samples) {
         const r = await validateFile(f, DEFAULT_MAX_DOCUMENT_BYTES);
         io.out(`${formatValidateResult(r)}\n`);
