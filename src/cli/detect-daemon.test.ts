@@ -2,7 +2,7 @@
 // (the same values, the same typed errors), malformed requests are refused, and a daemon of
 // another build or choice is not used. The detector behind it is a stand-in here: the real one is
 // exercised through `rpav daemon` in test/daemon-cli.test.ts.
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { InvalidInputError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import { LayoutImageEmbedder } from "../embedding/layout-image-embedder.js";
 import type { DetectionResult, DetectOptions, ElementDetector } from "../perception/ui-element-detector.js";
-import { connectDaemon, daemonInfo, daemonSocketPath, DaemonDetector, serveDetectDaemon, stopDaemon, type DaemonServer } from "./detect-daemon.js";
+import { buildKey, connectDaemon, daemonInfo, daemonSocketPath, DaemonDetector, serveDetectDaemon, stopDaemon, type DaemonServer } from "./detect-daemon.js";
 
 const root = mkdtempSync(join(tmpdir(), "rpav-daemon-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -135,7 +135,6 @@ describe("detection daemon", () => {
     const dataDir = join(root, `d${n++}`);
     const sock = daemonSocketPath(dataDir);
     await serve(new EchoDetector(), { dataDir: join(root, "x-unused") }); // another folder's does not count
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(join(sock, ".."), { recursive: true });
     writeFileSync(sock, "left over");
     await serve(new EchoDetector(), { dataDir });
@@ -156,6 +155,21 @@ describe("detection daemon", () => {
     expect(await daemonInfo(b.dataDir)).toBeUndefined();
     // The client of a daemon gone says what to do.
     await expect(client.detect(frameOf(4, 4))).rejects.toMatchObject({ code: "provider_unavailable" });
+  });
+
+  it("the build key changes when the model, its settings or the hybrid's gate change, not otherwise", () => {
+    const models = join(root, `m${n++}`);
+    mkdirSync(models);
+    for (const f of ["ui-detector.onnx", "ui-detector.json", "rules-gate.json"]) writeFileSync(join(models, f), f);
+    const k = buildKey(models);
+    expect(buildKey(models)).toBe(k);
+    for (const f of ["ui-detector.onnx", "ui-detector.json", "rules-gate.json"]) {
+      writeFileSync(join(models, f), `${f} refit`);
+      expect(buildKey(models), f).not.toBe(k);
+    }
+    const before = buildKey(models);
+    rmSync(join(models, "rules-gate.json"));
+    expect(buildKey(models)).not.toBe(before);
   });
 
   it("a data folder too deep for a Unix socket path gets one in a private temporary folder", () => {

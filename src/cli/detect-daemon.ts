@@ -26,6 +26,7 @@ import type { Logger } from "../core/providers/logger.js";
 import type { Vector } from "../core/vectors.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { DETECTOR_META_FILE, DETECTOR_MODEL_FILE } from "../perception/learned-detector.js";
+import { RULES_GATE_FILE } from "../perception/rules-gate.js";
 import type { DetectionResult, DetectOptions, ElementDetector } from "../perception/ui-element-detector.js";
 
 const BIN = fileURLToPath(new URL("../../bin/rpav.js", import.meta.url));
@@ -81,7 +82,7 @@ export function daemonSocketPath(dataDir: string): string {
 
 /** The code and model files this process would run, as one key (sizes and dates: no file is read). */
 export function buildKey(modelDir: string): string {
-  const files = [fileURLToPath(import.meta.url), join(modelDir, DETECTOR_MODEL_FILE), join(modelDir, DETECTOR_META_FILE)];
+  const files = [fileURLToPath(import.meta.url), ...[DETECTOR_MODEL_FILE, DETECTOR_META_FILE, RULES_GATE_FILE].map((f) => join(modelDir, f))];
   const h = createHash("sha256");
   for (const f of files) {
     try {

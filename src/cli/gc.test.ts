@@ -62,11 +62,14 @@ async function dataDir(name: string): Promise<{ data: string; paths: Record<stri
   p.newOcr = file(join(data, "cache", "ocr", "bb.json"), 800, 29);
   p.oldFailure = file(join(data, "failures", "x.png"), 900, 45);
   p.oldUpload = file(join(data, "studio", "uploads", "studio_1.csv"), 60, 40);
+  // The engines' kept files, dated by their last use.
+  p.oldLexicon = file(join(data, "cache", "lexicon", "folded-oldkey.txt"), 500, 40);
+  p.newGraph = file(join(data, "cache", "onnx", "det-newkey.onnx"), 700, 2);
   return { data, paths: p };
 }
 
-const GONE = ["oldTrace", "oldShot", "otherShot", "afterShot", "oldSession", "oldSessionLog", "oldOcr", "oldFailure", "oldUpload"];
-const STAY = ["newTrace", "busyOld", "busyNew", "log", "targetShot", "icon", "workflow", "newSession", "newOcr"];
+const GONE = ["oldTrace", "oldShot", "otherShot", "afterShot", "oldSession", "oldSessionLog", "oldOcr", "oldFailure", "oldUpload", "oldLexicon"];
+const STAY = ["newTrace", "busyOld", "busyNew", "log", "targetShot", "icon", "workflow", "newSession", "newOcr", "newGraph"];
 
 describe("rpav gc", () => {
   it("--dry-run says what would go and removes nothing; then gc removes exactly that, keeps what a stored workflow references, and says how much it freed", async () => {

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { writeFileAtomicSync } from "../core/atomic-write.js";
+import { markUsed } from "../core/kept-files.js";
 import { join } from "node:path";
 import { throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
@@ -146,6 +147,7 @@ function readLexiconCache(file: string): [ReadonlySet<string>, ReadonlySet<strin
   const parts = text.split(LEXICON_CACHE_SEPARATOR);
   if (parts.length !== 4 || parts[0] !== LEXICON_CACHE_HEADER) return undefined;
   const set = (part: string) => new Set(part.length ? part.split("\n") : []);
+  markUsed(file);
   return [set(parts[1]!), set(parts[2]!), set(parts[3]!)];
 }
 

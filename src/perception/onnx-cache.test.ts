@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,9 +33,13 @@ describe("optimised graphs kept between runs", () => {
     expect(await read({ cacheDir: cache })).toEqual(plain); // written
     const kept = readdirSync(cache).sort();
     expect(kept.map((f) => f.replace(/-[0-9a-f]+\.ort\.onnx$/, ""))).toEqual(["ppocr-det", "ppocr-rec"]);
-    const mtimes = kept.map((f) => statSync(join(cache, f)).mtimeMs);
-    expect(await read({ cacheDir: cache })).toEqual(plain); // read back, not written again
-    expect(kept.map((f) => statSync(join(cache, f)).mtimeMs)).toEqual(mtimes);
+    const inodes = kept.map((f) => statSync(join(cache, f)).ino);
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000);
+    for (const f of kept) utimesSync(join(cache, f), monthAgo, monthAgo);
+    expect(await read({ cacheDir: cache })).toEqual(plain); // read back, not written again (the same files)…
+    expect(kept.map((f) => statSync(join(cache, f)).ino)).toEqual(inodes);
+    // …and dated by that use, so that rpav gc keeps them.
+    for (const f of kept) expect(statSync(join(cache, f)).mtimeMs).toBeGreaterThan(Date.now() - 86_400_000);
     for (const f of kept) writeFileSync(join(cache, f), "not a graph");
     expect(await read({ cacheDir: cache })).toEqual(plain); // the damaged graphs are set aside
     expect(await read({ cacheDir: cache, workers: 0 })).toEqual(plain); // the recognizer on the calling thread too

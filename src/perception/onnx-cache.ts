@@ -6,6 +6,7 @@
 // is removed and the model optimised again.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { markUsed } from "../core/kept-files.js";
 import { createRequire } from "node:module";
 import { arch, cpus } from "node:os";
 import { join } from "node:path";
@@ -49,8 +50,10 @@ export function planKeptGraph(model: Uint8Array, options: InferenceSession.Sessi
   const none = { source: model, options, keep: () => undefined, discard: () => undefined };
   if (!cacheDir) return none;
   const file = optimizedGraphFile(cacheDir, model, name);
-  if (existsSync(file))
+  if (existsSync(file)) {
+    markUsed(file);
     return { source: file, options: { ...options, graphOptimizationLevel: "disabled" }, keep: () => undefined, discard: () => rmSync(file, { force: true }) };
+  }
   try {
     mkdirSync(cacheDir, { recursive: true });
   } catch {

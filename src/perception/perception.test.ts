@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -156,7 +156,10 @@ describe("accent refinement", () => {
     const files = readdirSync(cache);
     expect(files).toHaveLength(1);
     expect(readFileSync(join(cache, files[0]!), "utf8")).toContain("echeance");
-    check(AccentLexicon.load(fr, en, cache)); // read back
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000);
+    utimesSync(join(cache, files[0]!), monthAgo, monthAgo);
+    check(AccentLexicon.load(fr, en, cache)); // read back, and dated by that use (rpav gc keeps what is used)
+    expect(statSync(join(cache, files[0]!)).mtimeMs).toBeGreaterThan(Date.now() - 86_400_000);
     writeFileSync(join(cache, files[0]!), ["rpav-accent-lexicon 1", "zzz", "", ""].join("\n\u001e\n"));
     expect(AccentLexicon.load(fr, en, cache).needsAccents("zzz")).toBe(true); // the file, not the lists, answered
     writeFileSync(join(cache, files[0]!), "rpav-accent-lexicon 1\ngarbage");

@@ -1,5 +1,5 @@
 // `rpav gc`: what the data directory keeps and for how long. Old replay runs (their trace,
-// screenshots and report), detection failure screenshots, studio uploads and OCR cache entries go
+// screenshots and report), detection failure screenshots, studio uploads, OCR cache entries and engine caches no run has read (cache/lexicon, cache/onnx) go
 // once older than the limit; a recording session goes once built (its workflow exists) or once
 // older than the limit. Whatever a stored workflow still references is kept: its session's
 // session.jsonl, the screenshots its target crops are cut from, its workflow file and icon crops.
@@ -19,7 +19,7 @@ export interface GcOptions {
 }
 
 export interface GcCategory {
-  name: "runs" | "sessions" | "ocr_cache" | "failures" | "uploads";
+  name: "runs" | "sessions" | "ocr_cache" | "engine_cache" | "failures" | "uploads";
   files: number;
   bytes: number;
   /** Files kept in this category because a stored workflow references them. */
@@ -147,6 +147,10 @@ export function collectGarbage(opts: GcOptions): GcResult {
   // A session is done with once built: its workflow file (and icon crops) are kept as referenced by the caller.
   oldFolders(category("sessions"), join(opts.dataDir, "sessions"), (e, files) => e.dir && files.some((f) => f.path === join(e.path, "workflow.json")));
   oldFiles(category("ocr_cache"), join(opts.dataDir, "cache", "ocr"));
+  // The folded word lists and optimised graphs are dated by their last use: those of an older word list, model or
+  // onnxruntime go once no run has read them for the age given.
+  const engines = category("engine_cache");
+  for (const sub of ["lexicon", "onnx"]) oldFiles(engines, join(opts.dataDir, "cache", sub));
   oldFiles(category("failures"), join(opts.dataDir, "failures"));
   oldFiles(category("uploads"), join(opts.dataDir, "studio", "uploads"));
   return { dry_run: !!opts.dryRun, older_than_ms: opts.olderThanMs, categories: cats, files: cats.reduce((s, c) => s + c.files, 0), bytes: cats.reduce((s, c) => s + c.bytes, 0) };

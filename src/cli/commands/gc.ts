@@ -1,5 +1,5 @@
 // `rpav gc [--older-than 30d] [--dry-run] [--json]`: frees the data directory (src/store/retention.ts)
-// of old runs, built or old recording sessions, old OCR cache entries, failure screenshots and
+// of old runs, built or old recording sessions, old OCR cache entries, unused engine caches, failure screenshots and
 // studio uploads, keeping whatever a stored workflow references. The default limit is config.json's
 // "retention": {"older_than": "30d"}, else 30 days.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -64,7 +64,7 @@ export async function referencedPaths(dataDir: string, store: Store): Promise<Se
 export function registerGcCommand(program: Command, io: CliIo): void {
   program
     .command("gc")
-    .description("free the data directory: old runs (traces, screenshots, reports), built or old recording sessions, old OCR cache entries, failure screenshots and studio uploads; keeps what stored workflows reference")
+    .description("free the data directory: old runs (traces, screenshots, reports), built or old recording sessions, old OCR cache entries, engine caches (folded word lists, optimised graphs) no run has read since, failure screenshots and studio uploads; keeps what stored workflows reference")
     .option("--older-than <age>", 'age limit, e.g. 30d, 12h, 2w (default: config.json "retention": {"older_than"}, else 30d)')
     .option("--dry-run", "say what would be removed and how much it would free; remove nothing")
     .option("--json", "print the result as JSON")
