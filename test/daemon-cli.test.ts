@@ -88,6 +88,10 @@ describe("rpav daemon", () => {
     const r = rpav(["detect", png, "--json", "--ocr", "ppocr"], env, undefined, 120_000);
     expect(r.code, r.stderr).toBe(0);
     expect(status(env)!.served).toBe(0);
+    // A second daemon for the folder stops before loading anything.
+    const second = rpav(["daemon", "run", "--detector", "rules", "--ocr", "ppocr"], env, undefined, 30_000);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`\\[invalid_input\\]: A detection daemon is already starting or running .*\\(pid ${s.pid}\\)`));
     const again = rpav(["daemon", "start"], env, undefined, 30_000);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/\[invalid_input\].*already runs.*would not use it.*rpav daemon stop/);

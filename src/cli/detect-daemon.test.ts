@@ -2,7 +2,8 @@
 // (the same values, the same typed errors), malformed requests are refused, and a daemon of
 // another build or choice is not used. The detector behind it is a stand-in here: the real one is
 // exercised through `rpav daemon` in test/daemon-cli.test.ts.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { InvalidInputError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import { LayoutImageEmbedder } from "../embedding/layout-image-embedder.js";
 import type { DetectionResult, DetectOptions, ElementDetector } from "../perception/ui-element-detector.js";
-import { buildKey, connectDaemon, daemonInfo, daemonSocketPath, DaemonDetector, serveDetectDaemon, stopDaemon, type DaemonServer } from "./detect-daemon.js";
+import { acquireDaemonLock, buildKey, connectDaemon, daemonInfo, daemonLockHolder, daemonSocketPath, DaemonDetector, serveDetectDaemon, stopDaemon, type DaemonServer } from "./detect-daemon.js";
 
 const root = mkdtempSync(join(tmpdir(), "rpav-daemon-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -170,6 +171,32 @@ describe("detection daemon", () => {
     const before = buildKey(models);
     rmSync(join(models, "rules-gate.json"));
     expect(buildKey(models)).not.toBe(before);
+  });
+
+  it("one daemon lock per data folder: held by a live process it is refused, left by a dead one it is taken over", async () => {
+    const dataDir = join(root, `d${n++}`);
+    const lock = acquireDaemonLock(dataDir);
+    expect("release" in lock).toBe(true);
+    expect(daemonLockHolder(dataDir)).toBe(process.pid);
+    (lock as { release: () => void }).release();
+    expect(daemonLockHolder(dataDir)).toBeUndefined();
+    // Another live process holds it.
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const lockFile = join(daemonSocketPath(dataDir), "..", "detect.lock");
+    writeFileSync(lockFile, `${other.pid}\n`);
+    try {
+      expect(acquireDaemonLock(dataDir)).toEqual({ heldBy: other.pid });
+      expect(daemonLockHolder(dataDir)).toBe(other.pid);
+    } finally {
+      other.kill("SIGKILL");
+      await new Promise((r) => other.once("exit", r));
+    }
+    // Its holder gone: taken over.
+    const again = acquireDaemonLock(dataDir);
+    expect("release" in again).toBe(true);
+    expect(readFileSync(lockFile, "utf8").trim()).toBe(String(process.pid));
+    (again as { release: () => void }).release();
+    expect(existsSync(lockFile)).toBe(false);
   });
 
   it("a data folder too deep for a Unix socket path gets one in a private temporary folder", () => {

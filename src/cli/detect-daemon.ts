@@ -12,7 +12,7 @@
 // answer at once. Every path works without it.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,6 +78,61 @@ export function daemonSocketPath(dataDir: string): string {
   if (Buffer.byteLength(inData) <= 100) return inData;
   const dir = join(tmpdir(), `rpav-${process.getuid?.() ?? "user"}`);
   return join(dir, `${createHash("sha256").update(dataDir).digest("hex").slice(0, 24)}.sock`);
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** The lock a daemon holds from before it loads its engines until it stops: `detect.lock` beside the socket. */
+function daemonLockPath(dataDir: string): string {
+  return join(daemonSocketPath(dataDir), "..", "detect.lock");
+}
+
+/** The pid of the daemon holding the data folder's lock (starting or running), if it is alive. */
+export function daemonLockHolder(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(daemonLockPath(dataDir), "utf8").trim());
+    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes the data folder's daemon lock for this process: one daemon at a time, even when two commands
+ * start one at once (config "auto"). A lock left by a process that is gone is taken over. Returns
+ * how to release it, or the pid of the live process that holds it.
+ */
+export function acquireDaemonLock(dataDir: string): { release: () => void } | { heldBy: number } {
+  const lock = daemonLockPath(dataDir);
+  mkdirSync(join(lock, ".."), { recursive: true, mode: 0o700 });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(lock, "wx", 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const holder = daemonLockHolder(dataDir);
+      if (holder !== undefined && holder !== process.pid) return { heldBy: holder };
+      unlinkSync(lock); // left by a daemon that was killed
+      continue;
+    }
+    writeSync(fd, `${process.pid}\n`);
+    closeSync(fd);
+    return {
+      release: () => {
+        if (daemonLockHolder(dataDir) === process.pid) unlinkSync(lock);
+      },
+    };
+  }
+  const holder = daemonLockHolder(dataDir);
+  return { heldBy: holder ?? 0 };
 }
 
 /** The code and model files this process would run, as one key (sizes and dates: no file is read). */

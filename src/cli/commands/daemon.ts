@@ -6,7 +6,9 @@ import type { Command } from "commander";
 import { InvalidInputError, ProviderUnavailableError } from "../../core/errors.js";
 import { defaultDetectorModelDir } from "../../perception/learned-detector.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
-import { buildKey, daemonInfo, DEFAULT_IDLE_MINUTES, daemonLogPath, daemonSocketPath, serveDetectDaemon, spawnDaemon, stopDaemon, waitForDaemon, warmUpFrame, type DaemonIdentity } from "../detect-daemon.js";
+import { acquireDaemonLock, buildKey, daemonInfo, daemonLockHolder, DEFAULT_IDLE_MINUTES, daemonLogPath, daemonSocketPath, serveDetectDaemon, spawnDaemon, stopDaemon, waitForDaemon, warmUpFrame, type DaemonIdentity } from "../detect-daemon.js";
+import type { Logger } from "../../core/providers/logger.js";
+import type { DetectorKind } from "../config-file.js";
 import type { CliIo } from "./desktop.js";
 import { createDetector, DEFAULT_OCR, OCR_NAMES, resolveDetector, screenImageEmbedder } from "./perception.js";
 
@@ -54,9 +56,16 @@ export function registerDaemonCommands(program: Command, io: CliIo, setExit: (co
         io.out(`the detection daemon already runs (pid ${running.pid}, ${running.detector} detector, ${running.ocr} OCR)\n`);
         return;
       }
-      io.err(`starting the detection daemon (loading the ${detector} detector and ${o.ocr} OCR)…\n`);
-      const pid = spawnDaemon({ dataDir, detector, ocr: o.ocr, idleMinutes: o.idle, env: io.env });
+      // One starting already (another start, or a command in "auto" mode): wait for it.
+      const starting = daemonLockHolder(dataDir);
+      if (starting === undefined) io.err(`starting the detection daemon (loading the ${detector} detector and ${o.ocr} OCR)…\n`);
+      else io.err(`a detection daemon is starting (pid ${starting}): waiting for it…\n`);
+      const pid = starting ?? spawnDaemon({ dataDir, detector, ocr: o.ocr, idleMinutes: o.idle, env: io.env });
       const info = await waitForDaemon(dataDir, pid, 180_000);
+      if (info && starting !== undefined) {
+        const why = mismatch(info, want);
+        if (why) throw new InvalidInputError(`The detection daemon that was starting (pid ${info.pid}) is one commands here would not use: ${why}. Stop it first: rpav daemon stop.`, { details: { pid: info.pid } });
+      }
       if (!info) {
         const log = daemonLogPath(dataDir);
         throw new ProviderUnavailableError(`The detection daemon did not start (pid ${pid}). Its log, ${log}:\n${logTail(log)}\nCommands still detect in their own process.`, { details: { log } });
@@ -74,34 +83,14 @@ export function registerDaemonCommands(program: Command, io: CliIo, setExit: (co
       const dataDir = resolveDataDir(globals(), io.env);
       const detector = resolveDetector(dataDir, io.env, o.detector);
       const logger = io.logger?.();
-      const parts = await createDetector({ ocr: o.ocr, detector }, join(dataDir, "cache", "ocr"), false, { ...(logger ? { logger } : {}), failureDir: join(dataDir, "failures") });
-      const embedder = screenImageEmbedder();
-      let server;
+      // Before loading anything: a second daemon started at the same moment stops here.
+      const lock = acquireDaemonLock(dataDir);
+      if ("heldBy" in lock) throw new InvalidInputError(`A detection daemon is already starting or running for ${dataDir} (pid ${lock.heldBy}); see rpav daemon status, or stop it: rpav daemon stop.`, { details: { pid: lock.heldBy } });
       try {
-        // The first detection of a process is several times slower than the next: made here, before answering.
-        const t = performance.now();
-        try {
-          const frame = await warmUpFrame();
-          await parts.detector.detect(frame);
-          await embedder.embed(frame);
-          io.out(`${new Date().toISOString()} warmed up in ${Math.round(performance.now() - t)} ms\n`);
-        } catch (e) {
-          io.out(`${new Date().toISOString()} warm-up detection failed (${(e as Error).message}); the first command served will be slower\n`);
-        }
-        server = await serveDetectDaemon({ dataDir, detector: parts.detector, embedders: [embedder], identity: { build: buildKey(defaultDetectorModelDir()), detector, ocr: o.ocr, idle_minutes: o.idle }, idleMs: o.idle * 60_000, ...(logger ? { logger } : {}) });
-      } catch (e) {
-        await parts.close();
-        throw e;
+        await serveUntilStopped(dataDir, detector, o, io, logger);
+      } finally {
+        lock.release();
       }
-      const stop = () => void server.close();
-      process.once("SIGTERM", stop);
-      process.once("SIGINT", stop);
-      io.out(`${new Date().toISOString()} detection daemon pid ${process.pid} listening on ${server.socket} (${detector} detector, ${o.ocr} OCR)\n`);
-      await server.stopped;
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
-      await parts.close();
-      io.out(`${new Date().toISOString()} detection daemon pid ${process.pid} stopped\n`);
     });
 
   daemon
@@ -125,7 +114,12 @@ export function registerDaemonCommands(program: Command, io: CliIo, setExit: (co
       const dataDir = resolveDataDir(globals(), io.env);
       const info = await daemonInfo(dataDir);
       if (!info) {
-        io.out(`no detection daemon runs for ${dataDir}\n`);
+        // Still loading its engines (it answers nothing yet): ended by a signal.
+        const starting = daemonLockHolder(dataDir);
+        if (starting !== undefined) {
+          process.kill(starting, "SIGTERM");
+          io.out(`detection daemon pid ${starting} stopped while starting\n`);
+        } else io.out(`no detection daemon runs for ${dataDir}\n`);
         return;
       }
       if (!(await stopDaemon(dataDir))) throw new ProviderUnavailableError(`The detection daemon (pid ${info.pid}) did not answer the stop request; end it with: kill ${info.pid}`);
@@ -134,4 +128,36 @@ export function registerDaemonCommands(program: Command, io: CliIo, setExit: (co
       while (existsSync(daemonSocketPath(dataDir)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       io.out(`detection daemon pid ${info.pid} stopped\n`);
     });
+}
+
+/** The daemon in this process until it is stopped (idle, rpav daemon stop, a signal). */
+async function serveUntilStopped(dataDir: string, detector: DetectorKind, o: { ocr: string; idle: number }, io: CliIo, logger: Logger | undefined): Promise<void> {
+  const parts = await createDetector({ ocr: o.ocr, detector }, join(dataDir, "cache", "ocr"), false, { ...(logger ? { logger } : {}), failureDir: join(dataDir, "failures") });
+  const embedder = screenImageEmbedder();
+  let server;
+  try {
+    // The first detection of a process is several times slower than the next: made here, before answering.
+    const t = performance.now();
+    try {
+      const frame = await warmUpFrame();
+      await parts.detector.detect(frame);
+      await embedder.embed(frame);
+      io.out(`${new Date().toISOString()} warmed up in ${Math.round(performance.now() - t)} ms\n`);
+    } catch (e) {
+      io.out(`${new Date().toISOString()} warm-up detection failed (${(e as Error).message}); the first command served will be slower\n`);
+    }
+    server = await serveDetectDaemon({ dataDir, detector: parts.detector, embedders: [embedder], identity: { build: buildKey(defaultDetectorModelDir()), detector, ocr: o.ocr, idle_minutes: o.idle }, idleMs: o.idle * 60_000, ...(logger ? { logger } : {}) });
+  } catch (e) {
+    await parts.close();
+    throw e;
+  }
+  const stop = () => void server.close();
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  io.out(`${new Date().toISOString()} detection daemon pid ${process.pid} listening on ${server.socket} (${detector} detector, ${o.ocr} OCR)\n`);
+  await server.stopped;
+  process.off("SIGTERM", stop);
+  process.off("SIGINT", stop);
+  await parts.close();
+  io.out(`${new Date().toISOString()} detection daemon pid ${process.pid} stopped\n`);
 }

@@ -22,7 +22,7 @@ import type { DetectionResult, ElementDetector, UIElementDetector } from "../../
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { DaemonModeSchema, DetectorKindSchema, readConfigFile, type DaemonMode, type DetectorKind } from "../config-file.js";
-import { buildKey, connectDaemon, daemonInfo, daemonLogPath, DEFAULT_IDLE_MINUTES, spawnDaemon } from "../detect-daemon.js";
+import { buildKey, connectDaemon, daemonInfo, daemonLockHolder, daemonLogPath, DEFAULT_IDLE_MINUTES, spawnDaemon } from "../detect-daemon.js";
 import type { VlmClient, VlmGrounding } from "../../core/providers/vlm.js";
 import { bboxCenter } from "../../core/geometry.js";
 import type { CliIo } from "./desktop.js";
@@ -146,7 +146,7 @@ async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind },
       const imageEmbedder = daemon.imageEmbedder(local.name, local.dimensions);
       return { detector: daemon, ...(imageEmbedder ? { imageEmbedder } : {}), close: async () => undefined };
     }
-    if (mode === "auto" && !(await daemonInfo(dataDir))) {
+    if (mode === "auto" && !(await daemonInfo(dataDir)) && daemonLockHolder(dataDir) === undefined) {
       const pid = spawnDaemon({ dataDir, detector: o.detector, ocr: o.ocr, idleMinutes: DEFAULT_IDLE_MINUTES, env: io.env });
       logger?.info({ pid, log: daemonLogPath(dataDir) }, "detection daemon started in the background for the next commands");
     }
