@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { readImageFile } from "../../src/capture/png.js";
 import { bboxIoU, type BBox } from "../../src/core/geometry.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
-import { defaultDetectorModelDir, LearnedDetector, reliabilityTable } from "../../src/perception/learned-detector.js";
+import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector, reliabilityTable } from "../../src/perception/learned-detector.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
@@ -24,6 +24,7 @@ import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
 import { CORPUS_DIR, readCorpus } from "../corpus/build.js";
 import { round, writeResult } from "../lib.js";
+import { familyOf, splitter } from "../../training/fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
@@ -35,10 +36,7 @@ const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "
 const held = meta.figures.held_families;
 
 // The split of training/detector/common.py split_of (same hash, same shares).
-const familyOf = (f: { family: string; subfamily: string }) => (f.family === "html" || f.family === "dev" ? `${f.family}/${f.subfamily}` : f.family);
-const isHeld = (f: { family: string; subfamily: string }) => held.some((h) => h === familyOf(f) || h === f.family);
-const bucket = (id: string) => parseInt(createHash("sha256").update(id).digest("hex").slice(0, 8), 16) % 100;
-const splitOf = (f: { id: string; family: string; subfamily: string }) => (isHeld(f) ? "held" : bucket(f.id) < 5 ? "calib" : bucket(f.id) < 10 ? "trainval" : "train");
+const splitOf = splitter(held);
 
 interface Screen {
   id: string;
@@ -89,7 +87,7 @@ const learned = new UIElementDetector({ ocr, proposer: model });
 const hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true });
 // The product's hybrid since the gate: the rules' extras through models/ui-detector/rules-gate.json (fitted on the calibration
 // split of the training families), beside the ungated one above.
-const rulesGate = LogisticRulesGate.load(modelDir, "git checkout -- models/ui-detector");
+const rulesGate = LogisticRulesGate.load(modelDir, DETECTOR_RESTORE_COMMAND);
 const gated = rulesGate ? new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, rulesGate }) : undefined;
 
 interface Tally {

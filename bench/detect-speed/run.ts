@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readImageFile } from "../../src/capture/png.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
-import { defaultDetectorModelDir, LearnedDetector } from "../../src/perception/learned-detector.js";
+import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector } from "../../src/perception/learned-detector.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
@@ -44,7 +44,7 @@ const threads = process.env.RPAV_BENCH_MODEL_THREADS ? Number(process.env.RPAV_B
 const model = await LearnedDetector.create(threads ? { threads } : {});
 const fineModel = await LearnedDetector.create({ coarse: false, ...(threads ? { threads } : {}) }); // the hybrid's, as the product composes it
 // The product's hybrid: the rules' extras through its gate (models/ui-detector/rules-gate.json; RPAV_BENCH_GATE=0: all of them).
-const rulesGate = LogisticRulesGate.load(defaultDetectorModelDir(), "git checkout -- models/ui-detector");
+const rulesGate = LogisticRulesGate.load(defaultDetectorModelDir(), DETECTOR_RESTORE_COMMAND);
 const detectors = { learned: new UIElementDetector({ ocr, proposer: model }), rules: new UIElementDetector({ ocr }), hybrid: new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) }) };
 const frames = await Promise.all(picked.map((f) => readImageFile(join(DATA, f.family, `${f.id}.png`))));
 // hybrid: the model and the rules (`--detector hybrid`). Warm-up: every engine has run once on a screen of the sample.

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { readImageFile } from "../../src/capture/png.js";
 import { bboxContainsPoint, type BBox } from "../../src/core/geometry.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
-import { defaultDetectorModelDir, LearnedDetector } from "../../src/perception/learned-detector.js";
+import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector } from "../../src/perception/learned-detector.js";
 import { locate, textTargets } from "../../src/perception/locate.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
@@ -94,7 +94,7 @@ const detectors: Record<string, UIElementDetector> = {};
 if (which.includes("rules")) detectors.rules = new UIElementDetector({ ocr });
 if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });
 // The product's hybrid: the rules' extras through its gate (models/ui-detector/rules-gate.json; RPAV_BENCH_GATE=0: all of them).
-const rulesGate = LogisticRulesGate.load(defaultDetectorModelDir(), "git checkout -- models/ui-detector");
+const rulesGate = LogisticRulesGate.load(defaultDetectorModelDir(), DETECTOR_RESTORE_COMMAND);
 if (fineModel) detectors.hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) });
 
 // hits / count per detector → split → lang, and per family

@@ -259,18 +259,37 @@ export class DaemonDetector implements ElementDetector {
   }
 }
 
+/** What a command needs of a daemon to use it: the same build (code, model files) and the same detector and OCR. */
+export interface DaemonWanted {
+  detector: string;
+  ocr: string;
+  build: string;
+}
+
+/** Why a command wanting `want` would not use the daemon `info` (undefined: it would). */
+export function daemonMismatch(info: DaemonIdentity, want: DaemonWanted): string | undefined {
+  if (info.build !== want.build) return "it runs other code or another model file (rebuilt or retrained since it started)";
+  if (info.detector !== want.detector || info.ocr !== want.ocr) return `it runs the ${info.detector} detector with ${info.ocr} OCR, commands here use ${want.detector} with ${want.ocr}`;
+  return undefined;
+}
+
+/** The daemon that answered `info` as a detector, when it runs this build and choice; undefined otherwise. */
+export function usableDaemon(dataDir: string, info: DaemonIdentity, want: DaemonWanted, logger?: Logger): DaemonDetector | undefined {
+  const why = daemonMismatch(info, want);
+  if (why) {
+    logger?.info(`detection daemon pid ${info.pid} not used: ${why}`);
+    return undefined;
+  }
+  return new DaemonDetector(daemonSocketPath(dataDir), info);
+}
+
 /**
  * The data folder's daemon as a detector when one answers at once and runs this build with this
  * detector and OCR; undefined otherwise (the caller detects in its own process).
  */
-export async function connectDaemon(dataDir: string, want: { detector: string; ocr: string; build: string }, logger?: Logger): Promise<DaemonDetector | undefined> {
+export async function connectDaemon(dataDir: string, want: DaemonWanted, logger?: Logger): Promise<DaemonDetector | undefined> {
   const info = await daemonInfo(dataDir);
-  if (!info) return undefined;
-  if (info.build !== want.build || info.detector !== want.detector || info.ocr !== want.ocr) {
-    logger?.info(`detection daemon pid ${info.pid} not used: it runs ${info.detector}/${info.ocr}${info.build !== want.build ? " from other code or another model" : ""}, this command wants ${want.detector}/${want.ocr}`);
-    return undefined;
-  }
-  return new DaemonDetector(daemonSocketPath(dataDir), info);
+  return info ? usableDaemon(dataDir, info, want, logger) : undefined;
 }
 
 export interface DaemonServerOptions {
@@ -416,11 +435,7 @@ export async function waitForDaemon(dataDir: string, pid: number, timeoutMs: num
   while (Date.now() < until && !signal?.aborted) {
     const info = await daemonInfo(dataDir, 1000);
     if (info) return info;
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return undefined; // it exited: its log says why
-    }
+    if (!isAlive(pid)) return undefined; // it exited: its log says why
     await new Promise((r) => setTimeout(r, 100));
   }
   return undefined;

@@ -7,12 +7,7 @@ import { createCliLogger, logLevel } from "./logger.js";
 import type { Logger } from "../core/providers/logger.js";
 import type { CliIo } from "./commands/desktop.js";
 
-interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  env: NodeJS.ProcessEnv;
-  logger?: () => Logger;
-}
+type Io = CliIo;
 
 type Registrar = (program: Command, io: CliIo, setExit: (code: number) => void) => void;
 

@@ -24,6 +24,7 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
+import { splitter } from "../fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
@@ -31,11 +32,8 @@ const { values: opts } = parseArgs({ options: { "ocr-cache": { type: "string", d
 const modelDir = defaultDetectorModelDir();
 const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { figures: { held_families: string[] } };
 const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; subfamily: string }> };
-const held = meta.figures.held_families;
-const familyOf = (f: { family: string; subfamily: string }) => (f.family === "html" || f.family === "dev" ? `${f.family}/${f.subfamily}` : f.family);
-const isHeld = (f: { family: string; subfamily: string }) => held.some((h) => h === familyOf(f) || h === f.family);
-const bucket = (id: string) => parseInt(createHash("sha256").update(id).digest("hex").slice(0, 8), 16) % 100;
-const calib = manifest.files.filter((f) => !isHeld(f) && bucket(f.id) < 5 && existsSync(join(DATA, f.family, `${f.id}.json`)));
+const splitOf = splitter(meta.figures.held_families);
+const calib = manifest.files.filter((f) => splitOf(f) === "calib" && existsSync(join(DATA, f.family, `${f.id}.json`)));
 const screens = opts.limit ? calib.slice(0, Number(opts.limit)) : calib;
 if (!screens.length) {
   console.error("No calibration screens under training/data: generate them first (npm run train -- data).");

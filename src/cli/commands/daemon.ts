@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { InvalidInputError, ProviderUnavailableError } from "../../core/errors.js";
 import { defaultDetectorModelDir } from "../../perception/learned-detector.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
-import { acquireDaemonLock, buildKey, daemonInfo, daemonLockHolder, DEFAULT_IDLE_MINUTES, daemonLogPath, daemonSocketPath, serveDetectDaemon, spawnDaemon, stopDaemon, waitForDaemon, warmUpFrame, type DaemonIdentity } from "../detect-daemon.js";
+import { acquireDaemonLock, buildKey, daemonInfo, daemonMismatch, daemonLockHolder, DEFAULT_IDLE_MINUTES, daemonLogPath, daemonSocketPath, serveDetectDaemon, spawnDaemon, stopDaemon, waitForDaemon, warmUpFrame } from "../detect-daemon.js";
 import type { Logger } from "../../core/providers/logger.js";
 import type { DetectorKind } from "../config-file.js";
 import type { CliIo } from "./desktop.js";
@@ -21,13 +21,6 @@ function minutes(v: string): number {
 function ocrName(v: string): string {
   if (!OCR_NAMES.includes(v)) throw new InvalidInputError(`--ocr must be one of ${OCR_NAMES.join(", ")}, got "${v}".`);
   return v;
-}
-
-/** Why this build would not use `info` (undefined: it would). */
-function mismatch(info: DaemonIdentity, want: { detector: string; ocr: string; build: string }): string | undefined {
-  if (info.build !== want.build) return "it runs other code or another model file (rebuilt or retrained since it started)";
-  if (info.detector !== want.detector || info.ocr !== want.ocr) return `it runs the ${info.detector} detector with ${info.ocr} OCR, commands here use ${want.detector} with ${want.ocr}`;
-  return undefined;
 }
 
 function logTail(file: string, lines = 12): string {
@@ -51,7 +44,7 @@ export function registerDaemonCommands(program: Command, io: CliIo, setExit: (co
       const want = { detector, ocr: o.ocr, build: buildKey(defaultDetectorModelDir()) };
       const running = await daemonInfo(dataDir);
       if (running) {
-        const why = mismatch(running, want);
+        const why = daemonMismatch(running, want);
         if (why) throw new InvalidInputError(`A detection daemon already runs for ${dataDir} (pid ${running.pid}) but commands would not use it: ${why}. Stop it first: rpav daemon stop.`, { details: { pid: running.pid } });
         io.out(`the detection daemon already runs (pid ${running.pid}, ${running.detector} detector, ${running.ocr} OCR)\n`);
         return;
@@ -63,7 +56,7 @@ export function registerDaemonCommands(program: Command, io: CliIo, setExit: (co
       const pid = starting ?? spawnDaemon({ dataDir, detector, ocr: o.ocr, idleMinutes: o.idle, env: io.env });
       const info = await waitForDaemon(dataDir, pid, 180_000);
       if (info && starting !== undefined) {
-        const why = mismatch(info, want);
+        const why = daemonMismatch(info, want);
         if (why) throw new InvalidInputError(`The detection daemon that was starting (pid ${info.pid}) is one commands here would not use: ${why}. Stop it first: rpav daemon stop.`, { details: { pid: info.pid } });
       }
       if (!info) {
@@ -100,7 +93,7 @@ export function registerDaemonCommands(program: Command, io: CliIo, setExit: (co
     .action(async (o: { json?: boolean }) => {
       const dataDir = resolveDataDir(globals(), io.env);
       const info = await daemonInfo(dataDir);
-      const why = info ? mismatch(info, { detector: resolveDetector(dataDir, io.env), ocr: DEFAULT_OCR, build: buildKey(defaultDetectorModelDir()) }) : undefined;
+      const why = info ? daemonMismatch(info, { detector: resolveDetector(dataDir, io.env), ocr: DEFAULT_OCR, build: buildKey(defaultDetectorModelDir()) }) : undefined;
       if (o.json) io.out(`${JSON.stringify(info ? { ...info, socket: daemonSocketPath(dataDir), used_by_default: !why, ...(why ? { not_used_because: why } : {}) } : null, null, 2)}\n`);
       else if (!info) io.out(`no detection daemon runs for ${dataDir} (start one: rpav daemon start)\n`);
       else io.out(`detection daemon pid ${info.pid} since ${info.started_at}: ${info.detector} detector, ${info.ocr} OCR, ${info.served} detections served; ${why ? `not used by default commands: ${why}` : "used by rpav detect and rpav locate"}\n`);

@@ -17,12 +17,13 @@ import type { ScreenState } from "../../core/schemas/screenstate.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
 import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
 import type { AccentLexicon } from "../../perception/hybrid-ocr.js";
-import { defaultDetectorModelDir } from "../../perception/learned-detector.js";
+import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector } from "../../perception/learned-detector.js";
+import { LogisticRulesGate } from "../../perception/rules-gate.js";
 import type { DetectionResult, ElementDetector, UIElementDetector } from "../../perception/ui-element-detector.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { DaemonModeSchema, DetectorKindSchema, readConfigFile, type DaemonMode, type DetectorKind } from "../config-file.js";
-import { buildKey, connectDaemon, daemonInfo, daemonLockHolder, daemonLogPath, DEFAULT_IDLE_MINUTES, spawnDaemon } from "../detect-daemon.js";
+import { buildKey, daemonInfo, daemonLockHolder, daemonLogPath, DEFAULT_IDLE_MINUTES, spawnDaemon, usableDaemon } from "../detect-daemon.js";
 import type { VlmClient, VlmGrounding } from "../../core/providers/vlm.js";
 import { bboxCenter } from "../../core/geometry.js";
 import type { CliIo } from "./desktop.js";
@@ -138,26 +139,20 @@ async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind },
   const mode = resolveDaemonMode(dataDir, io.env);
   const logger = obs.logger;
   if (remote && mode !== "off") {
-    const want = { detector: o.detector, ocr: o.ocr, build: buildKey(defaultDetectorModelDir()) };
-    const daemon = await connectDaemon(dataDir, want, logger);
+    const info = await daemonInfo(dataDir);
+    const daemon = info ? usableDaemon(dataDir, info, { detector: o.detector, ocr: o.ocr, build: buildKey(defaultDetectorModelDir()) }, logger) : undefined;
     if (daemon) {
       logger?.debug({ pid: daemon.identity.pid }, "detecting in the detection daemon");
       const local = screenImageEmbedder();
       const imageEmbedder = daemon.imageEmbedder(local.name, local.dimensions);
       return { detector: daemon, ...(imageEmbedder ? { imageEmbedder } : {}), close: async () => undefined };
     }
-    if (mode === "auto" && !(await daemonInfo(dataDir)) && daemonLockHolder(dataDir) === undefined) {
+    if (mode === "auto" && !info && daemonLockHolder(dataDir) === undefined) {
       const pid = spawnDaemon({ dataDir, detector: o.detector, ocr: o.ocr, idleMinutes: DEFAULT_IDLE_MINUTES, env: io.env });
       logger?.info({ pid, log: daemonLogPath(dataDir) }, "detection daemon started in the background for the next commands");
     }
   }
   return createDetector(o, join(dataDir, "cache", "ocr"), embed, obs);
-}
-
-/** The hybrid's gate beside the model (undefined for a model folder without one). */
-async function loadRulesGate() {
-  const [{ LogisticRulesGate }, { DETECTOR_RESTORE_COMMAND }] = await Promise.all([import("../../perception/rules-gate.js"), import("../../perception/learned-detector.js")]);
-  return LogisticRulesGate.load(defaultDetectorModelDir(), DETECTOR_RESTORE_COMMAND);
 }
 
 /** Logging of the detector (the logger, and the folder where failed detections keep their screenshot) and its optional VLM. */
@@ -182,12 +177,11 @@ export interface DetectorParts {
 
 export async function createDetector(o: PerceptionChoice, cacheDir: string | undefined, embed: boolean, obs: DetectorObservers = {}): Promise<DetectorParts> {
   const make = OCR_PROVIDERS[o.ocr];
-  if (!make) throw new InvalidInputError(`--ocr must be one of ${Object.keys(OCR_PROVIDERS).join(", ")}, got "${o.ocr}".`);
+  if (!make) throw new InvalidInputError(`--ocr must be one of ${OCR_NAMES.join(", ")}, got "${o.ocr}".`);
   const kind = DetectorKindSchema.safeParse(o.detector ?? DEFAULT_DETECTOR).data;
   if (!kind) throw new InvalidInputError(`--detector must be one of ${DETECTORS.join(", ")}, got "${o.detector}".`);
   // The engines are loaded by the commands that detect in their process only.
-  const [{ LearnedDetector }, { CachedOcr }, { IncrementalOcr }, { UIElementDetector }, { NgramTextEmbedder }] = await Promise.all([
-    import("../../perception/learned-detector.js"),
+  const [{ CachedOcr }, { IncrementalOcr }, { UIElementDetector }, { NgramTextEmbedder }] = await Promise.all([
     import("../../perception/ocr-cache.js"),
     import("../../perception/incremental-ocr.js"),
     import("../../perception/ui-element-detector.js"),
@@ -196,7 +190,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   // The model alone runs its coarse pass for wide elements; the hybrid leaves it to the rules (learned-detector.ts).
   const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" }) : undefined;
   // The hybrid keeps the rules' extra elements its gate, fitted with the model, lets through (rules-gate.ts).
-  const rulesGate = kind === "hybrid" ? await loadRulesGate() : undefined;
+  const rulesGate = kind === "hybrid" ? LogisticRulesGate.load(defaultDetectorModelDir(), DETECTOR_RESTORE_COMMAND) : undefined;
   let ocrParts: { ocr: OcrProvider; lexicon?: AccentLexicon; close: () => Promise<void> };
   try {
     // The folded word lists and the optimised graphs are kept beside the OCR cache (<data>/cache/lexicon, …/onnx).
@@ -265,7 +259,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--app <name>", "application name (element ids and context)", "")
     .option("--title <title>", "window title", "")
     .option("--scale <n>", "image pixels per screen pixel (2 for a HiDPI capture)", scaleOption)
-    .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, DEFAULT_OCR)
+    .option("--ocr <name>", `OCR provider: ${OCR_NAMES.join(", ")}`, DEFAULT_OCR)
     .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (learned: the model in models/ui-detector; hybrid: the model's elements and the rules' that overlap none of them; default: RPAV_DETECTOR, config.json perception.detector, else ${DEFAULT_DETECTOR})`)
     .option("--json", "print the screen state JSON on stdout")
     .option("--debug-image <out.png>", "draw every element box with its type and label")
@@ -340,7 +334,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .description('ground an instruction on a screenshot without a VLM ("click the Save button", "Cochez Tiers payant")')
     .option("--app <name>", "application name", "")
     .option("--scale <n>", "image pixels per screen pixel", scaleOption)
-    .option("--ocr <name>", `OCR provider: ${Object.keys(OCR_PROVIDERS).join(", ")}`, DEFAULT_OCR)
+    .option("--ocr <name>", `OCR provider: ${OCR_NAMES.join(", ")}`, DEFAULT_OCR)
     .option("--detector <name>", `element detector: ${DETECTORS.join(", ")} (default: RPAV_DETECTOR, config.json perception.detector, else ${DEFAULT_DETECTOR})`)
     .option("--json", "print {bbox, point, element_id, score, candidates[]} as JSON")
     .option("--vlm", "ask the grounding model (RPAV_MODEL_GROUNDING) too; its box, snapped to a detected element, wins; without a reachable server the heuristics' answer stands")
