@@ -1,0 +1,109 @@
+import { mkdtempSync, writeFileSync, copyFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidInputError, ProviderUnavailableError } from "../core/errors.js";
+import { makeFrame, type Frame } from "../core/frame.js";
+import type { BBox } from "../core/geometry.js";
+import { defaultIconModelDir, ICON_META_FILE, ICON_MODEL_FILE, IconClassifier } from "./icon-classifier.js";
+import { ICON_INPUT_SIDE, iconInput } from "./icon-input.js";
+
+/** Icons drawn here on a 24-unit grid (no icon set copied): a plus, a cross, a right chevron, a magnifier. */
+const DRAWN: Record<string, string> = {
+  add: `<path d="M12 4v16M4 12h16"/>`,
+  close: `<path d="M6 6l12 12M18 6L6 18"/>`,
+  arrow_right: `<path d="M9 4l8 8-8 8"/>`,
+  search: `<circle cx="10" cy="10" r="6"/><path d="M14.5 14.5L20 20"/>`,
+};
+
+/** A frame with each drawn icon at `size` px, `ink` on `bg`, side by side; the icons' ink boxes. */
+async function drawIcons(size: number, ink: string, bg: [number, number, number]): Promise<{ frame: Frame; boxes: Record<string, BBox> }> {
+  const names = Object.keys(DRAWN);
+  const width = names.length * size * 3;
+  const height = size * 3;
+  const data = new Uint8Array(width * height * 3);
+  for (let i = 0; i < width * height; i++) data.set(bg, i * 3);
+  const boxes: Record<string, BBox> = {};
+  for (const [k, name] of names.entries()) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="${ink}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${DRAWN[name]}</svg>`;
+    const { data: px, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const ox = k * size * 3 + size;
+    const oy = size;
+    let [l, t, r, b] = [Infinity, Infinity, -1, -1];
+    for (let y = 0; y < info.height; y++)
+      for (let x = 0; x < info.width; x++) {
+        const o = (y * info.width + x) * 4;
+        const a = px[o + 3]! / 255;
+        if (a === 0) continue;
+        const q = ((oy + y) * width + ox + x) * 3;
+        for (let c = 0; c < 3; c++) data[q + c] = Math.round(px[o + c]! * a + data[q + c]! * (1 - a));
+        if (a > 0.25) [l, t, r, b] = [Math.min(l, ox + x), Math.min(t, oy + y), Math.max(r, ox + x + 1), Math.max(b, oy + y + 1)];
+      }
+    boxes[name] = [l, t, r, b];
+  }
+  return { frame: makeFrame({ data, width, height, channels: 3 }), boxes };
+}
+
+const top = (s: Readonly<Record<string, number>>) => Object.entries(s).sort((a, b) => b[1] - a[1])[0]![0];
+
+describe("icon input", () => {
+  it("sees dark-on-light and light-on-dark icons alike, in [0, 1]", async () => {
+    const light = await drawIcons(20, "#222", [245, 245, 245]);
+    const dark = await drawIcons(20, "#eee", [40, 40, 40]);
+    const a = iconInput(light.frame, light.boxes.search!);
+    const b = iconInput(dark.frame, dark.boxes.search!);
+    expect(a.length).toBe(ICON_INPUT_SIDE * ICON_INPUT_SIDE);
+    expect(Math.min(...a)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...a)).toBeLessThanOrEqual(1);
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) diff += Math.abs(a[i]! - b[i]!);
+    expect(diff / a.length).toBeLessThan(0.05);
+    // The background is 0, the ink near 1.
+    expect(a[0]).toBe(0);
+    expect(Math.max(...a)).toBeGreaterThan(0.9);
+  });
+
+  it("reads a box at the frame's edge (outside pixels repeat the edge)", async () => {
+    const { frame } = await drawIcons(16, "#000", [255, 255, 255]);
+    expect(iconInput(frame, [0, 0, 10, 10]).every((v) => v >= 0 && v <= 1)).toBe(true);
+  });
+});
+
+describe("the icon classifier (the committed model)", () => {
+  let icons: IconClassifier;
+  beforeAll(async () => {
+    icons = await IconClassifier.create();
+  });
+  afterAll(async () => {
+    await icons.close();
+  });
+
+  it("names drawn icons it never saw, light and dark, at toolbar sizes", async () => {
+    for (const [size, ink, bg] of [[20, "#333", [250, 250, 250]], [24, "#f0f0f0", [45, 45, 45]], [16, "#0d6efd", [255, 255, 255]]] as const) {
+      const { frame, boxes } = await drawIcons(size, ink, [...bg]);
+      const names = Object.keys(boxes);
+      const scores = await icons.recognize(frame, names.map((n) => boxes[n]!));
+      expect(scores.map(top)).toEqual(names);
+      for (const s of scores) expect(Object.values(s).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 1);
+    }
+  });
+
+  it("answers nothing for no boxes, and refuses a box that is not one", async () => {
+    const { frame } = await drawIcons(16, "#000", [255, 255, 255]);
+    expect(await icons.recognize(frame, [])).toEqual([]);
+    await expect(icons.recognize(frame, [[10, 10, 5, 20]])).rejects.toBeInstanceOf(InvalidInputError);
+  });
+
+  it("a missing or corrupt model file is provider_unavailable, naming the file and the restore command", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rpav-icons-"));
+    await expect(IconClassifier.create({ modelDir: dir })).rejects.toMatchObject({ code: "provider_unavailable", message: expect.stringContaining("git checkout -- models/icon-classifier") });
+    copyFileSync(join(defaultIconModelDir(), ICON_META_FILE), join(dir, ICON_META_FILE));
+    writeFileSync(join(dir, ICON_MODEL_FILE), "not a model");
+    const e = await IconClassifier.create({ modelDir: dir }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProviderUnavailableError);
+    expect((e as Error).message).toContain(join(dir, ICON_MODEL_FILE));
+    writeFileSync(join(dir, ICON_META_FILE), "{ not json");
+    await expect(IconClassifier.create({ modelDir: dir })).rejects.toMatchObject({ code: "provider_unavailable", message: expect.stringContaining(ICON_META_FILE) });
+  });
+});
