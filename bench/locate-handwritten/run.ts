@@ -9,6 +9,7 @@
 //   RPAV_BENCH_SETS=tune,train,held      which sets to run (default all three; leave held out while tuning)
 //   RPAV_BENCH_OCR_CACHE=<dir>           keep OCR results between runs
 //   RPAV_BENCH_VERBOSE=1                 print every miss with what was found instead
+//   RPAV_BENCH_ICONS=0                   without the icon classifier (models/icon-classifier), as before 2026-12-04 23:00
 // A hit is the located click point inside the intended element's box (±2 px), as in the detect bench.
 // The screens come from the data engine (npm run train -- data): screen i is seeded by i, so the ids
 // here name the same screens on any machine; each instruction also pins its element's type, checked
@@ -20,7 +21,8 @@ import { readImageFile } from "../../src/capture/png.js";
 import { bboxContainsPoint, type BBox } from "../../src/core/geometry.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector } from "../../src/perception/learned-detector.js";
-import { locate, textTargets } from "../../src/perception/locate.js";
+import { IconClassifier } from "../../src/perception/icon-classifier.js";
+import { locateWithIcons, textTargets } from "../../src/perception/locate.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
@@ -97,6 +99,9 @@ if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });
 const rulesGate = LogisticRulesGate.load(defaultDetectorModelDir(), DETECTOR_RESTORE_COMMAND);
 if (fineModel) detectors.hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) });
 
+// As `rpav locate`: the icon classifier names what icons show when an instruction describes one.
+const icons = process.env.RPAV_BENCH_ICONS === "0" ? undefined : await IconClassifier.create();
+
 // hits / count per detector → split → lang, and per family
 const tally: Record<string, Record<string, { n: number; hits: number; notFound: number }>> = {};
 const add = (det: string, key: string, hit: boolean, notFound: boolean) => {
@@ -112,7 +117,7 @@ for (const [i, s] of screens.entries()) {
     const r = await det.detect(frame, { scale: s.scale });
     const targets = [...r.elements, ...textTargets(r.ocr?.lines ?? [], r.elements)];
     for (const ins of s.instructions) {
-      const res = locate(ins.text, targets, frame);
+      const res = await locateWithIcons(ins.text, targets, frame, icons);
       const g = s.elements[ins.target]!.bbox;
       const hit = res.found && bboxContainsPoint([g[0] - 2, g[1] - 2, g[2] + 2, g[3] + 2], res.point);
       for (const key of [`${s.split}/${ins.lang}`, `${s.split}/all`, `family:${s.family}`]) add(name, key, hit, !res.found);
@@ -128,7 +133,7 @@ for (const [i, s] of screens.entries()) {
 
 const rate = (t?: { n: number; hits: number }) => (t && t.n ? round(t.hits / t.n, 3) : null);
 const cell = (t?: { n: number; hits: number }) => (t ? `${rate(t)!.toFixed(3)} (${t.hits}/${t.n})` : "-").padEnd(16);
-const out: Record<string, unknown> = { fold: meta.fold, held_families: held, sets: wanted, screens: screens.length, instructions: screens.reduce((a, s) => a + s.instructions.length, 0), missing_screens: missing, detectors: {} };
+const out: Record<string, unknown> = { icon_classifier: !!icons, fold: meta.fold, held_families: held, sets: wanted, screens: screens.length, instructions: screens.reduce((a, s) => a + s.instructions.length, 0), missing_screens: missing, detectors: {} };
 console.log(`\nhand-written locate (fold ${meta.fold}, held: ${held.join(", ")}): hit rate (hits/instructions)`);
 const keys = SETS.filter((x) => wanted.includes(x)).flatMap((x) => ["en", "fr", "all"].map((l) => `${x}/${l}`));
 console.log(`detector  ${keys.map((k) => k.replace("/", " ").replace(/ (en|fr)$/, (m) => m.toUpperCase()).padEnd(16)).join("")}`);
@@ -142,4 +147,4 @@ for (const [name, t] of Object.entries(tally)) {
 }
 out.misses = misses;
 console.log(`result: ${writeResult("locate-handwritten", out)}`);
-await Promise.all([tess.close(), pp.close(), model?.close(), fineModel?.close()]);
+await Promise.all([tess.close(), pp.close(), model?.close(), fineModel?.close(), icons?.close()]);

@@ -4,7 +4,8 @@ import type { BBox } from "../core/geometry.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import { colourName, elementAppearance } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
-import { lexiconVariants, locate, relationScore, textTargets, type LocatableElement } from "./locate.js";
+import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
+import { lexiconVariants, locate, locateWithIcons, relationScore, textTargets, type LocatableElement } from "./locate.js";
 
 const screen = { width: 1000, height: 800 };
 const el = (element_id: string, type: LocatableElement["type"], bbox: BBox, label: string): LocatableElement => ({ element_id, type, bbox, label });
@@ -202,5 +203,34 @@ describe("grounding a person's instruction", () => {
     const tabs = [el("o", "tab", [10, 40, 90, 70], "Outils")];
     expect(locate({ verb: "click", target: "Tools", type: "tab" }, tabs, screen).found).toBe(false);
     expect(locate({ verb: "click", target: "Tools", type: "tab" }, tabs, screen, { natural: true }).found).toBe(true);
+  });
+
+  it("asks an icon recognizer what the glyphs show when an instruction describes an icon (disquette, bouée)", async () => {
+    const f = canvas();
+    // Three icon-only buttons whose figures no drawn-shape rule names: a filled square, a ring of squares, an L.
+    f.fill([112, 112, 128, 128], [40, 40, 40]);
+    for (const [x, y] of [[152, 112], [164, 112], [152, 124], [164, 124]] as const) f.fill([x, y, x + 4, y + 4], [40, 40, 40]);
+    f.fill([192, 112, 196, 128], [40, 40, 40]);
+    f.fill([192, 124, 208, 128], [40, 40, 40]);
+    const buttons = [el("a", "button", [100, 100, 140, 140], ""), el("b", "button", [140, 100, 180, 140], ""), el("c", "button", [180, 100, 220, 140], "")];
+    const asked: BBox[][] = [];
+    // A stand-in recognizer: "save" for the glyph in button b, "help" for c, something else for a.
+    const recognizer: IconRecognizer = {
+      classes: ["save", "help", "other"],
+      recognize: async (_frame, boxes) => {
+        asked.push([...boxes]);
+        return boxes.map((b) => (b[0] >= 140 && b[2] <= 180 ? { save: 0.9, help: 0.02, other: 0.08 } : b[0] >= 180 ? { save: 0.05, help: 0.8, other: 0.15 } : { save: 0.02, help: 0.03, other: 0.95 }));
+      },
+    };
+    // Without it, three look-alike icon buttons: a guess, said to be ambiguous.
+    expect(locate("l'icône de disquette", buttons, f)).toMatchObject({ ambiguous: true });
+    expect(await locateWithIcons("l'icône de disquette", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "b", ambiguous: false });
+    expect(await locateWithIcons("the lifebuoy icon", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "c", ambiguous: false });
+    expect(asked.at(-1)!.length).toBeGreaterThanOrEqual(3);
+    // Not asked for an instruction that names its target, nor without pixels.
+    const n = asked.length;
+    await locateWithIcons("the Save button", buttons, f, recognizer);
+    await locateWithIcons("the floppy disk icon", buttons, screen, recognizer);
+    expect(asked.length).toBe(n);
   });
 });

@@ -12,9 +12,10 @@ import type { Frame } from "../core/frame.js";
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
-import { normalizeLabel, tokenize } from "../core/text.js";
+import { foldText, normalizeLabel, tokenize } from "../core/text.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
-import { colourMatch, elementAppearance, type Appearance } from "./element-appearance.js";
+import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
+import { colourMatch, elementAppearance, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
@@ -108,6 +109,11 @@ export interface LocateOptions {
    * a parsed instruction (replay's recorded label) is looked up by label, type and position.
    */
   natural?: boolean;
+  /**
+   * What the icon recognizer said of glyphs (by `glyphKey` of their ink box): `locateWithIcons`
+   * fills it for an instruction that describes an icon.
+   */
+  iconScores?: ReadonlyMap<string, IconScores>;
 }
 
 /**
@@ -116,7 +122,79 @@ export interface LocateOptions {
  */
 export function locate(instruction: string | ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions = {}): LocateResult {
   const parsed = typeof instruction === "string" ? parseInstruction(instruction) : instruction;
-  return (options.natural ?? typeof instruction === "string") ? groundInstruction(parsed, elements, frame, options) : locateByLabel(parsed, elements, frame, options);
+  if (!(options.natural ?? typeof instruction === "string")) return locateByLabel(parsed, elements, frame, options);
+  const r = groundInstruction(parsed, elements, frame, options);
+  const icon = r.found ? undefined : iconReading(parsed);
+  if (!icon) return r;
+  const again = groundInstruction(icon, elements, frame, options);
+  return again.found ? again : r;
+}
+
+/**
+ * `locate`, with an icon recognizer asked what the candidates' glyphs show when the instruction
+ * describes an icon ("the floppy disk icon", « l'icône de bouée ») or names one by what it does and
+ * no label says it ("the play button" on a toolbar of icons). Without pixels, an icon or a
+ * recognizer it is `locate`.
+ */
+export async function locateWithIcons(instruction: string, elements: readonly LocatableElement[], frame: Size | Frame, recognizer: IconRecognizer | undefined, options: LocateOptions = {}, signal?: AbortSignal): Promise<LocateResult> {
+  if (!recognizer || !hasPixels(frame)) return locate(instruction, elements, frame, options);
+  const withScores = async (parsed: ParsedInstruction): Promise<LocateResult> => {
+    if (iconClasses(parsed).length === 0) return groundInstruction(parsed, elements, frame, options);
+    const look = appearances(frame);
+    const boxes = new Map<string, BBox>();
+    for (const e of [...elements, ...iconProposalElements(frame, elements, true)]) {
+      const a = look(e);
+      for (const g of [a?.glyph, ...(a?.glyphs ?? [])]) if (g) boxes.set(glyphKey(g.bbox), g.bbox);
+    }
+    const scores = await recognizer.recognize(frame, [...boxes.values()], signal);
+    return groundInstruction(parsed, elements, frame, { ...options, iconScores: new Map([...boxes.keys()].map((k, i) => [k, scores[i]!])) });
+  };
+  const parsed = parseInstruction(instruction);
+  const r = await withScores(parsed);
+  const icon = r.found ? undefined : iconReading(parsed);
+  if (!icon) return r;
+  const again = await withScores(icon);
+  return again.found ? again : r;
+}
+
+/** An instruction whose whole target is an icon's word ("play", « imprimer ») read as describing that icon, when it does not already. */
+function iconReading(parsed: ParsedInstruction): ParsedInstruction | undefined {
+  if (parsed.icon || !parsed.target) return undefined;
+  const t = foldText(parsed.target).trim();
+  const key = Object.entries(ICON_CONCEPTS).find(([, c]) => c.words.some((w) => foldText(w) === t))?.[0];
+  return key ? { ...parsed, target: "", icon: key } : undefined;
+}
+
+/** The key of a glyph's ink box in `LocateOptions.iconScores`. */
+export const glyphKey = (b: BBox): string => b.map((v) => Math.round(v)).join(",");
+
+/** An element's appearance, read once per element id; short text and proposed blobs are boxed tight around their ink, so their surroundings give the fill. */
+function appearances(pixels: Frame | undefined): (e: LocatableElement) => Appearance | undefined {
+  const looks = new Map<string, Appearance>();
+  return (e) => {
+    if (!pixels) return undefined;
+    let a = looks.get(e.element_id);
+    const short = e.label.trim().length <= 2;
+    const tight = (isText(e) && short) || e.element_id.startsWith("icon:");
+    if (!a) looks.set(e.element_id, (a = tight ? elementAppearance(pixels, padBox(boxOf(e), 0.25), short, boxOf(e)) : elementAppearance(pixels, boxOf(e), short)));
+    return a;
+  };
+}
+
+/**
+ * Icon-sized blobs no element or text covers: candidates when an icon is described. With a
+ * recognizer to tell icons apart (`besideLabels`), also the icons inside labelled elements (a
+ * toolbar button's icon above its word), which only text then covers.
+ */
+function iconProposalElements(pixels: Frame, elements: readonly LocatableElement[], besideLabels: boolean): LocatableElement[] {
+  const occupied = (besideLabels ? elements.filter((e) => isText(e) || e.label.trim().length <= 2) : elements).map(boxOf);
+  return iconProposals(pixels, occupied).map((b, i) => ({ element_id: `icon:${i}`, type: "button", bbox: b, label: "" }));
+}
+
+/** The icon classifier's classes an instruction's icon may be, narrowed to the direction it gives. */
+function iconClasses(parsed: ParsedInstruction): readonly string[] {
+  const all = parsed.icon ? (ICON_CONCEPTS[parsed.icon]?.classes ?? []) : [];
+  return parsed.direction ? all.filter((c) => !c.startsWith("arrow_") || c.endsWith(`_${parsed.direction}`)) : all;
 }
 
 /** Label, type and position: how replay finds a recorded target. */
@@ -213,22 +291,23 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const margin = options.ambiguityMargin ?? 0.05;
   const minScore = options.minScore ?? 0.45;
   const pixels = hasPixels(frame) ? frame : undefined;
-  const looks = new Map<string, Appearance>();
-  const look = (e: LocatableElement): Appearance | undefined => {
-    if (!pixels) return undefined;
-    let a = looks.get(e.element_id);
-    const short = e.label.trim().length <= 2;
-    // Short text and proposed blobs are boxed tight around their ink: their surroundings give the fill.
-    const tight = (isText(e) && short) || e.element_id.startsWith("icon:");
-    if (!a) looks.set(e.element_id, (a = tight ? elementAppearance(pixels, padBox(boxOf(e), 0.25), short, boxOf(e)) : elementAppearance(pixels, boxOf(e), short)));
-    return a;
-  };
+  const look = appearances(pixels);
   const concept = parsed.icon ? ICON_CONCEPTS[parsed.icon] : undefined;
   const shapes = wantedShapes(parsed);
-  /** The element's glyph that shows the figure asked for, if any. */
+  const classes = iconClasses(parsed);
+  /** The recognizer's belief that a glyph shows the icon asked for (undefined: not asked). */
+  const learned = (g: Glyph): { wanted: number; other: number } | undefined => {
+    const s = options.iconScores?.get(glyphKey(g.bbox));
+    if (!s || classes.length === 0) return undefined;
+    const wanted = classes.reduce((sum, c) => sum + (s[c] ?? 0), 0);
+    const other = Math.max(0, ...Object.entries(s).filter(([c]) => c !== "other" && !classes.includes(c)).map(([, p]) => p));
+    return { wanted, other };
+  };
+  /** The element's glyph that shows the figure asked for (its drawn shape, or the recognizer's P ≥ 0.5), if any. */
   const figureOf = (e: LocatableElement) => {
     const a = look(e);
-    return [a?.glyph, ...(a?.glyphs ?? [])].find((g) => g && g.shapes.some((x) => shapes.includes(x)));
+    const glyphs = [a?.glyph, ...(a?.glyphs ?? [])].filter((g): g is Glyph => !!g);
+    return glyphs.find((g) => g.shapes.some((x) => shapes.includes(x))) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5);
   };
   const lines = elements.filter(isText).map((t) => ({ text: t.label, bbox: boxOf(t), confidence: 1, words: [] }));
   const captions = new Map<string, string>();
@@ -246,7 +325,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const page = /^(?:page|p\.?)\s+(\d{1,4})$/iu.exec(target.trim());
   if (page) variants.push(page[1]!);
   // An icon described: icon-sized blobs no element or text covers are candidates too.
-  const proposals: LocatableElement[] = concept && pixels ? iconProposals(pixels, elements.map(boxOf)).map((b, i) => ({ element_id: `icon:${i}`, type: "button", bbox: b, label: "" })) : [];
+  // Icons inside labelled elements (asked only with a recognizer) stay candidates only when it names them as the icon asked for.
+  const labelled = elements.filter((e) => !isText(e) && e.label.trim().length > 2).map(boxOf);
+  const proposals: LocatableElement[] = concept && pixels
+    ? iconProposalElements(pixels, elements, !!options.iconScores).filter((p) => !labelled.some((b) => bboxContainsPoint(b, bboxCenter(boxOf(p)))) || (look(p)?.glyph && (learned(look(p)!.glyph!)?.wanted ?? 0) >= 0.5))
+    : [];
   const scored: Scored[] = [...elements, ...proposals].map((e) => {
     const bbox = boxOf(e);
     const names = [e.label, e.text?.raw ?? "", captionOfField(e)];
@@ -285,13 +368,20 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       s.score += 0.3 * (c - 0.5);
     }
   if (concept) {
-    // The icon: its figure, else the label such an icon usually carries, else how icon-like the element is.
+    // The icon: its figure (drawn shape or the recognizer's belief), else the label such an icon
+    // usually carries, else how icon-like the element is — less so when the recognizer sees another icon in it.
     const weight = target ? 0.2 : 0.5;
     for (const s of scored) {
       const short = s.e.label.trim().length <= 2;
       const g = look(s.e)?.glyph;
       const named = iconLabelMatch(concept.labels, s.e);
-      const i = Math.max(figureOf(s.e) ? 1 : 0, named >= 0.9 ? (g ? 0.85 : 0.75) : 0, g ? (short ? 0.55 : 0.4) : short ? 0.4 : 0.1);
+      const fig = figureOf(s.e);
+      const belief = fig ? learned(fig) : undefined;
+      const seen = fig ? (belief && !fig.shapes.some((x) => shapes.includes(x)) ? 0.55 + 0.45 * Math.min(1, belief.wanted) : 1) : 0;
+      const l = g ? learned(g) : undefined;
+      const elsewhere = l && l.wanted < 0.2 && l.other >= 0.6;
+      const iconLike = g ? (short ? (elsewhere ? 0.45 : 0.55) : 0.4) : short ? 0.4 : 0.1;
+      const i = Math.max(seen, named >= 0.9 ? (g ? 0.85 : 0.75) : 0, iconLike);
       s.score += weight * (i - 0.4);
     }
   }

@@ -5,9 +5,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError, RpaError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
 import { encodeNpy } from "../../core/npy.js";
+import type { IconRecognizer } from "../../core/providers/icon-recognizer.js";
 import type { OcrProvider } from "../../core/providers/ocr.js";
 import type { ImageEmbedder } from "../../core/providers/embedders.js";
 import type { Logger } from "../../core/providers/logger.js";
@@ -224,6 +225,21 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
   return { detector, ocr: reader, readsBoxes: !!ocrParts.ocr.readBoxes, ...(ocrParts.lexicon ? { lexicon: ocrParts.lexicon } : {}), close: async () => void (await Promise.all([ocrParts.close(), proposer?.close()])) };
 }
 
+/**
+ * The icon classifier for an instruction that describes an icon. A missing or broken model file is
+ * said on stderr (with the command that restores it) and locate goes on with the icons' drawn shapes.
+ */
+async function iconClassifier(io: CliIo): Promise<IconRecognizer & { close(): Promise<void> } | undefined> {
+  const { IconClassifier } = await import("../../perception/icon-classifier.js");
+  try {
+    return await IconClassifier.create();
+  } catch (e) {
+    if (!(e instanceof RpaError)) throw e;
+    io.err(`icon classifier not used (${e.code}): ${e.message}\n`);
+    return undefined;
+  }
+}
+
 function scaleOption(v: string): number {
   const n = Number(v);
   if (!(n > 0) || !Number.isFinite(n)) throw new InvalidInputError(`--scale must be a number > 0 (image pixels per screen pixel), got "${v}".`);
@@ -346,8 +362,14 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const { detector, close } = await oneShotDetector({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, dataDir, io, { logger: io.logger?.(), failureDir: join(dataDir, "failures") }, { remote: true, embed: false });
       try {
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
-        const { locate, textTargets } = await import("../../perception/locate.js");
-        const r = locate(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame);
+        const { locateWithIcons, parseInstruction, textTargets } = await import("../../perception/locate.js");
+        const icons = parseInstruction(instruction).icon ? await iconClassifier(io) : undefined;
+        let r: Awaited<ReturnType<typeof locateWithIcons>>;
+        try {
+          r = await locateWithIcons(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame, icons);
+        } finally {
+          await icons?.close();
+        }
         const round = (v: number) => Math.round(v * 10) / 10;
         let g: VlmGrounding | undefined;
         let vlmError: string | undefined;
