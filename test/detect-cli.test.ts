@@ -50,3 +50,23 @@ describe("rpav detect: names and files", () => {
     }
   });
 });
+
+describe("rpav locate: icons described, named by the icon classifier", () => {
+  it("finds the icon-only button whose icon shows what the instruction describes (no drawn-shape rule for a trash can or a house)", async () => {
+    const icon = (d: string, x: number) => `<rect x="${x}" y="20" width="40" height="40" rx="4" fill="#fff" stroke="#bbb"/><g transform="translate(${x + 8} 28)" fill="none" stroke="#222" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${d}</g>`;
+    const trash = `<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13"/><path d="M10 11v6M14 11v6"/>`;
+    const house = `<path d="M3 11l9-8 9 8"/><path d="M5 10v10h14V10"/><path d="M10 20v-6h4v6"/>`;
+    const bell = `<path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4z"/><path d="M10 20a2 2 0 0 0 4 0"/>`;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#f4f4f4"/>${icon(house, 20)}${icon(trash, 70)}${icon(bell, 120)}<text x="40" y="200" font-family="DejaVu Sans" font-size="20" fill="#111">Factures de janvier</text></svg>`;
+    const file = join(tmp, "toolbar.png");
+    writeFileSync(file, await sharp(Buffer.from(svg)).png().toBuffer());
+    for (const [instruction, x] of [["the trash can icon", 70], ["l'icône maison", 20], ["the bell icon", 120]] as const) {
+      const r = rpav(["locate", file, instruction, "--json", "--ocr", "ppocr"], env, undefined, 120_000);
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.found, instruction).toBe(true);
+      expect(doc.point[0], instruction).toBeGreaterThan(x);
+      expect(doc.point[0], instruction).toBeLessThan(x + 40);
+    }
+  });
+});
