@@ -12,7 +12,7 @@ import { InvalidInputError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import { LayoutImageEmbedder } from "../embedding/layout-image-embedder.js";
 import type { DetectionResult, DetectOptions, ElementDetector } from "../perception/ui-element-detector.js";
-import { acquireDaemonLock, buildKey, connectDaemon, daemonInfo, daemonLockHolder, daemonSocketPath, DaemonDetector, serveDetectDaemon, stopDaemon, type DaemonServer } from "./detect-daemon.js";
+import { acquireDaemonLock, buildKey, connectDaemon, daemonInfo, daemonLockHolder, daemonSocketPath, DaemonDetector, serveDetectDaemon, stopDaemon, trimDaemonLog, type DaemonServer } from "./detect-daemon.js";
 
 const root = mkdtempSync(join(tmpdir(), "rpav-daemon-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -205,5 +205,27 @@ describe("detection daemon", () => {
     expect(Buffer.byteLength(p)).toBeLessThan(104);
     expect(p).not.toBe(daemonSocketPath(`${deep}y`));
     expect(daemonSocketPath(join(root, "short"))).toBe(join(root, "short", "run", "detect.sock"));
+  });
+});
+
+describe("the daemon's log", () => {
+  it("is cut to its last lines, from a line's start, once it grows over the limit; a small one is left alone", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rpav-daemon-log-"));
+    try {
+      const log = join(dir, "daemon.log");
+      const lines = Array.from({ length: 5000 }, (_, i) => `line ${i} ${"x".repeat(40)}`);
+      writeFileSync(log, `${lines.join("\n")}\n`);
+      trimDaemonLog(log, 100_000, 20_000);
+      const kept = readFileSync(log, "utf8");
+      expect(kept.length).toBeLessThanOrEqual(20_000);
+      expect(kept.length).toBeGreaterThan(19_000);
+      expect(kept.startsWith("line ")).toBe(true);
+      expect(kept.endsWith(`${lines.at(-1)}\n`)).toBe(true);
+      trimDaemonLog(log, 100_000, 20_000);
+      expect(readFileSync(log, "utf8")).toBe(kept);
+      trimDaemonLog(join(dir, "none.log"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,12 +12,13 @@
 // answer at once. Every path works without it.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { writeFileAtomicSync } from "../core/atomic-write.js";
 import { AbortedError, ERROR_CODES, ProviderUnavailableError, RpaError, type ErrorCode } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import { decodeImage } from "../capture/png.js";
@@ -416,9 +417,30 @@ export interface SpawnDaemonOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** Starts `rpav daemon run` detached from this process (its messages in daemonLogPath); returns its pid. */
+/** A daemon log over `maxBytes` is cut to its last `keepBytes` (from a line's start), before a new daemon appends to it. */
+export function trimDaemonLog(path: string, maxBytes = 1 << 20, keepBytes = 256 << 10): void {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return;
+  }
+  if (size <= maxBytes) return;
+  const fd = openSync(path, "r");
+  const tail = Buffer.alloc(Math.min(keepBytes, size));
+  try {
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+  } finally {
+    closeSync(fd);
+  }
+  const start = tail.indexOf(0x0a) + 1;
+  writeFileAtomicSync(path, tail.subarray(start), { mode: 0o600 });
+}
+
+/** Starts `rpav daemon run` detached from this process (its messages in daemonLogPath, trimmed); returns its pid. */
 export function spawnDaemon(o: SpawnDaemonOptions): number {
   mkdirSync(join(o.dataDir, "run"), { recursive: true, mode: 0o700 });
+  trimDaemonLog(daemonLogPath(o.dataDir));
   const log = openSync(daemonLogPath(o.dataDir), "a", 0o600);
   try {
     const child = spawn(process.execPath, [BIN, "--data-dir", o.dataDir, "daemon", "run", "--detector", o.detector, "--ocr", o.ocr, "--idle", String(o.idleMinutes)], { detached: true, stdio: ["ignore", log, log], env: o.env });
