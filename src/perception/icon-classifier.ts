@@ -77,12 +77,21 @@ export class IconClassifier implements IconRecognizer {
       if (!b.every(Number.isFinite) || b[2] <= b[0] || b[3] <= b[1]) throw new InvalidInputError(`Icon box ${i} (${b.join(", ")}) is not a box: x2 > x1 and y2 > y1 are needed.`, { details: { index: i } });
       iconInput(frame, b, input, i * n);
     });
-    const out = await this.session.run({ ink: new this.ort.Tensor("float32", input, [boxes.length, 1, ICON_INPUT_SIDE, ICON_INPUT_SIDE]) });
+    const probs = await this.classifyInk(input, boxes.length);
     throwIfAborted(signal);
+    const C = this.classes.length;
+    return boxes.map((_, i) => Object.fromEntries(this.classes.map((c, k) => [c, Math.round(probs[i * C + k]! * 1000) / 1000])));
+  }
+
+  /** The probabilities (n × classes, row-major) for `n` inputs already made by `iconInput` (the bench feeds stored ones). */
+  async classifyInk(ink: Float32Array, n: number): Promise<Float32Array> {
+    const side = ICON_INPUT_SIDE;
+    if (ink.length !== n * side * side) throw new InvalidInputError(`${n} icon inputs need ${n * side * side} values; ${ink.length} were given.`);
+    const out = await this.session.run({ ink: new this.ort.Tensor("float32", ink, [n, 1, side, side]) });
     const probs = out["probs"]!.data as Float32Array;
     const C = this.classes.length;
-    if (probs.length !== boxes.length * C) throw new ProviderUnavailableError(`The icon classifier answered ${probs.length} values for ${boxes.length} icons of ${C} classes. Restore it: ${ICON_RESTORE_COMMAND}.`);
-    return boxes.map((_, i) => Object.fromEntries(this.classes.map((c, k) => [c, Math.round(probs[i * C + k]! * 1000) / 1000])));
+    if (probs.length !== n * C) throw new ProviderUnavailableError(`The icon classifier answered ${probs.length} values for ${n} icons of ${C} classes. Restore it: ${ICON_RESTORE_COMMAND}.`);
+    return probs;
   }
 
   async close(): Promise<void> {
