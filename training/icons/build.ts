@@ -2,8 +2,9 @@
 //
 // Sources, all fetched by this script at pinned versions into training/data/icons/ (never at run time):
 // - twelve icon sets published on npm (SVG; monochrome, drawn in a random colour);
-// - five icon themes packaged in Debian (tango, oxygen, mate, breeze, elementary-xfce; colour and symbolic,
-//   PNG and SVG; `apt-get download`, unpacked with dpkg-deb, no root), and the installed Adwaita theme.
+// - thirteen icon themes packaged in Debian (DEB_THEMES: Tango, Oxygen, MATE, Breeze, GNOME 2, Faenza, nuoveXT,
+//   Yaru, Moka, Paper…; colour and symbolic, PNG and SVG; `apt-get download`, unpacked with dpkg-deb, no root),
+//   and the installed Adwaita theme.
 // Qt's own built-in icons (QStyle standard pixmaps: what the generated Qt screens show, and Qt is a held
 // family) are NOT a source: training/icons/qt_icons.py renders them for the held-out measure only.
 //
@@ -109,13 +110,11 @@ const NPM_SETS: Record<string, [version: string, dir: string]> = {
   "@phosphor-icons/core": ["2.1.1", "assets"],
   heroicons: ["2.2.0", "24"],
 };
-const DEB_THEMES: Record<string, string[]> = {
-  "tango-icon-theme": ["Tango"],
-  "oxygen-icon-theme": ["oxygen"],
-  "mate-icon-theme": ["mate", "menta"],
-  "breeze-icon-theme": ["breeze", "breeze-dark"],
-  "elementary-xfce-icon-theme": ["elementary-xfce"],
-};
+/** Icon themes packaged in Debian (bookworm), colour and symbolic; every theme folder a package holds is read. */
+const DEB_THEMES = [
+  "tango-icon-theme", "oxygen-icon-theme", "mate-icon-theme", "breeze-icon-theme", "elementary-xfce-icon-theme", "gnome-icon-theme",
+  "faenza-icon-theme", "lxde-icon-theme", "gnome-colors-common", "yaru-theme-icon", "moka-icon-theme", "paper-icon-theme", "suru-icon-theme",
+];
 
 function fetchSources(): Source[] {
   mkdirSync(PKGS, { recursive: true });
@@ -127,21 +126,23 @@ function fetchSources(): Source[] {
   }
   mkdirSync(DEBS, { recursive: true });
   const debs = readdirSync(DEBS).filter((f) => f.endsWith(".deb"));
-  const missing = Object.keys(DEB_THEMES).filter((p) => !debs.some((f) => f.startsWith(`${p}_`)));
+  const missing = DEB_THEMES.filter((p) => !debs.some((f) => f.startsWith(`${p}_`)));
   if (missing.length) {
     console.log(`fetching ${missing.join(", ")} from Debian…`);
     execFileSync("apt-get", ["download", ...missing], { cwd: DEBS, stdio: "inherit" });
   }
   const sources: Source[] = Object.entries(NPM_SETS).map(([p, [v, dir]]) => ({ family: `npm/${p}`, dir: join(PKGS, "node_modules", p, dir), mono: true, version: v }));
-  for (const f of readdirSync(DEBS).filter((f) => f.endsWith(".deb"))) {
+  for (const f of readdirSync(DEBS).filter((f) => f.endsWith(".deb")).sort()) {
     const pkg = f.split("_")[0]!;
+    if (!DEB_THEMES.includes(pkg)) continue;
     const version = decodeURIComponent(f.split("_")[1]!);
-    const root = join(DEBS, "root");
-    if (!existsSync(join(root, ".done-" + f))) {
+    const root = join(DEBS, "root", pkg);
+    if (!existsSync(join(root, ".unpacked"))) {
+      mkdirSync(root, { recursive: true });
       execFileSync("dpkg-deb", ["-x", join(DEBS, f), root]);
-      writeFileSync(join(root, ".done-" + f), "");
+      writeFileSync(join(root, ".unpacked"), f);
     }
-    for (const theme of DEB_THEMES[pkg] ?? []) sources.push({ family: `debian/${pkg}`, dir: join(root, "usr", "share", "icons", theme), mono: false, version });
+    sources.push({ family: `debian/${pkg}`, dir: join(root, "usr", "share", "icons"), mono: false, version });
   }
   sources.push({ family: "debian/adwaita", dir: "/usr/share/icons/Adwaita", mono: false, version: "installed" });
   return sources;
@@ -170,19 +171,33 @@ function rng(seed: number) {
   return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
 }
 
-/** One file per logical icon: a theme's largest PNG or its SVG of a name, once. */
-function pickFiles(files: string[]): string[] {
-  const byName = new Map<string, string>();
+const nativeSize = (f: string): number => Number(/\/(\d+)(?:x\d+)?(?:@2x)?\//u.exec(f)?.[1] ?? 0);
+
+/**
+ * The files of each logical icon (a theme's icon of one name, in one context), with its key: one for a monochrome
+ * set (an SVG, or a 32–64 px PNG), up to `perName` of distinct sizes for a colour theme (its 16–24 px pixmaps are
+ * drawn apart, as desktop toolbars show them).
+ */
+function pickFiles(files: string[], perName: number): { file: string; key: string }[] {
+  const byName = new Map<string, string[]>();
   for (const f of files) {
-    const key = `${basename(f, extname(f))}|${relative("/", f).split("/").filter((p) => !/^\d+x\d+|scalable|symbolic|@2x$/u.test(p)).slice(-2, -1)[0] ?? ""}`;
-    const size = Number(/\/(\d+)x\d+\//u.exec(f)?.[1] ?? (f.endsWith(".svg") ? 1000 : 0));
-    const prev = byName.get(key);
-    const prevSize = prev ? Number(/\/(\d+)x\d+\//u.exec(prev)?.[1] ?? (prev.endsWith(".svg") ? 1000 : 0)) : -1;
-    // 32–64 px PNGs are drawn for toolbar sizes; an SVG scales.
-    const good = (s: number) => (s >= 32 && s <= 64 ? 2 : s === 1000 ? 1 : 0);
-    if (!prev || good(size) > good(prevSize)) byName.set(key, f);
+    const key = `${basename(f, extname(f))}|${relative("/", f).split("/").filter((p) => !/^\d+(x\d+)?(@2x)?$|^scalable|symbolic/u.test(p)).slice(-2, -1)[0] ?? ""}`;
+    byName.set(key, [...(byName.get(key) ?? []), f]);
   }
-  return [...byName.values()].sort();
+  // 32–64 px PNGs are drawn for toolbar sizes; an SVG scales; then the small pixmaps.
+  const good = (f: string) => (f.endsWith(".svg") ? 2 : nativeSize(f) >= 32 && nativeSize(f) <= 64 ? 3 : nativeSize(f) >= 16 && nativeSize(f) < 32 ? 1 : 0);
+  const out: { file: string; key: string }[] = [];
+  for (const [key, fs] of [...byName.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const sizes = new Set<number>();
+    for (const f of [...fs].sort((a, b) => good(b) - good(a) || (a < b ? -1 : 1))) {
+      if (out.filter((o) => o.key === key).length >= perName || good(f) === 0) break;
+      const size = f.endsWith(".svg") ? -1 : nativeSize(f);
+      if (sizes.has(size)) continue;
+      sizes.add(size);
+      out.push({ file: f, key });
+    }
+  }
+  return out;
 }
 
 async function render(file: string, mono: boolean, size: number, colour: [number, number, number]): Promise<{ data: Buffer; w: number; h: number } | undefined> {
@@ -264,22 +279,22 @@ async function main(): Promise<void> {
   const perClassFile = 4;
   const maxPerClass = 80;
   const otherPerSource = 320;
-  const samples: { file: string; family: string; cls: string; mono: boolean }[] = [];
+  const samples: { file: string; key: string; family: string; cls: string; mono: boolean }[] = [];
   for (const s of sources) {
-    const files = pickFiles(walk(s.dir));
-    const byClass = new Map<string, string[]>();
+    const files = pickFiles(walk(s.dir), s.mono ? 1 : 3);
+    const byClass = new Map<string, { file: string; key: string }[]>();
     for (const f of files) {
-      const c = classOfName(f);
+      const c = classOfName(f.file);
       if (c) byClass.set(c, [...(byClass.get(c) ?? []), f]);
     }
     for (const [c, fs] of byClass) {
-      const cap = c === "other" ? otherPerSource : maxPerClass;
+      const cap = (c === "other" ? otherPerSource : maxPerClass) * (s.mono ? 1 : 2);
       const chosen = [...fs];
       for (let i = chosen.length - 1; i > 0; i--) {
         const j = Math.floor(r.next() * (i + 1));
         [chosen[i], chosen[j]] = [chosen[j]!, chosen[i]!];
       }
-      for (const f of chosen.slice(0, cap)) samples.push({ file: f, family: s.family, cls: c, mono: s.mono });
+      for (const f of chosen.slice(0, cap)) samples.push({ ...f, family: s.family, cls: c, mono: s.mono });
     }
   }
   const n = ICON_INPUT_SIDE * ICON_INPUT_SIDE;
@@ -288,6 +303,7 @@ async function main(): Promise<void> {
   const labels: number[] = [];
   const families: string[] = [];
   const files: string[] = [];
+  const groups: string[] = [];
   let k = 0;
   const t0 = Date.now();
   for (const [i, s] of variants.entries()) {
@@ -302,7 +318,9 @@ async function main(): Promise<void> {
       const g = lum(bg) > 128 ? r.int(0, 80) : r.int(200, 255);
       fg = [g, g, g];
     }
-    const size = r.int(12, 40);
+    // A pixmap drawn for a small size is shown at about that size; an SVG or a large PNG at any.
+    const native = nativeSize(s.file);
+    const size = native >= 12 && native <= 32 && r.next() < 0.8 ? Math.round(native * (0.9 + 0.2 * r.next())) : r.int(12, 40);
     const img = await render(s.file, s.mono, size, fg);
     if (!img) continue;
     const x = compose(img, bg, r);
@@ -311,12 +329,13 @@ async function main(): Promise<void> {
     labels.push(ICON_CLASSES.indexOf(s.cls));
     families.push(s.family);
     files.push(relative(OUT, s.file));
+    groups.push(`${s.family}|${s.key}`);
     k++;
   }
   process.stdout.write(`\r${variants.length}/${variants.length} icons rendered (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
   const bin = buf.subarray(0, k * n);
   writeFileSync(join(OUT, "set.bin"), bin);
-  writeFileSync(join(OUT, "set.json"), JSON.stringify({ side: ICON_INPUT_SIDE, classes: ICON_CLASSES, labels, families, files }));
+  writeFileSync(join(OUT, "set.json"), JSON.stringify({ side: ICON_INPUT_SIDE, classes: ICON_CLASSES, labels, families, files, groups }));
   const counts: Record<string, number> = {};
   for (const l of labels) counts[ICON_CLASSES[l]!] = (counts[ICON_CLASSES[l]!] ?? 0) + 1;
   const byFamily: Record<string, number> = {};

@@ -2,8 +2,8 @@
 models/icon-classifier/MODEL_CARD.md) on training/data/icons/set.bin (made by `npm run train -- icons-data`),
 calibrates it, measures it and exports it to ONNX.
 
-Splits: every variant of one icon file falls on the same side. "val" (10 % of files, by a hash of the file
-name) is the seen-families measure and fits the temperature; "held" is Qt's built-in icons
+Splits: every variant and size of one icon falls on the same side. "val" (10 % of icons, by a hash of the
+icon's name) is the seen-families measure and fits the temperature; "held" is Qt's built-in icons
 (training/data/icons/held.bin, `npm run train -- icons-data --held`), never trained or tuned on.
 `--holdout FAMILY` (repeatable) also leaves a whole source family out of training and reports it apart
 (the leave-one-family-out measure); a model trained so is not exported unless --out is given.
@@ -30,9 +30,9 @@ def load(name):
 
 
 class Net(nn.Module):
-    def __init__(self, classes):
+    def __init__(self, classes, width=1.0):
         super().__init__()
-        chans = [1, 16, 32, 64, 96]
+        chans = [1] + [int(round(c * width)) for c in (16, 32, 64, 96)]
         layers = []
         for i in range(4):
             layers += [nn.Conv2d(chans[i], chans[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(chans[i + 1]), nn.ReLU(inplace=True)]
@@ -59,9 +59,17 @@ class Exported(nn.Module):
         return torch.softmax(self.net(ink) / self.t, dim=1)
 
 
-def augment(x, g):
-    """Small shifts and scale changes (the ink box is never exact), contrast and noise. No flips: arrows point."""
+def augment(x, g, lowres=0.0):
+    """Small shifts and scale changes (the ink box is never exact), contrast and noise; with probability `lowres`, the
+    icon seen at 12–24 px and enlarged back (a small pixmap's blur). No flips: arrows point."""
     n = x.shape[0]
+    if lowres > 0:
+        pick = torch.rand(n, generator=g) < lowres
+        if pick.any():
+            side = int(torch.randint(12, 25, (1,), generator=g))
+            small = F.interpolate(x[pick], size=(side, side), mode="area")
+            x = x.clone()
+            x[pick] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
     s = 1 + (torch.rand(n, generator=g) - 0.5) * 0.3
     tx = (torch.rand(n, generator=g) - 0.5) * 0.2
     ty = (torch.rand(n, generator=g) - 0.5) * 0.2
@@ -77,6 +85,7 @@ def augment(x, g):
 
 
 def file_split(files):
+    """By icon (every size of one theme icon on one side), else by file."""
     return np.array([int(hashlib.sha256(f.encode()).hexdigest()[:8], 16) % 10 == 0 for f in files])
 
 
@@ -117,6 +126,8 @@ def main():
     ap.add_argument("--holdout", action="append", default=[])
     ap.add_argument("--out", default=None, help="model folder (default models/icon-classifier unless --holdout)")
     ap.add_argument("--seed", type=int, default=20261204)
+    ap.add_argument("--width", type=float, default=1.0, help="channel multiplier (1: 16-32-64-96)")
+    ap.add_argument("--lowres", type=float, default=0.3, help="share of icons seen blurred as at 12–24 px")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -124,15 +135,15 @@ def main():
     x, y, meta = load("set")
     classes = meta["classes"]
     fams = np.array(meta["families"])
-    val = file_split(meta["files"])
+    val = file_split(meta.get("groups") or meta["files"])
     out_fam = np.isin(fams, a.holdout)
     tr = ~val & ~out_fam
     print(f"{tr.sum()} training icons, {(val & ~out_fam).sum()} val, {out_fam.sum()} held out by family ({', '.join(a.holdout) or 'none'})")
-    tag = "full" if not a.holdout else "lofo-" + "-".join(h.replace("/", "_") for h in a.holdout)
+    tag = ("full" if not a.holdout else "lofo-" + "-".join(h.replace("/", "_") for h in a.holdout)) + (f"-w{a.width:g}" if a.width != 1 else "") + (f"-lr{a.lowres:g}" if a.lowres != 0.3 else "")
     runs = os.path.join(DATA, "runs")
     os.makedirs(runs, exist_ok=True)
     ckpt = os.path.join(runs, f"{tag}.pt")
-    net = Net(len(classes))
+    net = Net(len(classes), a.width)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=int(a.epochs * ((tr.sum() + 127) // 128)))
     start = 0
@@ -155,7 +166,7 @@ def main():
         total = 0.0
         for i in range(0, len(perm), 128):
             idx = perm[i:i + 128]
-            loss = F.cross_entropy(net(augment(xt[idx], g)), yt[idx], weight=w, label_smoothing=0.05)
+            loss = F.cross_entropy(net(augment(xt[idx], g, a.lowres)), yt[idx], weight=w, label_smoothing=0.05)
             opt.zero_grad(); loss.backward(); opt.step(); sched.step()
             total += loss.item() * len(idx)
         _, pv = evaluate(net, x[val & ~out_fam], y[val & ~out_fam])
@@ -177,14 +188,14 @@ def main():
     json.dump(report, open(os.path.join(runs, f"{tag}-report.json"), "w"), indent=1)
     out = a.out or (None if a.holdout else os.path.join(ROOT, "models", "icon-classifier"))
     if out:
-        export(net, temp, classes, meta, report, out, time.time() - t0)
+        export(net, temp, classes, meta, report, out, time.time() - t0, vars(a))
 
 
 def meta_hash(meta):
     return hashlib.sha256(json.dumps(meta["labels"]).encode() + json.dumps(meta["files"]).encode()).hexdigest()[:16]
 
 
-def export(net, temp, classes, meta, report, out, seconds):
+def export(net, temp, classes, meta, report, out, seconds, args):
     os.makedirs(out, exist_ok=True)
     net.eval()
     model = Exported(net, temp)
@@ -195,7 +206,7 @@ def export(net, temp, classes, meta, report, out, seconds):
     manifest = json.load(open(os.path.join(DATA, "manifest.json")))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     sidecar = {"classes": classes, "side": side, "temperature": temp, "data_sha256": manifest["sha256"], "data_samples": manifest["samples"],
-               "commit": commit, "training_seconds": round(seconds), "sha256": hashlib.sha256(open(path, "rb").read()).hexdigest(),
+               "commit": commit, "training_seconds": round(seconds), "args": args, "sha256": hashlib.sha256(open(path, "rb").read()).hexdigest(),
                "figures": {k: v for k, v in report.items() if k != "temperature"}}
     json.dump(sidecar, open(os.path.join(out, "icon-classifier.json"), "w"), indent=1)
     json.dump(manifest, open(os.path.join(out, "data-manifest.json"), "w"), indent=1)
