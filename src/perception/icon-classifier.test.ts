@@ -8,6 +8,7 @@ import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import { defaultIconModelDir, ICON_META_FILE, ICON_MODEL_FILE, IconClassifier } from "./icon-classifier.js";
 import { ICON_INPUT_SIDE, iconInput } from "./icon-input.js";
+import { ICON_CONCEPTS } from "./locate-lexicon.js";
 
 /** Icons drawn here on a 24-unit grid (no icon set copied): a plus, a cross, a right chevron, a magnifier. */
 const DRAWN: Record<string, string> = {
@@ -87,6 +88,10 @@ describe("the icon classifier (the committed model)", () => {
       expect(scores.map(top)).toEqual(names);
       for (const s of scores) expect(Object.values(s).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 1);
     }
+  });
+
+  it("knows every class the locate lexicon's icon concepts ask for", () => {
+    for (const [name, c] of Object.entries(ICON_CONCEPTS)) for (const k of c.classes) expect(icons.classes, `${name} → ${k}`).toContain(k);
   });
 
   it("answers nothing for no boxes, and refuses a box that is not one", async () => {
