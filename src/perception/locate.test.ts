@@ -227,10 +227,15 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("l'icône de disquette", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "b", ambiguous: false });
     expect(await locateWithIcons("the lifebuoy icon", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "c", ambiguous: false });
     expect(asked.at(-1)!.length).toBeGreaterThanOrEqual(3);
-    // Not asked for an instruction that names its target, nor without pixels.
+    // Not asked for an instruction whose target a label matches, nor without pixels.
+    const labelled = [...buttons, el("t", "button", [300, 100, 380, 140], "Save")];
     const n = asked.length;
-    await locateWithIcons("the Save button", buttons, f, recognizer);
+    expect(await locateWithIcons("the Save button", labelled, f, recognizer)).toMatchObject({ found: true, element_id: "t" });
     await locateWithIcons("the floppy disk icon", buttons, screen, recognizer);
     expect(asked.length).toBe(n);
+    // A name no label shows, which such an icon stands for: the icon that shows it, only when one is seen.
+    expect(await locateWithIcons("click Enregistrer", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "b", icon_seen: true, instruction: { icon: "save" } });
+    expect(await locateWithIcons("click Imprimer", buttons, f, recognizer)).toMatchObject({ found: false });
+    expect(locate("click Enregistrer", buttons, f)).toMatchObject({ found: false });
   });
 });

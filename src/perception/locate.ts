@@ -48,7 +48,18 @@ export interface LocateCandidate {
 }
 
 export type LocateResult =
-  | { readonly found: true; readonly element_id: string; readonly bbox: BBox; readonly point: Point; readonly score: number; readonly ambiguous: boolean; readonly candidates: LocateCandidate[]; readonly instruction: ParsedInstruction }
+  | {
+      readonly found: true;
+      readonly element_id: string;
+      readonly bbox: BBox;
+      readonly point: Point;
+      readonly score: number;
+      readonly ambiguous: boolean;
+      readonly candidates: LocateCandidate[];
+      readonly instruction: ParsedInstruction;
+      /** For an icon asked for: whether the chosen element shows it (its drawn shape, or the icon recognizer's P ≥ 0.5). */
+      readonly icon_seen?: boolean;
+    }
   | { readonly found: false; readonly reason: string; readonly candidates: LocateCandidate[]; readonly instruction: ParsedInstruction };
 
 /** Similarity of a target phrase and a label, in [0, 1]: token overlap, then character bigrams. */
@@ -126,8 +137,8 @@ export function locate(instruction: string | ParsedInstruction, elements: readon
   const r = groundInstruction(parsed, elements, frame, options);
   const icon = r.found ? undefined : iconReading(parsed);
   if (!icon) return r;
-  const again = groundInstruction(icon, elements, frame, options);
-  return again.found ? again : r;
+  const again = groundInstruction(icon.parsed, elements, frame, options);
+  return accepted(again, icon.strict) ? again : r;
 }
 
 /**
@@ -153,17 +164,26 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
   const r = await withScores(parsed);
   const icon = r.found ? undefined : iconReading(parsed);
   if (!icon) return r;
-  const again = await withScores(icon);
-  return again.found ? again : r;
+  const again = await withScores(icon.parsed);
+  return accepted(again, icon.strict) ? again : r;
 }
 
-/** An instruction whose whole target is an icon's word ("play", « imprimer ») read as describing that icon, when it does not already. */
-function iconReading(parsed: ParsedInstruction): ParsedInstruction | undefined {
+/**
+ * A target no label matched, read as an icon: its whole text an icon's word ("the play button") describes that
+ * icon; its whole text the name such an icon stands for ("click Save", « Imprimer » on a toolbar of icons) is
+ * `strict`: taken only when an icon that shows it is seen, unambiguously — never a guess among icons.
+ */
+function iconReading(parsed: ParsedInstruction): { parsed: ParsedInstruction; strict: boolean } | undefined {
   if (parsed.icon || !parsed.target) return undefined;
   const t = foldText(parsed.target).trim();
-  const key = Object.entries(ICON_CONCEPTS).find(([, c]) => c.words.some((w) => foldText(w) === t))?.[0];
-  return key ? { ...parsed, target: "", icon: key } : undefined;
+  const concepts = Object.entries(ICON_CONCEPTS);
+  const word = concepts.find(([, c]) => c.words.some((w) => foldText(w) === t))?.[0];
+  if (word) return { parsed: { ...parsed, target: "", icon: word }, strict: false };
+  const named = concepts.find(([, c]) => c.labels.some((l) => /\p{L}{3}/u.test(l) && foldText(l) === t))?.[0];
+  return named ? { parsed: { ...parsed, target: "", icon: named }, strict: true } : undefined;
 }
+
+const accepted = (r: LocateResult, strict: boolean): boolean => r.found && (!strict || (r.icon_seen === true && !r.ambiguous));
 
 /** The key of a glyph's ink box in `LocateOptions.iconScores`. */
 export const glyphKey = (b: BBox): string => b.map((v) => Math.round(v)).join(",");
@@ -455,7 +475,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const narrowed = narrowToWords(best.said, best.e) ?? narrowByCharacters(best.said, best.e);
     if (narrowed) chosen = { ...chosen, bbox: narrowed };
   }
-  return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed };
+  const seen = concept ? { icon_seen: !!figureOf(best.e) } : {};
+  return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed, ...seen };
 }
 
 /** Whether a field's box shows a drop-down's arrow at its right end (a chevron, a small triangle). */

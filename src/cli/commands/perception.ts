@@ -394,7 +394,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
         }
         const vlmFields = { method: r.found ? "element" : null, vlm_used: vlmAsked, ...(vlmError ? { vlm_error: vlmError } : {}) };
         if (o.json) {
-          io.out(`${JSON.stringify(r.found ? { found: true, ...vlmFields, bbox: r.bbox.map(round), point: r.point.map(round), element_id: r.element_id, score: r.score, ambiguous: r.ambiguous, instruction: r.instruction, candidates: r.candidates } : { found: false, ...vlmFields, reason: r.reason, instruction: r.instruction, candidates: r.candidates }, null, 2)}\n`);
+          io.out(`${JSON.stringify(r.found ? { found: true, ...vlmFields, bbox: r.bbox.map(round), point: r.point.map(round), element_id: r.element_id, score: r.score, ambiguous: r.ambiguous, ...(r.icon_seen !== undefined ? { icon_seen: r.icon_seen } : {}), instruction: r.instruction, candidates: r.candidates } : { found: false, ...vlmFields, reason: r.reason, instruction: r.instruction, candidates: r.candidates }, null, 2)}\n`);
         } else if (r.found) {
           io.out(`${r.ambiguous ? "AMBIGUOUS: " : ""}${r.instruction.verb} at (${r.point.map(round).join(", ")}) — ${r.element_id} [${r.bbox.map(round).join(", ")}], score ${r.score}\n`);
           for (const c of r.candidates) io.out(`  ${c.score.toFixed(3)} ${c.type.padEnd(19)} ${JSON.stringify(c.label)}\n`);
