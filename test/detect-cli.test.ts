@@ -60,7 +60,8 @@ describe("rpav locate: icons described, named by the icon classifier", () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#f4f4f4"/>${icon(house, 20)}${icon(trash, 70)}${icon(bell, 120)}<text x="40" y="200" font-family="DejaVu Sans" font-size="20" fill="#111">Factures de janvier</text></svg>`;
     const file = join(tmp, "toolbar.png");
     writeFileSync(file, await sharp(Buffer.from(svg)).png().toBuffer());
-    for (const [instruction, x] of [["the trash can icon", 70], ["l'icône maison", 20], ["the bell icon", 120]] as const) {
+    // (« Supprimer »: no label says it; the trash can icon stands for it.)
+    for (const [instruction, x] of [["the trash can icon", 70], ["l'icône maison", 20], ["the bell icon", 120], ["cliquer sur Supprimer", 70]] as const) {
       const r = rpav(["locate", file, instruction, "--json", "--ocr", "ppocr"], env, undefined, 120_000);
       expect(r.code, r.stderr).toBe(0);
       const doc = JSON.parse(r.stdout);

@@ -5,7 +5,7 @@ import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js"
 import { colourName, elementAppearance } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
 import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
-import { lexiconVariants, locate, locateWithIcons, relationScore, textTargets, type LocatableElement } from "./locate.js";
+import { lexiconVariants, locate, locateWithIcons, mayAskIcons, relationScore, textTargets, type LocatableElement } from "./locate.js";
 
 const screen = { width: 1000, height: 800 };
 const el = (element_id: string, type: LocatableElement["type"], bbox: BBox, label: string): LocatableElement => ({ element_id, type, bbox, label });
@@ -237,5 +237,7 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("click Enregistrer", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "b", icon_seen: true, instruction: { icon: "save" } });
     expect(await locateWithIcons("click Imprimer", buttons, f, recognizer)).toMatchObject({ found: false });
     expect(locate("click Enregistrer", buttons, f)).toMatchObject({ found: false });
+    // When a command needs a recognizer at all.
+    expect([mayAskIcons("the floppy disk icon"), mayAskIcons("click Enregistrer"), mayAskIcons("the play button"), mayAskIcons("the Name field")]).toEqual([true, true, true, false]);
   });
 });

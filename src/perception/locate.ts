@@ -168,6 +168,12 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
   return accepted(again, icon.strict) ? again : r;
 }
 
+/** Whether `locateWithIcons` may ask an icon recognizer for this instruction (it describes an icon, or its target may be read as one). */
+export function mayAskIcons(instruction: string): boolean {
+  const parsed = parseInstruction(instruction);
+  return iconClasses(parsed).length > 0 || (iconReading(parsed) !== undefined && iconClasses(iconReading(parsed)!.parsed).length > 0);
+}
+
 /**
  * A target no label matched, read as an icon: its whole text an icon's word ("the play button") describes that
  * icon; its whole text the name such an icon stands for ("click Save", « Imprimer » on a toolbar of icons) is

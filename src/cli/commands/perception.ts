@@ -362,8 +362,8 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const { detector, close } = await oneShotDetector({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, dataDir, io, { logger: io.logger?.(), failureDir: join(dataDir, "failures") }, { remote: true, embed: false });
       try {
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
-        const { locateWithIcons, parseInstruction, textTargets } = await import("../../perception/locate.js");
-        const icons = parseInstruction(instruction).icon ? await iconClassifier(io) : undefined;
+        const { locateWithIcons, mayAskIcons, textTargets } = await import("../../perception/locate.js");
+        const icons = mayAskIcons(instruction) ? await iconClassifier(io) : undefined;
         let r: Awaited<ReturnType<typeof locateWithIcons>>;
         try {
           r = await locateWithIcons(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame, icons);
