@@ -8,10 +8,11 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultIconModelDir, IconClassifier } from "../../src/perception/icon-classifier.js";
+import { ICON_INPUT_SIZE } from "../../src/perception/icon-input.js";
 import { round, writeResult } from "../lib.js";
 
 const DATA = join(import.meta.dirname, "..", "..", "training", "data", "icons");
-interface IconSet { side: number; classes: string[]; labels: number[]; families: string[]; files: string[]; groups?: string[] }
+interface IconSet { side: number; planes?: number; classes: string[]; labels: number[]; families: string[]; files: string[]; groups?: string[] }
 
 function load(name: string): { x: Float32Array; set: IconSet } | undefined {
   if (!existsSync(join(DATA, `${name}.bin`))) return undefined;
@@ -32,7 +33,7 @@ if (built && built !== trainedOn) console.log(`validation split skipped: trainin
 if (all) {
   // The training script's validation split: 10 % of icons by a hash of their name (training/icons/train.py file_split).
   const keys = all.set.groups ?? all.set.files;
-  const n = all.set.side * all.set.side;
+  const n = ICON_INPUT_SIZE;
   const idx = keys.map((k, i) => [k, i] as const).filter(([k]) => Number.parseInt(createHash("sha256").update(k).digest("hex").slice(0, 8), 16) % 10 === 0).map(([, i]) => i);
   const x = new Float32Array(idx.length * n);
   idx.forEach((i, j) => x.set(all.x.subarray(i * n, (i + 1) * n), j * n));
@@ -52,7 +53,7 @@ for (const [name, s] of Object.entries(splits)) {
   const probs = new Float32Array(N * C);
   for (let i = 0; i < N; i += 256) {
     const m = Math.min(256, N - i);
-    probs.set(await icons.classifyInk(s.x.subarray(i * 1024, (i + m) * 1024), m), i * C);
+    probs.set(await icons.classifyInk(s.x.subarray(i * ICON_INPUT_SIZE, (i + m) * ICON_INPUT_SIZE), m), i * C);
   }
   const ms = (performance.now() - t0) / N;
   const other = icons.classes.indexOf("other");

@@ -7,7 +7,7 @@ import { InvalidInputError, ProviderUnavailableError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import { defaultIconModelDir, ICON_META_FILE, ICON_MODEL_FILE, IconClassifier } from "./icon-classifier.js";
-import { ICON_INPUT_SIDE, iconInput } from "./icon-input.js";
+import { ICON_INPUT_SIZE, iconInput } from "./icon-input.js";
 import { ICON_CONCEPTS } from "./locate-lexicon.js";
 
 /** Icons drawn here on a 24-unit grid (no icon set copied): a plus, a cross, a right chevron, a magnifier. */
@@ -54,7 +54,7 @@ describe("icon input", () => {
     const dark = await drawIcons(20, "#eee", [40, 40, 40]);
     const a = iconInput(light.frame, light.boxes.search!);
     const b = iconInput(dark.frame, dark.boxes.search!);
-    expect(a.length).toBe(ICON_INPUT_SIDE * ICON_INPUT_SIDE);
+    expect(a.length).toBe(ICON_INPUT_SIZE);
     expect(Math.min(...a)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...a)).toBeLessThanOrEqual(1);
     let diff = 0;

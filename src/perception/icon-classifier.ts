@@ -14,7 +14,7 @@ import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import { loadOnnxRuntime, type Ort } from "../core/onnx-runtime.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
-import { ICON_INPUT_SIDE, iconInput } from "./icon-input.js";
+import { ICON_INPUT_PLANES, ICON_INPUT_SIDE, ICON_INPUT_SIZE, iconInput } from "./icon-input.js";
 
 export const ICON_MODEL_FILE = "icon-classifier.onnx";
 export const ICON_META_FILE = "icon-classifier.json";
@@ -26,6 +26,7 @@ export const MAX_ICONS = 512;
 const MetaSchema = z.object({
   classes: z.array(z.string().min(1)).min(2),
   side: z.literal(ICON_INPUT_SIDE),
+  planes: z.literal(ICON_INPUT_PLANES),
   temperature: z.number().positive().finite(),
 });
 
@@ -51,7 +52,7 @@ export class IconClassifier implements IconRecognizer {
     try {
       meta = MetaSchema.parse(JSON.parse(readFileSync(metaFile, "utf8")));
     } catch (e) {
-      throw new ProviderUnavailableError(`The icon classifier's description ${metaFile} is not one this version reads (${e instanceof SyntaxError ? "not JSON" : "classes, side or temperature wrong"}). Restore it: ${ICON_RESTORE_COMMAND}.`, { cause: e, details: { file: metaFile } });
+      throw new ProviderUnavailableError(`The icon classifier's description ${metaFile} is not one this version reads (${e instanceof SyntaxError ? "not JSON" : "classes, side, planes or temperature not this version's"}). Restore it: ${ICON_RESTORE_COMMAND}.`, { cause: e, details: { file: metaFile } });
     }
     const ort = await loadOnnxRuntime();
     let session: InferenceSession;
@@ -71,7 +72,7 @@ export class IconClassifier implements IconRecognizer {
     throwIfAborted(signal);
     if (boxes.length === 0) return [];
     if (boxes.length > MAX_ICONS) throw new InvalidInputError(`The icon classifier takes at most ${MAX_ICONS} icons at once; ${boxes.length} were given. Ask in several calls.`, { details: { boxes: boxes.length } });
-    const n = ICON_INPUT_SIDE * ICON_INPUT_SIDE;
+    const n = ICON_INPUT_SIZE;
     const input = new Float32Array(boxes.length * n);
     boxes.forEach((b, i) => {
       if (!b.every(Number.isFinite) || b[2] <= b[0] || b[3] <= b[1]) throw new InvalidInputError(`Icon box ${i} (${b.join(", ")}) is not a box: x2 > x1 and y2 > y1 are needed.`, { details: { index: i } });
@@ -86,8 +87,8 @@ export class IconClassifier implements IconRecognizer {
   /** The probabilities (n × classes, row-major) for `n` inputs already made by `iconInput` (the bench feeds stored ones). */
   async classifyInk(ink: Float32Array, n: number): Promise<Float32Array> {
     const side = ICON_INPUT_SIDE;
-    if (ink.length !== n * side * side) throw new InvalidInputError(`${n} icon inputs need ${n * side * side} values; ${ink.length} were given.`);
-    const out = await this.session.run({ ink: new this.ort.Tensor("float32", ink, [n, 1, side, side]) });
+    if (ink.length !== n * ICON_INPUT_SIZE) throw new InvalidInputError(`${n} icon inputs need ${n * ICON_INPUT_SIZE} values; ${ink.length} were given.`);
+    const out = await this.session.run({ ink: new this.ort.Tensor("float32", ink, [n, ICON_INPUT_PLANES, side, side]) });
     const probs = out["probs"]!.data as Float32Array;
     const C = this.classes.length;
     if (probs.length !== n * C) throw new ProviderUnavailableError(`The icon classifier answered ${probs.length} values for ${n} icons of ${C} classes. Restore it: ${ICON_RESTORE_COMMAND}.`);

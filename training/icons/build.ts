@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, extname, join, relative } from "node:path";
 import sharp from "sharp";
 import { makeFrame } from "../../src/core/frame.js";
-import { ICON_INPUT_SIDE, iconInput } from "../../src/perception/icon-input.js";
+import { ICON_INPUT_PLANES, ICON_INPUT_SIDE, ICON_INPUT_SIZE, iconInput } from "../../src/perception/icon-input.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const OUT = join(ROOT, "training", "data", "icons");
@@ -252,7 +252,7 @@ async function held(): Promise<void> {
   execFileSync("/usr/bin/python3", [join(import.meta.dirname, "qt_icons.py"), dir], { stdio: "inherit" });
   const items = JSON.parse(readFileSync(join(dir, "qt-icons.json"), "utf8")) as { file: string; class: string; size: number }[];
   const r = rng(7);
-  const n = ICON_INPUT_SIDE * ICON_INPUT_SIDE;
+  const n = ICON_INPUT_SIZE;
   const rows: Float32Array[] = [];
   const labels: number[] = [];
   const files: string[] = [];
@@ -268,7 +268,7 @@ async function held(): Promise<void> {
   const buf = Buffer.alloc(rows.length * n);
   rows.forEach((x, k) => x.forEach((v, p) => (buf[k * n + p] = Math.round(v * 255))));
   writeFileSync(join(OUT, "held.bin"), buf);
-  writeFileSync(join(OUT, "held.json"), JSON.stringify({ side: ICON_INPUT_SIDE, classes: ICON_CLASSES, labels, families: files.map(() => "held/qt-builtin"), files }));
+  writeFileSync(join(OUT, "held.json"), JSON.stringify({ side: ICON_INPUT_SIDE, planes: ICON_INPUT_PLANES, classes: ICON_CLASSES, labels, families: files.map(() => "held/qt-builtin"), files }));
   console.log(`${rows.length} held samples (Qt built-in icons) in ${join(OUT, "held.bin")}`);
 }
 
@@ -297,7 +297,7 @@ async function main(): Promise<void> {
       for (const f of chosen.slice(0, cap)) samples.push({ ...f, family: s.family, cls: c, mono: s.mono });
     }
   }
-  const n = ICON_INPUT_SIDE * ICON_INPUT_SIDE;
+  const n = ICON_INPUT_SIZE;
   const variants = samples.flatMap((s) => Array.from({ length: s.cls === "other" ? 1 : perClassFile }, () => s));
   const buf = Buffer.alloc(variants.length * n);
   const labels: number[] = [];
@@ -335,7 +335,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\r${variants.length}/${variants.length} icons rendered (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
   const bin = buf.subarray(0, k * n);
   writeFileSync(join(OUT, "set.bin"), bin);
-  writeFileSync(join(OUT, "set.json"), JSON.stringify({ side: ICON_INPUT_SIDE, classes: ICON_CLASSES, labels, families, files, groups }));
+  writeFileSync(join(OUT, "set.json"), JSON.stringify({ side: ICON_INPUT_SIDE, planes: ICON_INPUT_PLANES, classes: ICON_CLASSES, labels, families, files, groups }));
   const counts: Record<string, number> = {};
   for (const l of labels) counts[ICON_CLASSES[l]!] = (counts[ICON_CLASSES[l]!] ?? 0) + 1;
   const byFamily: Record<string, number> = {};

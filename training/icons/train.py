@@ -25,14 +25,14 @@ DATA = os.path.join(ROOT, "training", "data", "icons")
 def load(name):
     meta = json.load(open(os.path.join(DATA, f"{name}.json")))
     side = meta["side"]
-    x = np.fromfile(os.path.join(DATA, f"{name}.bin"), dtype=np.uint8).reshape(-1, 1, side, side)
+    x = np.fromfile(os.path.join(DATA, f"{name}.bin"), dtype=np.uint8).reshape(-1, meta.get("planes", 1), side, side)
     return x, np.array(meta["labels"], dtype=np.int64), meta
 
 
 class Net(nn.Module):
-    def __init__(self, classes, width=1.0):
+    def __init__(self, classes, width=1.0, planes=1):
         super().__init__()
-        chans = [1] + [int(round(c * width)) for c in (16, 32, 64, 96)]
+        chans = [planes] + [int(round(c * width)) for c in (16, 32, 64, 96)]
         layers = []
         for i in range(4):
             layers += [nn.Conv2d(chans[i], chans[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(chans[i + 1]), nn.ReLU(inplace=True)]
@@ -143,7 +143,7 @@ def main():
     runs = os.path.join(DATA, "runs")
     os.makedirs(runs, exist_ok=True)
     ckpt = os.path.join(runs, f"{tag}.pt")
-    net = Net(len(classes), a.width)
+    net = Net(len(classes), a.width, x.shape[1])
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=int(a.epochs * ((tr.sum() + 127) // 128)))
     start = 0
@@ -192,7 +192,7 @@ def main():
 
 
 def meta_hash(meta):
-    return hashlib.sha256(json.dumps(meta["labels"]).encode() + json.dumps(meta["files"]).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(meta["labels"]).encode() + json.dumps(meta["files"]).encode() + str(meta.get("planes", 1)).encode()).hexdigest()[:16]
 
 
 def export(net, temp, classes, meta, report, out, seconds, args):
@@ -201,11 +201,12 @@ def export(net, temp, classes, meta, report, out, seconds, args):
     model = Exported(net, temp)
     side = meta["side"]
     path = os.path.join(out, "icon-classifier.onnx")
-    torch.onnx.export(model, torch.zeros(1, 1, side, side), path, input_names=["ink"], output_names=["probs"],
+    planes = meta.get("planes", 1)
+    torch.onnx.export(model, torch.zeros(1, planes, side, side), path, input_names=["ink"], output_names=["probs"],
                       dynamic_axes={"ink": {0: "n"}, "probs": {0: "n"}}, opset_version=13)
     manifest = json.load(open(os.path.join(DATA, "manifest.json")))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    sidecar = {"classes": classes, "side": side, "temperature": temp, "data_sha256": manifest["sha256"], "data_samples": manifest["samples"],
+    sidecar = {"classes": classes, "side": side, "planes": planes, "temperature": temp, "data_sha256": manifest["sha256"], "data_samples": manifest["samples"],
                "commit": commit, "training_seconds": round(seconds), "args": args, "sha256": hashlib.sha256(open(path, "rb").read()).hexdigest(),
                "figures": {k: v for k, v in report.items() if k != "temperature"}}
     json.dump(sidecar, open(os.path.join(out, "icon-classifier.json"), "w"), indent=1)
