@@ -171,7 +171,8 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
 /** Whether `locateWithIcons` may ask an icon recognizer for this instruction (it describes an icon, or its target may be read as one). */
 export function mayAskIcons(instruction: string): boolean {
   const parsed = parseInstruction(instruction);
-  return iconClasses(parsed).length > 0 || (iconReading(parsed) !== undefined && iconClasses(iconReading(parsed)!.parsed).length > 0);
+  const reading = iconReading(parsed);
+  return iconClasses(parsed).length > 0 || (!!reading && iconClasses(reading.parsed).length > 0);
 }
 
 /**
