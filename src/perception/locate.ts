@@ -149,16 +149,12 @@ export function locate(instruction: string | ParsedInstruction, elements: readon
  */
 export async function locateWithIcons(instruction: string, elements: readonly LocatableElement[], frame: Size | Frame, recognizer: IconRecognizer | undefined, options: LocateOptions = {}, signal?: AbortSignal): Promise<LocateResult> {
   if (!recognizer || !hasPixels(frame)) return locate(instruction, elements, frame, options);
+  // The glyphs are read and recognized once, whatever reading of the instruction asks for them.
+  let seen: SeenIcons | undefined;
   const withScores = async (parsed: ParsedInstruction): Promise<LocateResult> => {
     if (iconClasses(parsed).length === 0) return groundInstruction(parsed, elements, frame, options);
-    const look = appearances(frame);
-    const boxes = new Map<string, BBox>();
-    for (const e of [...elements, ...iconProposalElements(frame, elements, true)]) {
-      const a = look(e);
-      for (const g of [a?.glyph, ...(a?.glyphs ?? [])]) if (g) boxes.set(glyphKey(g.bbox), g.bbox);
-    }
-    const scores = await recognizer.recognize(frame, [...boxes.values()], signal);
-    return groundInstruction(parsed, elements, frame, { ...options, iconScores: new Map([...boxes.keys()].map((k, i) => [k, scores[i]!])) });
+    seen ??= await recognizeGlyphs(frame, elements, recognizer, signal);
+    return groundInstruction(parsed, elements, frame, { ...options, iconScores: seen.scores }, seen);
   };
   const parsed = parseInstruction(instruction);
   const r = await withScores(parsed);
@@ -166,6 +162,25 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
   if (!icon) return r;
   const again = await withScores(icon.parsed);
   return accepted(again, icon.strict) ? again : r;
+}
+
+/** The appearances and icon proposals of a screen's candidates, and what the recognizer said of their glyphs. */
+interface SeenIcons {
+  readonly look: (e: LocatableElement) => Appearance | undefined;
+  readonly proposals: readonly LocatableElement[];
+  readonly scores: ReadonlyMap<string, IconScores>;
+}
+
+async function recognizeGlyphs(frame: Frame, elements: readonly LocatableElement[], recognizer: IconRecognizer, signal?: AbortSignal): Promise<SeenIcons> {
+  const look = appearances(frame);
+  const proposals = iconProposalElements(frame, elements, true);
+  const boxes = new Map<string, BBox>();
+  for (const e of [...elements, ...proposals]) {
+    const a = look(e);
+    for (const g of [a?.glyph, ...(a?.glyphs ?? [])]) if (g) boxes.set(glyphKey(g.bbox), g.bbox);
+  }
+  const scores = await recognizer.recognize(frame, [...boxes.values()], signal);
+  return { look, proposals, scores: new Map([...boxes.keys()].map((k, i) => [k, scores[i]!])) };
 }
 
 /** Whether `locateWithIcons` may ask an icon recognizer for this instruction (it describes an icon, or its target may be read as one). */
@@ -314,11 +329,11 @@ interface Scored {
 }
 
 /** A person's instruction against the elements and on-screen text (see the file's header). */
-function groundInstruction(parsed: ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions): LocateResult {
+function groundInstruction(parsed: ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions, shared?: SeenIcons): LocateResult {
   const margin = options.ambiguityMargin ?? 0.05;
   const minScore = options.minScore ?? 0.45;
   const pixels = hasPixels(frame) ? frame : undefined;
-  const look = appearances(pixels);
+  const look = shared?.look ?? appearances(pixels);
   const concept = parsed.icon ? ICON_CONCEPTS[parsed.icon] : undefined;
   const shapes = wantedShapes(parsed);
   const classes = iconClasses(parsed);
@@ -355,7 +370,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   // Icons inside labelled elements (asked only with a recognizer) stay candidates only when it names them as the icon asked for.
   const labelled = elements.filter((e) => !isText(e) && e.label.trim().length > 2).map(boxOf);
   const proposals: LocatableElement[] = concept && pixels
-    ? iconProposalElements(pixels, elements, !!options.iconScores).filter((p) => !labelled.some((b) => bboxContainsPoint(b, bboxCenter(boxOf(p)))) || (look(p)?.glyph && (learned(look(p)!.glyph!)?.wanted ?? 0) >= 0.5))
+    ? (shared?.proposals ?? iconProposalElements(pixels, elements, !!options.iconScores)).filter((p) => !labelled.some((b) => bboxContainsPoint(b, bboxCenter(boxOf(p)))) || (look(p)?.glyph && (learned(look(p)!.glyph!)?.wanted ?? 0) >= 0.5))
     : [];
   const scored: Scored[] = [...elements, ...proposals].map((e) => {
     const bbox = boxOf(e);

@@ -190,7 +190,7 @@ function pickFiles(files: string[], perName: number): { file: string; key: strin
   for (const [key, fs] of [...byName.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const sizes = new Set<number>();
     for (const f of [...fs].sort((a, b) => good(b) - good(a) || (a < b ? -1 : 1))) {
-      if (out.filter((o) => o.key === key).length >= perName || good(f) === 0) break;
+      if (sizes.size >= perName || good(f) === 0) break;
       const size = f.endsWith(".svg") ? -1 : nativeSize(f);
       if (sizes.has(size)) continue;
       sizes.add(size);
