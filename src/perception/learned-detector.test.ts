@@ -10,7 +10,7 @@ import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { OcrLine } from "../core/providers/ocr.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, fuseWithOcr, snapToShapes } from "./learned-fusion.js";
+import { captionOf, fitToggles, fuseWithOcr, snapToShapes } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -195,6 +195,47 @@ describe("fusion with OCR", () => {
     // The field snapped to its edges is read whole: the value typed at its left is inside.
     const [field] = fuseWithOcr(s, [line("Nom :", [10, 12, 50, 26]), line("Jean", [110, 12, 140, 26])]);
     expect(field).toMatchObject({ label: "Nom", text: "Jean" });
+  });
+});
+
+describe("fitToggles (a toggle's box on its drawn indicator and caption)", () => {
+  const word = (text: string, bbox: BBox) => ({ text, bbox, confidence: 0.9 });
+  const lines: OcrLine[] = [
+    // Row 1: « [ ] Business » then, far right, another column's text.
+    { text: "Business", bbox: [124, 100, 182, 115], confidence: 0.9, words: [word("Business", [124, 100, 182, 115])] },
+    { text: "Smith", bbox: [400, 100, 440, 115], confidence: 0.9, words: [word("Smith", [400, 100, 440, 115])] },
+    // Row 2: two radio buttons side by side, « (o) Oui   ( ) Non ».
+    { text: "Oui Non", bbox: [124, 140, 260, 155], confidence: 0.9, words: [word("Oui", [124, 140, 150, 155]), word("Non", [230, 140, 260, 155])] },
+    // Row 3: a table row's check box, the name in the next cell.
+    { text: "Martin", bbox: [150, 180, 200, 195], confidence: 0.9, words: [word("Martin", [150, 180, 200, 195])] },
+    // Row 4: no drawn indicator (a ring the shapes miss), OCR reads it « O ».
+    { text: "O Personal", bbox: [109, 221, 180, 236], confidence: 0.9, words: [word("O", [109, 221, 118, 236]), word("Personal", [122, 221, 180, 236])] },
+  ];
+  const shapes = [{ bbox: [108, 100, 122, 114] as BBox }, { bbox: [108, 140, 122, 154] as BBox }, { bbox: [214, 140, 228, 154] as BBox }, { bbox: [108, 180, 122, 194] as BBox }];
+  it("fits a loose box to its indicator with the words that follow it, or to the indicator alone, as the box says", () => {
+    const [business, oui, non, row, personal, button] = fitToggles(
+      [
+        { type: "checkbox", bbox: [106, 96, 260, 118], confidence: 0.8 }, // reaches far past « Business »
+        { type: "radio_button", bbox: [106, 137, 200, 158], confidence: 0.8 }, // reaches into the next radio button
+        { type: "radio_button", bbox: [212, 137, 300, 158], confidence: 0.8 },
+        { type: "checkbox", bbox: [106, 178, 140, 196], confidence: 0.8 }, // the indicator and a gap, not the next cell's name
+        { type: "radio_button", bbox: [107, 218, 250, 240], confidence: 0.8 },
+        { type: "button", bbox: [106, 96, 260, 118], confidence: 0.8 }, // other types are left as they are
+      ],
+      shapes,
+      lines,
+    );
+    expect(business!.bbox).toEqual([108, 100, 182, 115]);
+    expect(oui!.bbox).toEqual([108, 140, 150, 155]); // the next indicator bounds the caption
+    expect(non!.bbox).toEqual([214, 140, 260, 155]);
+    expect(row!.bbox).toEqual([108, 180, 122, 194]);
+    expect(personal!.bbox).toEqual([107, 218, 180, 240]); // its left end stands for the indicator
+    expect(button!.bbox).toEqual([106, 96, 260, 118]);
+    expect(business).toMatchObject({ type: "checkbox", confidence: 0.8 });
+  });
+  it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
+    const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
+    expect(alone!.bbox).toEqual([600, 300, 616, 316]);
   });
 });
 

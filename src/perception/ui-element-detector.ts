@@ -22,7 +22,7 @@ import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/sc
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
-import { fuseWithOcr, snapToShapes } from "./learned-fusion.js";
+import { fitToggles, fuseWithOcr, snapToShapes } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -197,7 +197,7 @@ export class UIElementDetector implements ElementDetector {
       Object.assign(timings, ocr.timings);
       timings.ocr_ms = performance.now() - to;
       throwIfAborted(signal, "element detection");
-      if (proposals && !this.deps.keepRules) candidates = fuseWithOcr(proposals, ocr.lines);
+      if (proposals && !this.deps.keepRules) candidates = fuseWithOcr(fitToggles(proposals, [], ocr.lines), ocr.lines);
       else {
         const t1 = performance.now();
         const img = toRgb(frame);
@@ -230,7 +230,8 @@ export class UIElementDetector implements ElementDetector {
         // link of its own).
         if (!proposals) candidates = rules;
         else {
-          const learned = fuseWithOcr(snapToShapes(proposals, shapes.filter((s) => !s.container)), ocr.lines);
+          const drawn = shapes.filter((s) => !s.container);
+          const learned = fuseWithOcr(fitToggles(snapToShapes(proposals, drawn), drawn, ocr.lines), ocr.lines);
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
           const gate = this.deps.rulesGate;
           const kept = gate ? extras.filter((r) => gate.keep(r, { scale, learned })) : extras;
