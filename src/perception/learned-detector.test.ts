@@ -10,7 +10,7 @@ import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { OcrLine } from "../core/providers/ocr.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, fitToggles, fuseWithOcr, snapToShapes } from "./learned-fusion.js";
+import { captionOf, fitToggles, fuseWithOcr, snapToShapes, widenFields } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -232,10 +232,44 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     expect(personal!.bbox).toEqual([107, 218, 180, 240]); // its left end stands for the indicator
     expect(button!.bbox).toEqual([106, 96, 260, 118]);
     expect(business).toMatchObject({ type: "checkbox", confidence: 0.8 });
+    // Named by the words it was fitted to: one OCR line ran across both radio buttons' captions.
+    const named = fuseWithOcr([business!, oui!, non!, row!, personal!], lines);
+    expect(named.map((c) => c.label)).toEqual(["Business", "Oui", "Non", "Martin", "O Personal"]);
+  });
+  it("does not name a bare indicator by a caption another toggle's box holds", () => {
+    const [bare, next] = fuseWithOcr(
+      [
+        { type: "checkbox", bbox: [100, 300, 114, 314], confidence: 0.8 },
+        { type: "checkbox", bbox: [150, 298, 230, 316], confidence: 0.8 },
+      ],
+      [{ text: "Non", bbox: [170, 300, 200, 314], confidence: 0.9, words: [word("Non", [170, 300, 200, 314])] }],
+    );
+    expect([bare!.label, next!.label]).toEqual(["", "Non"]);
   });
   it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
     const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
     expect(alone!.bbox).toEqual([600, 300, 616, 316]);
+  });
+});
+
+describe("widenFields (a field or drop-down boxed at one end)", () => {
+  it("takes the drawn rectangle that holds the box, spans its height and shares one of its ends", () => {
+    const shapes = [{ bbox: [100, 50, 600, 80] as BBox }, { bbox: [0, 0, 800, 400] as BBox }];
+    const [arrowEnd, start, button, elsewhere, lower] = widenFields(
+      [
+        { type: "dropdown", bbox: [520, 51, 601, 79], confidence: 0.9 }, // the arrow end
+        { type: "text_input", bbox: [99, 50, 260, 81], confidence: 0.8 }, // the start of a long field
+        { type: "button", bbox: [520, 51, 601, 79], confidence: 0.8 }, // not a field
+        { type: "text_input", bbox: [300, 52, 400, 78], confidence: 0.8 }, // shares no end
+        { type: "dropdown", bbox: [520, 60, 601, 100], confidence: 0.8 }, // not the rectangle's height
+      ],
+      shapes,
+    );
+    expect(arrowEnd!.bbox).toEqual([100, 50, 600, 80]);
+    expect(start!.bbox).toEqual([100, 50, 600, 80]);
+    expect(button!.bbox).toEqual([520, 51, 601, 79]);
+    expect(elsewhere!.bbox).toEqual([300, 52, 400, 78]);
+    expect(lower!.bbox).toEqual([520, 60, 601, 100]);
   });
 });
 

@@ -101,6 +101,31 @@ export function snapToShapes(proposals: readonly ElementProposal[], shapes: read
   });
 }
 
+/** A proposal whose box was fitted to a toggle's caption: the words it was fitted to, which name it. */
+export type FittedProposal = ElementProposal & { readonly caption?: readonly OcrWord[] };
+
+/**
+ * The model sees a wide field or drop-down through a limited window and often boxes only one end of it (the arrow end
+ * of a drop-down, the start of a long field). Where a drawn rectangle holds such a box, spans its height (its top and
+ * bottom within a third of it) and shares one of its ends, the field is that rectangle.
+ */
+export function widenFields(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[]): ElementProposal[] {
+  return proposals.map((p) => {
+    if (p.type !== "text_input" && p.type !== "dropdown") return p;
+    const [x0, y0, x1, y1] = p.bbox;
+    const h = y1 - y0;
+    const area = (x1 - x0) * h;
+    let best: BBox | undefined;
+    for (const { bbox: b } of shapes) {
+      if (b[2] - b[0] <= x1 - x0 || Math.abs(b[1] - y0) > h / 3 || Math.abs(b[3] - y1) > h / 3) continue;
+      if (overlap(b[0], b[2], x0, x1) * overlap(b[1], b[3], y0, y1) < 0.8 * area) continue;
+      if (Math.abs(b[2] - x1) > h / 2 && Math.abs(b[0] - x0) > h / 2) continue;
+      if (!best || b[2] - b[0] < best[2] - best[0]) best = b;
+    }
+    return best ? { ...p, bbox: best } : p;
+  });
+}
+
 /**
  * A check box's or radio button's box on what is drawn: the model's box says which element it saw — the indicator
  * alone (a row's check box in a table, an input whose caption is an element of its own) or the indicator with its
@@ -111,7 +136,7 @@ export function snapToShapes(proposals: readonly ElementProposal[], shapes: read
  * left end stands for it, and the box is fitted to the words from there only when it overlaps them more than its
  * bare left end. Fitted on the train families' validation screens (scratch analysis: box IoU 0.3–0.5 was most toggle miss).
  */
-export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[]): ElementProposal[] {
+export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[]): FittedProposal[] {
   const words = lines.flatMap((l) => l.words);
   const square = (b: BBox, h: number) => {
     const w = b[2] - b[0];
@@ -143,8 +168,8 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
       bottom = Math.max(bottom, w.bbox[3]);
     }
     const withCaption: BBox = [mark[0], top, end, bottom];
-    const bbox = end > mark[2] && bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark) ? withCaption : drawn ?? p.bbox;
-    return { ...p, bbox };
+    if (end > mark[2] && bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark)) return { ...p, bbox: withCaption, caption: row.filter((w) => w.bbox[2] <= end) };
+    return { ...p, bbox: drawn ?? p.bbox };
   });
 }
 
@@ -161,8 +186,9 @@ function cutLines(box: BBox, lines: readonly OcrLine[], inside: readonly OcrWord
 }
 
 /** One candidate per proposal, best first, labelled from the OCR lines. */
-export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
+export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
+  const toggles = proposals.filter((p) => p.type === "checkbox" || p.type === "radio_button");
   return proposals.map((p) => {
     const inside = wordsInside(p.bbox, words, p.type);
     let text = inside.map((w) => w.text).join(" ");
@@ -173,8 +199,12 @@ export function fuseWithOcr(proposals: readonly ElementProposal[], lines: readon
     } else if (p.type === "checkbox" || p.type === "radio_button") {
       // A toggle is named by its whole caption: the line right of a bare indicator, or the
       // lines its box cuts (« Accepte les » of « Accepte les conditions »), which are its text too.
-      if (text) text = cutLines(p.bbox, lines, inside).map((l) => l.text).join(" ");
-      label = text || (captionOf(p.bbox, lines, "right")?.text ?? "");
+      // A box fitted to its caption (fitToggles) is named by those words alone: one OCR line may run across the
+      // captions of toggles side by side. A bare indicator is not named by a line another toggle's box holds.
+      if (p.caption?.length) text = p.caption.map((w) => w.text).join(" ");
+      else if (text) text = cutLines(p.bbox, lines, inside).map((l) => l.text).join(" ");
+      const free = lines.filter((l) => !toggles.some((t) => t !== p && bboxContainsPoint(t.bbox, bboxCenter(l.bbox))));
+      label = text || (captionOf(p.bbox, free, "right")?.text ?? "");
     }
     const state: ElementCandidate["state"] = {};
     if (p.state) {

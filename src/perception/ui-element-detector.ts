@@ -22,7 +22,7 @@ import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/sc
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
-import { fitToggles, fuseWithOcr, snapToShapes } from "./learned-fusion.js";
+import { fitToggles, fuseWithOcr, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -231,7 +231,8 @@ export class UIElementDetector implements ElementDetector {
         if (!proposals) candidates = rules;
         else {
           const drawn = shapes.filter((s) => !s.container);
-          const learned = fuseWithOcr(fitToggles(snapToShapes(proposals, drawn), drawn, ocr.lines), ocr.lines);
+          const snapped = snapToShapes(proposals, drawn);
+          const learned = fuseWithOcr(fitToggles(widenFields(snapped, drawn), drawn, ocr.lines), ocr.lines);
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
           const gate = this.deps.rulesGate;
           const kept = gate ? extras.filter((r) => gate.keep(r, { scale, learned })) : extras;
