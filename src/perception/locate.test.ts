@@ -57,6 +57,12 @@ describe("grounding a person's instruction", () => {
     const fields = [el("d", "dropdown", [200, 100, 400, 130], "France"), el("t", "text_input", [200, 150, 400, 180], "")];
     expect(locate("le premier champ", fields, screen)).toMatchObject({ found: true, element_id: "t" });
     expect(locate("la dernière liste déroulante", [fields[1]!, el("d2", "text_input", [200, 200, 400, 230], "")], screen)).toMatchObject({ found: true, element_id: "d2" }); // no drop-down: the kin fields count
+    // Named: those that bear the name as well as the best, where there are enough of them — not a field whose
+    // caption only holds the name above them.
+    const dues = [el("x", "text_input", [200, 100, 400, 130], "Date d'échéance"), el("e1", "text_input", [200, 300, 400, 330], "Échéance"), el("e2", "text_input", [200, 340, 400, 370], "Échéance")];
+    expect(locate("the first Échéance box", dues, screen)).toMatchObject({ found: true, element_id: "e1" });
+    expect(locate("la deuxième zone Échéance", dues, screen)).toMatchObject({ found: true, element_id: "e2" });
+    expect(locate("the third Échéance field", dues, screen)).toMatchObject({ found: true, element_id: "e2" }); // too few named alike: all that fit count
   });
 
   it("a position word chooses among equal candidates, relative to each other, not only to the window", () => {

@@ -590,6 +590,13 @@ function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scor
   const exact = parsed.type ? pool.filter((s) => s.e.type === parsed.type) : [];
   if (exact.length) pool = exact;
   if (!pool.length) pool = [...plausible];
+  // Named ones count those that bear the name as well as the best does (« the first Échéance box »: the fields
+  // captioned Échéance, not « Date d'échéance » above them), where there are enough of them for the ordinal.
+  if (parsed.target && parsed.ordinal !== undefined) {
+    const top = Math.max(...pool.map((s) => s.text));
+    const named = pool.filter((s) => s.text >= top - 0.02);
+    if (named.length >= Math.abs(parsed.ordinal)) pool = named;
+  }
   const kept: Scored[] = [];
   for (const s of [...pool].sort((a, b) => b.score - a.score)) if (!kept.some((k) => sameThing(k.bbox, s.bbox))) kept.push(s);
   return readingOrder(kept);
