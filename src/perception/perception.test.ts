@@ -369,6 +369,21 @@ describe("pixel helpers", () => {
       }
     expect(proposeShapes({ data: rgb, width: W, height: H }).map((s) => [s.kind, s.bbox])).toContainEqual(["rectangle", [39, 9, 249, 42]]);
   });
+
+  it("a field spanning a narrow window's width is a widget, not a container; a bar along the window's edge is one", () => {
+    const W = 400;
+    const H = 120;
+    const rgb = new Uint8Array(W * H * 3).fill(244);
+    const box = (x1: number, y1: number, x2: number, y2: number, c: readonly number[]) => {
+      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) rgb.set(c, (y * W + x) * 3);
+    };
+    box(0, 0, W, 30, [52, 58, 64]); // a title bar along the top edge
+    box(8, 60, 392, 92, [160, 160, 160]); // the field's border, 384 of 400 px wide
+    box(9, 61, 391, 91, [255, 255, 255]); // its face
+    const shapes = proposeShapes({ data: rgb, width: W, height: H });
+    expect(shapes.find((s) => s.bbox[1] === 60 && s.bbox[0] === 8)).toMatchObject({ kind: "rectangle", container: false });
+    expect(shapes.filter((s) => s.bbox[1] <= 0).every((s) => s.container)).toBe(true);
+  });
 });
 
 describe("text links, icon buttons, menus (synthetic screens)", () => {

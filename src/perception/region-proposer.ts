@@ -182,7 +182,7 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
     // Outlines (a checkbox's or radio's border ring) are kept when small and square.
     if (s.n < 0.5 * w * h && !smallSquare) continue;
     const touchesEdge = s.x1 === 0 || s.y1 === 0 || s.x2 === W || s.y2 === H;
-    const container = touchesEdge || h > maxH || w > W * 0.9;
+    const container = touchesEdge || h > maxH;
     if (container && (h > maxH * 4 || w * h > n * 0.25)) continue;
     // Side coverage: share of each bbox side's pixels that belong to the component, past the
     // rounding of its corners (up to 3 px at scale 1; a short button's rounded ends are a
