@@ -193,13 +193,7 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
       for (let k = m; k < len - m; k++) if (root[(y0 + dy * k) * W + x0 + dx * k] === r) c++;
       return c / (len - 2 * m);
     };
-    // Each side also one pixel in: an outlined face's anti-aliased rounded corners can join a pixel or two of the
-    // border's corner to it, so its box reaches one pixel past the face's straight sides (a dark theme's field whose
-    // face is near its border's colour). Small squares (a check box's ring) are judged as drawn.
-    const side = (k: number) => [cover(s.x1, s.y1 + k, 1, 0, w), cover(s.x1, s.y2 - 1 - k, 1, 0, w), cover(s.x1 + k, s.y1, 0, 1, h), cover(s.x2 - 1 - k, s.y1, 0, 1, h)];
-    const outer = side(0);
-    const inner = smallSquare ? outer : side(1);
-    const sides = outer.map((c, i) => Math.max(c, inner[i]!));
+    const sides = [cover(s.x1, s.y1, 1, 0, w), cover(s.x1, s.y2 - 1, 1, 0, w), cover(s.x1, s.y1, 0, 1, h), cover(s.x2 - 1, s.y1, 0, 1, h)];
     const minCover = Math.min(...sides);
     const fillRatio = s.n / (w * h);
     let kind: ShapeKind | undefined;
