@@ -225,9 +225,9 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
       shapes,
       lines,
     );
-    expect(business!.bbox).toEqual([108, 100, 182, 115]);
-    expect(oui!.bbox).toEqual([108, 140, 150, 155]); // the next indicator bounds the caption
-    expect(non!.bbox).toEqual([214, 140, 260, 155]);
+    expect(business!.bbox).toEqual([108, 96, 182, 118]); // across fitted, down the model's rows
+    expect(oui!.bbox).toEqual([108, 137, 150, 158]); // the next indicator bounds the caption
+    expect(non!.bbox).toEqual([214, 137, 260, 158]);
     expect(row!.bbox).toEqual([108, 180, 122, 194]);
     expect(personal!.bbox).toEqual([107, 218, 180, 240]); // its left end stands for the indicator
     expect(button!.bbox).toEqual([106, 96, 260, 118]);
@@ -375,10 +375,11 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       const key = (e: { type: string; bbox: BBox }) => `${e.type}@${e.bbox.map((v) => Math.round(v)).join(",")}`;
       const [l, r, h] = [learned, rules, hybrid].map((d) => new Set(d.elements.map(key)));
       // Every element of the model's, on the edges of the rules' element it overlaps (IoU ≥ 0.5 before rounding)
-      // or where the model put it; the others are the rules', more than the model alone.
+      // or where the model put it — a toggle fitted to the indicator drawn (fitToggles) where the model alone had only
+      // its box's left end —; the others are the rules', more than the model alone.
       const box = (k: string): BBox => { const [a = 0, b = 0, c = 0, d = 0] = k.split("@")[1]!.split(",").map(Number); return [a, b, c, d]; };
       const rulesBoxes = [...r!].map(box);
-      const modelIn = [...l!].map((k) => [...h!].find((x) => x === k || (x.split("@")[0] === k.split("@")[0] && bboxIoU(box(x), box(k)) >= 0.45 && rulesBoxes.some((b) => bboxIoU(b, box(x)) > 0.99))));
+      const modelIn = [...l!].map((k) => [...h!].find((x) => x === k || (x.split("@")[0] === k.split("@")[0] && bboxIoU(box(x), box(k)) >= 0.45 && (rulesBoxes.some((b) => bboxIoU(b, box(x)) > 0.99) || /^(checkbox|radio_button)@/.test(k)))));
       expect([...l!].filter((_, i) => modelIn[i] === undefined)).toEqual([]);
       const added = [...h!].filter((k) => !modelIn.includes(k));
       expect(added.length).toBeGreaterThan(0);

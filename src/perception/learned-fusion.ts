@@ -167,7 +167,8 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
       top = Math.min(top, w.bbox[1]);
       bottom = Math.max(bottom, w.bbox[3]);
     }
-    const withCaption: BBox = [mark[0], top, end, bottom];
+    // Across: from the indicator to its caption's end; down: the model's rows too (a widget's padding around its ink).
+    const withCaption: BBox = [mark[0], Math.min(top, y0), end, Math.max(bottom, y1)];
     if (end > mark[2] && bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark)) return { ...p, bbox: withCaption, caption: row.filter((w) => w.bbox[2] <= end) };
     return { ...p, bbox: drawn ?? p.bbox };
   });
