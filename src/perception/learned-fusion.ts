@@ -1,8 +1,9 @@
 // Learned proposals + OCR → element candidates: the general post-processing that stays once a model
 // finds the boxes. Labels come from the text inside a box; a field or a drop-down is named by its
 // caption (the nearest line left of it on its row, else just above it), what is inside it staying in
-// `text`; a check box or radio button takes the whole line its box cuts, or, when its box holds no
-// words, the line right of it.
+// `text`; a check box or radio button fitted to its caption (fitToggles) takes those words, else the whole
+// line its box cuts, or, when its box holds no words, the line right of it. Boxes are first fitted to
+// what is drawn: snapToShapes, widenFields, fitToggles.
 import { bboxCenter, bboxContainsPoint, bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
@@ -132,9 +133,10 @@ export function widenFields(proposals: readonly ElementProposal[], shapes: reado
  * caption (a label wrapping its input) — but its edges come out loose, reaching past a short caption into the gap
  * or into the next cell. Where a drawn square or disc of the box's height sits in the box's left part, the box becomes
  * either that indicator or the indicator with the words that follow it on its row (each within a gap of the last,
- * up to the next indicator): whichever of the two the model's box overlaps more. Without such an indicator, the box's
- * left end stands for it, and the box is fitted to the words from there only when it overlaps them more than its
- * bare left end. Fitted on the train families' validation screens (scratch analysis: box IoU 0.3–0.5 was most toggle miss).
+ * up to the next indicator): whichever of the two the model's box overlaps more — across; down, it keeps the model's
+ * rows too (a widget's padding around its ink). Without such an indicator, the box's left end stands for it, and the
+ * box is fitted to the words from there only when it overlaps them more than its bare left end. Chosen on the train
+ * families' validation and calibration screens, where a box IoU of 0.3–0.5 with the true box was most toggle misses.
  */
 export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[]): FittedProposal[] {
   const words = lines.flatMap((l) => l.words);
