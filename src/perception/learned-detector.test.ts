@@ -246,6 +246,12 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     );
     expect([bare!.label, next!.label]).toEqual(["", "Non"]);
   });
+  it("ends a caption at a gap wider than a word space: the next toggle's indicator read as a letter is not its caption", () => {
+    const row: OcrLine = { text: "checkbutton O radiobutton", bbox: [80, 400, 330, 420], confidence: 0.9, words: [word("checkbutton", [80, 400, 180, 420]), word("O", [200, 400, 212, 420]), word("radiobutton", [217, 400, 330, 420])] };
+    const [check] = fitToggles([{ type: "checkbox", bbox: [58, 396, 260, 424], confidence: 0.8 }], [{ bbox: [60, 402, 76, 418] as BBox }], [row]);
+    expect(check!.bbox).toEqual([60, 396, 180, 424]);
+    expect(fuseWithOcr([check!], [row])[0]!.label).toBe("checkbutton");
+  });
   it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
     const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
     expect(alone!.bbox).toEqual([600, 300, 616, 316]);

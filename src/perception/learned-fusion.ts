@@ -164,7 +164,10 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     const row = words.filter((w) => w.bbox[1] <= cy && w.bbox[3] >= cy && starts(w) && w.bbox[2] <= next + 2).sort((a, b) => a.bbox[0] - b.bbox[0]);
     let [end, top, bottom] = [mark[2], mark[1], mark[3]];
     for (const w of row) {
-      if (w.bbox[0] - end > Math.max(1.2 * (w.bbox[3] - w.bbox[1]), mark[3] - mark[1])) break;
+      // The first word may stand off the indicator; the next ones follow at a word space (a wider gap is the next
+      // toggle's, its indicator read as a letter when not drawn as a shape: « checkbutton  O radiobutton »).
+      const wh = w.bbox[3] - w.bbox[1];
+      if (w.bbox[0] - end > (end === mark[2] ? Math.max(1.2 * wh, mark[3] - mark[1]) : 0.8 * wh)) break;
       end = Math.max(end, w.bbox[2]);
       top = Math.min(top, w.bbox[1]);
       bottom = Math.max(bottom, w.bbox[3]);
