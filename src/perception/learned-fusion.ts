@@ -102,6 +102,8 @@ export function snapToShapes(proposals: readonly ElementProposal[], shapes: read
   });
 }
 
+const isToggle = (p: { readonly type: string }): boolean => p.type === "checkbox" || p.type === "radio_button";
+
 /** A proposal whose box was fitted to a toggle's caption: the words it was fitted to, which name it. */
 export type FittedProposal = ElementProposal & { readonly caption?: readonly OcrWord[] };
 
@@ -140,18 +142,18 @@ export function widenFields(proposals: readonly ElementProposal[], shapes: reado
  */
 export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[]): FittedProposal[] {
   const words = lines.flatMap((l) => l.words);
+  const boxes = shapes.map((s) => s.bbox);
   const square = (b: BBox, h: number) => {
     const w = b[2] - b[0];
     const sh = b[3] - b[1];
     return w >= 0.3 * h && sh >= 0.3 * h && w <= 1.5 * h && sh <= 1.5 * h && w <= 1.4 * sh && sh <= 1.4 * w;
   };
   return proposals.map((p) => {
-    if (p.type !== "checkbox" && p.type !== "radio_button") return p;
+    if (!isToggle(p)) return p;
     const [x0, y0, x1, y1] = p.bbox;
     const h = y1 - y0;
     const reach = x0 + Math.max(1.5 * h, 0.35 * (x1 - x0));
-    const drawn = shapes
-      .map((s) => s.bbox)
+    const drawn = boxes
       .filter((b) => square(b, h) && b[0] >= x0 - 0.5 * h && b[0] <= reach && overlap(b[1], b[3], y0, y1) >= 0.7 * (b[3] - b[1]))
       .sort((a, b) => a[0] - b[0])[0];
     // No indicator drawn as a flat square or disc (a ring, a themed image): its place is the box's left end, and the box
@@ -159,22 +161,24 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     const mark: BBox = drawn ?? [x0, y0, x0 + Math.min(h, x1 - x0), y1];
     const cy = (mark[1] + mark[3]) / 2;
     // The next indicator of its row bounds its caption (toggles side by side).
-    const next = shapes.map((s) => s.bbox).filter((b) => b !== drawn && b[0] >= mark[2] && square(b, 1.2 * (mark[3] - mark[1])) && b[1] <= cy && b[3] >= cy).reduce((m, b) => Math.min(m, b[0]), Infinity);
+    const next = boxes.filter((b) => b !== drawn && b[0] >= mark[2] && square(b, 1.2 * (mark[3] - mark[1])) && b[1] <= cy && b[3] >= cy).reduce((m, b) => Math.min(m, b[0]), Infinity);
     const starts = (w: OcrWord) => (drawn ? (w.bbox[0] + w.bbox[2]) / 2 > mark[2] : w.bbox[0] >= x0 - 2);
     const row = words.filter((w) => w.bbox[1] <= cy && w.bbox[3] >= cy && starts(w) && w.bbox[2] <= next + 2).sort((a, b) => a.bbox[0] - b.bbox[0]);
     let [end, top, bottom] = [mark[2], mark[1], mark[3]];
+    const caption: OcrWord[] = [];
     for (const w of row) {
       // The first word may stand off the indicator; the next ones follow at a word space (a wider gap is the next
       // toggle's, its indicator read as a letter when not drawn as a shape: « checkbutton  O radiobutton »).
       const wh = w.bbox[3] - w.bbox[1];
       if (w.bbox[0] - end > (end === mark[2] ? Math.max(1.2 * wh, mark[3] - mark[1]) : 0.8 * wh)) break;
+      caption.push(w);
       end = Math.max(end, w.bbox[2]);
       top = Math.min(top, w.bbox[1]);
       bottom = Math.max(bottom, w.bbox[3]);
     }
     // Across: from the indicator to its caption's end; down: the model's rows too (a widget's padding around its ink).
     const withCaption: BBox = [mark[0], Math.min(top, y0), end, Math.max(bottom, y1)];
-    if (end > mark[2] && bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark)) return { ...p, bbox: withCaption, caption: row.filter((w) => w.bbox[2] <= end) };
+    if (end > mark[2] && bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark)) return { ...p, bbox: withCaption, caption };
     return { ...p, bbox: drawn ?? p.bbox };
   });
 }
@@ -194,7 +198,7 @@ function cutLines(box: BBox, lines: readonly OcrLine[], inside: readonly OcrWord
 /** One candidate per proposal, best first, labelled from the OCR lines. */
 export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
-  const toggles = proposals.filter((p) => p.type === "checkbox" || p.type === "radio_button");
+  const toggles = proposals.filter(isToggle);
   return proposals.map((p) => {
     const inside = wordsInside(p.bbox, words, p.type);
     let text = inside.map((w) => w.text).join(" ");
@@ -202,15 +206,14 @@ export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonl
     if (p.type === "text_input" || p.type === "dropdown") {
       const cap = captionOf(p.bbox, lines, "left") ?? captionOf(p.bbox, lines, "above");
       if (cap) label = cap.text.replace(/\s*[:*]+\s*$/u, "").trim();
-    } else if (p.type === "checkbox" || p.type === "radio_button") {
+    } else if (isToggle(p)) {
       // A toggle is named by its whole caption: the line right of a bare indicator, or the
       // lines its box cuts (« Accepte les » of « Accepte les conditions »), which are its text too.
       // A box fitted to its caption (fitToggles) is named by those words alone: one OCR line may run across the
       // captions of toggles side by side. A bare indicator is not named by a line another toggle's box holds.
       if (p.caption?.length) text = p.caption.map((w) => w.text).join(" ");
       else if (text) text = cutLines(p.bbox, lines, inside).map((l) => l.text).join(" ");
-      const free = lines.filter((l) => !toggles.some((t) => t !== p && bboxContainsPoint(t.bbox, bboxCenter(l.bbox))));
-      label = text || (captionOf(p.bbox, free, "right")?.text ?? "");
+      label = text || (captionOf(p.bbox, lines.filter((l) => !toggles.some((t) => t !== p && bboxContainsPoint(t.bbox, bboxCenter(l.bbox)))), "right")?.text ?? "");
     }
     const state: ElementCandidate["state"] = {};
     if (p.state) {
