@@ -422,6 +422,30 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
     }
   }, 60_000);
 
+  it("gated hybrid: the model's elements the gate does not keep are gone, the others as they were", async () => {
+    const frame = await readImageFile(join(FIXTURES, "screen.png"));
+    const ppocr = await PpOcr.create();
+    try {
+      const ocr = new CachedOcr(ppocr);
+      const keepAll: RulesGate = { keep: () => true };
+      const all = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: keepAll }).detect(frame);
+      const model = all.elements.filter((e) => e.detection_method === "learned_detector");
+      expect(model.length).toBeGreaterThan(1);
+      // Drop the model's least confident element's type under its confidence (a type threshold).
+      const weakest = model.reduce((a, b) => (b.confidence < a.confidence ? b : a));
+      const seen: number[] = [];
+      const gate: RulesGate = { keep: () => true, keepLearned: (p) => (seen.push(p.confidence), p.type !== weakest.type || p.confidence > weakest.confidence) };
+      const gated = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: gate }).detect(frame);
+      expect(seen.length).toBe((await det.propose(frame)).length);
+      const left = gated.elements.filter((e) => e.detection_method === "learned_detector");
+      expect(left.length).toBeLessThan(model.length);
+      expect(left.some((e) => e.type === weakest.type && e.confidence <= weakest.confidence)).toBe(false);
+      expect(left.every((e) => model.some((m) => m.type === e.type && m.confidence === e.confidence))).toBe(true);
+    } finally {
+      await ppocr.close();
+    }
+  }, 60_000);
+
   it("takes RGB and RGBA frames alike (the same pixels give the same boxes)", async () => {
     const frame = await readImageFile(join(FIXTURES, "screen.png"));
     const rgb = frame.channels === 3 ? frame : makeFrame({ data: Uint8Array.from({ length: frame.width * frame.height * 3 }, (_, i) => frame.data[Math.floor(i / 3) * frame.channels + (i % 3)]!), width: frame.width, height: frame.height, channels: 3 });

@@ -45,6 +45,16 @@ describe("the hybrid's gate on the rules' extras", () => {
     expect(new LogisticRulesGate(fileWith({}, -1, 0.2)).keep(cand({}), ctx)).toBe(true); // sigmoid(-1) ≈ 0.27 ≥ 0.2
   });
 
+  it("keeps the model's own elements at or over their type's least confidence (a type it names no threshold for: all)", () => {
+    const gate = new LogisticRulesGate({ ...fileWith({}, 0), model_thresholds: { link: 0.4, tab: 0.5 } });
+    const p = (type: "link" | "tab" | "button", confidence: number) => ({ type, confidence, bbox: [0, 0, 10, 10] as [number, number, number, number] });
+    expect(gate.keepLearned(p("link", 0.39))).toBe(false);
+    expect(gate.keepLearned(p("link", 0.4))).toBe(true);
+    expect(gate.keepLearned(p("tab", 0.45))).toBe(false);
+    expect(gate.keepLearned(p("button", 0.26))).toBe(true);
+    expect(new LogisticRulesGate(fileWith({}, 0)).keepLearned(p("link", 0.26))).toBe(true);
+  });
+
   it("the committed gate loads, names its features and keeps a wide field the model missed over a stray link", () => {
     const gate = LogisticRulesGate.load(defaultDetectorModelDir(), "git checkout -- models/ui-detector")!;
     expect(gate).toBeDefined();
@@ -52,11 +62,13 @@ describe("the hybrid's gate on the rules' extras", () => {
     expect(gate.probability(cand({ type: "text_input", bbox: [100, 100, 700, 136], label: "", text: "" }), ctx)).toBeGreaterThan(gate.probability(cand({ type: "link", method: "ocr_text", bbox: [100, 100, 150, 116], label: "Aide" }), ctx));
     const file = JSON.parse(readFileSync(join(defaultDetectorModelDir(), RULES_GATE_FILE), "utf8")) as RulesGateFile;
     expect(file.fitted).toMatchObject({ command: "npm run train -- gate" });
+    // Its per-type thresholds on the model's elements were fitted with it, each within the candidates it tried.
+    for (const v of Object.values(file.model_thresholds ?? {})) expect(v).toBeGreaterThanOrEqual(0.3);
   });
 
   it("absent: none (a model folder from before the gate); unreadable or fitted on other features: provider_unavailable naming the file", () => {
     expect(LogisticRulesGate.load(folder(undefined), "R")).toBeUndefined();
-    for (const bad of ["{", JSON.stringify({ version: 2 }), JSON.stringify({ ...fileWith({}, 0), weights: [1] }), JSON.stringify({ ...fileWith({}, 0), features: ["x", ...RULES_GATE_FEATURES.slice(1)] })]) {
+    for (const bad of ["{", JSON.stringify({ version: 2 }), JSON.stringify({ ...fileWith({}, 0), weights: [1] }), JSON.stringify({ ...fileWith({}, 0), features: ["x", ...RULES_GATE_FEATURES.slice(1)] }), JSON.stringify({ ...fileWith({}, 0), model_thresholds: { link: 1.5 } }), JSON.stringify({ ...fileWith({}, 0), model_thresholds: { widget: 0.4 } })]) {
       const d = folder(bad);
       expect(() => LogisticRulesGate.load(d, "git checkout -- models/ui-detector")).toThrow(expect.objectContaining({ code: "provider_unavailable", message: expect.stringContaining(join(d, RULES_GATE_FILE)) }));
     }

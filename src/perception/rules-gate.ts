@@ -6,12 +6,16 @@
 // found, its label, confidence, size, overlap with the model's elements) decides which to keep. Its
 // weights are fitted by `npm run train -- gate` (training/gate/fit.ts) and live beside the model
 // (models/ui-detector/rules-gate.json), since they describe that model's misses.
+// The same fit also sets, per type, the least calibrated confidence at which the hybrid keeps one of
+// the model's own elements (`model_thresholds`): on those screens the model's low-confidence links,
+// tabs and toggles were right less often than the hybrid's F1 needs, its fields and buttons were not.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { ProviderUnavailableError } from "../core/errors.js";
 import { bboxCoverage, bboxIoU } from "../core/geometry.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
+import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { ElementCandidate } from "./element-classifier.js";
 
 export const RULES_GATE_FILE = "rules-gate.json";
@@ -23,9 +27,11 @@ export interface RulesGateContext {
   readonly learned: readonly ElementCandidate[];
 }
 
-/** Decides which of the rules' extra elements the hybrid keeps. */
+/** Decides which of the rules' extra elements the hybrid keeps, and (when it knows) which of the model's own. */
 export interface RulesGate {
   keep(candidate: ElementCandidate, context: RulesGateContext): boolean;
+  /** Whether the hybrid keeps this element of the model's; absent: every one. */
+  keepLearned?(proposal: ElementProposal): boolean;
 }
 
 /** The names of the features, in order (the weights file lists them, and they must match). */
@@ -75,6 +81,8 @@ export const RulesGateFileSchema = z.object({
   weights: z.array(z.number().finite()),
   bias: z.number().finite(),
   threshold: z.number().min(0).max(1),
+  /** Per type, the least calibrated confidence at which the hybrid keeps a model element (a type absent: all kept). */
+  model_thresholds: z.partialRecord(z.enum(UI_ELEMENT_TYPES), z.number().min(0).max(1)).optional(),
   /** How it was fitted: screens, extras, figures on the fitting split. */
   fitted: z.looseObject({}),
 });
@@ -107,5 +115,9 @@ export class LogisticRulesGate implements RulesGate {
 
   keep(c: ElementCandidate, ctx: RulesGateContext): boolean {
     return this.probability(c, ctx) >= this.file.threshold;
+  }
+
+  keepLearned(p: ElementProposal): boolean {
+    return p.confidence >= (this.file.model_thresholds?.[p.type] ?? 0);
   }
 }

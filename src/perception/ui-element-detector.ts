@@ -231,10 +231,11 @@ export class UIElementDetector implements ElementDetector {
         if (!proposals) candidates = rules;
         else {
           const drawn = shapes.filter((s) => !s.container);
-          const snapped = snapToShapes(proposals, drawn);
+          const gate = this.deps.rulesGate;
+          const model = gate?.keepLearned ? proposals.filter((p) => gate.keepLearned!(p)) : proposals;
+          const snapped = snapToShapes(model, drawn);
           const learned = fuseWithOcr(fitToggles(widenFields(snapped, drawn), drawn, ocr.lines), ocr.lines);
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
-          const gate = this.deps.rulesGate;
           const kept = gate ? extras.filter((r) => gate.keep(r, { scale, learned })) : extras;
           timings.rules_extras = extras.length;
           timings.rules_extras_kept = kept.length;

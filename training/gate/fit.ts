@@ -8,6 +8,9 @@
 // features and labelled right when it matches (IoU ≥ 0.5) a true element no model element matches.
 // Fit: logistic regression, full-batch gradient descent from zeros (deterministic: no seed needed),
 // L2 1e-3. Threshold: the one that maximises the hybrid's element F1 over those screens.
+// Before it (a first pass over the same screens, every model element kept): per type, the least
+// calibrated confidence at which the hybrid keeps the model's elements (`model_thresholds`), among
+// 0.30–0.60 or none, the one that maximises the pooled F1 of the model's elements; the gate's pass runs with them.
 // Options: --ocr-cache <dir> (default training/data/cache/ocr-gate), --limit <n> screens, --dry-run (print, write nothing).
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -24,6 +27,7 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
+import { UI_ELEMENT_TYPES, type UIElementType } from "../../src/core/schemas/uielement.js";
 import { splitter } from "../fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -40,8 +44,8 @@ if (!screens.length) {
   process.exit(1);
 }
 
-/** One-to-one matches at IoU ≥ 0.5, best first: indices of the truths matched. */
-function matched(truth: readonly BBox[], preds: readonly BBox[]): Set<number> {
+/** One-to-one matches at IoU ≥ 0.5, best first: indices of the truths and of the predictions matched. */
+function matched(truth: readonly BBox[], preds: readonly BBox[]): { truths: Set<number>; preds: Set<number> } {
   const pairs: Array<[number, number, number]> = [];
   truth.forEach((g, gi) => preds.forEach((p, pi) => {
     const iou = bboxIoU(g, p);
@@ -55,12 +59,13 @@ function matched(truth: readonly BBox[], preds: readonly BBox[]): Set<number> {
     gs.add(g);
     ps.add(p);
   }
-  return gs;
+  return { truths: gs, preds: ps };
 }
 
-// The recording gate: keeps everything, remembers what it was asked.
+// The recording gate: keeps everything (of the model's, those over `minConf` for their type), remembers what it was asked.
 let asked: Array<{ c: ElementCandidate; ctx: RulesGateContext }> = [];
-const recorder: RulesGate = { keep: (c, ctx) => (asked.push({ c, ctx }), true) };
+let minConf: Partial<Record<UIElementType, number>> = {};
+const recorder: RulesGate = { keep: (c, ctx) => (asked.push({ c, ctx }), true), keepLearned: (p) => p.confidence >= (minConf[p.type] ?? 0) };
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: opts["ocr-cache"]! });
@@ -71,28 +76,54 @@ interface Example {
   x: number[];
   y: number;
 }
-const examples: Example[] = [];
-// Per screen: true elements, model elements right, model elements wrong (for the F1 of each threshold).
-const totals = { truth: 0, modelTp: 0, modelFp: 0 };
-const t0 = Date.now();
-for (const [i, f] of screens.entries()) {
-  const m = JSON.parse(readFileSync(join(DATA, f.family, `${f.id}.json`), "utf8")) as { image: string; variant: { scale?: number }; elements: Array<{ bbox: BBox }> };
-  const scale = m.variant.scale ?? 1;
-  const frame = await readImageFile(join(DATA, f.family, m.image), { scaleFactor: scale });
-  asked = [];
-  await hybrid.detect(frame, { scale });
-  const truth = m.elements.map((e) => e.bbox);
-  const learned = asked[0]?.ctx.learned ?? [];
-  const byModel = matched(truth, learned.map((l) => l.bbox));
-  totals.truth += truth.length;
-  totals.modelTp += byModel.size;
-  totals.modelFp += learned.length - byModel.size;
-  const free = truth.filter((_, k) => !byModel.has(k));
-  for (const { c, ctx } of asked) examples.push({ x: rulesGateFeatures(c, ctx), y: free.some((g) => bboxIoU(g, c.bbox) >= 0.5) ? 1 : 0 });
-  const eta = ((Date.now() - t0) / (i + 1)) * (screens.length - i - 1);
-  process.stdout.write(`\r  [${i + 1}/${screens.length}] ${f.id}: ${asked.length} extras; eta ${Math.round(eta / 1000)} s   `);
+/** One pass of the hybrid over the screens: the extras' examples, the model's elements (type, confidence, right), the totals. */
+async function pass(label: string) {
+  const examples: Example[] = [];
+  const learnedSeen: Array<{ type: UIElementType; confidence: number; right: boolean }> = [];
+  // Per screen: true elements, model elements right, model elements wrong (for the F1 of each threshold).
+  const totals = { truth: 0, modelTp: 0, modelFp: 0 };
+  const t0 = Date.now();
+  for (const [i, f] of screens.entries()) {
+    const m = JSON.parse(readFileSync(join(DATA, f.family, `${f.id}.json`), "utf8")) as { image: string; variant: { scale?: number }; elements: Array<{ bbox: BBox }> };
+    const scale = m.variant.scale ?? 1;
+    const frame = await readImageFile(join(DATA, f.family, m.image), { scaleFactor: scale });
+    asked = [];
+    const det = await hybrid.detect(frame, { scale });
+    const truth = m.elements.map((e) => e.bbox);
+    // The model's elements as the hybrid keeps them (a screen without extras asked the gate nothing).
+    const learned = asked[0]?.ctx.learned ?? det.elements.filter((e) => e.detection_method === "learned_detector").map((e) => ({ bbox: e.bbox as BBox, type: e.type, confidence: e.confidence }));
+    const byModel = matched(truth, learned.map((l) => l.bbox));
+    totals.truth += truth.length;
+    totals.modelTp += byModel.truths.size;
+    totals.modelFp += learned.length - byModel.truths.size;
+    learned.forEach((l, k) => learnedSeen.push({ type: l.type, confidence: l.confidence, right: byModel.preds.has(k) }));
+    const free = truth.filter((_, k) => !byModel.truths.has(k));
+    for (const { c, ctx } of asked) examples.push({ x: rulesGateFeatures(c, ctx), y: free.some((g) => bboxIoU(g, c.bbox) >= 0.5) ? 1 : 0 });
+    const eta = ((Date.now() - t0) / (i + 1)) * (screens.length - i - 1);
+    process.stdout.write(`\r  ${label} [${i + 1}/${screens.length}] ${f.id}: ${asked.length} extras; eta ${Math.round(eta / 1000)} s   `);
+  }
+  process.stdout.write("\n");
+  return { examples, learnedSeen, totals };
 }
-process.stdout.write("\n");
+
+// Pass 1: every model element kept. Per type (in a fixed order), the least confidence of those
+// candidates that maximises the pooled F1 of the model's elements over the screens.
+const first = await pass("model thresholds");
+const CANDIDATES = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
+const pooledF1 = (thr: Partial<Record<UIElementType, number>>) => {
+  const kept = first.learnedSeen.filter((l) => l.confidence >= (thr[l.type] ?? 0));
+  const tp = kept.filter((l) => l.right).length;
+  return (2 * tp) / (kept.length + first.totals.truth);
+};
+for (const t of UI_ELEMENT_TYPES) {
+  let best = 0;
+  for (const c of CANDIDATES) if (pooledF1({ ...minConf, [t]: c }) > pooledF1({ ...minConf, [t]: best }) + 1e-9) best = c;
+  if (best > 0) minConf[t] = best;
+}
+const modelF1 = { all: pooledF1({}), thresholded: pooledF1(minConf) };
+console.log(`model element thresholds ${JSON.stringify(minConf)}: pooled F1 of the model's elements ${modelF1.all.toFixed(3)} -> ${modelF1.thresholded.toFixed(3)}`);
+// Pass 2: the hybrid with those thresholds; its extras train the gate.
+const { examples, totals } = await pass("gate");
 await Promise.all([pp.close(), tess.close(), model.close()]);
 
 // Logistic regression.
@@ -149,6 +180,7 @@ const file = {
   weights: Array.from(w, (v) => Number(v.toFixed(6))),
   bias: Number(b.toFixed(6)),
   threshold: best.t,
+  model_thresholds: minConf,
   fitted: {
     split: "calib (training families only: bucket < 5 of training/detector/common.py split_of; no held family)",
     screens: screens.length,
@@ -156,6 +188,8 @@ const file = {
     right_extras: positives,
     kept: best.kept,
     kept_right: keptRight,
+    model_thresholds_from: CANDIDATES,
+    model_elements_pooled_f1: { all: round(modelF1.all), thresholded: round(modelF1.thresholded) },
     hybrid_f1_on_these_screens: { all_extras: round(all.f1), no_extras: round(none.f1), gated: round(best.f1) },
     model_sha256: createHash("sha256").update(readFileSync(join(modelDir, DETECTOR_MODEL_FILE))).digest("hex"),
     code_commit: commit,
