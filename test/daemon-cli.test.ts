@@ -69,10 +69,10 @@ describe("rpav daemon", () => {
     const remoteLocate = rpav(["locate", png, "click Annuler", "--json"], env, undefined, 60_000);
     expect(remoteLocate.code, remoteLocate.stderr).toBe(0);
     expect(JSON.parse(remoteLocate.stdout)).toEqual(JSON.parse(localLocate.stdout));
-    expect(status(env)!.served).toBe(3); // two detections and one screen vector
+    expect(status(env)!.served).toBe(2); // two detections (detect's screen vector came with its detection)
     // With --out the crops are needed: that run detects in its own process.
     expect(rpav(["detect", png, "--out", join(tmp, "out")], env, undefined, 120_000).code).toBe(0);
-    expect(status(env)!.served).toBe(3);
+    expect(status(env)!.served).toBe(2);
 
     const stop = rpav(["daemon", "stop"], env, undefined, 30_000);
     expect(stop.stdout).toMatch(new RegExp(`detection daemon pid ${s.pid} stopped`));
@@ -97,7 +97,7 @@ describe("rpav daemon", () => {
     expect(again.stderr).toMatch(/\[invalid_input\].*already runs.*would not use it.*rpav daemon stop/);
     // The same choice on the command line: used.
     expect(rpav(["detect", png, "--json", "--ocr", "ppocr", "--detector", "rules"], env, undefined, 60_000).code).toBe(0);
-    expect(status(env)!.served).toBe(2); // the detection and the screen vector
+    expect(status(env)!.served).toBe(1); // the detection, its screen vector along
 
     process.kill(s.pid, "SIGKILL");
     const after = rpav(["detect", png, "--json", "--ocr", "ppocr", "--detector", "rules"], env, undefined, 120_000);
@@ -122,7 +122,7 @@ describe("rpav daemon", () => {
     expect(rpav(["detect", png, "--json", "--ocr", "ppocr", "--detector", "rules"], { ...env, RPAV_DAEMON: "off" }, undefined, 120_000).code).toBe(0);
     expect(status(env)!.served).toBe(0);
     expect(rpav(["detect", png, "--json", "--ocr", "ppocr", "--detector", "rules"], { ...env, RPAV_DAEMON: "auto" }, undefined, 60_000).code).toBe(0);
-    expect(status(env)!.served).toBe(2);
+    expect(status(env)!.served).toBe(1);
     expect(rpav(["daemon", "stop"], env, undefined, 30_000).code).toBe(0);
   });
 });

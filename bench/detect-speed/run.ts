@@ -106,7 +106,7 @@ if (process.env.RPAV_BENCH_DAEMON !== "0") {
       if (r.status !== 0) throw new Error(`rpav detect failed (exit ${r.status}): ${r.stderr.slice(-500)}`);
       daemonMs.push(performance.now() - t0);
       const served = (JSON.parse(rpavIn(kept, ["daemon", "status", "--json"]).stdout) as { served: number } | null)?.served;
-      if (served !== 2 * (i + 1)) throw new Error(`the daemon served ${served} requests after ${i + 1} detections: rpav detect did not use it`);
+      if (served !== i + 1) throw new Error(`the daemon served ${served} requests after ${i + 1} detections (one each, its screen vector along): rpav detect did not use it`);
     }
   } finally {
     rpavIn(kept, ["daemon", "stop"]);

@@ -87,6 +87,24 @@ describe("detection daemon", () => {
     expect(Array.from(await remote.embed(frame))).toEqual(Array.from(await new LayoutImageEmbedder(512).embed(frame)));
   });
 
+  it("with the embedder asked along with detections, the screen is sent once: the detection brings its vector back", async () => {
+    const det = new EchoDetector();
+    const { dataDir } = await serve(det);
+    const client = (await connectDaemon(dataDir, { detector: "hybrid", ocr: "hybrid", build: "B1" }))!;
+    const remote = client.imageEmbedder("layout_v2_512", 512, { withDetections: true })!;
+    const frame = frameOf(320, 200, 3);
+    const other = frameOf(320, 200, 5);
+    const local = new LayoutImageEmbedder(512);
+    await client.detect(frame);
+    expect(Array.from(await remote.embed(frame))).toEqual(Array.from(await local.embed(frame)));
+    expect((await daemonInfo(dataDir))?.served).toBe(1);
+    // A frame it did not detect (or one embedded already) is sent to be embedded.
+    expect(Array.from(await remote.embed(other))).toEqual(Array.from(await local.embed(other)));
+    expect(Array.from(await remote.embed(frame))).toEqual(Array.from(await local.embed(frame)));
+    expect((await daemonInfo(dataDir))?.served).toBe(3);
+    expect(det.calls.length).toBe(1);
+  });
+
   it("throws the detector's typed error again on the client; an untyped one is detector_failed", async () => {
     const det = new EchoDetector();
     const { dataDir } = await serve(det);
@@ -120,6 +138,8 @@ describe("detection daemon", () => {
     expect((await post(head({ ...good, extra: true }), Buffer.alloc(16))).status).toBe(400);
     const short = await post(head(good), Buffer.alloc(15));
     expect(short).toMatchObject({ status: 400, json: { error: { code: "invalid_input" } } });
+    // A detection asking for an embedder the daemon does not hold is refused before detecting.
+    expect(await post(head({ ...good, embedder: "clip-onnx:other" }), Buffer.alloc(16))).toMatchObject({ status: 400, json: { error: { code: "invalid_input" } } });
     expect(det.calls.length).toBe(0);
     expect((await post(head(good), Buffer.alloc(16))).status).toBe(200);
   });

@@ -198,6 +198,8 @@ const AnswerSchema = z.looseObject({
   perception: z.looseObject({ detected_text: z.array(z.string()), text_boxes: z.array(z.unknown()) }),
   metadata: z.looseObject({ detection_time_ms: z.number(), region_errors: z.array(z.unknown()) }),
   ocr: z.looseObject({ provider: z.string(), lines: z.array(z.unknown()) }).nullable(),
+  /** The screen vector, when the request named an embedder (one request for both). */
+  vector: z.array(z.number().finite()).optional(),
 });
 const VectorAnswerSchema = z.object({ vector: z.array(z.number().finite()) });
 const ErrorAnswerSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -230,6 +232,10 @@ async function sendFrame(socket: string, identity: DaemonIdentity, route: string
 
 /** A detector that sends each frame to a running daemon. Made by `connectDaemon`. */
 export class DaemonDetector implements ElementDetector {
+  /** The embedder whose vector each detection also asks for, and those vectors by frame until embedded. */
+  private alongside?: { name: string; dimensions: number };
+  private readonly vectors = new WeakMap<Frame, Vector>();
+
   constructor(
     private readonly socket: string,
     readonly identity: DaemonIdentity,
@@ -237,21 +243,33 @@ export class DaemonDetector implements ElementDetector {
 
   async detect(frame: Frame, options: DetectOptions = {}): Promise<DetectionResult> {
     if (options.cropDir !== undefined) throw new RpaError("invalid_input", "The detection daemon does not return element crops: detect in this process to write them.");
-    const json = await sendFrame(this.socket, this.identity, "/detect", frame, { options: Object.fromEntries(REMOTE_OPTIONS.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])) }, options.signal);
+    const along = this.alongside;
+    const json = await sendFrame(this.socket, this.identity, "/detect", frame, { options: Object.fromEntries(REMOTE_OPTIONS.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])), ...(along ? { embedder: along.name } : {}) }, options.signal);
     const a = AnswerSchema.safeParse(json);
     if (!a.success) throw new ProviderUnavailableError(`The detection daemon (pid ${this.identity.pid}) answered a detection of another shape (${a.error.issues[0]?.message}); ${RESTART}.`);
-    const d = a.data as unknown as Omit<DetectionResult, "crops" | "vectors" | "ocr"> & { ocr: DetectionResult["ocr"] | null };
+    const { vector, ...d } = a.data as unknown as Omit<DetectionResult, "crops" | "vectors" | "ocr"> & { ocr: DetectionResult["ocr"] | null; vector?: number[] };
+    if (along && vector?.length === along.dimensions) this.vectors.set(frame, Float32Array.from(vector));
     return { elements: d.elements, perception: d.perception, metadata: d.metadata, ocr: d.ocr ?? undefined, crops: new Map(), vectors: new Map() };
   }
 
-  /** The daemon's image embedder of that name (it keeps its projection warm), when it has one. */
-  imageEmbedder(name: string, dimensions: number): ImageEmbedder | undefined {
+  /**
+   * The daemon's image embedder of that name (it keeps its projection warm), when it has one. With
+   * `withDetections`, each detection asks for the frame's vector in the same request, and embedding
+   * a frame just detected sends nothing (the screen is sent once).
+   */
+  imageEmbedder(name: string, dimensions: number, { withDetections = false }: { withDetections?: boolean } = {}): ImageEmbedder | undefined {
     if (!this.identity.embedders.includes(name)) return undefined;
-    const { socket, identity } = this;
+    if (withDetections) this.alongside = { name, dimensions };
+    const { socket, identity, vectors } = this;
     return {
       name,
       dimensions,
       async embed(frame: Frame, signal?: AbortSignal): Promise<Vector> {
+        const known = vectors.get(frame);
+        if (known) {
+          vectors.delete(frame);
+          return known;
+        }
         const a = VectorAnswerSchema.safeParse(await sendFrame(socket, identity, "/embed", frame, { embedder: name }, signal));
         if (!a.success || a.data.vector.length !== dimensions) throw new ProviderUnavailableError(`The detection daemon (pid ${identity.pid}) answered no ${dimensions}-value vector for ${name}; ${RESTART}.`);
         return Float32Array.from(a.data.vector);
@@ -349,6 +367,11 @@ export async function serveDetectDaemon(o: DaemonServerOptions): Promise<DaemonS
     setImmediate(() => void close());
     return reply;
   });
+  const embedderNamed = (name: string | undefined): ImageEmbedder => {
+    const embedder = o.embedders.find((e) => e.name === name);
+    if (!embedder) throw new RpaError("invalid_input", `This daemon holds no image embedder named "${name}" (it has ${identity.embedders.join(", ") || "none"}).`);
+    return embedder;
+  };
   /** Runs `work` on the request's frame, one request at a time; its value is the answer. */
   const serveFrame = (work: (frame: Frame, head: z.infer<typeof RequestHeaderSchema>, signal: AbortSignal) => Promise<unknown>) => async (req: FastifyRequest, reply: FastifyReply) => {
     let head: z.infer<typeof RequestHeaderSchema>;
@@ -387,17 +410,16 @@ export async function serveDetectDaemon(o: DaemonServerOptions): Promise<DaemonS
   app.post(
     "/detect",
     serveFrame(async (frame, head, signal) => {
+      // The embedder is checked before the detection, so that a wrong name costs no detection.
+      const embedder = head.embedder === undefined ? undefined : embedderNamed(head.embedder);
       const det = await o.detector.detect(frame, { ...head.options, signal });
-      return { elements: det.elements, perception: det.perception, metadata: det.metadata, ocr: det.ocr ?? null };
+      const vector = embedder ? { vector: Array.from(await embedder.embed(frame, signal)) } : {};
+      return { elements: det.elements, perception: det.perception, metadata: det.metadata, ocr: det.ocr ?? null, ...vector };
     }),
   );
   app.post(
     "/embed",
-    serveFrame(async (frame, head, signal) => {
-      const embedder = o.embedders.find((e) => e.name === head.embedder);
-      if (!embedder) throw new RpaError("invalid_input", `This daemon holds no image embedder named "${head.embedder}" (it has ${identity.embedders.join(", ") || "none"}).`);
-      return { vector: Array.from(await embedder.embed(frame, signal)) };
-    }),
+    serveFrame(async (frame, head, signal) => ({ vector: Array.from(await embedderNamed(head.embedder).embed(frame, signal)) })),
   );
   await app.listen({ path: socket });
   armIdle();

@@ -133,10 +133,11 @@ export function resolveDaemonMode(dataDir: string, env: NodeJS.ProcessEnv): Daem
 /**
  * The detector of a one-shot command: the data folder's daemon when one answers with this build and
  * choice (and `remote` allows: the command needs nothing JSON does not carry — no crops, element
- * vectors or model regions), with its warm screen embedder; else one made here (element vectors with
- * `embed`) — and in "auto" mode a daemon started in the background for the next command.
+ * vectors or model regions), with its warm screen embedder (with `screenVector`, each detection brings
+ * the screen's vector back in the same request); else one made here (element vectors with `embed`) —
+ * and in "auto" mode a daemon started in the background for the next command.
  */
-async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, io: CliIo, obs: DetectorObservers, { remote, embed }: { remote: boolean; embed: boolean }): Promise<{ detector: ElementDetector; imageEmbedder?: ImageEmbedder; close: () => Promise<void> }> {
+async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, io: CliIo, obs: DetectorObservers, { remote, embed, screenVector = false }: { remote: boolean; embed: boolean; screenVector?: boolean }): Promise<{ detector: ElementDetector; imageEmbedder?: ImageEmbedder; close: () => Promise<void> }> {
   const mode = resolveDaemonMode(dataDir, io.env);
   const logger = obs.logger;
   if (remote && mode !== "off") {
@@ -145,7 +146,7 @@ async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind },
     if (daemon) {
       logger?.debug({ pid: daemon.identity.pid }, "detecting in the detection daemon");
       const local = screenImageEmbedder();
-      const imageEmbedder = daemon.imageEmbedder(local.name, local.dimensions);
+      const imageEmbedder = daemon.imageEmbedder(local.name, local.dimensions, { withDetections: screenVector });
       return { detector: daemon, ...(imageEmbedder ? { imageEmbedder } : {}), close: async () => undefined };
     }
     if (mode === "auto" && !info && daemonLockHolder(dataDir) === undefined) {
@@ -297,7 +298,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const vlmGate = store && mode === "new_screens" ? newScreenGate(store, manager, vlmConfig) : undefined;
       const obs = { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) };
       const choice = { ...o, detector: resolveDetector(dataDir, io.env, o.detector) };
-      const { detector, imageEmbedder = screenImageEmbedder(), close: closeDetector } = await oneShotDetector(choice, dataDir, io, obs, { remote: !o.out && !o.remember && mode === "off", embed: !!o.out });
+      const { detector, imageEmbedder = screenImageEmbedder(), close: closeDetector } = await oneShotDetector(choice, dataDir, io, obs, { remote: !o.out && !o.remember && mode === "off", embed: !!o.out, screenVector: true });
       const close = async () => {
         await closeDetector();
         await store?.close();
