@@ -434,9 +434,11 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       // Drop the model's least confident element's type under its confidence (a type threshold).
       const weakest = model.reduce((a, b) => (b.confidence < a.confidence ? b : a));
       const seen: number[] = [];
-      const gate: RulesGate = { keep: () => true, keepLearned: (p) => (seen.push(p.confidence), p.type !== weakest.type || p.confidence > weakest.confidence) };
+      let rulesSeen = 0;
+      const gate: RulesGate = { keep: () => true, keepLearned: (c, ctx) => (seen.push(c.confidence), (rulesSeen = ctx.rules.length), c.type !== weakest.type || c.confidence > weakest.confidence) };
       const gated = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: gate }).detect(frame);
-      expect(seen.length).toBe((await det.propose(frame)).length);
+      expect(seen.length).toBe(model.length);
+      expect(rulesSeen).toBeGreaterThan(0);
       const left = gated.elements.filter((e) => e.detection_method === "learned_detector");
       expect(left.length).toBeLessThan(model.length);
       expect(left.some((e) => e.type === weakest.type && e.confidence <= weakest.confidence)).toBe(false);

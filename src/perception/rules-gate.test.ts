@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import type { ElementCandidate } from "./element-classifier.js";
 import { defaultDetectorModelDir } from "./learned-detector.js";
-import { LogisticRulesGate, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGateFile } from "./rules-gate.js";
+import { LogisticRulesGate, MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGateFile } from "./rules-gate.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rpav-gate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,14 +45,34 @@ describe("the hybrid's gate on the rules' extras", () => {
     expect(new LogisticRulesGate(fileWith({}, -1, 0.2)).keep(cand({}), ctx)).toBe(true); // sigmoid(-1) ≈ 0.27 ≥ 0.2
   });
 
-  it("keeps the model's own elements at or over their type's least confidence (a type it names no threshold for: all)", () => {
-    const gate = new LogisticRulesGate({ ...fileWith({}, 0), model_thresholds: { link: 0.4, tab: 0.5 } });
-    const p = (type: "link" | "tab" | "button", confidence: number) => ({ type, confidence, bbox: [0, 0, 10, 10] as [number, number, number, number] });
-    expect(gate.keepLearned(p("link", 0.39))).toBe(false);
-    expect(gate.keepLearned(p("link", 0.4))).toBe(true);
-    expect(gate.keepLearned(p("tab", 0.45))).toBe(false);
-    expect(gate.keepLearned(p("button", 0.26))).toBe(true);
-    expect(new LogisticRulesGate(fileWith({}, 0)).keepLearned(p("link", 0.26))).toBe(true);
+  it("computes the model gate's features: type and confidence by type, agreement with the rules' elements, overlap with the model's others", () => {
+    const l = cand({ type: "link", method: "learned_detector", bbox: [100, 100, 200, 120], label: "Voir la facture", confidence: 0.6 });
+    const other = cand({ type: "button", method: "learned_detector", bbox: [150, 100, 250, 120] });
+    const rules = [cand({ type: "link", bbox: [100, 100, 200, 120] }), cand({ type: "button", bbox: [90, 95, 210, 125] })];
+    const x = modelGateFeatures(l, { scale: 1, rules, learned: [l, other] });
+    expect(x.length).toBe(MODEL_GATE_FEATURES.length);
+    const at = (name: string) => x[MODEL_GATE_FEATURES.indexOf(name)];
+    expect(UI_ELEMENT_TYPES.map((t) => at(`type:${t}`))).toEqual(UI_ELEMENT_TYPES.map((t) => (t === "link" ? 1 : 0)));
+    expect(UI_ELEMENT_TYPES.map((t) => at(`confidence:${t}`))).toEqual(UI_ELEMENT_TYPES.map((t) => (t === "link" ? 0.6 : 0)));
+    expect(at("logit")).toBeCloseTo(Math.log(0.6 / 0.4) / 4);
+    expect(at("label_words")).toBeCloseTo(3 / 8);
+    expect(at("max_iou_rules_same_type")).toBeCloseTo(1);
+    expect(at("max_iou_rules")).toBeCloseTo(1);
+    expect(at("max_iou_other_model")).toBeCloseTo(50 / 150); // not itself
+    // Alone on the screen: no agreement, no overlap.
+    const alone = modelGateFeatures(l, { scale: 1, rules: [], learned: [l] });
+    for (const f of ["max_iou_rules_same_type", "max_iou_rules", "max_rules_coverage", "max_iou_other_model"]) expect(alone[MODEL_GATE_FEATURES.indexOf(f)]).toBe(0);
+  });
+
+  it("keeps the model's own elements its model gate scores at or over its threshold; without one, all", () => {
+    const weights = MODEL_GATE_FEATURES.map((f) => (f === "max_iou_rules" ? 6 : f === "type:tab" ? -6 : 0));
+    const gate = new LogisticRulesGate({ ...fileWith({}, 0), model_gate: { features: [...MODEL_GATE_FEATURES], weights, bias: -2, threshold: 0.5 } });
+    const l = cand({ type: "link", method: "learned_detector" });
+    expect(gate.keepLearned(l, { scale: 1, rules: [cand({ type: "link" })], learned: [l] })).toBe(true); // sigmoid(4)
+    expect(gate.keepLearned(l, { scale: 1, rules: [], learned: [l] })).toBe(false); // sigmoid(-2)
+    const tab = cand({ type: "tab", method: "learned_detector" });
+    expect(gate.keepLearned(tab, { scale: 1, rules: [cand({ type: "tab" })], learned: [tab] })).toBe(false); // sigmoid(-2)
+    expect(new LogisticRulesGate(fileWith({}, 0)).keepLearned(l, { scale: 1, rules: [], learned: [l] })).toBe(true);
   });
 
   it("the committed gate loads, names its features and keeps a wide field the model missed over a stray link", () => {
@@ -62,13 +82,15 @@ describe("the hybrid's gate on the rules' extras", () => {
     expect(gate.probability(cand({ type: "text_input", bbox: [100, 100, 700, 136], label: "", text: "" }), ctx)).toBeGreaterThan(gate.probability(cand({ type: "link", method: "ocr_text", bbox: [100, 100, 150, 116], label: "Aide" }), ctx));
     const file = JSON.parse(readFileSync(join(defaultDetectorModelDir(), RULES_GATE_FILE), "utf8")) as RulesGateFile;
     expect(file.fitted).toMatchObject({ command: "npm run train -- gate" });
-    // Its per-type thresholds on the model's elements were fitted with it, each within the candidates it tried.
-    for (const v of Object.values(file.model_thresholds ?? {})) expect(v).toBeGreaterThanOrEqual(0.3);
+    // Its model gate was fitted with it: an element the rules saw too is likelier right than the same one alone.
+    expect(file.model_gate?.features).toEqual(MODEL_GATE_FEATURES);
+    const l = cand({ type: "link", method: "learned_detector", confidence: 0.4 });
+    expect(gate.learnedProbability(l, { scale: 1, rules: [cand({ type: "link" })], learned: [l] })).toBeGreaterThan(gate.learnedProbability(l, { scale: 1, rules: [], learned: [l] }));
   });
 
   it("absent: none (a model folder from before the gate); unreadable or fitted on other features: provider_unavailable naming the file", () => {
     expect(LogisticRulesGate.load(folder(undefined), "R")).toBeUndefined();
-    for (const bad of ["{", JSON.stringify({ version: 2 }), JSON.stringify({ ...fileWith({}, 0), weights: [1] }), JSON.stringify({ ...fileWith({}, 0), features: ["x", ...RULES_GATE_FEATURES.slice(1)] }), JSON.stringify({ ...fileWith({}, 0), model_thresholds: { link: 1.5 } }), JSON.stringify({ ...fileWith({}, 0), model_thresholds: { widget: 0.4 } })]) {
+    for (const bad of ["{", JSON.stringify({ version: 2 }), JSON.stringify({ ...fileWith({}, 0), weights: [1] }), JSON.stringify({ ...fileWith({}, 0), features: ["x", ...RULES_GATE_FEATURES.slice(1)] }), JSON.stringify({ ...fileWith({}, 0), model_gate: { features: [...MODEL_GATE_FEATURES], weights: [1], bias: 0, threshold: 0.5 } }), JSON.stringify({ ...fileWith({}, 0), model_gate: { features: [...MODEL_GATE_FEATURES], weights: MODEL_GATE_FEATURES.map(() => 0), bias: 0, threshold: 1.5 } })]) {
       const d = folder(bad);
       expect(() => LogisticRulesGate.load(d, "git checkout -- models/ui-detector")).toThrow(expect.objectContaining({ code: "provider_unavailable", message: expect.stringContaining(join(d, RULES_GATE_FILE)) }));
     }

@@ -6,16 +6,16 @@
 // found, its label, confidence, size, overlap with the model's elements) decides which to keep. Its
 // weights are fitted by `npm run train -- gate` (training/gate/fit.ts) and live beside the model
 // (models/ui-detector/rules-gate.json), since they describe that model's misses.
-// The same fit also sets, per type, the least calibrated confidence at which the hybrid keeps one of
-// the model's own elements (`model_thresholds`): on those screens the model's low-confidence links,
-// tabs and toggles were right less often than the hybrid's F1 needs, its fields and buttons were not.
+// The same fit makes a second logistic model that decides which of the model's own elements the hybrid
+// keeps (`model_gate`): on those screens the model's low-confidence links, tabs and toggles were right
+// less often than the hybrid's F1 needs, and an element the rules saw too (at about the same place),
+// one with text, one not on top of another of the model's were right more often than its confidence says.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { ProviderUnavailableError } from "../core/errors.js";
 import { bboxCoverage, bboxIoU } from "../core/geometry.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
-import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { ElementCandidate } from "./element-classifier.js";
 
 export const RULES_GATE_FILE = "rules-gate.json";
@@ -27,11 +27,18 @@ export interface RulesGateContext {
   readonly learned: readonly ElementCandidate[];
 }
 
+/** What the gate knows besides one of the model's elements: the image's scale, the rules' elements, the model's others. */
+export interface LearnedGateContext {
+  readonly scale: number;
+  readonly rules: readonly ElementCandidate[];
+  readonly learned: readonly ElementCandidate[];
+}
+
 /** Decides which of the rules' extra elements the hybrid keeps, and (when it knows) which of the model's own. */
 export interface RulesGate {
   keep(candidate: ElementCandidate, context: RulesGateContext): boolean;
-  /** Whether the hybrid keeps this element of the model's; absent: every one. */
-  keepLearned?(proposal: ElementProposal): boolean;
+  /** Whether the hybrid keeps this element of the model's (one of `context.learned`); absent: every one. */
+  keepLearned?(candidate: ElementCandidate, context: LearnedGateContext): boolean;
 }
 
 /** The names of the features, in order (the weights file lists them, and they must match). */
@@ -75,14 +82,73 @@ export function rulesGateFeatures(c: ElementCandidate, ctx: RulesGateContext): n
   ];
 }
 
+/** The features of the model's elements, in order. */
+export const MODEL_GATE_FEATURES: readonly string[] = [
+  ...UI_ELEMENT_TYPES.map((t) => `type:${t}`),
+  ...UI_ELEMENT_TYPES.map((t) => `confidence:${t}`),
+  "confidence",
+  "logit",
+  "has_label",
+  "label_words",
+  "log_width",
+  "log_height",
+  "log_aspect",
+  "max_iou_rules_same_type",
+  "max_iou_rules",
+  "max_rules_coverage",
+  "max_iou_other_model",
+];
+
+/** The feature vector of one of the model's elements (MODEL_GATE_FEATURES order). Sizes in screen pixels. */
+export function modelGateFeatures(c: ElementCandidate, ctx: LearnedGateContext): number[] {
+  const w = Math.max(1, (c.bbox[2] - c.bbox[0]) / ctx.scale);
+  const h = Math.max(1, (c.bbox[3] - c.bbox[1]) / ctx.scale);
+  const words = c.label.trim() ? c.label.trim().split(/\s+/u).length : 0;
+  const p = Math.min(1 - 1e-6, Math.max(1e-6, c.confidence));
+  let same = 0;
+  let any = 0;
+  let cover = 0;
+  for (const r of ctx.rules) {
+    const iou = bboxIoU(r.bbox, c.bbox);
+    any = Math.max(any, iou);
+    if (r.type === c.type) same = Math.max(same, iou);
+    cover = Math.max(cover, bboxCoverage(r.bbox, c.bbox));
+  }
+  let other = 0;
+  for (const l of ctx.learned) if (l !== c) other = Math.max(other, bboxIoU(l.bbox, c.bbox));
+  return [
+    ...UI_ELEMENT_TYPES.map((t) => (c.type === t ? 1 : 0)),
+    ...UI_ELEMENT_TYPES.map((t) => (c.type === t ? c.confidence : 0)),
+    c.confidence,
+    Math.log(p / (1 - p)) / 4,
+    words > 0 ? 1 : 0,
+    Math.min(words, 8) / 8,
+    Math.log(w) / 6,
+    Math.log(h) / 6,
+    Math.log(w / h) / 3,
+    same,
+    any,
+    cover,
+    other,
+  ];
+}
+
+/** A logistic model: weights over named features, a bias, the least probability kept. */
+const LogisticSchema = z.object({
+  features: z.array(z.string()),
+  weights: z.array(z.number().finite()),
+  bias: z.number().finite(),
+  threshold: z.number().min(0).max(1),
+});
+
 export const RulesGateFileSchema = z.object({
   version: z.literal(1),
   features: z.array(z.string()),
   weights: z.array(z.number().finite()),
   bias: z.number().finite(),
   threshold: z.number().min(0).max(1),
-  /** Per type, the least calibrated confidence at which the hybrid keeps a model element (a type absent: all kept). */
-  model_thresholds: z.partialRecord(z.enum(UI_ELEMENT_TYPES), z.number().min(0).max(1)).optional(),
+  /** Which of the model's own elements the hybrid keeps (absent: all). */
+  model_gate: LogisticSchema.optional(),
   /** How it was fitted: screens, extras, figures on the fitting split. */
   fitted: z.looseObject({}),
 });
@@ -101,23 +167,33 @@ export class LogisticRulesGate implements RulesGate {
     } catch (e) {
       throw new ProviderUnavailableError(`The hybrid detector's gate ${path} is unreadable (${(e as Error).message.split("\n")[0]}); restore it: ${restore}, or refit it: npm run train -- gate.`, { cause: e, details: { file: path } });
     }
-    if (parsed.features.join("\n") !== RULES_GATE_FEATURES.join("\n") || parsed.weights.length !== RULES_GATE_FEATURES.length)
+    const m = parsed.model_gate;
+    if (parsed.features.join("\n") !== RULES_GATE_FEATURES.join("\n") || parsed.weights.length !== RULES_GATE_FEATURES.length || (m && (m.features.join("\n") !== MODEL_GATE_FEATURES.join("\n") || m.weights.length !== MODEL_GATE_FEATURES.length)))
       throw new ProviderUnavailableError(`The hybrid detector's gate ${path} was fitted on other features than this version computes; refit it: npm run train -- gate.`, { details: { file: path } });
     return new LogisticRulesGate(parsed);
   }
 
   probability(c: ElementCandidate, ctx: RulesGateContext): number {
-    const x = rulesGateFeatures(c, ctx);
-    let z = this.file.bias;
-    for (let i = 0; i < x.length; i++) z += (this.file.weights[i] as number) * (x[i] as number);
-    return 1 / (1 + Math.exp(-z));
+    return logistic(this.file, rulesGateFeatures(c, ctx));
   }
 
   keep(c: ElementCandidate, ctx: RulesGateContext): boolean {
     return this.probability(c, ctx) >= this.file.threshold;
   }
 
-  keepLearned(p: ElementProposal): boolean {
-    return p.confidence >= (this.file.model_thresholds?.[p.type] ?? 0);
+  /** The probability that one of the model's elements is right, by the model gate (1 without one). */
+  learnedProbability(c: ElementCandidate, ctx: LearnedGateContext): number {
+    const m = this.file.model_gate;
+    return m ? logistic(m, modelGateFeatures(c, ctx)) : 1;
   }
+
+  keepLearned(c: ElementCandidate, ctx: LearnedGateContext): boolean {
+    return this.learnedProbability(c, ctx) >= (this.file.model_gate?.threshold ?? 0);
+  }
+}
+
+function logistic(m: { weights: readonly number[]; bias: number }, x: readonly number[]): number {
+  let z = m.bias;
+  for (let i = 0; i < x.length; i++) z += (m.weights[i] as number) * (x[i] as number);
+  return 1 / (1 + Math.exp(-z));
 }

@@ -232,9 +232,10 @@ export class UIElementDetector implements ElementDetector {
         else {
           const drawn = shapes.filter((s) => !s.container);
           const gate = this.deps.rulesGate;
-          const model = gate?.keepLearned ? proposals.filter((p) => gate.keepLearned!(p)) : proposals;
-          const snapped = snapToShapes(model, drawn);
-          const learned = fuseWithOcr(fitToggles(widenFields(snapped, drawn), drawn, ocr.lines), ocr.lines);
+          const snapped = snapToShapes(proposals, drawn);
+          const fused = fuseWithOcr(fitToggles(widenFields(snapped, drawn), drawn, ocr.lines), ocr.lines);
+          // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
+          const learned = gate?.keepLearned ? fused.filter((l) => gate.keepLearned!(l, { scale, rules, learned: fused })) : fused;
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
           const kept = gate ? extras.filter((r) => gate.keep(r, { scale, learned })) : extras;
           timings.rules_extras = extras.length;

@@ -8,9 +8,11 @@
 // features and labelled right when it matches (IoU ≥ 0.5) a true element no model element matches.
 // Fit: logistic regression, full-batch gradient descent from zeros (deterministic: no seed needed),
 // L2 1e-3. Threshold: the one that maximises the hybrid's element F1 over those screens.
-// Before it (a first pass over the same screens, every model element kept): per type, the least
-// calibrated confidence at which the hybrid keeps the model's elements (`model_thresholds`), among
-// 0.30–0.60 or none, the one that maximises the pooled F1 of the model's elements; the gate's pass runs with them.
+// Before it (a first pass over the same screens, every model element kept), the model gate
+// (`model_gate`): the same logistic fit on the model's own elements (features: type, confidence by type,
+// label, size, overlap with the rules' elements and with the model's others; right when it matches a true
+// element one-to-one), its threshold the one that maximises the pooled F1 of the model's elements; the
+// rules' gate is fitted on a second pass with it.
 // Options: --ocr-cache <dir> (default training/data/cache/ocr-gate), --limit <n> screens, --dry-run (print, write nothing).
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -24,10 +26,9 @@ import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_MODEL_FILE, LearnedDetector } from "../../src/perception/learned-detector.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
-import { RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
+import { MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
-import { UI_ELEMENT_TYPES, type UIElementType } from "../../src/core/schemas/uielement.js";
 import { splitter } from "../fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -62,10 +63,22 @@ function matched(truth: readonly BBox[], preds: readonly BBox[]): { truths: Set<
   return { truths: gs, preds: ps };
 }
 
-// The recording gate: keeps everything (of the model's, those over `minConf` for their type), remembers what it was asked.
+// The recording gate: keeps every extra and remembers it; of the model's elements it remembers each with its
+// features and keeps those the model gate (once fitted) keeps.
 let asked: Array<{ c: ElementCandidate; ctx: RulesGateContext }> = [];
-let minConf: Partial<Record<UIElementType, number>> = {};
-const recorder: RulesGate = { keep: (c, ctx) => (asked.push({ c, ctx }), true), keepLearned: (p) => p.confidence >= (minConf[p.type] ?? 0) };
+let modelAsked: Array<{ c: ElementCandidate; x: number[] }> = [];
+/** The model gate once fitted (after the first pass). */
+const fitted: { modelGate?: { weights: Float64Array; bias: number; threshold: number } } = {};
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+const score = (m: { weights: Float64Array; bias: number }, x: readonly number[]) => sigmoid(x.reduce((z, v, k) => z + m.weights[k]! * v, m.bias));
+const recorder: RulesGate = {
+  keep: (c, ctx) => (asked.push({ c, ctx }), true),
+  keepLearned: (c, ctx) => {
+    const x = modelGateFeatures(c, ctx);
+    modelAsked.push({ c, x });
+    return !fitted.modelGate || score(fitted.modelGate, x) >= fitted.modelGate.threshold;
+  },
+};
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: opts["ocr-cache"]! });
@@ -76,11 +89,11 @@ interface Example {
   x: number[];
   y: number;
 }
-/** One pass of the hybrid over the screens: the extras' examples, the model's elements (type, confidence, right), the totals. */
+/** One pass of the hybrid over the screens: the extras' examples, the model's elements' examples (all of them, kept or not), the totals. */
 async function pass(label: string) {
   const examples: Example[] = [];
-  const learnedSeen: Array<{ type: UIElementType; confidence: number; right: boolean }> = [];
-  // Per screen: true elements, model elements right, model elements wrong (for the F1 of each threshold).
+  const modelExamples: Example[] = [];
+  // Per screen: true elements, model elements kept right, kept wrong (for the F1 of each threshold).
   const totals = { truth: 0, modelTp: 0, modelFp: 0 };
   const t0 = Date.now();
   for (const [i, f] of screens.entries()) {
@@ -88,65 +101,75 @@ async function pass(label: string) {
     const scale = m.variant.scale ?? 1;
     const frame = await readImageFile(join(DATA, f.family, m.image), { scaleFactor: scale });
     asked = [];
-    const det = await hybrid.detect(frame, { scale });
+    modelAsked = [];
+    await hybrid.detect(frame, { scale });
     const truth = m.elements.map((e) => e.bbox);
-    // The model's elements as the hybrid keeps them (a screen without extras asked the gate nothing).
-    const learned = asked[0]?.ctx.learned ?? det.elements.filter((e) => e.detection_method === "learned_detector").map((e) => ({ bbox: e.bbox as BBox, type: e.type, confidence: e.confidence }));
+    // Every element of the model's is labelled by a one-to-one match of all of them; the totals count those kept.
+    const all = matched(truth, modelAsked.map((a) => a.c.bbox));
+    modelAsked.forEach((a, k) => modelExamples.push({ x: a.x, y: all.preds.has(k) ? 1 : 0 }));
+    const learned = asked[0]?.ctx.learned ?? modelAsked.filter((a) => !fitted.modelGate || score(fitted.modelGate, a.x) >= fitted.modelGate.threshold).map((a) => a.c);
     const byModel = matched(truth, learned.map((l) => l.bbox));
     totals.truth += truth.length;
     totals.modelTp += byModel.truths.size;
     totals.modelFp += learned.length - byModel.truths.size;
-    learned.forEach((l, k) => learnedSeen.push({ type: l.type, confidence: l.confidence, right: byModel.preds.has(k) }));
     const free = truth.filter((_, k) => !byModel.truths.has(k));
     for (const { c, ctx } of asked) examples.push({ x: rulesGateFeatures(c, ctx), y: free.some((g) => bboxIoU(g, c.bbox) >= 0.5) ? 1 : 0 });
     const eta = ((Date.now() - t0) / (i + 1)) * (screens.length - i - 1);
     process.stdout.write(`\r  ${label} [${i + 1}/${screens.length}] ${f.id}: ${asked.length} extras; eta ${Math.round(eta / 1000)} s   `);
   }
   process.stdout.write("\n");
-  return { examples, learnedSeen, totals };
+  return { examples, modelExamples, totals };
 }
 
-// Pass 1: every model element kept. Per type (in a fixed order), the least confidence of those
-// candidates that maximises the pooled F1 of the model's elements over the screens.
-const first = await pass("model thresholds");
-const CANDIDATES = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
-const pooledF1 = (thr: Partial<Record<UIElementType, number>>) => {
-  const kept = first.learnedSeen.filter((l) => l.confidence >= (thr[l.type] ?? 0));
-  const tp = kept.filter((l) => l.right).length;
-  return (2 * tp) / (kept.length + first.totals.truth);
-};
-for (const t of UI_ELEMENT_TYPES) {
-  let best = 0;
-  for (const c of CANDIDATES) if (pooledF1({ ...minConf, [t]: c }) > pooledF1({ ...minConf, [t]: best }) + 1e-9) best = c;
-  if (best > 0) minConf[t] = best;
+/** Logistic regression: full-batch gradient descent from zeros, L2 1e-3 (deterministic). */
+function fitLogistic(examples: readonly Example[], d: number): { weights: Float64Array; bias: number } {
+  const w = new Float64Array(d);
+  let b = 0;
+  const lr = 0.5;
+  const l2 = 1e-3;
+  for (let it = 0; it < 4000; it++) {
+    const gw = new Float64Array(d);
+    let gb = 0;
+    for (const e of examples) {
+      let z = b;
+      for (let k = 0; k < d; k++) z += w[k]! * e.x[k]!;
+      const err = sigmoid(z) - e.y;
+      for (let k = 0; k < d; k++) gw[k]! += err * e.x[k]!;
+      gb += err;
+    }
+    for (let k = 0; k < d; k++) w[k] = w[k]! - lr * (gw[k]! / examples.length + l2 * w[k]!);
+    b -= (lr * gb) / examples.length;
+  }
+  return { weights: w, bias: b };
 }
-const modelF1 = { all: pooledF1({}), thresholded: pooledF1(minConf) };
-console.log(`model element thresholds ${JSON.stringify(minConf)}: pooled F1 of the model's elements ${modelF1.all.toFixed(3)} -> ${modelF1.thresholded.toFixed(3)}`);
-// Pass 2: the hybrid with those thresholds; its extras train the gate.
+const round = (v: number) => Math.round(v * 1000) / 1000;
+
+// Pass 1: every model element kept; the model gate is fitted on them, with the threshold that maximises the
+// pooled F1 of the model's elements over the screens.
+const first = await pass("model gate");
+const mg = fitLogistic(first.modelExamples, MODEL_GATE_FEATURES.length);
+const mProbs = first.modelExamples.map((e) => score(mg, e.x));
+const modelF1At = (t: number) => {
+  let tp = 0;
+  let kept = 0;
+  first.modelExamples.forEach((e, k) => {
+    if (mProbs[k]! < t) return;
+    kept++;
+    tp += e.y;
+  });
+  return (2 * tp) / (kept + first.totals.truth);
+};
+let mThreshold = 0;
+for (let t = 0.05; t < 0.96; t += 0.05) if (modelF1At(Number(t.toFixed(2))) > modelF1At(mThreshold) + 1e-9) mThreshold = Number(t.toFixed(2));
+fitted.modelGate = { ...mg, threshold: mThreshold };
+const modelF1 = { all: modelF1At(0), gated: modelF1At(mThreshold) };
+const modelKept = mProbs.filter((p) => p >= mThreshold).length;
+console.log(`model gate: ${first.modelExamples.length} model elements, ${first.modelExamples.filter((e) => e.y).length} right; pooled F1 of the model's elements ${round(modelF1.all)} all, ${round(modelF1.gated)} gated at p ≥ ${mThreshold} (keeps ${modelKept})`);
+// Pass 2: the hybrid with the model gate; its extras train the rules' gate.
 const { examples, totals } = await pass("gate");
 await Promise.all([pp.close(), tess.close(), model.close()]);
-
-// Logistic regression.
-const d = RULES_GATE_FEATURES.length;
-const w = new Float64Array(d);
-let b = 0;
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-const lr = 0.5;
-const l2 = 1e-3;
-for (let it = 0; it < 4000; it++) {
-  const gw = new Float64Array(d);
-  let gb = 0;
-  for (const e of examples) {
-    let z = b;
-    for (let k = 0; k < d; k++) z += w[k]! * e.x[k]!;
-    const err = sigmoid(z) - e.y;
-    for (let k = 0; k < d; k++) gw[k]! += err * e.x[k]!;
-    gb += err;
-  }
-  for (let k = 0; k < d; k++) w[k] = w[k]! - lr * (gw[k]! / examples.length + l2 * w[k]!);
-  b -= (lr * gb) / examples.length;
-}
-const probs = examples.map((e) => sigmoid(e.x.reduce((z, v, k) => z + w[k]! * v, b)));
+const { weights: w, bias: b } = fitLogistic(examples, RULES_GATE_FEATURES.length);
+const probs = examples.map((e) => score({ weights: w, bias: b }, e.x));
 // The hybrid's F1 over the screens when extras with p ≥ t are kept (one-to-one is approximated by the labels above).
 const f1At = (t: number) => {
   let tp = totals.modelTp;
@@ -167,7 +190,6 @@ const all = f1At(0);
 const none = f1At(1.01);
 const positives = examples.filter((e) => e.y).length;
 const keptRight = examples.filter((e, k) => e.y && probs[k]! >= best.t).length;
-const round = (v: number) => Math.round(v * 1000) / 1000;
 let commit = "unknown";
 try {
   commit = execSync("git rev-parse HEAD", { cwd: ROOT, encoding: "utf8" }).trim();
@@ -180,7 +202,7 @@ const file = {
   weights: Array.from(w, (v) => Number(v.toFixed(6))),
   bias: Number(b.toFixed(6)),
   threshold: best.t,
-  model_thresholds: minConf,
+  model_gate: { features: MODEL_GATE_FEATURES, weights: Array.from(mg.weights, (v) => Number(v.toFixed(6))), bias: Number(mg.bias.toFixed(6)), threshold: mThreshold },
   fitted: {
     split: "calib (training families only: bucket < 5 of training/detector/common.py split_of; no held family)",
     screens: screens.length,
@@ -188,8 +210,10 @@ const file = {
     right_extras: positives,
     kept: best.kept,
     kept_right: keptRight,
-    model_thresholds_from: CANDIDATES,
-    model_elements_pooled_f1: { all: round(modelF1.all), thresholded: round(modelF1.thresholded) },
+    model_elements: first.modelExamples.length,
+    model_elements_right: first.modelExamples.filter((e) => e.y).length,
+    model_elements_kept: modelKept,
+    model_elements_pooled_f1: { all: round(modelF1.all), gated: round(modelF1.gated) },
     hybrid_f1_on_these_screens: { all_extras: round(all.f1), no_extras: round(none.f1), gated: round(best.f1) },
     model_sha256: createHash("sha256").update(readFileSync(join(modelDir, DETECTOR_MODEL_FILE))).digest("hex"),
     code_commit: commit,
