@@ -56,11 +56,17 @@ export const RULES_GATE_FEATURES: readonly string[] = [
   "max_coverage_by_model",
 ];
 
+/** What both gates read of an element's label and size: has_label, label_words, log_width, log_height, log_aspect (screen pixels). */
+function labelAndSize(c: ElementCandidate, scale: number): { label: [number, number]; size: [number, number, number] } {
+  const w = Math.max(1, (c.bbox[2] - c.bbox[0]) / scale);
+  const h = Math.max(1, (c.bbox[3] - c.bbox[1]) / scale);
+  const words = c.label.trim() ? c.label.trim().split(/\s+/u).length : 0;
+  return { label: [words > 0 ? 1 : 0, Math.min(words, 8) / 8], size: [Math.log(w) / 6, Math.log(h) / 6, Math.log(w / h) / 3] };
+}
+
 /** The feature vector of one extra (RULES_GATE_FEATURES order). Sizes are in screen pixels (divided by the scale). */
 export function rulesGateFeatures(c: ElementCandidate, ctx: RulesGateContext): number[] {
-  const w = Math.max(1, (c.bbox[2] - c.bbox[0]) / ctx.scale);
-  const h = Math.max(1, (c.bbox[3] - c.bbox[1]) / ctx.scale);
-  const words = c.label.trim() ? c.label.trim().split(/\s+/u).length : 0;
+  const { label, size } = labelAndSize(c, ctx.scale);
   let iou = 0;
   let cover = 0;
   for (const l of ctx.learned) {
@@ -70,13 +76,10 @@ export function rulesGateFeatures(c: ElementCandidate, ctx: RulesGateContext): n
   return [
     ...UI_ELEMENT_TYPES.map((t) => (c.type === t ? 1 : 0)),
     ...METHODS.map((m) => (c.method === m ? 1 : 0)),
-    words > 0 ? 1 : 0,
-    Math.min(words, 8) / 8,
+    ...label,
     c.confidence,
     c.filled ? 1 : 0,
-    Math.log(w) / 6,
-    Math.log(h) / 6,
-    Math.log(w / h) / 3,
+    ...size,
     iou,
     cover,
   ];
@@ -101,9 +104,7 @@ export const MODEL_GATE_FEATURES: readonly string[] = [
 
 /** The feature vector of one of the model's elements (MODEL_GATE_FEATURES order). Sizes in screen pixels. */
 export function modelGateFeatures(c: ElementCandidate, ctx: LearnedGateContext): number[] {
-  const w = Math.max(1, (c.bbox[2] - c.bbox[0]) / ctx.scale);
-  const h = Math.max(1, (c.bbox[3] - c.bbox[1]) / ctx.scale);
-  const words = c.label.trim() ? c.label.trim().split(/\s+/u).length : 0;
+  const { label, size } = labelAndSize(c, ctx.scale);
   const p = Math.min(1 - 1e-6, Math.max(1e-6, c.confidence));
   let same = 0;
   let any = 0;
@@ -121,11 +122,8 @@ export function modelGateFeatures(c: ElementCandidate, ctx: LearnedGateContext):
     ...UI_ELEMENT_TYPES.map((t) => (c.type === t ? c.confidence : 0)),
     c.confidence,
     Math.log(p / (1 - p)) / 4,
-    words > 0 ? 1 : 0,
-    Math.min(words, 8) / 8,
-    Math.log(w) / 6,
-    Math.log(h) / 6,
-    Math.log(w / h) / 3,
+    ...label,
+    ...size,
     same,
     any,
     cover,
