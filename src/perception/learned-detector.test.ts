@@ -443,6 +443,7 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       expect(left.length).toBeLessThan(model.length);
       expect(left.some((e) => e.type === weakest.type && e.confidence <= weakest.confidence)).toBe(false);
       expect(left.every((e) => model.some((m) => m.type === e.type && m.confidence === e.confidence))).toBe(true);
+      expect(gated.metadata.timings).toMatchObject({ model_elements: seen.length, model_elements_kept: left.length });
     } finally {
       await ppocr.close();
     }

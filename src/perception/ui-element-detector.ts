@@ -238,6 +238,8 @@ export class UIElementDetector implements ElementDetector {
           const learned = gate?.keepLearned ? fused.filter((l) => gate.keepLearned!(l, { scale, rules, learned: fused })) : fused;
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
           const kept = gate ? extras.filter((r) => gate.keep(r, { scale, learned })) : extras;
+          timings.model_elements = fused.length;
+          timings.model_elements_kept = learned.length;
           timings.rules_extras = extras.length;
           timings.rules_extras_kept = kept.length;
           candidates = [...learned, ...kept];
