@@ -190,7 +190,8 @@ export class LogisticRulesGate implements RulesGate {
   }
 }
 
-function logistic(m: { weights: readonly number[]; bias: number }, x: readonly number[]): number {
+/** A logistic model's probability for the feature vector `x` (the gates here, and their fit). */
+export function logistic(m: { weights: ArrayLike<number>; bias: number }, x: readonly number[]): number {
   let z = m.bias;
   for (let i = 0; i < x.length; i++) z += (m.weights[i] as number) * (x[i] as number);
   return 1 / (1 + Math.exp(-z));

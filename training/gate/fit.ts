@@ -26,7 +26,7 @@ import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_MODEL_FILE, LearnedDetector } from "../../src/perception/learned-detector.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
-import { MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
+import { logistic, MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { splitter } from "../fold-split.js";
@@ -66,17 +66,17 @@ function matched(truth: readonly BBox[], preds: readonly BBox[]): { truths: Set<
 // The recording gate: keeps every extra and remembers it; of the model's elements it remembers each with its
 // features and keeps those the model gate (once fitted) keeps.
 let asked: Array<{ c: ElementCandidate; ctx: RulesGateContext }> = [];
-let modelAsked: Array<{ c: ElementCandidate; x: number[] }> = [];
+let modelAsked: Array<{ c: ElementCandidate; x: number[]; kept: boolean }> = [];
 /** The model gate once fitted (after the first pass). */
 const fitted: { modelGate?: { weights: Float64Array; bias: number; threshold: number } } = {};
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-const score = (m: { weights: Float64Array; bias: number }, x: readonly number[]) => sigmoid(x.reduce((z, v, k) => z + m.weights[k]! * v, m.bias));
 const recorder: RulesGate = {
   keep: (c, ctx) => (asked.push({ c, ctx }), true),
   keepLearned: (c, ctx) => {
     const x = modelGateFeatures(c, ctx);
-    modelAsked.push({ c, x });
-    return !fitted.modelGate || score(fitted.modelGate, x) >= fitted.modelGate.threshold;
+    const kept = !fitted.modelGate || logistic(fitted.modelGate, x) >= fitted.modelGate.threshold;
+    modelAsked.push({ c, x, kept });
+    return kept;
   },
 };
 const pp = await PpOcr.create();
@@ -107,7 +107,7 @@ async function pass(label: string) {
     // Every element of the model's is labelled by a one-to-one match of all of them; the totals count those kept.
     const all = matched(truth, modelAsked.map((a) => a.c.bbox));
     modelAsked.forEach((a, k) => modelExamples.push({ x: a.x, y: all.preds.has(k) ? 1 : 0 }));
-    const learned = asked[0]?.ctx.learned ?? modelAsked.filter((a) => !fitted.modelGate || score(fitted.modelGate, a.x) >= fitted.modelGate.threshold).map((a) => a.c);
+    const learned = modelAsked.filter((a) => a.kept).map((a) => a.c);
     const byModel = matched(truth, learned.map((l) => l.bbox));
     totals.truth += truth.length;
     totals.modelTp += byModel.truths.size;
@@ -148,7 +148,7 @@ const round = (v: number) => Math.round(v * 1000) / 1000;
 // pooled F1 of the model's elements over the screens.
 const first = await pass("model gate");
 const mg = fitLogistic(first.modelExamples, MODEL_GATE_FEATURES.length);
-const mProbs = first.modelExamples.map((e) => score(mg, e.x));
+const mProbs = first.modelExamples.map((e) => logistic(mg, e.x));
 const modelF1At = (t: number) => {
   let tp = 0;
   let kept = 0;
@@ -169,7 +169,7 @@ console.log(`model gate: ${first.modelExamples.length} model elements, ${first.m
 const { examples, totals } = await pass("gate");
 await Promise.all([pp.close(), tess.close(), model.close()]);
 const { weights: w, bias: b } = fitLogistic(examples, RULES_GATE_FEATURES.length);
-const probs = examples.map((e) => score({ weights: w, bias: b }, e.x));
+const probs = examples.map((e) => logistic({ weights: w, bias: b }, e.x));
 // The hybrid's F1 over the screens when extras with p ≥ t are kept (one-to-one is approximated by the labels above).
 const f1At = (t: number) => {
   let tp = totals.modelTp;
