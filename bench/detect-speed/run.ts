@@ -1,6 +1,7 @@
 // Detection speed (issue #21 item 4): warm `detect` of full-HD screens, OCR included, with the learned detector and the
 // rules one; the model's own inference; and the cold start of `rpav detect` (a new process on one screenshot).
-// Run: npm run bench -- detect-speed      (quiet machine: the figures are wall-clock times on its 2 cores)
+// Run: npm run bench -- detect-speed      (quiet machine: the figures are wall-clock times on its 2 cores, and the
+//                                          process's CPU time per detection, all its threads: what the 2 cores share)
 //   RPAV_BENCH_SCREENS=<n>   screens (default 16): the largest screens of the data manifest (≥ 80 % of 1920×1080
 //                             pixels, drawn at scale 1), every family, deterministic order by id hash
 //   RPAV_BENCH_COLD=<n>      cold starts of each kind (default 3): first run, and later runs with the data folder kept
@@ -61,16 +62,20 @@ for (const name of kinds) {
   const total: number[] = [];
   const ocrMs: number[] = [];
   const modelMs: number[] = [];
+  const cpuMs: number[] = [];
   for (const [i, frame] of frames.entries()) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const r = await det.detect(frame);
     total.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpuMs.push((c.user + c.system) / 1000);
     ocrMs.push(r.metadata.timings.ocr_ms ?? NaN);
     if (r.metadata.timings.proposer_ms !== undefined) modelMs.push(r.metadata.timings.proposer_ms);
     process.stdout.write(`  ${name} [${i + 1}/${frames.length}] ${picked[i]!.id}: ${total.at(-1)!.toFixed(0)} ms (${r.elements.length} elements)\n`);
   }
-  out[name] = { median_ms: q(total, 50), p95_ms: q(total, 95), ocr_median_ms: q(ocrMs, 50), ...(modelMs.length ? { model_median_ms: q(modelMs, 50), model_p95_ms: q(modelMs, 95) } : {}) };
-  console.log(`${name}: detect median ${q(total, 50)} ms, p95 ${q(total, 95)} ms (OCR median ${q(ocrMs, 50)} ms${modelMs.length ? `, model median ${q(modelMs, 50)} ms, p95 ${q(modelMs, 95)} ms` : ""})`);
+  out[name] = { median_ms: q(total, 50), p95_ms: q(total, 95), cpu_median_ms: q(cpuMs, 50), ocr_median_ms: q(ocrMs, 50), ...(modelMs.length ? { model_median_ms: q(modelMs, 50), model_p95_ms: q(modelMs, 95) } : {}) };
+  console.log(`${name}: detect median ${q(total, 50)} ms, p95 ${q(total, 95)} ms, CPU median ${q(cpuMs, 50)} ms (OCR median ${q(ocrMs, 50)} ms${modelMs.length ? `, model median ${q(modelMs, 50)} ms, p95 ${q(modelMs, 95)} ms` : ""})`);
   await Promise.all([tess.close(), pp.close(), model?.close()]);
 }
 

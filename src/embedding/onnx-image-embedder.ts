@@ -11,7 +11,7 @@ import type { ImageEmbedder } from "../core/providers/embedders.js";
 import type { Vector } from "../core/vectors.js";
 import type * as OrtModule from "onnxruntime-node";
 import type { InferenceSession } from "onnxruntime-node";
-import { loadOnnxRuntime } from "../core/onnx-runtime.js";
+import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 const CLIP_MEAN = [0.48145466, 0.4578275, 0.40821073];
 const CLIP_STD = [0.26862954, 0.26130258, 0.27577711];
@@ -60,7 +60,7 @@ export class OnnxImageEmbedder implements ImageEmbedder {
     const pre = readPreprocess(dir);
     let session: InferenceSession;
     try {
-      session = await ort.InferenceSession.create(model, { intraOpNumThreads: 2 });
+      session = await ort.InferenceSession.create(model, cpuSessionOptions(2));
     } catch (e) {
       throw new ProviderUnavailableError(`Cannot load ${model}: ${(e as Error).message}`, { cause: e, details: { path: model } });
     }

@@ -8,7 +8,7 @@ import { ProviderUnavailableError, VectorError } from "../core/errors.js";
 import type { TextEmbedder } from "../core/providers/embedders.js";
 import type { Vector } from "../core/vectors.js";
 import { BpeTokenizer } from "./bpe-tokenizer.js";
-import { loadOnnxRuntime } from "../core/onnx-runtime.js";
+import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 export class OnnxTextEmbedder implements TextEmbedder {
   readonly name: string;
@@ -31,7 +31,7 @@ export class OnnxTextEmbedder implements TextEmbedder {
     const ort: typeof OrtModule = await loadOnnxRuntime();
     let session: InferenceSession;
     try {
-      session = await ort.InferenceSession.create(model, { intraOpNumThreads: 2 });
+      session = await ort.InferenceSession.create(model, cpuSessionOptions(2));
     } catch (e) {
       throw new ProviderUnavailableError(`Cannot load ${model}: ${(e as Error).message}`, { cause: e, details: { path: model } });
     }

