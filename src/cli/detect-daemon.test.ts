@@ -91,18 +91,24 @@ describe("detection daemon", () => {
     const det = new EchoDetector();
     const { dataDir } = await serve(det);
     const client = (await connectDaemon(dataDir, { detector: "hybrid", ocr: "hybrid", build: "B1" }))!;
-    const remote = client.imageEmbedder("layout_v2_512", 512, { withDetections: true })!;
+    const { detector, embedder: remote } = client.withScreenVector("layout_v2_512", 512)!;
+    expect(client.withScreenVector("no_such_embedder", 512)).toBeUndefined();
     const frame = frameOf(320, 200, 3);
     const other = frameOf(320, 200, 5);
     const local = new LayoutImageEmbedder(512);
-    await client.detect(frame);
-    expect(Array.from(await remote.embed(frame))).toEqual(Array.from(await local.embed(frame)));
+    // The detector it came from is left as it was: its detections do not ask for the vector.
+    await client.detect(other);
     expect((await daemonInfo(dataDir))?.served).toBe(1);
+    expect(Array.from(await remote.embed(other))).toEqual(Array.from(await local.embed(other)));
+    expect((await daemonInfo(dataDir))?.served).toBe(2);
+    await detector.detect(frame);
+    expect(Array.from(await remote.embed(frame))).toEqual(Array.from(await local.embed(frame)));
+    expect((await daemonInfo(dataDir))?.served).toBe(3);
     // A frame it did not detect (or one embedded already) is sent to be embedded.
     expect(Array.from(await remote.embed(other))).toEqual(Array.from(await local.embed(other)));
     expect(Array.from(await remote.embed(frame))).toEqual(Array.from(await local.embed(frame)));
-    expect((await daemonInfo(dataDir))?.served).toBe(3);
-    expect(det.calls.length).toBe(1);
+    expect((await daemonInfo(dataDir))?.served).toBe(5);
+    expect(det.calls.length).toBe(2);
   });
 
   it("throws the detector's typed error again on the client; an untyped one is detector_failed", async () => {

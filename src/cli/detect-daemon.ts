@@ -232,13 +232,14 @@ async function sendFrame(socket: string, identity: DaemonIdentity, route: string
 
 /** A detector that sends each frame to a running daemon. Made by `connectDaemon`. */
 export class DaemonDetector implements ElementDetector {
-  /** The embedder whose vector each detection also asks for, and those vectors by frame until embedded. */
-  private alongside?: { name: string; dimensions: number };
+  /** The vectors of `alongside` its detections brought back, by frame, until embedded. */
   private readonly vectors = new WeakMap<Frame, Vector>();
 
   constructor(
     private readonly socket: string,
     readonly identity: DaemonIdentity,
+    /** The embedder whose vector each detection also asks for (see `withScreenVector`). */
+    private readonly alongside?: { name: string; dimensions: number },
   ) {}
 
   async detect(frame: Frame, options: DetectOptions = {}): Promise<DetectionResult> {
@@ -253,13 +254,22 @@ export class DaemonDetector implements ElementDetector {
   }
 
   /**
-   * The daemon's image embedder of that name (it keeps its projection warm), when it has one. With
-   * `withDetections`, each detection asks for the frame's vector in the same request, and embedding
-   * a frame just detected sends nothing (the screen is sent once).
+   * A detector on the same daemon whose detections also bring back the frame's vector from the daemon's image embedder
+   * of that name, and that embedder: embedding a frame it just detected sends nothing (the screen is sent once).
+   * Undefined when the daemon has no such embedder. This detector is left as it was.
    */
-  imageEmbedder(name: string, dimensions: number, { withDetections = false }: { withDetections?: boolean } = {}): ImageEmbedder | undefined {
+  withScreenVector(name: string, dimensions: number): { detector: DaemonDetector; embedder: ImageEmbedder } | undefined {
     if (!this.identity.embedders.includes(name)) return undefined;
-    if (withDetections) this.alongside = { name, dimensions };
+    const detector = new DaemonDetector(this.socket, this.identity, { name, dimensions });
+    return { detector, embedder: detector.imageEmbedder(name, dimensions)! };
+  }
+
+  /**
+   * The daemon's image embedder of that name (it keeps its projection warm), when it has one. A frame this detector
+   * detected with that embedder's vector alongside (`withScreenVector`) is embedded without being sent again.
+   */
+  imageEmbedder(name: string, dimensions: number): ImageEmbedder | undefined {
+    if (!this.identity.embedders.includes(name)) return undefined;
     const { socket, identity, vectors } = this;
     return {
       name,

@@ -146,8 +146,9 @@ async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind },
     if (daemon) {
       logger?.debug({ pid: daemon.identity.pid }, "detecting in the detection daemon");
       const local = screenImageEmbedder();
-      const imageEmbedder = daemon.imageEmbedder(local.name, local.dimensions, { withDetections: screenVector });
-      return { detector: daemon, ...(imageEmbedder ? { imageEmbedder } : {}), close: async () => undefined };
+      const paired = screenVector ? daemon.withScreenVector(local.name, local.dimensions) : undefined;
+      const imageEmbedder = paired?.embedder ?? daemon.imageEmbedder(local.name, local.dimensions);
+      return { detector: paired?.detector ?? daemon, ...(imageEmbedder ? { imageEmbedder } : {}), close: async () => undefined };
     }
     if (mode === "auto" && !info && daemonLockHolder(dataDir) === undefined) {
       const pid = spawnDaemon({ dataDir, detector: o.detector, ocr: o.ocr, idleMinutes: DEFAULT_IDLE_MINUTES, env: io.env });
