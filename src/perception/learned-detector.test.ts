@@ -10,7 +10,7 @@ import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { OcrLine } from "../core/providers/ocr.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, fitToggles, fuseWithOcr, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOf, fitToggles, fuseWithOcr, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -245,6 +245,22 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
       [{ text: "Non", bbox: [170, 300, 200, 314], confidence: 0.9, words: [word("Non", [170, 300, 200, 314])] }],
     );
     expect([bare!.label, next!.label]).toEqual(["", "Non"]);
+  });
+  it("names a bare indicator by the caption a toggle the gate dropped held; the kept keep their boxes", () => {
+    const fitted = [
+      { type: "checkbox" as const, bbox: [100, 300, 114, 314] as BBox, confidence: 0.8 },
+      { type: "checkbox" as const, bbox: [116, 298, 230, 316] as BBox, confidence: 0.2 },
+    ];
+    const lines: OcrLine[] = [{ text: "Non", bbox: [120, 300, 150, 314], confidence: 0.9, words: [word("Non", [120, 300, 150, 314])] }];
+    const asked: string[][] = [];
+    const { all, kept } = keepFused(fitted, lines, (c, every) => (asked.push(every.map((e) => e.label)), c.confidence >= 0.5));
+    // The gate is asked with every element labelled among all of them (the dropped one holds « Non »'s centre)…
+    expect(all.map((c) => c.label)).toEqual(["", "Non"]);
+    expect(asked).toEqual([["", "Non"], ["", "Non"]]);
+    // …and what it keeps is labelled again without it.
+    expect(kept.map((c) => [c.label, c.bbox])).toEqual([["Non", [100, 300, 114, 314]]]);
+    // Nothing dropped: the same candidates.
+    expect(keepFused(fitted, lines, () => true).kept).toEqual(all);
   });
   it("ends a caption at a gap wider than a word space: the next toggle's indicator read as a letter is not its caption", () => {
     const row: OcrLine = { text: "checkbutton O radiobutton", bbox: [80, 400, 330, 420], confidence: 0.9, words: [word("checkbutton", [80, 400, 180, 420]), word("O", [200, 400, 212, 420]), word("radiobutton", [217, 400, 330, 420])] };

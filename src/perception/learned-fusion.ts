@@ -224,3 +224,14 @@ export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonl
     return { type: p.type, bbox: p.bbox, label, text, confidence: p.confidence, method: "learned_detector", filled: false, ...(p.state ? { state } : {}) };
   });
 }
+
+/**
+ * The model's elements `keep` accepts (asked of each as `fuseWithOcr` labels it with all the others there), labelled
+ * again among those kept only: a toggle dropped here no longer keeps the line in its box from naming a bare indicator
+ * beside it. Boxes, types and confidences are the fitted proposals' own.
+ */
+export function keepFused(fitted: readonly FittedProposal[], lines: readonly OcrLine[], keep: (c: ElementCandidate, all: readonly ElementCandidate[]) => boolean): { all: ElementCandidate[]; kept: ElementCandidate[] } {
+  const all = fuseWithOcr(fitted, lines);
+  const keeps = all.map((c) => keep(c, all));
+  return { all, kept: keeps.every(Boolean) ? all : fuseWithOcr(fitted.filter((_, i) => keeps[i]), lines) };
+}

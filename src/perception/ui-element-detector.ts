@@ -22,7 +22,7 @@ import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/sc
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
-import { fitToggles, fuseWithOcr, snapToShapes, widenFields } from "./learned-fusion.js";
+import { fitToggles, fuseWithOcr, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -233,9 +233,9 @@ export class UIElementDetector implements ElementDetector {
           const drawn = shapes.filter((s) => !s.container);
           const gate = this.deps.rulesGate;
           const snapped = snapToShapes(proposals, drawn);
-          const fused = fuseWithOcr(fitToggles(widenFields(snapped, drawn), drawn, ocr.lines), ocr.lines);
+          const fitted = fitToggles(widenFields(snapped, drawn), drawn, ocr.lines);
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
-          const learned = gate?.keepLearned ? fused.filter((l) => gate.keepLearned!(l, { scale, rules, learned: fused })) : fused;
+          const { all: fused, kept: learned } = keepFused(fitted, ocr.lines, (l, all) => !gate?.keepLearned || gate.keepLearned(l, { scale, rules, learned: all }));
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
           const kept = gate ? extras.filter((r) => gate.keep(r, { scale, learned })) : extras;
           timings.model_elements = fused.length;
