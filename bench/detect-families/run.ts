@@ -138,6 +138,9 @@ const rows = new Map<string, { split: string; rules: Tally; learned: Tally; unio
 // (IoU < 0.5) — what the rules find that the model does not.
 const union = (learnedEls: Screen["elements"], rulesEls: Screen["elements"]) => [...learnedEls, ...rulesEls.filter((r) => learnedEls.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5))];
 const scored: Record<string, Array<{ confidence: number; correct: boolean }>> = { train: [], held: [], dev: [] };
+// The product's output (the gated hybrid's elements): the `confidence` a uielement_v1 carries against whether the element
+// is right (a true element of its type, IoU ≥ 0.5, matched one to one).
+const scoredProduct: Record<string, Array<{ confidence: number; correct: boolean }>> = { train: [], held: [], dev: [] };
 const inferMs: Record<"full" | "with_coarse", Array<{ ms: number; mpix: number }>> = { full: [], with_coarse: [] };
 const started = performance.now();
 for (const [i, s] of screens.entries()) {
@@ -150,7 +153,11 @@ for (const [i, s] of screens.entries()) {
   score(row.learned, s.elements, l.elements);
   score(row.union, s.elements, union(l.elements, r.elements));
   score(row.hybrid, s.elements, (await hybrid.detect(frame, { scale: s.scale })).elements);
-  if (gated) score(row.gated, s.elements, (await gated.detect(frame, { scale: s.scale })).elements);
+  if (gated) {
+    const els = (await gated.detect(frame, { scale: s.scale })).elements;
+    const right = score(row.gated, s.elements, els);
+    els.forEach((e, k) => scoredProduct[s.split]!.push({ confidence: e.confidence, correct: right.has(k) }));
+  }
   // Reliability over every proposal down to the model's floor (not only those kept).
   const t0 = performance.now();
   const all = await model.detections(frame, undefined, model.meta.floor); // both passes when the model has a coarse one
@@ -186,12 +193,15 @@ for (const split of ["train", "held", "dev"]) {
     console.log(`${`mean of ${split} families`.padEnd(39)} | F1 ${m.rules_f1}, type ${m.rules_type}            | F1 ${m.learned_f1}, type ${m.learned_type}          | F1 ${m.union_f1}, type ${m.union_type}     | F1 ${m.hybrid_f1}, type ${m.hybrid_type}${gated ? `  | F1 ${m.hybrid_gated_f1}, type ${m.hybrid_gated_type}` : ""}`);
   }
 }
-for (const [split, xs] of Object.entries(scored)) {
-  if (!xs.length) continue;
-  const t = reliabilityTable(xs);
-  (out.reliability as Record<string, unknown>)[split] = t;
-  console.log(`\nreliability of the learned detector's confidence (${split} families, ${t.count} proposals ≥ floor, ECE ${t.ece.toFixed(3)}):`);
-  for (const b of t.bins) if (b.count) console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)}: ${String(b.count).padStart(5)} proposals, mean confidence ${b.meanConfidence!.toFixed(3)}, precision ${b.precision!.toFixed(3)}`);
+out.reliability_product = {};
+for (const [what, key, sets] of [["the learned detector's confidence", "reliability", scored], ["the product's elements' confidence (gated hybrid)", "reliability_product", scoredProduct]] as const) {
+  for (const [split, xs] of Object.entries(sets)) {
+    if (!xs.length) continue;
+    const t = reliabilityTable(xs);
+    (out[key] as Record<string, unknown>)[split] = t;
+    console.log(`\nreliability of ${what} (${split} families, ${t.count} ${key === "reliability" ? "proposals ≥ floor" : "elements"}, ECE ${t.ece.toFixed(3)}):`);
+    for (const b of t.bins) if (b.count) console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)}: ${String(b.count).padStart(5)} ${key === "reliability" ? "proposals" : "elements"}, mean confidence ${b.meanConfidence!.toFixed(3)}, precision ${b.precision!.toFixed(3)}`);
+  }
 }
 // The model's own inference (onnxruntime-node, 2 threads, decoding included), per screen of the sample (they range from
 // ~0.2 to ~8 Mpixel): the full-resolution pass alone (the hybrid's) and with the coarse pass (the model alone's).
