@@ -253,14 +253,15 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     ];
     const lines: OcrLine[] = [{ text: "Non", bbox: [120, 300, 150, 314], confidence: 0.9, words: [word("Non", [120, 300, 150, 314])] }];
     const asked: string[][] = [];
-    const { all, kept } = keepFused(fitted, lines, (c, every) => (asked.push(every.map((e) => e.label)), c.confidence >= 0.5));
+    const { all, kept } = keepFused(fitted, lines, (c, every) => (asked.push(every.map((e) => e.label)), { keep: c.confidence >= 0.5 }));
     // The gate is asked with every element labelled among all of them (the dropped one holds « Non »'s centre)…
     expect(all.map((c) => c.label)).toEqual(["", "Non"]);
     expect(asked).toEqual([["", "Non"], ["", "Non"]]);
     // …and what it keeps is labelled again without it.
     expect(kept.map((c) => [c.label, c.bbox])).toEqual([["Non", [100, 300, 114, 314]]]);
-    // Nothing dropped: the same candidates.
-    expect(keepFused(fitted, lines, () => true).kept).toEqual(all);
+    // Nothing dropped: the same candidates; a confidence the judge gives replaces the model's.
+    expect(keepFused(fitted, lines, () => ({ keep: true })).kept).toEqual(all);
+    expect(keepFused(fitted, lines, (c) => ({ keep: true, confidence: c.confidence / 2 })).kept.map((c) => [c.label, c.confidence])).toEqual([["", 0.4], ["Non", 0.1]]);
   });
   it("ends a caption at a gap wider than a word space: the next toggle's indicator read as a letter is not its caption", () => {
     const row: OcrLine = { text: "checkbutton O radiobutton", bbox: [80, 400, 330, 420], confidence: 0.9, words: [word("checkbutton", [80, 400, 180, 420]), word("O", [200, 400, 212, 420]), word("radiobutton", [217, 400, 330, 420])] };
@@ -460,6 +461,27 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       expect(left.some((e) => e.type === weakest.type && e.confidence <= weakest.confidence)).toBe(false);
       expect(left.every((e) => model.some((m) => m.type === e.type && m.confidence === e.confidence))).toBe(true);
       expect(gated.metadata.timings).toMatchObject({ model_elements: seen.length, model_elements_kept: left.length });
+    } finally {
+      await ppocr.close();
+    }
+  }, 60_000);
+
+  it("gated hybrid: an element the gate gives a probability carries it as its confidence; the same elements", async () => {
+    const frame = await readImageFile(join(FIXTURES, "screen.png"));
+    const ppocr = await PpOcr.create();
+    try {
+      const ocr = new CachedOcr(ppocr);
+      const plain = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: { keep: () => true } }).detect(frame);
+      const gate: RulesGate = { keep: () => true, keepLearned: () => true, probability: () => 0.42, learnedProbability: () => 0.77 };
+      const judged = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: gate }).detect(frame);
+      const key = (e: { type: string; bbox: readonly number[] }) => `${e.type} ${e.bbox.join(",")}`;
+      expect(judged.elements.map(key).sort()).toEqual(plain.elements.map(key).sort());
+      const model = judged.elements.filter((e) => e.detection_method === "learned_detector");
+      const extras = judged.elements.filter((e) => e.detection_method !== "learned_detector");
+      expect(model.length).toBeGreaterThan(0);
+      expect(extras.length).toBeGreaterThan(0);
+      expect(new Set(model.map((e) => e.confidence))).toEqual(new Set([0.77]));
+      expect(new Set(extras.map((e) => e.confidence))).toEqual(new Set([0.42]));
     } finally {
       await ppocr.close();
     }

@@ -226,12 +226,15 @@ export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonl
 }
 
 /**
- * The model's elements `keep` accepts (asked of each as `fuseWithOcr` labels it with all the others there), labelled
- * again among those kept only: a toggle dropped here no longer keeps the line in its box from naming a bare indicator
- * beside it. Boxes, types and confidences are the fitted proposals' own.
+ * The model's elements the gate keeps: `judge` is asked of each as `fuseWithOcr` labels it with all the others there,
+ * and says whether it stays and, when it knows, its confidence. Those kept are labelled again among themselves only (a
+ * toggle dropped here no longer keeps the line in its box from naming a bare indicator beside it); boxes and types are
+ * the fitted proposals' own.
  */
-export function keepFused(fitted: readonly FittedProposal[], lines: readonly OcrLine[], keep: (c: ElementCandidate, all: readonly ElementCandidate[]) => boolean): { all: ElementCandidate[]; kept: ElementCandidate[] } {
+export function keepFused(fitted: readonly FittedProposal[], lines: readonly OcrLine[], judge: (c: ElementCandidate, all: readonly ElementCandidate[]) => { keep: boolean; confidence?: number }): { all: ElementCandidate[]; kept: ElementCandidate[] } {
   const all = fuseWithOcr(fitted, lines);
-  const keeps = all.map((c) => keep(c, all));
-  return { all, kept: keeps.every(Boolean) ? all : fuseWithOcr(fitted.filter((_, i) => keeps[i]), lines) };
+  const verdicts = all.map((c) => judge(c, all));
+  if (verdicts.every((v) => v.keep && v.confidence === undefined)) return { all, kept: all };
+  const kept = fitted.flatMap((p, i) => (verdicts[i]!.keep ? [verdicts[i]!.confidence === undefined ? p : { ...p, confidence: verdicts[i]!.confidence! }] : []));
+  return { all, kept: fuseWithOcr(kept, lines) };
 }

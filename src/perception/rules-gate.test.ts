@@ -73,6 +73,9 @@ describe("the hybrid's gate on the rules' extras", () => {
     const tab = cand({ type: "tab", method: "learned_detector" });
     expect(gate.keepLearned(tab, { scale: 1, rules: [cand({ type: "tab" })], learned: [tab] })).toBe(false); // sigmoid(-2)
     expect(new LogisticRulesGate(fileWith({}, 0)).keepLearned(l, { scale: 1, rules: [], learned: [l] })).toBe(true);
+    // Its probability (the confidence the hybrid gives the element), and none without a model gate.
+    expect(gate.learnedProbability(l, { scale: 1, rules: [cand({ type: "link" })], learned: [l] })).toBeCloseTo(1 / (1 + Math.exp(-4)));
+    expect(new LogisticRulesGate(fileWith({}, 0)).learnedProbability(l, { scale: 1, rules: [], learned: [l] })).toBeUndefined();
   });
 
   it("the committed gate loads, names its features and keeps a wide field the model missed over a stray link", () => {
@@ -85,7 +88,7 @@ describe("the hybrid's gate on the rules' extras", () => {
     // Its model gate was fitted with it: an element the rules saw too is likelier right than the same one alone.
     expect(file.model_gate?.features).toEqual(MODEL_GATE_FEATURES);
     const l = cand({ type: "link", method: "learned_detector", confidence: 0.4 });
-    expect(gate.learnedProbability(l, { scale: 1, rules: [cand({ type: "link" })], learned: [l] })).toBeGreaterThan(gate.learnedProbability(l, { scale: 1, rules: [], learned: [l] }));
+    expect(gate.learnedProbability(l, { scale: 1, rules: [cand({ type: "link" })], learned: [l] })).toBeGreaterThan(gate.learnedProbability(l, { scale: 1, rules: [], learned: [l] })!);
   });
 
   it("absent: none (a model folder from before the gate); unreadable or fitted on other features: provider_unavailable naming the file", () => {

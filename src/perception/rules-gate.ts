@@ -39,6 +39,13 @@ export interface RulesGate {
   keep(candidate: ElementCandidate, context: RulesGateContext): boolean;
   /** Whether the hybrid keeps this element of the model's (one of `context.learned`); absent: every one. */
   keepLearned?(candidate: ElementCandidate, context: LearnedGateContext): boolean;
+  /**
+   * The probability that an extra is right, when the gate knows it: the confidence the hybrid gives the extra it keeps
+   * (the rules' own confidences are set by hand).
+   */
+  probability?(candidate: ElementCandidate, context: RulesGateContext): number;
+  /** The same for one of the model's elements (undefined: the gate has no model part; the model's confidence stands). */
+  learnedProbability?(candidate: ElementCandidate, context: LearnedGateContext): number | undefined;
 }
 
 /** The names of the features, in order (the weights file lists them, and they must match). */
@@ -179,14 +186,14 @@ export class LogisticRulesGate implements RulesGate {
     return this.probability(c, ctx) >= this.file.threshold;
   }
 
-  /** The probability that one of the model's elements is right, by the model gate (1 without one). */
-  learnedProbability(c: ElementCandidate, ctx: LearnedGateContext): number {
+  /** The probability that one of the model's elements is right, by the model gate (undefined without one). */
+  learnedProbability(c: ElementCandidate, ctx: LearnedGateContext): number | undefined {
     const m = this.file.model_gate;
-    return m ? logistic(m, modelGateFeatures(c, ctx)) : 1;
+    return m ? logistic(m, modelGateFeatures(c, ctx)) : undefined;
   }
 
   keepLearned(c: ElementCandidate, ctx: LearnedGateContext): boolean {
-    return this.learnedProbability(c, ctx) >= (this.file.model_gate?.threshold ?? 0);
+    return (this.learnedProbability(c, ctx) ?? 1) >= (this.file.model_gate?.threshold ?? 0);
   }
 }
 

@@ -235,9 +235,21 @@ export class UIElementDetector implements ElementDetector {
           const snapped = snapToShapes(proposals, drawn);
           const fitted = fitToggles(widenFields(snapped, drawn), drawn, ocr.lines);
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
-          const { all: fused, kept: learned } = keepFused(fitted, ocr.lines, (l, all) => !gate?.keepLearned || gate.keepLearned(l, { scale, rules, learned: all }));
+          // Where the gate knows how likely an element is right, that is its confidence (calibrated on the train
+          // families' calibration split with what the rules and the model saw together).
+          const { all: fused, kept: learned } = keepFused(fitted, ocr.lines, (l, all) => {
+            const ctx = { scale, rules, learned: all };
+            const confidence = gate?.learnedProbability?.(l, ctx);
+            return { keep: !gate?.keepLearned || gate.keepLearned(l, ctx), ...(confidence !== undefined ? { confidence } : {}) };
+          });
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
-          const kept = gate ? extras.filter((r) => gate.keep(r, { scale, learned })) : extras;
+          const kept = gate
+            ? extras.flatMap((r) => {
+                const ctx = { scale, learned };
+                const confidence = gate.probability?.(r, ctx);
+                return gate.keep(r, ctx) ? [confidence === undefined ? r : { ...r, confidence }] : [];
+              })
+            : extras;
           timings.model_elements = fused.length;
           timings.model_elements_kept = learned.length;
           timings.rules_extras = extras.length;
