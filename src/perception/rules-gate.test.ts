@@ -78,23 +78,6 @@ describe("the hybrid's gate on the rules' extras", () => {
     expect(new LogisticRulesGate(fileWith({}, 0)).learnedProbability(l, { scale: 1, rules: [], learned: [l] })).toBeUndefined();
   });
 
-  it("a temperature softens the confidences, not what either gate keeps", () => {
-    const weights = MODEL_GATE_FEATURES.map((f) => (f === "max_iou_rules" ? 6 : 0));
-    const l = cand({ type: "link", method: "learned_detector" });
-    const seen = { scale: 1, rules: [cand({ type: "link" })], learned: [l] };
-    const extra = cand({ type: "text_input", bbox: [100, 100, 700, 136], label: "", text: "" });
-    const plain = new LogisticRulesGate({ ...fileWith({}, 1.5, 0.8), model_gate: { features: [...MODEL_GATE_FEATURES], weights, bias: -2, threshold: 0.9 } });
-    const soft = new LogisticRulesGate({ ...fileWith({}, 1.5, 0.8), temperature: 2, model_gate: { features: [...MODEL_GATE_FEATURES], weights, bias: -2, threshold: 0.9, temperature: 2 } });
-    expect(plain.probability(extra, { scale: 1, learned: [] })).toBeCloseTo(1 / (1 + Math.exp(-1.5)));
-    expect(soft.probability(extra, { scale: 1, learned: [] })).toBeCloseTo(1 / (1 + Math.exp(-0.75)));
-    expect(soft.learnedProbability(l, seen)).toBeCloseTo(1 / (1 + Math.exp(-2)));
-    // Kept on the fitted scores: 0.818 ≥ 0.8 and 0.982 ≥ 0.9, though the softened ones (0.679, 0.881) are under.
-    for (const g of [plain, soft]) {
-      expect(g.keep(extra, { scale: 1, learned: [] })).toBe(true);
-      expect(g.keepLearned(l, seen)).toBe(true);
-    }
-  });
-
   it("the committed gate loads, names its features and keeps a wide field the model missed over a stray link", () => {
     const gate = LogisticRulesGate.load(defaultDetectorModelDir(), "git checkout -- models/ui-detector")!;
     expect(gate).toBeDefined();
@@ -110,7 +93,7 @@ describe("the hybrid's gate on the rules' extras", () => {
 
   it("absent: none (a model folder from before the gate); unreadable or fitted on other features: provider_unavailable naming the file", () => {
     expect(LogisticRulesGate.load(folder(undefined), "R")).toBeUndefined();
-    for (const bad of ["{", JSON.stringify({ version: 2 }), JSON.stringify({ ...fileWith({}, 0), weights: [1] }), JSON.stringify({ ...fileWith({}, 0), features: ["x", ...RULES_GATE_FEATURES.slice(1)] }), JSON.stringify({ ...fileWith({}, 0), model_gate: { features: [...MODEL_GATE_FEATURES], weights: [1], bias: 0, threshold: 0.5 } }), JSON.stringify({ ...fileWith({}, 0), model_gate: { features: [...MODEL_GATE_FEATURES], weights: MODEL_GATE_FEATURES.map(() => 0), bias: 0, threshold: 1.5 } }), JSON.stringify({ ...fileWith({}, 0), temperature: -1 })]) {
+    for (const bad of ["{", JSON.stringify({ version: 2 }), JSON.stringify({ ...fileWith({}, 0), weights: [1] }), JSON.stringify({ ...fileWith({}, 0), features: ["x", ...RULES_GATE_FEATURES.slice(1)] }), JSON.stringify({ ...fileWith({}, 0), model_gate: { features: [...MODEL_GATE_FEATURES], weights: [1], bias: 0, threshold: 0.5 } }), JSON.stringify({ ...fileWith({}, 0), model_gate: { features: [...MODEL_GATE_FEATURES], weights: MODEL_GATE_FEATURES.map(() => 0), bias: 0, threshold: 1.5 } })]) {
       const d = folder(bad);
       expect(() => LogisticRulesGate.load(d, "git checkout -- models/ui-detector")).toThrow(expect.objectContaining({ code: "provider_unavailable", message: expect.stringContaining(join(d, RULES_GATE_FILE)) }));
     }

@@ -138,16 +138,12 @@ export function modelGateFeatures(c: ElementCandidate, ctx: LearnedGateContext):
   ];
 }
 
-/**
- * A logistic model: weights over named features, a bias, the least probability kept, and the temperature that turns its
- * score into a confidence on families it was not fitted on (absent: 1).
- */
+/** A logistic model: weights over named features, a bias, the least probability kept. */
 const LogisticSchema = z.object({
   features: z.array(z.string()),
   weights: z.array(z.number().finite()),
   bias: z.number().finite(),
   threshold: z.number().min(0).max(1),
-  temperature: z.number().positive().finite().optional(),
 });
 
 export const RulesGateFileSchema = z.object({
@@ -156,7 +152,6 @@ export const RulesGateFileSchema = z.object({
   weights: z.array(z.number().finite()),
   bias: z.number().finite(),
   threshold: z.number().min(0).max(1),
-  temperature: z.number().positive().finite().optional(),
   /** Which of the model's own elements the hybrid keeps (absent: all). */
   model_gate: LogisticSchema.optional(),
   /** How it was fitted: screens, extras, figures on the fitting split. */
@@ -183,38 +178,28 @@ export class LogisticRulesGate implements RulesGate {
     return new LogisticRulesGate(parsed);
   }
 
-  /** The probability that an extra is right, softened by the gate's leave-one-family-out temperature. */
   probability(c: ElementCandidate, ctx: RulesGateContext): number {
-    return sigmoid(logit(this.file, rulesGateFeatures(c, ctx)) / (this.file.temperature ?? 1));
+    return logistic(this.file, rulesGateFeatures(c, ctx));
   }
 
-  /** Kept when the fitted score reaches the threshold (the temperature changes the confidence, not the decision). */
   keep(c: ElementCandidate, ctx: RulesGateContext): boolean {
-    return logistic(this.file, rulesGateFeatures(c, ctx)) >= this.file.threshold;
+    return this.probability(c, ctx) >= this.file.threshold;
   }
 
-  /** The probability that one of the model's elements is right, by the model gate with its temperature (undefined without one). */
+  /** The probability that one of the model's elements is right, by the model gate (undefined without one). */
   learnedProbability(c: ElementCandidate, ctx: LearnedGateContext): number | undefined {
     const m = this.file.model_gate;
-    return m ? sigmoid(logit(m, modelGateFeatures(c, ctx)) / (m.temperature ?? 1)) : undefined;
+    return m ? logistic(m, modelGateFeatures(c, ctx)) : undefined;
   }
 
   keepLearned(c: ElementCandidate, ctx: LearnedGateContext): boolean {
-    const m = this.file.model_gate;
-    return !m || logistic(m, modelGateFeatures(c, ctx)) >= m.threshold;
+    return (this.learnedProbability(c, ctx) ?? 1) >= (this.file.model_gate?.threshold ?? 0);
   }
 }
 
-/** A logistic model's score (log-odds) for the feature vector `x`. */
-export function logit(m: { weights: ArrayLike<number>; bias: number }, x: readonly number[]): number {
-  let z = m.bias;
-  for (let i = 0; i < x.length; i++) z += (m.weights[i] as number) * (x[i] as number);
-  return z;
-}
-
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-
 /** A logistic model's probability for the feature vector `x` (the gates here, and their fit). */
 export function logistic(m: { weights: ArrayLike<number>; bias: number }, x: readonly number[]): number {
-  return sigmoid(logit(m, x));
+  let z = m.bias;
+  for (let i = 0; i < x.length; i++) z += (m.weights[i] as number) * (x[i] as number);
+  return 1 / (1 + Math.exp(-z));
 }

@@ -26,10 +26,10 @@ import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_MODEL_FILE, LearnedDetector } from "../../src/perception/learned-detector.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
-import { logistic, logit, MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
+import { logistic, MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
-import { familyOf, splitter } from "../fold-split.js";
+import { splitter } from "../fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
@@ -88,8 +88,6 @@ const hybrid = new UIElementDetector({ ocr, proposer: model, keepRules: true, ru
 interface Example {
   x: number[];
   y: number;
-  /** The screen's family (training/fold-split.ts familyOf): the leave-one-family-out temperature's groups. */
-  family: string;
 }
 /** One pass of the hybrid over the screens: the extras' examples, the model's elements' examples (all of them, kept or not), the totals. */
 async function pass(label: string) {
@@ -108,15 +106,14 @@ async function pass(label: string) {
     const truth = m.elements.map((e) => e.bbox);
     // Every element of the model's is labelled by a one-to-one match of all of them; the totals count those kept.
     const all = matched(truth, modelAsked.map((a) => a.c.bbox));
-    const family = familyOf(f);
-    modelAsked.forEach((a, k) => modelExamples.push({ x: a.x, y: all.preds.has(k) ? 1 : 0, family }));
+    modelAsked.forEach((a, k) => modelExamples.push({ x: a.x, y: all.preds.has(k) ? 1 : 0 }));
     const learned = modelAsked.filter((a) => a.kept).map((a) => a.c);
     const byModel = matched(truth, learned.map((l) => l.bbox));
     totals.truth += truth.length;
     totals.modelTp += byModel.truths.size;
     totals.modelFp += learned.length - byModel.truths.size;
     const free = truth.filter((_, k) => !byModel.truths.has(k));
-    for (const { c, ctx } of asked) examples.push({ x: rulesGateFeatures(c, ctx), y: free.some((g) => bboxIoU(g, c.bbox) >= 0.5) ? 1 : 0, family });
+    for (const { c, ctx } of asked) examples.push({ x: rulesGateFeatures(c, ctx), y: free.some((g) => bboxIoU(g, c.bbox) >= 0.5) ? 1 : 0 });
     const eta = ((Date.now() - t0) / (i + 1)) * (screens.length - i - 1);
     process.stdout.write(`\r  ${label} [${i + 1}/${screens.length}] ${f.id}: ${asked.length} extras; eta ${Math.round(eta / 1000)} s   `);
   }
@@ -147,27 +144,6 @@ function fitLogistic(examples: readonly Example[], d: number): { weights: Float6
 }
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
-/**
- * How much a gate's scores must be softened to be calibrated on a family it was not fitted on: each family in turn is
- * left out, the gate fitted on the others scores it, and the temperature T (sigmoid(z / T), 0.5–4 by 0.05) is the one
- * that minimises the log loss of those out-of-family scores. Only the train families' calibration screens are used.
- * The gate keeps what it keeps (its threshold is on the fitted score); T only turns its score into the confidence.
- */
-function familyTemperature(examples: readonly Example[], d: number): { temperature: number; families: number; log_loss: { fitted: number; tempered: number } } {
-  const families = [...new Set(examples.map((e) => e.family))].sort();
-  const out: Array<{ z: number; y: number }> = [];
-  for (const fam of families) {
-    const rest = examples.filter((e) => e.family !== fam);
-    if (!rest.length || !rest.some((e) => e.y) || rest.every((e) => e.y)) continue;
-    const m = fitLogistic(rest, d);
-    for (const e of examples) if (e.family === fam) out.push({ z: logit(m, e.x), y: e.y });
-  }
-  const loss = (t: number) => out.reduce((a, { z, y }) => a - Math.log(Math.min(1 - 1e-12, Math.max(1e-12, y ? sigmoid(z / t) : 1 - sigmoid(z / t)))), 0) / Math.max(1, out.length);
-  let best = 1;
-  for (let t = 0.5; t <= 4.0001; t += 0.05) if (loss(Number(t.toFixed(2))) < loss(best) - 1e-12) best = Number(t.toFixed(2));
-  return { temperature: best, families: families.length, log_loss: { fitted: round(loss(1)), tempered: round(loss(best)) } };
-}
-
 // Pass 1: every model element kept; the model gate is fitted on them, with the threshold that maximises the
 // pooled F1 of the model's elements over the screens.
 const first = await pass("model gate");
@@ -186,15 +162,13 @@ const modelF1At = (t: number) => {
 let mThreshold = 0;
 for (let t = 0.05; t < 0.96; t += 0.05) if (modelF1At(Number(t.toFixed(2))) > modelF1At(mThreshold) + 1e-9) mThreshold = Number(t.toFixed(2));
 fitted.modelGate = { ...mg, threshold: mThreshold };
-const mTemp = familyTemperature(first.modelExamples, MODEL_GATE_FEATURES.length);
 const modelF1 = { all: modelF1At(0), gated: modelF1At(mThreshold) };
 const modelKept = mProbs.filter((p) => p >= mThreshold).length;
-console.log(`model gate: ${first.modelExamples.length} model elements, ${first.modelExamples.filter((e) => e.y).length} right; pooled F1 of the model's elements ${round(modelF1.all)} all, ${round(modelF1.gated)} gated at p ≥ ${mThreshold} (keeps ${modelKept}); leave-one-family-out temperature ${mTemp.temperature} over ${mTemp.families} families (log loss ${mTemp.log_loss.fitted} → ${mTemp.log_loss.tempered})`);
+console.log(`model gate: ${first.modelExamples.length} model elements, ${first.modelExamples.filter((e) => e.y).length} right; pooled F1 of the model's elements ${round(modelF1.all)} all, ${round(modelF1.gated)} gated at p ≥ ${mThreshold} (keeps ${modelKept})`);
 // Pass 2: the hybrid with the model gate; its extras train the rules' gate.
 const { examples, totals } = await pass("gate");
 await Promise.all([pp.close(), tess.close(), model.close()]);
 const { weights: w, bias: b } = fitLogistic(examples, RULES_GATE_FEATURES.length);
-const rTemp = familyTemperature(examples, RULES_GATE_FEATURES.length);
 const probs = examples.map((e) => logistic({ weights: w, bias: b }, e.x));
 // The hybrid's F1 over the screens when extras with p ≥ t are kept (one-to-one is approximated by the labels above).
 const f1At = (t: number) => {
@@ -228,8 +202,7 @@ const file = {
   weights: Array.from(w, (v) => Number(v.toFixed(6))),
   bias: Number(b.toFixed(6)),
   threshold: best.t,
-  temperature: rTemp.temperature,
-  model_gate: { features: MODEL_GATE_FEATURES, weights: Array.from(mg.weights, (v) => Number(v.toFixed(6))), bias: Number(mg.bias.toFixed(6)), threshold: mThreshold, temperature: mTemp.temperature },
+  model_gate: { features: MODEL_GATE_FEATURES, weights: Array.from(mg.weights, (v) => Number(v.toFixed(6))), bias: Number(mg.bias.toFixed(6)), threshold: mThreshold },
   fitted: {
     split: "calib (training families only: bucket < 5 of training/detector/common.py split_of; no held family)",
     screens: screens.length,
@@ -242,13 +215,12 @@ const file = {
     model_elements_kept: modelKept,
     model_elements_pooled_f1: { all: round(modelF1.all), gated: round(modelF1.gated) },
     hybrid_f1_on_these_screens: { all_extras: round(all.f1), no_extras: round(none.f1), gated: round(best.f1) },
-    temperature: { method: "leave one family out, log loss of the left-out family's scores", extras: rTemp, model_elements: mTemp },
     model_sha256: createHash("sha256").update(readFileSync(join(modelDir, DETECTOR_MODEL_FILE))).digest("hex"),
     code_commit: commit,
     command: "npm run train -- gate",
   },
 };
-console.log(`${examples.length} extras on ${screens.length} screens, ${positives} right. Hybrid F1 on these screens: all extras ${round(all.f1)}, none ${round(none.f1)}, gated at p ≥ ${best.t}: ${round(best.f1)} (keeps ${best.kept}, ${keptRight} right); leave-one-family-out temperature ${rTemp.temperature} over ${rTemp.families} families (log loss ${rTemp.log_loss.fitted} → ${rTemp.log_loss.tempered})`);
+console.log(`${examples.length} extras on ${screens.length} screens, ${positives} right. Hybrid F1 on these screens: all extras ${round(all.f1)}, none ${round(none.f1)}, gated at p ≥ ${best.t}: ${round(best.f1)} (keeps ${best.kept}, ${keptRight} right)`);
 for (const [k, name] of RULES_GATE_FEATURES.entries()) console.log(`  ${name.padEnd(28)} ${w[k]!.toFixed(3)}`);
 if (!opts["dry-run"]) {
   writeFileSync(join(modelDir, RULES_GATE_FILE), `${JSON.stringify(file, null, 2)}\n`);
