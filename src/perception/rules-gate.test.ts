@@ -98,4 +98,16 @@ describe("the hybrid's gate on the rules' extras", () => {
       expect(() => LogisticRulesGate.load(d, "git checkout -- models/ui-detector")).toThrow(expect.objectContaining({ code: "provider_unavailable", message: expect.stringContaining(join(d, RULES_GATE_FILE)) }));
     }
   });
+
+  it("fitted for another model than the one beside it (the detector retrained since): provider_unavailable saying to refit it", () => {
+    const fittedFor = (sha: string) => JSON.stringify({ ...fileWith({}, 0), fitted: { model_sha256: sha } });
+    const stale = folder(fittedFor("a".repeat(64)));
+    writeFileSync(join(stale, "ui-detector.json"), JSON.stringify({ onnx_sha256: "b".repeat(64) }));
+    expect(() => LogisticRulesGate.load(stale, "R")).toThrow(expect.objectContaining({ code: "provider_unavailable", message: expect.stringMatching(/another model.*npm run train -- gate/u) }));
+    const same = folder(fittedFor("b".repeat(64)));
+    writeFileSync(join(same, "ui-detector.json"), JSON.stringify({ onnx_sha256: "b".repeat(64) }));
+    expect(LogisticRulesGate.load(same, "R")).toBeDefined();
+    // No model description to compare with (the detector reports that itself): the gate loads.
+    expect(LogisticRulesGate.load(folder(fittedFor("a".repeat(64))), "R")).toBeDefined();
+  });
 });

@@ -17,6 +17,7 @@ import { ProviderUnavailableError } from "../core/errors.js";
 import { bboxCoverage, bboxIoU } from "../core/geometry.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import type { ElementCandidate } from "./element-classifier.js";
+import { DETECTOR_META_FILE } from "./learned-detector.js";
 
 export const RULES_GATE_FILE = "rules-gate.json";
 const METHODS = ["heuristic_rectangle", "heuristic_disc", "heuristic_glyph", "ocr_text"] as const;
@@ -175,6 +176,12 @@ export class LogisticRulesGate implements RulesGate {
     const m = parsed.model_gate;
     if (parsed.features.join("\n") !== RULES_GATE_FEATURES.join("\n") || parsed.weights.length !== RULES_GATE_FEATURES.length || (m && (m.features.join("\n") !== MODEL_GATE_FEATURES.join("\n") || m.weights.length !== MODEL_GATE_FEATURES.length)))
       throw new ProviderUnavailableError(`The hybrid detector's gate ${path} was fitted on other features than this version computes; refit it: npm run train -- gate.`, { details: { file: path } });
+    // It describes one model's misses: a gate fitted for another model (the detector retrained since) would keep and
+    // score that model's elements, not these.
+    const fittedFor = parsed.fitted.model_sha256;
+    const model = modelSha256(modelDir);
+    if (typeof fittedFor === "string" && model !== undefined && fittedFor !== model)
+      throw new ProviderUnavailableError(`The hybrid detector's gate ${path} was fitted for another model (${fittedFor.slice(0, 12)}…) than the one beside it (${model.slice(0, 12)}…): refit it for this model: npm run train -- gate (or restore both: ${restore}).`, { details: { file: path } });
     return new LogisticRulesGate(parsed);
   }
 
@@ -194,6 +201,16 @@ export class LogisticRulesGate implements RulesGate {
 
   keepLearned(c: ElementCandidate, ctx: LearnedGateContext): boolean {
     return (this.learnedProbability(c, ctx) ?? 1) >= (this.file.model_gate?.threshold ?? 0);
+  }
+}
+
+/** The SHA-256 of the model in `modelDir` as its description records it (undefined when it records none). */
+function modelSha256(modelDir: string): string | undefined {
+  try {
+    const sha = (JSON.parse(readFileSync(join(modelDir, DETECTOR_META_FILE), "utf8")) as { onnx_sha256?: unknown }).onnx_sha256;
+    return typeof sha === "string" ? sha : undefined;
+  } catch {
+    return undefined; // no description, or one the detector itself refuses when it loads
   }
 }
 

@@ -632,7 +632,7 @@ def main():
             meta["onnx_sha256"] = hashlib.sha256(f.read()).hexdigest()
         with open(os.path.join(a.export_dir, "ui-detector.json"), "w") as f:
             json.dump(meta, f, indent=1)
-        print(f"exported {onnx_path} ({os.path.getsize(onnx_path) / 1e6:.2f} MB)", flush=True)
+        print(f"exported {onnx_path} ({os.path.getsize(onnx_path) / 1e6:.2f} MB); the hybrid's gate describes the previous model's misses: refit it with `npm run train -- gate` (the product refuses a gate fitted for another model)", flush=True)
     print(json.dumps({k: report[k] for k in report if k.endswith("mean_f1")}), flush=True)
 
 
