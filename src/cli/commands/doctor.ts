@@ -1,12 +1,15 @@
 // `rpav doctor`: which components are available on this machine, and what to do about the rest.
-import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import pg from "pg";
 import { redactUrl } from "../../store/postgres-store.js";
 import { withPassFilePassword } from "../../store/pgpass.js";
 import { STORE_SCHEMA_VERSION } from "../../store/sql-store.js";
+import { createHash } from "node:crypto";
 import { DEFAULT_ENGLISH_WORD_LIST, DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
+import { defaultDetectorModelDir, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, DETECTOR_RESTORE_COMMAND } from "../../perception/learned-detector.js";
+import { LogisticRulesGate } from "../../perception/rules-gate.js";
 
 export type CheckStatus = "ok" | "missing" | "warn";
 export interface Check {
@@ -101,6 +104,32 @@ export async function checkPostgres(env: NodeJS.ProcessEnv, timeoutMs = 5000): P
   }
 }
 
+/**
+ * The element detector's files (the default `hybrid` and `learned` need them; `rules` does not): the model, the
+ * description that names its SHA-256, and the hybrid's gate fitted for that model. Read, not loaded (no session).
+ */
+export function checkDetector(modelDir = defaultDetectorModelDir()): Check {
+  const name = "element detector";
+  const onnx = join(modelDir, DETECTOR_MODEL_FILE);
+  const metaFile = join(modelDir, DETECTOR_META_FILE);
+  const unusable = (what: string): Check => ({ name, status: "missing", detail: `${what}: \`--detector hybrid\` and \`learned\` cannot run (\`rules\` can); restore: ${DETECTOR_RESTORE_COMMAND}` });
+  if (!existsSync(onnx)) return unusable(`${onnx} missing`);
+  let recorded: unknown;
+  try {
+    recorded = (JSON.parse(readFileSync(metaFile, "utf8")) as { onnx_sha256?: unknown }).onnx_sha256;
+  } catch {
+    return unusable(`${metaFile} missing or not JSON`);
+  }
+  const sha = createHash("sha256").update(readFileSync(onnx)).digest("hex");
+  if (recorded !== sha) return unusable(`${onnx} is not the model ${metaFile} describes (SHA-256 ${sha.slice(0, 12)}…)`);
+  try {
+    const gate = LogisticRulesGate.load(modelDir, DETECTOR_RESTORE_COMMAND);
+    return gate ? { name, status: "ok", detail: `${modelDir} (model ${sha.slice(0, 12)}…, the hybrid's gate fitted for it)` } : { name, status: "warn", detail: `${modelDir}: no rules-gate.json: the hybrid keeps every element (fit it: npm run train -- gate)` };
+  } catch (e) {
+    return { name, status: "missing", detail: (e as Error).message };
+  }
+}
+
 export async function runDoctor(ctx: DoctorContext): Promise<Check[]> {
   return [
     checkNode(),
@@ -117,6 +146,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<Check[]> {
     checkPackages("sqlite", ["better-sqlite3"], "the embedded store is unavailable"),
     await checkPostgres(ctx.env.RPAV_PG_URL ? { ...ctx.env, RPAV_PG_URL: withPassFilePassword(ctx.env.RPAV_PG_URL, ctx.env.RPAV_PG_PASSFILE || join(ctx.dataDir, "pgpass")) } : ctx.env),
     checkModels(ctx.dataDir),
+    checkDetector(),
   ];
 }
 
