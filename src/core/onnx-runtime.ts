@@ -31,8 +31,8 @@ export async function loadOnnxRuntime(): Promise<Ort> {
  * fully optimised, and **no spinning**. By default a pool thread out of work spins for a while before it sleeps, which
  * costs nothing on an idle machine; here the text detector, the element model and the line readers run side by side
  * on two cores, and spinning threads take the cores from the others' work (measured: the element model alone on a
- * 1920×1088 frame, 2 threads, 225–238 → 200–206 ms of CPU per run at the same wall time; a whole detection ≈ 10 % less
- * CPU). Results are the same: only how idle threads wait changes.
+ * 1920×1088 frame, 2 threads, 225–238 → 200–206 ms of CPU per run at the same wall time; a whole hybrid detection 3–12 %
+ * less CPU, its wall time the same within the machine's drift). Results are the same: only how idle threads wait.
  */
 export function cpuSessionOptions(threads: number): OrtModule.InferenceSession.SessionOptions {
   return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all", extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } } };
