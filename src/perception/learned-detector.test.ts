@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readImageFile } from "../capture/png.js";
 import { InvalidInputError, ProviderUnavailableError } from "../core/errors.js";
-import { makeFrame } from "../core/frame.js";
+import { makeFrame, type Frame } from "../core/frame.js";
 import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { OcrLine } from "../core/providers/ocr.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
@@ -337,6 +337,16 @@ describe("LearnedDetector: bad model files", () => {
 
 describe("LearnedDetector: the committed model on a fixture screen", () => {
   let det: LearnedDetector;
+  /** Runs `run` on the fixture screen with a PP-OCR engine of its own, closed after it. */
+  const onFixture = async (run: (frame: Frame, ppocr: PpOcr) => Promise<void>): Promise<void> => {
+    const frame = await readImageFile(join(FIXTURES, "screen.png"));
+    const ppocr = await PpOcr.create();
+    try {
+      await run(frame, ppocr);
+    } finally {
+      await ppocr.close();
+    }
+  };
   beforeAll(async () => {
     det = await LearnedDetector.create({ threads: 1 });
   });
@@ -384,10 +394,8 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
     expect(await det.runHalf(makeFrame({ data: new Uint8Array(40 * 40 * 3), width: 40, height: 40, channels: 3 }))).toBeNull();
   });
 
-  it("hybrid (`--detector hybrid`): the model's elements and the rules' that overlap none of them, OCR read once", async () => {
-    const frame = await readImageFile(join(FIXTURES, "screen.png"));
-    const ppocr = await PpOcr.create();
-    try {
+  it("hybrid (`--detector hybrid`): the model's elements and the rules' that overlap none of them, OCR read once", () =>
+    onFixture(async (frame, ppocr) => {
       let reads = 0;
       const ocr = { name: "counted", recognize: (f: typeof frame) => (reads++, ppocr.recognize(f)) };
       const learned = await new UIElementDetector({ ocr, proposer: det }).detect(frame);
@@ -409,15 +417,10 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       expect(added.every((k) => r!.has(k))).toBe(true);
       // None of the rules' added elements stands on one of the model's.
       for (const k of added) expect(Math.max(...modelIn.map((m) => bboxIoU(box(m!), box(k))))).toBeLessThan(0.5);
-    } finally {
-      await ppocr.close();
-    }
-  }, 60_000);
+    }), 60_000);
 
-  it("gated hybrid: the gate sees each of the rules' extras with the model's elements, and only those it keeps are added", async () => {
-    const frame = await readImageFile(join(FIXTURES, "screen.png"));
-    const ppocr = await PpOcr.create();
-    try {
+  it("gated hybrid: the gate sees each of the rules' extras with the model's elements, and only those it keeps are added", () =>
+    onFixture(async (frame, ppocr) => {
       const ocr = new CachedOcr(ppocr);
       const all = await new UIElementDetector({ ocr, proposer: det, keepRules: true }).detect(frame);
       const asked: ElementCandidate[] = [];
@@ -434,15 +437,10 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       const gatedExtras = gated.elements.filter((e) => e.detection_method !== "learned_detector");
       expect(gatedExtras.map((e) => e.type)).toEqual(extras.filter((e) => e.type === "text_input").map((e) => e.type));
       expect(gated.metadata.timings).toMatchObject({ rules_extras: extras.length, rules_extras_kept: gatedExtras.length });
-    } finally {
-      await ppocr.close();
-    }
-  }, 60_000);
+    }), 60_000);
 
-  it("gated hybrid: the model's elements the gate does not keep are gone, the others as they were", async () => {
-    const frame = await readImageFile(join(FIXTURES, "screen.png"));
-    const ppocr = await PpOcr.create();
-    try {
+  it("gated hybrid: the model's elements the gate does not keep are gone, the others as they were", () =>
+    onFixture(async (frame, ppocr) => {
       const ocr = new CachedOcr(ppocr);
       const keepAll: RulesGate = { keep: () => true };
       const all = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: keepAll }).detect(frame);
@@ -461,15 +459,10 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       expect(left.some((e) => e.type === weakest.type && e.confidence <= weakest.confidence)).toBe(false);
       expect(left.every((e) => model.some((m) => m.type === e.type && m.confidence === e.confidence))).toBe(true);
       expect(gated.metadata.timings).toMatchObject({ model_elements: seen.length, model_elements_kept: left.length });
-    } finally {
-      await ppocr.close();
-    }
-  }, 60_000);
+    }), 60_000);
 
-  it("gated hybrid: an element the gate gives a probability carries it as its confidence; the same elements", async () => {
-    const frame = await readImageFile(join(FIXTURES, "screen.png"));
-    const ppocr = await PpOcr.create();
-    try {
+  it("gated hybrid: an element the gate gives a probability carries it as its confidence; the same elements", () =>
+    onFixture(async (frame, ppocr) => {
       const ocr = new CachedOcr(ppocr);
       const plain = await new UIElementDetector({ ocr, proposer: det, keepRules: true, rulesGate: { keep: () => true } }).detect(frame);
       const gate: RulesGate = { keep: () => true, keepLearned: () => true, probability: () => 0.42, learnedProbability: () => 0.77 };
@@ -482,10 +475,7 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
       expect(extras.length).toBeGreaterThan(0);
       expect(new Set(model.map((e) => e.confidence))).toEqual(new Set([0.77]));
       expect(new Set(extras.map((e) => e.confidence))).toEqual(new Set([0.42]));
-    } finally {
-      await ppocr.close();
-    }
-  }, 60_000);
+    }), 60_000);
 
   it("takes RGB and RGBA frames alike (the same pixels give the same boxes)", async () => {
     const frame = await readImageFile(join(FIXTURES, "screen.png"));

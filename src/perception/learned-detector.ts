@@ -78,6 +78,16 @@ export function defaultDetectorModelDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "models", "ui-detector");
 }
 
+/** The SHA-256 of the model in `modelDir` as its description records it; undefined when the description is missing, not JSON or names none. */
+export function recordedModelSha256(modelDir: string): string | undefined {
+  try {
+    const sha = (JSON.parse(readFileSync(join(modelDir, DETECTOR_META_FILE), "utf8")) as { onnx_sha256?: unknown }).onnx_sha256;
+    return typeof sha === "string" ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function parseMeta(text: string, file: string): DetectorMeta {
   let m: Record<string, unknown>;
   try {

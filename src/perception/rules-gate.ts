@@ -17,7 +17,7 @@ import { ProviderUnavailableError } from "../core/errors.js";
 import { bboxCoverage, bboxIoU } from "../core/geometry.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import type { ElementCandidate } from "./element-classifier.js";
-import { DETECTOR_META_FILE } from "./learned-detector.js";
+import { recordedModelSha256 } from "./learned-detector.js";
 
 export const RULES_GATE_FILE = "rules-gate.json";
 const METHODS = ["heuristic_rectangle", "heuristic_disc", "heuristic_glyph", "ocr_text"] as const;
@@ -179,7 +179,7 @@ export class LogisticRulesGate implements RulesGate {
     // It describes one model's misses: a gate fitted for another model (the detector retrained since) would keep and
     // score that model's elements, not these.
     const fittedFor = parsed.fitted.model_sha256;
-    const model = modelSha256(modelDir);
+    const model = recordedModelSha256(modelDir); // none: the detector itself reports its description when it loads
     if (typeof fittedFor === "string" && model !== undefined && fittedFor !== model)
       throw new ProviderUnavailableError(`The hybrid detector's gate ${path} was fitted for another model (${fittedFor.slice(0, 12)}…) than the one beside it (${model.slice(0, 12)}…): refit it for this model: npm run train -- gate (or restore both: ${restore}).`, { details: { file: path } });
     return new LogisticRulesGate(parsed);
@@ -201,16 +201,6 @@ export class LogisticRulesGate implements RulesGate {
 
   keepLearned(c: ElementCandidate, ctx: LearnedGateContext): boolean {
     return (this.learnedProbability(c, ctx) ?? 1) >= (this.file.model_gate?.threshold ?? 0);
-  }
-}
-
-/** The SHA-256 of the model in `modelDir` as its description records it (undefined when it records none). */
-function modelSha256(modelDir: string): string | undefined {
-  try {
-    const sha = (JSON.parse(readFileSync(join(modelDir, DETECTOR_META_FILE), "utf8")) as { onnx_sha256?: unknown }).onnx_sha256;
-    return typeof sha === "string" ? sha : undefined;
-  } catch {
-    return undefined; // no description, or one the detector itself refuses when it loads
   }
 }
 

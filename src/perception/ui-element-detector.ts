@@ -239,15 +239,17 @@ export class UIElementDetector implements ElementDetector {
           // families' calibration split with what the rules and the model saw together).
           const { all: fused, kept: learned } = keepFused(fitted, ocr.lines, (l, all) => {
             const ctx = { scale, rules, learned: all };
+            if (gate?.keepLearned && !gate.keepLearned(l, ctx)) return { keep: false };
             const confidence = gate?.learnedProbability?.(l, ctx);
-            return { keep: !gate?.keepLearned || gate.keepLearned(l, ctx), ...(confidence !== undefined ? { confidence } : {}) };
+            return { keep: true, ...(confidence !== undefined ? { confidence } : {}) };
           });
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
           const kept = gate
             ? extras.flatMap((r) => {
                 const ctx = { scale, learned };
+                if (!gate.keep(r, ctx)) return [];
                 const confidence = gate.probability?.(r, ctx);
-                return gate.keep(r, ctx) ? [confidence === undefined ? r : { ...r, confidence }] : [];
+                return [confidence === undefined ? r : { ...r, confidence }];
               })
             : extras;
           timings.model_elements = fused.length;

@@ -8,7 +8,7 @@ import { withPassFilePassword } from "../../store/pgpass.js";
 import { STORE_SCHEMA_VERSION } from "../../store/sql-store.js";
 import { createHash } from "node:crypto";
 import { DEFAULT_ENGLISH_WORD_LIST, DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
-import { defaultDetectorModelDir, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, DETECTOR_RESTORE_COMMAND } from "../../perception/learned-detector.js";
+import { defaultDetectorModelDir, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, DETECTOR_RESTORE_COMMAND, recordedModelSha256 } from "../../perception/learned-detector.js";
 import { LogisticRulesGate } from "../../perception/rules-gate.js";
 
 export type CheckStatus = "ok" | "missing" | "warn";
@@ -114,12 +114,8 @@ export function checkDetector(modelDir = defaultDetectorModelDir()): Check {
   const metaFile = join(modelDir, DETECTOR_META_FILE);
   const unusable = (what: string): Check => ({ name, status: "missing", detail: `${what}: \`--detector hybrid\` and \`learned\` cannot run (\`rules\` can); restore: ${DETECTOR_RESTORE_COMMAND}` });
   if (!existsSync(onnx)) return unusable(`${onnx} missing`);
-  let recorded: unknown;
-  try {
-    recorded = (JSON.parse(readFileSync(metaFile, "utf8")) as { onnx_sha256?: unknown }).onnx_sha256;
-  } catch {
-    return unusable(`${metaFile} missing or not JSON`);
-  }
+  const recorded = recordedModelSha256(modelDir);
+  if (recorded === undefined) return unusable(`${metaFile} missing or not JSON (or it names no model SHA-256)`);
   const sha = createHash("sha256").update(readFileSync(onnx)).digest("hex");
   if (recorded !== sha) return unusable(`${onnx} is not the model ${metaFile} describes (SHA-256 ${sha.slice(0, 12)}…)`);
   try {
