@@ -2,6 +2,8 @@
 
   npm run train -- data                         generate up to the default counts, then write the manifest
   npm run train -- data --manifest-only         only (re)write training/data-manifest.json from what is on disk
+  npm run train -- data --only ids.txt          only these screens (one id per line, - for stdin), each made with its own seed;
+                                                the manifest is left as it is (the benches' screens: npm run train -- bench-screens)
   npm run train -- data --gtk 2600 --qt 1500 --tk 1200 --html 2000 --html2 1500 --scale2 0.25
 
 HTML pages 0–1999 (--html) are the first five kits, as listed in the manifest; pages from 2000 on (--html2) add 14 CSS
@@ -25,9 +27,11 @@ DEBIAN = ["python3-gi", "gir1.2-gtk-3.0", "python3-pyqt5", "python3-tk", "python
           "fonts-noto-core", "fonts-liberation2", "fonts-cantarell", "chromium"]
 
 
-def check_packages():
+def check_packages(generation_only=False):
     missing = []
     for p in DEBIAN:
+        if generation_only and p in ("python3-torch", "python3-onnx", "python3-numpy"):
+            continue
         r = subprocess.run(["dpkg-query", "-W", "-f=${Status}", p], capture_output=True, text=True)
         if "install ok installed" not in r.stdout:
             missing.append(p)
@@ -139,6 +143,59 @@ def import_dev_corpus(src):
     print(f"dev corpus: {n} screens from {src} → {out}")
 
 
+def read_ids(path):
+    text = sys.stdin.read() if path == "-" else open(path).read()
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def parse_id(sid):
+    """A generated screen's id → (stack, scale, index): gtk-s2-00178 → ("gtk", 2, 178), html-bulma-00262 → ("html", None, 262)."""
+    parts = sid.split("-")
+    if parts[0] in ("gtk", "qt", "tk") and len(parts) == 3 and parts[1] in ("s1", "s2") and parts[2].isdigit():
+        return parts[0], int(parts[1][1:]), int(parts[2])
+    if parts[0] == "html" and len(parts) >= 3 and parts[-1].isdigit():
+        return "html", None, int(parts[-1])
+    return None
+
+
+def only_jobs(ids, jobs):
+    """The generator commands of `jobs` made to produce exactly `ids` (--indices instead of --count): one process per stack
+    and scale. Returns those jobs and the ids wanted per stack (for the progress bar)."""
+    by = {}
+    for sid in ids:
+        p = parse_id(sid)
+        if p is None:
+            print(f"{sid}: not a generated screen's id (dev corpus screens come from --dev-corpus): skipped")
+            continue
+        stack, scale, i = p
+        by.setdefault((stack, scale), []).append((i, sid))
+    out, wanted = [], {}
+    for name, cmd, env in jobs:
+        if name == "html2":
+            continue
+        if name == "html":
+            key = ("html", None)
+        else:
+            key = (name, int(cmd[cmd.index("--scale") + 1]))
+        if key not in by:
+            continue
+        c = list(cmd)
+        k = c.index("--count")
+        del c[k:k + 2]
+        if "--start" in c:
+            k = c.index("--start")
+            del c[k:k + 2]
+        c += ["--indices", ",".join(str(i) for i, _ in by[key])]
+        out.append((name, c, env))
+        wanted.setdefault(name, []).extend(sid for _, sid in by[key])
+    return out, wanted
+
+
+def made(stack, wanted):
+    """How many of the screens wanted of `stack` are on disk."""
+    return sum(1 for sid in wanted.get(stack, []) if os.path.exists(os.path.join(DATA, stack, sid + ".json")))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gtk", type=int, default=2600)
@@ -151,12 +208,13 @@ def main():
     ap.add_argument("--manifest-only", action="store_true")
     ap.add_argument("--dev-corpus", metavar="DIR", help="also import the dev corpus of real apps and pages (bench/corpus/out, built by `npm run corpus`) as family dev/<source>")
     ap.add_argument("--display-base", type=int, default=60, help="first of the four Xvfb displays used (N..N+3)")
+    ap.add_argument("--only", metavar="FILE", help="make only the screens listed (ids of the manifest, one per line; - reads stdin), each with its own seed, and leave the manifest as it is")
     a = ap.parse_args()
     if a.html > HTML2_FROM:
         a.html2 += a.html - HTML2_FROM
         a.html = HTML2_FROM
     if not a.manifest_only:
-        check_packages()
+        check_packages(generation_only=bool(a.only))
         os.makedirs(DATA, exist_ok=True)
         d0 = a.display_base
         started = [xvfb(d0, "1920x1080"), xvfb(d0 + 1, "3840x2160"), xvfb(d0 + 2, "1920x1080"), xvfb(d0 + 3, "3840x2160")]
@@ -177,12 +235,16 @@ def main():
         target = {"gtk": a.gtk + n2(a.gtk), "qt": a.qt + n2(a.qt), "tk": a.tk + n2(a.tk), "html": a.html}
         if a.html2 > 0:
             target["html2"] = a.html2
+        wanted = None
+        if a.only:
+            jobs, wanted = only_jobs(read_ids(a.only), jobs)
+            target = {k: len(v) for k, v in wanted.items()}
         logs = os.path.join(DATA, "logs")
         os.makedirs(logs, exist_ok=True)
         procs = [subprocess.Popen(cmd, env=e, cwd=ROOT, stdout=open(os.path.join(logs, f"{name}-{i}.log"), "a"), stderr=subprocess.STDOUT) for i, (name, cmd, e) in enumerate(jobs)]
         try:
             while any(p.poll() is None for p in procs):
-                line = "  ".join(f"{k} {bar(count(k), v, 12)}" for k, v in target.items())
+                line = "  ".join(f"{k} {bar(made(k, wanted) if wanted else count(k), v, 12)}" for k, v in target.items())
                 print(f"\r{line}", end="", flush=True)
                 time.sleep(5)
         finally:
@@ -198,7 +260,8 @@ def main():
             print(f"generators that failed (see {logs}): {failed}")
     if a.dev_corpus:
         import_dev_corpus(a.dev_corpus)
-    write_manifest(a.manifest)
+    if not a.only:
+        write_manifest(a.manifest)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run train -- <what> [args]`: the training commands (never run by CI or npm test).
 //   data       generate the training screens and write the data manifest (training/data.py)
+//   bench-screens  generate only the screens the benches and the gate's fit read (training/bench-screens.ts → data.py --only)
 //   detector   train, calibrate, evaluate and export the UI element detector (training/detector/train.py)
 //   ppocr-fold fold PP-OCR's exported graphs once into models/ppocr (training/ocr/fold_ppocr.py, python3-onnx)
 //   gate       fit the hybrid detector's gate on the rules' extra elements (training/gate/fit.ts, run by tsx)
@@ -12,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const scripts = { data: join(here, "data.py"), detector: join(here, "detector", "train.py"), "ppocr-fold": join(here, "ocr", "fold_ppocr.py"), gate: join(here, "gate", "fit.ts"), "icons-data": join(here, "icons", "build.ts"), icons: join(here, "icons", "train.py") };
+const scripts = { data: join(here, "data.py"), "bench-screens": join(here, "bench-screens.ts"), detector: join(here, "detector", "train.py"), "ppocr-fold": join(here, "ocr", "fold_ppocr.py"), gate: join(here, "gate", "fit.ts"), "icons-data": join(here, "icons", "build.ts"), icons: join(here, "icons", "train.py") };
 const [what, ...args] = process.argv.slice(2);
 if (!what || !(what in scripts)) {
   console.error(`usage: npm run train -- <${Object.keys(scripts).join("|")}> [args]  (add --help after it for its options)`);

@@ -9,7 +9,6 @@
 // come from the model alone (OCR only names them). Reliability: the learned detector's confidence
 // bins vs the share of its detections matching an element of that type. Nothing here is tuned on a
 // held family: the model's threshold and temperature come from its calibration split.
-import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,11 +23,11 @@ import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
 import { CORPUS_DIR, readCorpus } from "../corpus/build.js";
 import { round, writeResult } from "../lib.js";
-import { familyOf, splitter } from "../../training/fold-split.js";
+import { FAMILY_SAMPLE, familySample, splitter } from "../../training/fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
-const perFamily = Number(process.env.RPAV_BENCH_PER_FAMILY ?? 12);
+const perFamily = Number(process.env.RPAV_BENCH_PER_FAMILY ?? FAMILY_SAMPLE);
 //   RPAV_BENCH_MODEL_DIR=<dir>  another model folder (ui-detector.onnx, .json, data-manifest.json) than the committed one
 const modelDir = process.env.RPAV_BENCH_MODEL_DIR ?? defaultDetectorModelDir();
 const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { fold: string; figures: { held_families: string[] }; data_manifest_sha256: string };
@@ -47,16 +46,8 @@ interface Screen {
   elements: Array<{ type: string; bbox: BBox }>;
 }
 const screens: Screen[] = [];
-const groups = new Map<string, typeof manifest.files>();
-for (const f of manifest.files) {
-  const s = splitOf(f);
-  if (s !== "held" && s !== "trainval") continue;
-  const k = `${s}:${familyOf(f)}`;
-  groups.set(k, [...(groups.get(k) ?? []), f]);
-}
-for (const [k, fs] of [...groups].sort()) {
-  const [split, fam] = k.split(":") as [string, string];
-  for (const f of [...fs].sort((a, b) => createHash("sha256").update(a.id).digest("hex").localeCompare(createHash("sha256").update(b.id).digest("hex"))).slice(0, perFamily)) {
+for (const { split, family: fam, files } of familySample(manifest.files, splitOf, perFamily)) {
+  for (const f of files) {
     const dir = join(DATA, f.family);
     if (!existsSync(join(dir, `${f.id}.json`))) continue;
     const m = JSON.parse(readFileSync(join(dir, `${f.id}.json`), "utf8")) as { image: string; variant: { scale?: number }; elements: Screen["elements"] };
@@ -70,7 +61,7 @@ const devTrained = manifest.files.some((f) => f.family === "dev");
 for (const it of readCorpus().filter((_, i) => i % Math.max(1, Math.round(96 / perFamily)) === 0))
   screens.push({ id: it.id, family: `dev/${it.source}`, split: "dev", image: join(CORPUS_DIR, it.image), scale: it.variant.scale, elements: it.elements });
 if (screens.length === 0) {
-  console.error("No screens: generate them first (npm run train -- data).");
+  console.error("No screens: generate them first (npm run train -- bench-screens: the benches' screens, minutes; npm run train -- data: the whole data set, hours).");
   process.exit(1);
 }
 

@@ -11,7 +11,6 @@
 // screen its OCR never saw (the OCR keeps lines it read, so a second detector on the same screens would be flattered). Targets: median ≤ 500 ms, p95 ≤ 1 s, model ≤ 150 ms,
 // cold start ≤ 1.5 s.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,20 +22,19 @@ import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
 import { percentile, round, writeResult } from "../lib.js";
+import { fullHdScreens, SPEED_SCREENS } from "../../training/fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
-const n = Number(process.env.RPAV_BENCH_SCREENS ?? 16);
+const n = Number(process.env.RPAV_BENCH_SCREENS ?? SPEED_SCREENS);
 const cold = Number(process.env.RPAV_BENCH_COLD ?? 3);
-const manifest = JSON.parse(readFileSync(join(defaultDetectorModelDir(), "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; width: number; height: number; scale: number | null }> };
-const hash = (s: string) => createHash("sha256").update(s).digest("hex");
-const picked = manifest.files
-  .filter((f) => f.width * f.height >= 0.8 * 1920 * 1080 && (f.scale ?? 1) === 1 && existsSync(join(DATA, f.family, `${f.id}.png`)))
-  .sort((a, b) => hash(a.id).localeCompare(hash(b.id)))
+const manifest = JSON.parse(readFileSync(join(defaultDetectorModelDir(), "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; subfamily: string; width: number; height: number; scale: number | null }> };
+const picked = fullHdScreens(manifest.files)
+  .filter((f) => existsSync(join(DATA, f.family, `${f.id}.png`)))
   .slice(0, n + 1);
 const warmup = picked.pop()!;
 if (!picked.length) {
-  console.error("No full-HD screens: generate them first (npm run train -- data).");
+  console.error("No full-HD screens: generate them first (npm run train -- bench-screens: the benches' screens, minutes; npm run train -- data: the whole data set, hours).");
   process.exit(1);
 }
 

@@ -81,7 +81,7 @@ for (const s of files.flatMap((f) => f.screens.map((sc) => ({ ...sc, set: f.set 
   if (!wanted.includes(split)) continue;
   screens.push({ id: s.id, family: fam, split, image: join(DATA, stack, m.image), scale: m.variant.scale ?? 1, elements: m.elements, instructions: s.instructions });
 }
-if (missing.length) console.log(`${missing.length} screens are not generated yet (npm run train -- data): ${missing.join(", ")}`);
+if (missing.length) console.log(`${missing.length} screens are not generated yet (npm run train -- bench-screens): ${missing.join(", ")}`);
 if (!screens.length) process.exit(1);
 
 const which = (process.env.RPAV_BENCH_DETECTORS ?? "rules,learned").split(",").filter(Boolean);

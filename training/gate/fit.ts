@@ -41,7 +41,7 @@ const splitOf = splitter(meta.figures.held_families);
 const calib = manifest.files.filter((f) => splitOf(f) === "calib" && existsSync(join(DATA, f.family, `${f.id}.json`)));
 const screens = opts.limit ? calib.slice(0, Number(opts.limit)) : calib;
 if (!screens.length) {
-  console.error("No calibration screens under training/data: generate them first (npm run train -- data).");
+  console.error("No calibration screens under training/data: generate them first (npm run train -- bench-screens: the benches' screens, minutes; npm run train -- data: the whole data set, hours).");
   process.exit(1);
 }
 

@@ -119,6 +119,8 @@ async function main(): Promise<void> {
   const start = Number(arg("start", "0"));
   const count = Number(arg("count", "10"));
   const only = arg("kits", "").split(",").filter(Boolean);
+  // --indices i,j,…: these pages only (each seeded by its index), instead of --start / --count.
+  const indices = arg("indices", "").split(",").filter(Boolean).map(Number);
   mkdirSync(out, { recursive: true });
   const collector = readFileSync(join(ROOT, "lab", "dom-ground-truth.js"), "utf8");
   const browser = await chromium.launch({
@@ -133,7 +135,7 @@ async function main(): Promise<void> {
   let made = 0;
   const contexts = new Map<number, { context: BrowserContext; page: Page }>();
   try {
-    for (let i = start; i < start + count; i++) {
+    for (const i of indices.length ? indices : Array.from({ length: count }, (_, k) => start + k)) {
       const p0 = new Pick(rngFor(`html:${i}`), false);
       const kits = i < V2_FROM ? KITS : KITS2;
       const k = only.length ? kits.filter((x) => only.includes(x.name))[i % only.length]! : kits[i % kits.length]!;

@@ -388,6 +388,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=10)
+    ap.add_argument("--indices", help="comma-separated screen indices to make instead of --start/--count (each seeded by its index)")
     ap.add_argument("--scale", type=int, default=int(os.environ.get("GDK_SCALE", "1")))
     ap.add_argument("--atspi-check", metavar="REPORT.json", help="write no screens: compare each screen's boxes with AT-SPI's (needs the lab's session and accessibility buses)")
     a = ap.parse_args()
@@ -396,7 +397,7 @@ def main():
     themes = available_themes()
     settings = Gtk.Settings.get_default()
     made = 0
-    for i in range(a.start, a.start + a.count):
+    for i in ([int(v) for v in a.indices.split(",")] if a.indices else range(a.start, a.start + a.count)):
         sid = f"gtk-s{a.scale}-{i:05d}"
         if os.path.exists(os.path.join(a.out, sid + ".json")):
             continue

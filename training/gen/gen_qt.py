@@ -301,13 +301,14 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=10)
+    ap.add_argument("--indices", help="comma-separated screen indices to make instead of --start/--count (each seeded by its index)")
     ap.add_argument("--scale", type=int, default=1)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     app = QApplication(["gen_qt"])
     styles = [s for s in QStyleFactory.keys()]
     made = 0
-    for i in range(a.start, a.start + a.count):
+    for i in ([int(v) for v in a.indices.split(",")] if a.indices else range(a.start, a.start + a.count)):
         sid = f"qt-s{a.scale}-{i:05d}"
         if os.path.exists(os.path.join(a.out, sid + ".json")):
             continue

@@ -1,0 +1,43 @@
+// `npm run train -- bench-screens`: makes the generated screens the benches and the gate's fit read — detect-families'
+// sample of each family, detect-speed's full-HD screens, the locate-handwritten screens and the calibration split the
+// gate is fitted on — each with its generator's own seed (training/data.py --only), a few hundred screens in minutes
+// where the whole data engine makes thousands in hours. Which screens: the committed model's data manifest and fold.
+// The dev corpus's screens are not generated: `npm run corpus` builds them (the benches read them from bench/corpus/out).
+// Environment: RPAV_BENCH_PER_FAMILY and RPAV_BENCH_SCREENS as the benches read them.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultDetectorModelDir } from "../src/perception/learned-detector.js";
+import { FAMILY_SAMPLE, familySample, fullHdScreens, SPEED_SCREENS, splitter, type ManifestScreen } from "./fold-split.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const DATA = join(ROOT, "training", "data");
+const modelDir = defaultDetectorModelDir();
+const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { figures: { held_families: string[] } };
+type Screen = ManifestScreen & { width: number; height: number; scale: number | null };
+const files = (JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "utf8")) as { files: Screen[] }).files.filter((f) => f.family !== "dev");
+const splitOf = splitter(meta.figures.held_families);
+const perFamily = Number(process.env.RPAV_BENCH_PER_FAMILY ?? FAMILY_SAMPLE);
+const speed = Number(process.env.RPAV_BENCH_SCREENS ?? SPEED_SCREENS);
+const locate = ["instructions.json", "tune.json"].flatMap((f) => (JSON.parse(readFileSync(join(ROOT, "bench", "locate-handwritten", f), "utf8")) as { screens: Array<{ id: string }> }).screens.map((s) => s.id));
+const sets: Record<string, string[]> = {
+  "detect-families": familySample(files, splitOf, perFamily).flatMap((g) => g.files.map((f) => f.id)),
+  "detect-speed": fullHdScreens(files).slice(0, speed + 1).map((f) => f.id),
+  "locate-handwritten": locate,
+  "gate (calibration split)": files.filter((f) => splitOf(f) === "calib").map((f) => f.id),
+};
+const onDisk = (id: string) => existsSync(join(DATA, id.split("-")[0]!, `${id}.json`));
+const wanted = [...new Set(Object.values(sets).flat())];
+const missing = wanted.filter((id) => !onDisk(id));
+for (const [name, ids] of Object.entries(sets)) console.log(`${name}: ${ids.length} screens, ${ids.filter((id) => !onDisk(id)).length} to make`);
+if (missing.length === 0) {
+  console.log("every screen is on disk");
+  process.exit(0);
+}
+const list = join(mkdtempSync(join(tmpdir(), "rpav-bench-screens-")), "ids.txt");
+writeFileSync(list, missing.join("\n") + "\n");
+const r = spawnSync("/usr/bin/python3", [join(ROOT, "training", "data.py"), "--only", list], { stdio: "inherit", cwd: ROOT });
+const still = missing.filter((id) => !onDisk(id));
+if (still.length) console.error(`${still.length} screens were not made (see training/data/logs): ${still.slice(0, 10).join(", ")}${still.length > 10 ? "…" : ""}`);
+process.exit(r.status === 0 && still.length === 0 ? 0 : 1);
