@@ -4,6 +4,7 @@
 // act (grounding and human-like input, guarded by the target window) and verify (the step's typed
 // post-conditions). Every decision is a typed record in the trace. `mode: "plain"` is the replay of
 // before the actor (execute only, window and toggle checks), kept for comparison (--no-actor).
+import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
 import { AbortedError, AssistNeededError, DangerousActionBlockedError, RpaError, TimeoutError, WindowNotFoundError, type ErrorCode, throwIfAborted } from "../core/errors.js";
 import { bboxFrameToScreen, bboxScreenToFrame, cropFrame, frameToScreen, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
@@ -51,6 +52,8 @@ export interface ActorDeps {
   loadCrop?: (path: string) => Promise<Frame>;
   encodePng: (frame: Frame) => Promise<Uint8Array>;
   vlm?: VlmGrounder;
+  /** Names what icons show (icon-only targets recorded with their icon's class are checked and found by it). */
+  icons?: IconRecognizer;
   trace: TraceWriter;
   /** Starts the workflow's app again (command line recorded at record time). */
   launch?: () => Promise<void>;
@@ -351,7 +354,7 @@ export class Actor {
     const label = this.title(target.by_text ?? target.label, b);
     const verb = step.action === "double_click" ? "double_click" : step.action === "right_click" ? "right_click" : "click";
     const taken = this.takenFields(step, frame);
-    const g = await groundTarget(target, frame, screen, { label, verb, ...(icon ? { icon } : {}), ...(taken.length ? { taken } : {}), ...(this.deps.vlm ? { vlm: this.deps.vlm } : {}), ...(this.opts.signal ? { signal: this.opts.signal } : {}) });
+    const g = await groundTarget(target, frame, screen, { label, verb, ...(icon ? { icon } : {}), ...(taken.length ? { taken } : {}), ...(this.deps.vlm ? { vlm: this.deps.vlm } : {}), ...(this.deps.icons ? { icons: this.deps.icons } : {}), ...(this.opts.signal ? { signal: this.opts.signal } : {}) });
     return { g, screen, perceiveMs: t1 - t0, groundMs: performance.now() - t1 };
   }
 

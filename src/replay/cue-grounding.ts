@@ -85,7 +85,11 @@ interface Scored {
   identity: boolean;
 }
 
-export function groundByCues(target: Target, frame: Frame, screen: CueScreen, opts: CueOptions = {}): CueGrounding | undefined {
+/**
+ * Where the target was in its window, in this frame's pixels: the recorded window-relative box, at the frame's scale when
+ * the window has its recorded size, else stretched with the window. Undefined for targets recorded without it.
+ */
+export function expectedPlace(target: Target, frame: Frame): { box: BBox; sameSize: boolean; sx: number; sy: number } | undefined {
   if (!target.window_box || !target.window_size) return undefined;
   const s = frame.scaleFactor;
   const [rw, rh] = target.window_size;
@@ -93,7 +97,15 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
   const sx = sameSize ? s : frame.width / rw;
   const sy = sameSize ? s : frame.height / rh;
   const wb = target.window_box;
-  const expBox: BBox = [wb[0] * sx, wb[1] * sy, wb[2] * sx, wb[3] * sy];
+  return { box: [wb[0] * sx, wb[1] * sy, wb[2] * sx, wb[3] * sy], sameSize, sx, sy };
+}
+
+export function groundByCues(target: Target, frame: Frame, screen: CueScreen, opts: CueOptions = {}): CueGrounding | undefined {
+  const place = expectedPlace(target, frame);
+  if (!place) return undefined;
+  const s = frame.scaleFactor;
+  const { box: expBox, sameSize, sx, sy } = place;
+  const wb = target.window_box!;
   const expC = bboxCenter(expBox);
   const liveText = medianHeight(screen.lines);
   // UI scale now against when recorded. Without the recorded words' widths (older workflows, none

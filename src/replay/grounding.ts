@@ -3,17 +3,22 @@
 //      position hint (perception's `locate`); a tie is broken by the anchors (words read near
 //      the target at recording time), else reported as ambiguous;
 //   2. icon template: the recorded 80×80 crop, normalized cross-correlation ≥ 0.90;
-//   3. the VLM hook, when one is given.
+//   3. an icon-only target recorded with what its icon shows (`icon_class`), given an icon recognizer: the icon that
+//      shows it, one alone or the one nearest its recorded place by far; and a place found for such a target by
+//      layout alone is refused when the icon there surely shows something else;
+//   4. the VLM hook, when one is given.
 // Every box here is in frame pixels; the executor converts to screen points in one place.
 import type { Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, parsePositionHint } from "../core/geometry.js";
 import { stripAccelerators } from "../core/text.js";
 import type { VlmEvidence, VlmGrounder } from "../core/providers/vlm.js";
+import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { matchIcon } from "../perception/icon-match.js";
-import { groundByCues, singleRow } from "./cue-grounding.js";
+import { expectedPlace, groundByCues, singleRow } from "./cue-grounding.js";
+import { iconClassAt, iconsShowing } from "../perception/icon-class.js";
 import { clickPoint, locate, sameLabelInOrder, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
 
 export interface PerceivedScreen {
@@ -36,6 +41,8 @@ export interface GroundOptions {
   /** The recorded icon crop, when the target has one. */
   icon?: Frame;
   vlm?: VlmGrounder;
+  /** Names what icons show: an icon-only target recorded with its icon's class is checked and found by it. */
+  icons?: IconRecognizer;
   /** Icon correlation needed (plan: 0.90). */
   iconThreshold?: number;
   /** Label similarity needed to act on an element (default 0.7). */
@@ -99,10 +106,17 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
   let reason = "the target has no label to look for";
   // A target recorded with all its cues is grounded by all of them; older ones as before.
   const cued = groundByCues(target, frame, screen, { ...(opts.label !== undefined ? { label: opts.label } : {}), ...(opts.icon ? { icon: opts.icon } : {}), ...(opts.iconThreshold !== undefined ? { iconThreshold: opts.iconThreshold } : {}), ...(opts.taken ? { taken: opts.taken } : {}) });
-  if (cued?.found) return cued;
+  // An icon-only target placed without its recorded icon matching (by its place in the layout, or by cues) must not be
+  // another icon: the recognizer may say what the icon there shows.
+  let refused: string | undefined;
+  if (cued?.found && cued.method !== "icon" && target.icon_class && opts.icons) {
+    const there = await iconClassAt(frame, cued.bbox, opts.icons, opts.signal);
+    if (there && there.name !== target.icon_class) refused = `the icon found by its place shows « ${there.name} » (P ${there.p.toFixed(2)}), not « ${target.icon_class} » as recorded`;
+  }
+  if (cued?.found && !refused) return cued;
   if (cued) {
     candidates = cued.candidates;
-    reason = cued.reason;
+    reason = refused ?? (cued.found ? reason : cued.reason);
   }
   if (label && !cued) {
     const elements: LocatableElement[] = [...screen.elements, ...textTargets(screen.lines, singleRow(screen))];
@@ -152,6 +166,11 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
       return { found: true, method: "icon", bbox: m.bbox, point: bboxCenter(m.bbox), score: m.score, ambiguous: false, candidates, note: `icon template, correlation ${m.score}${m.scale !== 1 ? ` at ×${m.scale}` : ""}${m.inverted ? " (contrast inverted)" : ""}` };
     reason += `; icon template best correlation ${m?.score ?? 0} < ${threshold}`;
   }
+  if (target.icon_class && opts.icons) {
+    const byClass = await groundByIconClass(target, target.icon_class, frame, screen, opts.icons, candidates, opts.signal);
+    if (byClass.found) return byClass;
+    reason += `; ${byClass.reason}`;
+  }
   if (opts.vlm) {
     const description = `${target.type ?? "element"} ${label ? `"${label}"` : "(icon)"}${target.position_hint ? ` at ${target.position_hint}` : ""}`;
     try {
@@ -163,4 +182,23 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
     }
   }
   return { found: false, reason, candidates };
+}
+
+/**
+ * An icon-only target by what its icon shows: the one icon on screen that shows the recorded class, or, among several, the
+ * one nearest the target's recorded place in its window when the next one is at least twice as far. Otherwise not found:
+ * replay never guesses between two icons alike.
+ */
+async function groundByIconClass(target: Target, name: string, frame: Frame, screen: PerceivedScreen, icons: IconRecognizer, candidates: readonly LocateCandidate[], signal?: AbortSignal): Promise<Grounding> {
+  const showing = await iconsShowing(frame, name, screen.elements.filter((e) => e.type !== "text_input"), screen.lines, icons, signal);
+  const found = (s: (typeof showing)[number], how: string): Grounding => ({ found: true, method: "icon", bbox: s.bbox, point: bboxCenter(s.bbox), score: s.p, ambiguous: false, candidates, note: `the icon showing « ${name} » (P ${s.p.toFixed(2)})${how}` });
+  if (showing.length === 0) return { found: false, reason: `no icon shows « ${name} »`, candidates };
+  if (showing.length === 1) return found(showing[0]!, "");
+  const place = expectedPlace(target, frame);
+  if (place) {
+    const c = bboxCenter(place.box);
+    const [first, second] = showing.map((s) => ({ s, d: Math.hypot(bboxCenter(s.bbox)[0] - c[0], bboxCenter(s.bbox)[1] - c[1]) })).sort((a, b) => a.d - b.d);
+    if (first && second && second.d >= 2 * first.d) return found(first.s, `, the nearest of ${showing.length} to its recorded place`);
+  }
+  return { found: false, reason: `${showing.length} icons show « ${name} » and its recorded place does not tell them apart`, candidates };
 }

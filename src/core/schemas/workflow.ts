@@ -68,6 +68,12 @@ export const TargetSchema = z.looseObject({
   /** Grey-level standard deviation of the icon crop (a crop too flat to match is never kept). */
   icon_contrast: z.number().nonnegative().optional(),
   /**
+   * What an icon-only target shows, as the icon recognizer named it when recorded (« save », « settings »…), when it was
+   * sure (P ≥ 0.5, not « other »). Replay does not take another icon for it at its recorded place, and finds it by what it
+   * shows when an icon theme, a style or the UI scale redrew it.
+   */
+  icon_class: z.string().min(1).optional(),
+  /**
    * Grey spread (5th–95th percentile) of the target's box when recorded. No longer written nor read:
    * it falls in a dark theme and at ×2 and rises with text typed in the field, so it could not tell a
    * greyed-out field (`fill_contrast` does, against the live window's other fields).

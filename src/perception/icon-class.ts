@@ -1,0 +1,68 @@
+// What an icon-only target shows, by the icon recognizer (the icon classifier): recorded with the
+// target (« save », « settings »…) so that replay can tell its icon from another one drawn at the same
+// place, and find it when an icon theme, a style or the UI scale redrew it and the layout changed too.
+// A class counts only when the recognizer is sure of it: P ≥ 0.5 and not « other ».
+import type { Frame } from "../core/frame.js";
+import { bboxCenter, bboxContainsPoint, type BBox } from "../core/geometry.js";
+import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
+import { elementAppearance } from "./element-appearance.js";
+import { iconProposals } from "./icon-proposals.js";
+
+/** Probability a class needs to name an icon (the bar `locate` uses for described icons). */
+export const ICON_CLASS_MIN_P = 0.5;
+
+/** The class the scores name surely (P ≥ 0.5, not « other »), with its probability. */
+export function sureClass(scores: IconScores | undefined): { name: string; p: number } | undefined {
+  if (!scores) return undefined;
+  let best: { name: string; p: number } | undefined;
+  for (const [name, p] of Object.entries(scores)) if (name !== "other" && p >= ICON_CLASS_MIN_P && (!best || p > best.p)) best = { name, p };
+  return best;
+}
+
+/** The ink box of the icon inside an element's box (its glyph), when one is drawn there. */
+export function glyphIn(frame: Frame, box: BBox): BBox | undefined {
+  return elementAppearance(frame, box, true).glyph?.bbox;
+}
+
+/** What the icon in `box` (an icon-only element) shows, when the recognizer is sure of it. */
+export async function iconClassAt(frame: Frame, box: BBox, recognizer: IconRecognizer, signal?: AbortSignal): Promise<{ name: string; p: number } | undefined> {
+  const glyph = glyphIn(frame, box);
+  if (!glyph) return undefined;
+  const [scores] = await recognizer.recognize(frame, [glyph], signal);
+  return sureClass(scores);
+}
+
+export interface IconShowing {
+  /** The element's box, or the icon's own box when no element holds it. */
+  readonly bbox: BBox;
+  readonly p: number;
+}
+
+/**
+ * The icons on a frame that show `name` (P ≥ 0.5): the glyphs of the elements with no word for a
+ * label (icon-only buttons) and the icon-sized blobs no element or line of text covers.
+ */
+export async function iconsShowing(
+  frame: Frame,
+  name: string,
+  elements: readonly { bbox: BBox; label: string }[],
+  lines: readonly { bbox: BBox }[],
+  recognizer: IconRecognizer,
+  signal?: AbortSignal,
+): Promise<IconShowing[]> {
+  const iconOnly = elements.filter((e) => e.label.trim().length <= 2);
+  const occupied = [...elements.map((e) => e.bbox), ...lines.map((l) => l.bbox)];
+  const candidates: Array<{ bbox: BBox; glyph: BBox }> = [];
+  for (const e of iconOnly) {
+    const glyph = glyphIn(frame, e.bbox);
+    if (glyph) candidates.push({ bbox: e.bbox, glyph });
+  }
+  for (const b of iconProposals(frame, occupied)) if (!iconOnly.some((e) => bboxContainsPoint(e.bbox, bboxCenter(b)))) candidates.push({ bbox: b, glyph: b });
+  if (candidates.length === 0) return [];
+  const scores: IconScores[] = [];
+  for (let k = 0; k < candidates.length; k += 256) scores.push(...(await recognizer.recognize(frame, candidates.slice(k, k + 256).map((c) => c.glyph), signal)));
+  return candidates.flatMap((c, i) => {
+    const p = scores[i]?.[name] ?? 0;
+    return p >= ICON_CLASS_MIN_P ? [{ bbox: c.bbox, p }] : [];
+  });
+}
