@@ -1,6 +1,7 @@
 import { appendFileSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError, SchemaVersionError } from "../core/errors.js";
 import { makeFrame } from "../core/frame.js";
@@ -12,6 +13,7 @@ import { SqliteStore } from "../store/sqlite-store.js";
 import { paintOver, RAW_SESSION_V1, type SessionAction } from "./recorder.js";
 import { readSession } from "./session.js";
 import { buildWorkflow, dataType, type BuildDeps } from "./template-builder.js";
+import { IconClassifier } from "../perception/icon-classifier.js";
 import { variableNameFrom } from "./target-cues.js";
 
 const header = { schema_version: RAW_SESSION_V1, name: "Facture", app: "mousepad", started_at: "2026-11-30T10:00:00Z" };
@@ -161,6 +163,30 @@ describe("template builder", () => {
     expect(b.target).toEqual(a.target);
     // A floppy disk is read « 8 » as readily as a letter (Tk at ×2, Qt): a lone digit names nothing either.
     expect(c.target).toEqual(a.target);
+  });
+
+  it("an icon-only button keeps what its icon shows when the icon recognizer is sure of it (icon_class), and nothing without one", async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="#333" stroke-width="2" stroke-linecap="round"><circle cx="10" cy="10" r="6"/><path d="M14.5 14.5L20 20"/></svg>`;
+    const { data: px } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const frame = () => {
+      const data = new Uint8Array(800 * 600 * 4).fill(240);
+      for (let y = 0; y < 20; y++)
+        for (let x = 0; x < 20; x++) {
+          const a = px[(y * 20 + x) * 4 + 3]! / 255;
+          data.fill(Math.round(51 * a + 240 * (1 - a)), ((390 + y) * 800 + 490 + x) * 4, ((390 + y) * 800 + 490 + x) * 4 + 3);
+        }
+      return makeFrame({ data, width: 800, height: 600, channels: 4 });
+    };
+    const button: UIElement = { ...field, element_id: "el_9", type: "button", role: "button", bbox: [480, 380, 520, 420], label: "", text: { raw: "", normalized: "", embedding: null } };
+    const reader: BuildDeps["reader"] = { read: async () => ({ elements: [button], lines: [{ text: "Rechercher dans la liste", bbox: [540, 390, 720, 410] }] }) };
+    const icons = await IconClassifier.create();
+    try {
+      const build = async (withIcons: boolean) => (await buildWorkflow(readSession(session([{ kind: "click", x: 500, y: 400, button: 1 }])), { ...deps, reader, loadImage: async () => frame(), ...(withIcons ? { icons } : {}) })).workflow.steps[0]!.target!;
+      expect(await build(true)).toMatchObject({ label: "", icon: "icons/step_001.png", icon_class: "search" });
+      expect((await build(false)).icon_class).toBeUndefined();
+    } finally {
+      await icons.close();
+    }
   });
 
   it("an icon no element bounds but OCR read as one character: its crop is the box OCR read there, not 80×80 of its surroundings", async () => {

@@ -16,6 +16,8 @@ import type { SessionAction } from "./recorder.js";
 import { anchorOffsets, captionOf, iconCrop, iconRepeats, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, withoutWordsIn, type WordList } from "./target-cues.js";
 import { fillContrast } from "../perception/icon-match.js";
 import { nameIcon } from "../perception/icon-names.js";
+import { iconClassAt } from "../perception/icon-class.js";
+import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
 import { toGrey, toRgb } from "../perception/raster.js";
 import { bboxFrameToScreen, bboxScreenToFrame, screenToFrame } from "../core/frame.js";
 import { enclosingPanel } from "../perception/enclosing-panel.js";
@@ -42,6 +44,8 @@ export interface BuildDeps {
    * with the workflow.
    */
   embedState?: EmbedState;
+  /** Names what icons show: an icon-only target keeps its icon's class (`icon_class`) when the recognizer is sure of it. */
+  icons?: IconRecognizer;
 }
 
 export interface BuildResult {
@@ -351,6 +355,8 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
     }
   }
   if (!box && !icon && !win) return null;
+  // What the icon shows, when the recognizer is sure of it: replay refuses another icon at its place and finds it redrawn.
+  const iconClass = !label.trim() && box && type !== "text_input" && deps.icons ? await iconClassAt(screen.frame, bboxScreenToFrame(screen.frame, box), deps.icons) : undefined;
   const named = label || iconName || "";
   const ordinal = named && box && !iconName ? ordinalOf(box, named, type, screen) : undefined;
   const wbox: BBox | undefined = win ? (box ? [box[0] - win[0], box[1] - win[1], box[2] - win[0], box[3] - win[1]] : [point[0] - win[0] - 20, point[1] - win[1] - 20, point[0] - win[0] + 20, point[1] - win[1] + 20]) : undefined;
@@ -384,6 +390,7 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
     ...(panel ? { panel } : {}),
     ...(ctx.typedNext ? { typed_into: true } : {}),
     ...(iconStd !== undefined ? { icon_contrast: iconStd } : {}),
+    ...(iconClass ? { icon_class: iconClass.name } : {}),
     ...(fill !== undefined ? { fill_contrast: fill } : {}),
   };
 }

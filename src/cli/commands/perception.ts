@@ -228,16 +228,17 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
 }
 
 /**
- * The icon classifier for an instruction that describes an icon. A missing or broken model file is
- * said on stderr (with the command that restores it) and locate goes on with the icons' drawn shapes.
+ * The icon classifier (locate's described icons, the icon class of icon-only targets). A missing or broken model file is
+ * said through `warn` (with the command that restores it) and the caller goes on without it: locate with the icons'
+ * drawn shapes, record and replay without icon classes.
  */
-async function iconClassifier(io: CliIo): Promise<IconRecognizer & { close(): Promise<void> } | undefined> {
+export async function loadIconClassifier(warn: (line: string) => void): Promise<IconRecognizer & { close(): Promise<void> } | undefined> {
   const { IconClassifier } = await import("../../perception/icon-classifier.js");
   try {
     return await IconClassifier.create();
   } catch (e) {
     if (!(e instanceof RpaError)) throw e;
-    io.err(`icon classifier not used (${e.code}): ${e.message}\n`);
+    warn(`icon classifier not used (${e.code}): ${e.message}\n`);
     return undefined;
   }
 }
@@ -365,7 +366,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       try {
         const det = await detector.detect(frame, { appName: o.app, scale: o.scale ?? 1 });
         const { locateWithIcons, mayAskIcons, textTargets } = await import("../../perception/locate.js");
-        const icons = mayAskIcons(instruction) ? await iconClassifier(io) : undefined;
+        const icons = mayAskIcons(instruction) ? await loadIconClassifier((l) => io.err(l)) : undefined;
         let r: Awaited<ReturnType<typeof locateWithIcons>>;
         try {
           r = await locateWithIcons(instruction, [...det.elements, ...textTargets(det.ocr?.lines ?? [], det.elements)], frame, icons);

@@ -25,7 +25,7 @@ import { createVlmProviders } from "../vlm-providers.js";
 import { readInputFile } from "../io.js";
 import { desktopEnv } from "../desktop-env.js";
 import type { CliIo } from "./desktop.js";
-import { createDetector, resolveDetector } from "./perception.js";
+import { createDetector, loadIconClassifier, resolveDetector } from "./perception.js";
 import { openStore, type StoreChoice } from "./store.js";
 import { newScreenGate, regionsMode } from "../screen-memory.js";
 import { checkOutputFile, writeOutputFile } from "../../core/make-dirs.js";
@@ -91,8 +91,10 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
       const gateStore = mode === "new_screens" ? await openStore(program.opts<GlobalOptions & StoreChoice>(), io.env) : undefined;
       const regions = mode !== "off" ? { vlm: createVlmProviders(vlmConfig).proposer, ...(gateStore ? { vlmGate: newScreenGate(gateStore, stateEmbedder, vlmConfig) } : {}) } : {};
       const { detector, lexicon, close: closeDetector } = await createDetector({ ocr: "hybrid", detector: resolveDetector(dataDir, io.env) }, join(dataDir, "cache", "ocr"), false, regions);
+      // What icon-only targets show (their icon's class), kept with them for replay; without the model, not kept.
+      const icons = await loadIconClassifier((l) => io.err(l));
       const close = async () => {
-        await closeDetector();
+        await Promise.all([closeDetector(), icons?.close()]);
         await gateStore?.close();
       };
       try {
@@ -107,6 +109,7 @@ export function registerRecordCommands(program: Command, io: CliIo): void {
           },
           onProgress: (d, t) => io.err(`\rbuilding: ${d}/${t} actions`),
           embedState: (i) => stateEmbedder.embed(i),
+          ...(icons ? { icons } : {}),
         });
         io.err("\n");
         let { workflow } = built;

@@ -33,7 +33,7 @@ import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { desktopEnv } from "../desktop-env.js";
 import { readInputFile } from "../io.js";
 import type { CliIo } from "./desktop.js";
-import { createDetector, resolveDetector, type DetectorParts } from "./perception.js";
+import { createDetector, loadIconClassifier, resolveDetector, type DetectorParts } from "./perception.js";
 import type { DetectorKind } from "../config-file.js";
 import { silentLogger, type Logger } from "../../core/providers/logger.js";
 import { openStore, type StoreChoice } from "./store.js";
@@ -200,6 +200,8 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
   // Detection failures keep their screenshot in the run's folder, next to the trace.
   const { detector, ocr, readsBoxes, close } = req.detector ? { ...req.detector, close: async () => undefined } : await createDetector({ ocr: req.ocr ?? "ppocr", rereadChangesOnly: true, detector: req.detectorKind ?? resolveDetector(dataDir, env) }, join(dataDir, "cache", "ocr"), false, { logger: runLog, failureDir: join(runDir, "failures") });
   const stateEmbedder = createStateEmbedder();
+  // Icon-only targets recorded with what their icon shows are checked and found by it (without the model: as before).
+  const icons = workflow.steps.some((s) => s.target?.icon_class) ? await loadIconClassifier(log) : undefined;
   const vlmConfig = resolveVlmConfig(dataDir, env);
   const vlmProviders = (req.vlm ?? vlmConfig.enabled) || req.useDecisionModel ? createVlmProviders(vlmConfig) : undefined;
   const vlm = (req.vlm ?? vlmConfig.enabled) ? vlmProviders?.grounder : undefined;
@@ -249,6 +251,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
         },
         encodePng: (f) => encodePng(f, { compressionLevel: 3 }),
         ...(vlm ? { vlm } : {}),
+        ...(icons ? { icons } : {}),
         trace,
         onProgress: (p) => {
           log(progressLine(p));
@@ -274,7 +277,7 @@ export async function replayWorkflow(req: ReplayRequest, desktop: NodeJS.Process
     trace.append({ type: "run_end", status, duration_ms: Math.round(performance.now() - t0) });
     writeFileSync(join(runDir, "report.html"), renderReport(readTrace(runDir)));
     await store?.putRun({ runId, workflowId: workflow.workflow_id, workflowVersion: (await store.getWorkflow(workflow.workflow_id))?.version ?? 0, status: status === "failed" ? "failed" : "succeeded", startedAt: started.toISOString(), finishedAt: new Date().toISOString(), document: { run_dir: runDir, rows: summary } });
-    await Promise.allSettled([input.close(), screen.close(), close()]);
+    await Promise.allSettled([input.close(), screen.close(), close(), icons?.close()]);
   }
   return { runDir, runId, report: join(runDir, "report.html"), rows: outcomes, summary: rowSummary, status };
 }
