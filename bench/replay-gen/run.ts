@@ -27,7 +27,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodePng, readImageFile } from "../../src/capture/png.js";
-import { createDetector, resolveDetector } from "../../src/cli/commands/perception.js";
+import { createDetector, loadIconClassifier, resolveDetector } from "../../src/cli/commands/perception.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import { createStateEmbedder, storeBuiltWorkflow } from "../../src/cli/state-embedder.js";
 import type { StateInput } from "../../src/embedding/multimodal-embedding-manager.js";
@@ -228,6 +228,8 @@ const withStates = process.env.RPAV_BENCH_STATES === "1";
 const stateStore = withStates ? SqliteStore.open(join(work, "store")) : undefined;
 const stateEmbedder = createStateEmbedder();
 const { detector, close } = await createDetector({ ocr: "hybrid", detector: detectorKind }, join(work, "ocr-cache"), false);
+// As `rpav record` builds: icon-only targets keep their icon's class (RPAV_BENCH_ICON_CLASS=0: without it, as before).
+const icons = process.env.RPAV_BENCH_ICON_CLASS === "0" ? undefined : await loadIconClassifier((l) => process.stderr.write(l));
 try {
   for (const family of families) {
     const task = all[family];
@@ -250,6 +252,7 @@ try {
       reader: detectorReader(detector),
       loadImage: (p) => readImageFile(p),
       words: AccentLexicon.load(),
+      ...(icons ? { icons } : {}),
       saveIcon: async (name, frame) => {
         writeFileSync(join(wfDir, "icons", name), await encodePng(frame));
         return join("icons", name);
@@ -278,6 +281,7 @@ try {
   }
 } finally {
   await close();
+  await icons?.close();
   await stateStore?.close();
   await input.close();
   await screen.close();

@@ -24,12 +24,30 @@ export function glyphIn(frame: Frame, box: BBox): BBox | undefined {
   return elementAppearance(frame, box, true).glyph?.bbox;
 }
 
-/** What the icon in `box` (an icon-only element) shows, when the recognizer is sure of it. */
-export async function iconClassAt(frame: Frame, box: BBox, recognizer: IconRecognizer, signal?: AbortSignal): Promise<{ name: string; p: number } | undefined> {
+/** The recognizer's scores for the icon in `box` (an icon-only element), when an icon is drawn there. */
+export async function iconScoresAt(frame: Frame, box: BBox, recognizer: IconRecognizer, signal?: AbortSignal): Promise<IconScores | undefined> {
   const glyph = glyphIn(frame, box);
   if (!glyph) return undefined;
   const [scores] = await recognizer.recognize(frame, [glyph], signal);
-  return sureClass(scores);
+  return scores;
+}
+
+/** What the icon in `box` (an icon-only element) shows, when the recognizer is sure of it. */
+export async function iconClassAt(frame: Frame, box: BBox, recognizer: IconRecognizer, signal?: AbortSignal): Promise<{ name: string; p: number } | undefined> {
+  return sureClass(await iconScoresAt(frame, box, recognizer, signal));
+}
+
+/** Below this probability of its recorded class, an icon the recognizer surely names otherwise is another icon. */
+export const ICON_CLASS_REFUTED_P = 0.1;
+
+/**
+ * Whether the icon in `box` is surely not one showing `name`: the recognizer names another class (P ≥ 0.5) and gives
+ * `name` less than 0.1 — a redrawn icon it hesitates on is not refused. Returns what it saw there, or undefined.
+ */
+export async function otherIconAt(frame: Frame, box: BBox, name: string, recognizer: IconRecognizer, signal?: AbortSignal): Promise<{ name: string; p: number } | undefined> {
+  const scores = await iconScoresAt(frame, box, recognizer, signal);
+  const seen = sureClass(scores);
+  return seen && seen.name !== name && (scores?.[name] ?? 0) < ICON_CLASS_REFUTED_P ? seen : undefined;
 }
 
 export interface IconShowing {

@@ -18,7 +18,7 @@ import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { matchIcon } from "../perception/icon-match.js";
 import { expectedPlace, groundByCues, singleRow } from "./cue-grounding.js";
-import { iconClassAt, iconsShowing } from "../perception/icon-class.js";
+import { iconsShowing, otherIconAt } from "../perception/icon-class.js";
 import { clickPoint, locate, sameLabelInOrder, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
 
 export interface PerceivedScreen {
@@ -110,8 +110,8 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
   // another icon: the recognizer may say what the icon there shows.
   let refused: string | undefined;
   if (cued?.found && cued.method !== "icon" && target.icon_class && opts.icons) {
-    const there = await iconClassAt(frame, cued.bbox, opts.icons, opts.signal);
-    if (there && there.name !== target.icon_class) refused = `the icon found by its place shows « ${there.name} » (P ${there.p.toFixed(2)}), not « ${target.icon_class} » as recorded`;
+    const there = await otherIconAt(frame, cued.bbox, target.icon_class, opts.icons, opts.signal);
+    if (there) refused = `the icon found by its place shows « ${there.name} » (P ${there.p.toFixed(2)}), not « ${target.icon_class} » as recorded`;
   }
   if (cued?.found && !refused) return cued;
   if (cued) {

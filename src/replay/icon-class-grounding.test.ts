@@ -9,7 +9,7 @@ import type { BBox } from "../core/geometry.js";
 import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { IconClassifier } from "../perception/icon-classifier.js";
-import { iconClassAt } from "../perception/icon-class.js";
+import { iconClassAt, otherIconAt } from "../perception/icon-class.js";
 import { groundTarget } from "./grounding.js";
 
 /** Icons drawn on a 24-unit grid (no icon set copied). */
@@ -22,7 +22,7 @@ const DRAWN: Record<string, string> = {
 const W = 480;
 const H = 200;
 /** A toolbar of icon-only buttons: 40 px squares from x = 40, 60 px apart, at y = 40; `order` says which icon each shows. */
-const buttonBox = (i: number): BBox => [40 + 60 * i, 40, 80 + 60 * i, 80];
+const buttonBox = (i: number): [number, number, number, number] => [40 + 60 * i, 40, 80 + 60 * i, 80];
 
 async function toolbar(order: readonly string[], size: number, ink: string, stroke: number): Promise<Frame> {
   const data = new Uint8Array(W * H * 3).fill(236);
@@ -103,5 +103,18 @@ describe("icon-only targets by what their icon shows", () => {
     const near = await toolbar(["add", "search", "close", "add", "search"], 22, "#222", 2);
     const n = await groundTarget({ ...recorded, anchor_offsets: [], anchors: [], cues: ["icon", "position", "type"] }, near, screenOf(5), { icons });
     expect(n).toMatchObject({ found: true, method: "icon", bbox: buttonBox(1) });
+  });
+});
+
+describe("what counts as another icon", () => {
+  it("another class named surely and the recorded one all but ruled out; an icon the recognizer hesitates on is not refused", async () => {
+    const f = await toolbar(["search"], 20, "#333", 2);
+    const saying = (scores: Record<string, number>) => ({ classes: Object.keys(scores), recognize: async (_: Frame, boxes: readonly BBox[]) => boxes.map(() => scores) });
+    expect(await otherIconAt(f, buttonBox(0), "save", saying({ print: 0.9, save: 0.02, other: 0.08 }))).toEqual({ name: "print", p: 0.9 });
+    expect(await otherIconAt(f, buttonBox(0), "save", saying({ print: 0.6, save: 0.3, other: 0.1 }))).toBeUndefined();
+    expect(await otherIconAt(f, buttonBox(0), "save", saying({ save: 0.7, print: 0.2, other: 0.1 }))).toBeUndefined();
+    expect(await otherIconAt(f, buttonBox(0), "save", saying({ other: 0.95, save: 0.01, print: 0.04 }))).toBeUndefined();
+    // No icon drawn in the box: nothing to say.
+    expect(await otherIconAt(f, [300, 140, 340, 180], "save", saying({ print: 0.99, save: 0, other: 0.01 }))).toBeUndefined();
   });
 });
