@@ -295,7 +295,7 @@ async function main(): Promise<void> {
   }
   if (!only || only === "sites") {
     console.log("Generated sites (the embed bench's theme and scale pairs) in headless Chromium:");
-    await (await import("./sites.js")).buildSites();
+    await (await import("./sites.js")).buildSites({ shootWebPage, readCorpus });
   }
   const items = readCorpus();
   const perSource: Record<string, number> = {};

@@ -17,7 +17,17 @@ import { chromium } from "playwright-core";
 import { Pick, rngFor } from "../../training/gen/html/common.js";
 import { KITS2 } from "../../training/gen/html/kits.js";
 import { page2 } from "../../training/gen/html/layouts.js";
-import { readCorpus, shootWebPage } from "./build.js";
+import type { Browser } from "playwright-core";
+import type { CorpusItem, WebShot } from "./build.js";
+
+/**
+ * What the corpus builder lends: its web page shooter and its reader. Handed over, not imported — build.ts imports this
+ * module while its own top-level await runs, and a static import back would wait on it forever (exit 13, sites unmade).
+ */
+export interface SiteShooter {
+  shootWebPage(browser: Browser, shot: WebShot, dir?: string): Promise<void>;
+  readCorpus(dir?: string): CorpusItem[];
+}
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
@@ -43,7 +53,7 @@ function sitePage(kitName: string, i: number, dark: boolean): { html: string; da
   return { html, dark: made.dark };
 }
 
-export async function buildSites(): Promise<void> {
+export async function buildSites({ shootWebPage, readCorpus }: SiteShooter): Promise<void> {
   mkdirSync(join(SITES_DIR, ".pages"), { recursive: true });
   const browser = await chromium.launch({
     executablePath: process.env.RPAV_CHROMIUM ?? "/usr/bin/chromium",
@@ -75,4 +85,4 @@ export async function buildSites(): Promise<void> {
   console.log(`sites: ${readCorpus(SITES_DIR).length} screenshots in ${SITES_DIR} (${Math.round((Date.now() - t0) / 1000)} s)`);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await buildSites();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await buildSites(await import("./build.js"));
