@@ -2,7 +2,8 @@
 // toolkits, each saving its final state to a file (the oracle). Each task is recorded once through
 // the real recorder (X RECORD) while a scripted person demonstrates it (human paths, clicks held
 // 60–150 ms, typing delays), built by the template builder (hybrid OCR, word lists), then replayed
-// under cells: unchanged, window moved, dark theme, ×2 scale, larger text, new data. Beside it, the
+// under cells: unchanged, window moved, dark theme, ×2 scale, larger text, new data, another icon theme (GTK: Numix,
+// alone and with larger text). Beside it, the
 // coordinate baseline: the recorded raw actions replayed at their recorded screen coordinates, typing
 // the row's values (so it takes new data too).
 //   nice -n 10 npx tsx bench/replay-gen/run.ts   (RPAV_BENCH_FAMILIES=gtk,tk,qt,html RPAV_BENCH_CELLS=unchanged,moved,…)
@@ -64,6 +65,10 @@ const CELLS: Cell[] = [
   { name: "scale-2", variant: { scale: 2 }, move: false, newData: false },
   { name: "text-1.5", variant: { textScale: 1.5 }, move: false, newData: false },
   { name: "new-data", variant: {}, move: false, newData: true },
+  // Another icon theme (GTK apps; Numix, not among the icon classifier's training themes): alone, then with the text
+  // ×1.5, where the layout moves too. The other toolkits draw their own icons: these cells are theirs as recorded / ×1.5.
+  { name: "icons", variant: { iconTheme: "Numix" }, move: false, newData: false },
+  { name: "icons-text", variant: { iconTheme: "Numix", textScale: 1.5 }, move: false, newData: false },
 ];
 const TUNED: readonly GenFamily[] = ["gtk", "tk"];
 /** Held-out families whose failures were read since their first, clean run (and the date). */

@@ -40,10 +40,22 @@ export interface AppVariant {
   scale?: 1 | 2;
   /** GDK_DPI_SCALE: text scale. */
   textScale?: number;
+  /** GTK's icon theme (an installed one, e.g. "Numix"): its settings.ini in a config folder of its own, first of XDG_CONFIG_DIRS. */
+  iconTheme?: string;
+}
+
+/** A config folder whose gtk-3.0/settings.ini names an icon theme (made once per theme under the temp folder). */
+function iconThemeConfigDir(theme: string): string {
+  if (!/^[\w.-]+$/.test(theme)) throw new InvalidInputError(`Icon theme "${theme}" is not a theme folder's name (letters, digits, ".", "-", "_").`);
+  const dir = join("/tmp", `rpav-icon-theme-${theme}`);
+  mkdirSync(join(dir, "gtk-3.0"), { recursive: true });
+  writeFileSync(join(dir, "gtk-3.0", "settings.ini"), `[Settings]\ngtk-icon-theme-name=${theme}\n`);
+  return dir;
 }
 
 export function variantEnv(v: AppVariant = {}): Record<string, string> {
   const env: Record<string, string> = {};
+  if (v.iconTheme) env.XDG_CONFIG_DIRS = [iconThemeConfigDir(v.iconTheme), process.env.XDG_CONFIG_DIRS || "/etc/xdg"].join(":");
   if (v.theme === "dark") env.GTK_THEME = "Adwaita:dark";
   if (v.theme === "high-contrast") env.GTK_THEME = "HighContrast";
   if (v.scale && v.scale !== 1) env.GDK_SCALE = String(v.scale);
