@@ -110,7 +110,7 @@ describe("rpav CLI", () => {
     const r = rpav(["doctor", "--json"], { RPAV_HOME: home, DISPLAY: "" });
     expect(r.code).toBe(0);
     const checks = JSON.parse(r.stdout) as Array<{ name: string; status: string; detail: string }>;
-    expect(checks.map((c) => c.name)).toEqual(["node", "display", "data directory", "ocr models", "ocr data", "french words", "english words", "sqlite", "postgresql", "models", "element detector", "vlm grounding", "vlm understanding", "vlm decision", "secrets"]);
+    expect(checks.map((c) => c.name)).toEqual(["node", "display", "data directory", "ocr models", "ocr data", "french words", "english words", "sqlite", "postgresql", "models", "element detector", "icon classifier", "vlm grounding", "vlm understanding", "vlm decision", "secrets"]);
     expect(checks.find((c) => c.name === "data directory")?.detail).toContain(home);
     expect(checks.find((c) => c.name === "element detector")).toMatchObject({ status: "ok" });
     expect(checks.find((c) => c.name === "display")).toMatchObject({ status: "missing" });

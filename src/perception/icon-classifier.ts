@@ -35,6 +35,23 @@ export function defaultIconModelDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "models", "icon-classifier");
 }
 
+/**
+ * The icon classifier's description (classes, input, temperature), its model file checked present: what `create` and
+ * `rpav doctor` read. A missing file or a description this version does not read is `provider_unavailable` naming the
+ * file and the command that restores it.
+ */
+export function readIconClassifierMeta(dir = defaultIconModelDir()): z.infer<typeof MetaSchema> {
+  const modelFile = join(dir, ICON_MODEL_FILE);
+  const metaFile = join(dir, ICON_META_FILE);
+  for (const f of [modelFile, metaFile])
+    if (!existsSync(f)) throw new ProviderUnavailableError(`The icon classifier's file ${f} is missing. Restore it: ${ICON_RESTORE_COMMAND}.`, { details: { file: f } });
+  try {
+    return MetaSchema.parse(JSON.parse(readFileSync(metaFile, "utf8")));
+  } catch (e) {
+    throw new ProviderUnavailableError(`The icon classifier's description ${metaFile} is not one this version reads (${e instanceof SyntaxError ? "not JSON" : "classes, side, planes or temperature not this version's"}). Restore it: ${ICON_RESTORE_COMMAND}.`, { cause: e, details: { file: metaFile } });
+  }
+}
+
 export class IconClassifier implements IconRecognizer {
   private constructor(
     private readonly ort: Ort,
@@ -45,15 +62,7 @@ export class IconClassifier implements IconRecognizer {
   static async create(options: { modelDir?: string; threads?: number } = {}): Promise<IconClassifier> {
     const dir = options.modelDir ?? defaultIconModelDir();
     const modelFile = join(dir, ICON_MODEL_FILE);
-    const metaFile = join(dir, ICON_META_FILE);
-    for (const f of [modelFile, metaFile])
-      if (!existsSync(f)) throw new ProviderUnavailableError(`The icon classifier's file ${f} is missing. Restore it: ${ICON_RESTORE_COMMAND}.`, { details: { file: f } });
-    let meta: z.infer<typeof MetaSchema>;
-    try {
-      meta = MetaSchema.parse(JSON.parse(readFileSync(metaFile, "utf8")));
-    } catch (e) {
-      throw new ProviderUnavailableError(`The icon classifier's description ${metaFile} is not one this version reads (${e instanceof SyntaxError ? "not JSON" : "classes, side, planes or temperature not this version's"}). Restore it: ${ICON_RESTORE_COMMAND}.`, { cause: e, details: { file: metaFile } });
-    }
+    const meta = readIconClassifierMeta(dir);
     const ort = await loadOnnxRuntime();
     let session: InferenceSession;
     try {

@@ -1,11 +1,12 @@
-// `rpav doctor`'s element detector line: the model, its description and the hybrid's gate, read from the model folder.
+// `rpav doctor`'s model lines: the element detector (model, description, the hybrid's gate) and the icon classifier, read from their folders.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultDetectorModelDir, DETECTOR_META_FILE, DETECTOR_MODEL_FILE } from "../../perception/learned-detector.js";
 import { RULES_GATE_FILE } from "../../perception/rules-gate.js";
-import { checkDetector } from "./doctor.js";
+import { checkDetector, checkIconClassifier } from "./doctor.js";
+import { defaultIconModelDir, ICON_META_FILE, ICON_MODEL_FILE } from "../../perception/icon-classifier.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rpav-doctor-det-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,5 +37,17 @@ describe("doctor: element detector", () => {
     gate.fitted.model_sha256 = "0".repeat(64);
     writeFileSync(join(d, RULES_GATE_FILE), JSON.stringify(gate));
     expect(checkDetector(d)).toMatchObject({ status: "missing", detail: expect.stringMatching(/another model.*npm run train -- gate/u) });
+  });
+});
+
+describe("doctor: icon classifier", () => {
+  it("the committed folder is ok with its classes; a missing model or a description this version does not read is a note naming the file and the restore command", () => {
+    expect(checkIconClassifier()).toMatchObject({ name: "icon classifier", status: "ok", detail: expect.stringMatching(/\d+ classes/u) });
+    const d = mkdtempSync(join(dir, "icons-"));
+    copyFileSync(join(defaultIconModelDir(), ICON_META_FILE), join(d, ICON_META_FILE));
+    expect(checkIconClassifier(d)).toMatchObject({ status: "warn", detail: expect.stringMatching(/icon-classifier\.onnx is missing.*git checkout -- models\/icon-classifier.*drawn shapes/u) });
+    copyFileSync(join(defaultIconModelDir(), ICON_MODEL_FILE), join(d, ICON_MODEL_FILE));
+    writeFileSync(join(d, ICON_META_FILE), JSON.stringify({ classes: ["a"], side: 32 }));
+    expect(checkIconClassifier(d)).toMatchObject({ status: "warn", detail: expect.stringContaining("not one this version reads") });
   });
 });

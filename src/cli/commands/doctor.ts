@@ -10,6 +10,8 @@ import { createHash } from "node:crypto";
 import { DEFAULT_ENGLISH_WORD_LIST, DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, DETECTOR_RESTORE_COMMAND, recordedModelSha256 } from "../../perception/learned-detector.js";
 import { LogisticRulesGate } from "../../perception/rules-gate.js";
+import { defaultIconModelDir, readIconClassifierMeta } from "../../perception/icon-classifier.js";
+import { RpaError } from "../../core/errors.js";
 
 export type CheckStatus = "ok" | "missing" | "warn";
 export interface Check {
@@ -126,6 +128,20 @@ export function checkDetector(modelDir = defaultDetectorModelDir()): Check {
   }
 }
 
+/**
+ * The icon classifier (described icons in `rpav locate`, the icon class of icon-only targets at record and replay):
+ * optional — without it, locate uses the icons' drawn shapes and targets keep no class. Read, not loaded.
+ */
+export function checkIconClassifier(modelDir = defaultIconModelDir()): Check {
+  try {
+    const meta = readIconClassifierMeta(modelDir);
+    return { name: "icon classifier", status: "ok", detail: `${modelDir} (${meta.classes.length} classes)` };
+  } catch (e) {
+    if (!(e instanceof RpaError)) throw e;
+    return { name: "icon classifier", status: "warn", detail: `${e.message} Without it, locate uses the icons' drawn shapes and recorded icon-only targets keep no icon class.` };
+  }
+}
+
 export async function runDoctor(ctx: DoctorContext): Promise<Check[]> {
   return [
     checkNode(),
@@ -143,6 +159,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<Check[]> {
     await checkPostgres(ctx.env.RPAV_PG_URL ? { ...ctx.env, RPAV_PG_URL: withPassFilePassword(ctx.env.RPAV_PG_URL, ctx.env.RPAV_PG_PASSFILE || join(ctx.dataDir, "pgpass")) } : ctx.env),
     checkModels(ctx.dataDir),
     checkDetector(),
+    checkIconClassifier(),
   ];
 }
 
