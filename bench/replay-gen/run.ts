@@ -69,6 +69,10 @@ const CELLS: Cell[] = [
   // ×1.5, where the layout moves too. The other toolkits draw their own icons: these cells are theirs as recorded / ×1.5.
   { name: "icons", variant: { iconTheme: "Numix" }, move: false, newData: false },
   { name: "icons-text", variant: { iconTheme: "Numix", textScale: 1.5 }, move: false, newData: false },
+  // The app's next version: a Print button before Save in the GTK form's toolbar (Save moved along it), in the recorded
+  // icon theme and in Numix. The other apps have no next version: these cells are theirs as recorded / in their icons.
+  { name: "update", variant: { version: 2 }, move: false, newData: false },
+  { name: "update-icons", variant: { version: 2, iconTheme: "Numix" }, move: false, newData: false },
 ];
 const TUNED: readonly GenFamily[] = ["gtk", "tk"];
 /** Held-out families whose failures were read since their first, clean run (and the date). */

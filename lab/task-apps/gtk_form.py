@@ -15,6 +15,14 @@ box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=8, margin=12)
 win.add(box)
 
 bar = Gtk.Box(spacing=6)
+# The app's next version (RPAV_TASK_VERSION=2, the lab's AppVariant.version): an icon-only Print button before Save, which
+# moves Save along the toolbar. Print only notes that it was pressed (state "printed").
+if os.environ.get("RPAV_TASK_VERSION") == "2":
+    printer = Gtk.Button()
+    printer.set_image(Gtk.Image.new_from_icon_name("document-print", Gtk.IconSize.LARGE_TOOLBAR))
+    printer.set_tooltip_text("Imprimer")
+    printer.connect("clicked", lambda _b: state.update(printed=True))
+    bar.pack_start(printer, False, False, 0)
 save = Gtk.Button()
 save.set_image(Gtk.Image.new_from_icon_name("document-save", Gtk.IconSize.LARGE_TOOLBAR))
 save.set_tooltip_text("Enregistrer")

@@ -106,10 +106,10 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
   let reason = "the target has no label to look for";
   // A target recorded with all its cues is grounded by all of them; older ones as before.
   const cued = groundByCues(target, frame, screen, { ...(opts.label !== undefined ? { label: opts.label } : {}), ...(opts.icon ? { icon: opts.icon } : {}), ...(opts.iconThreshold !== undefined ? { iconThreshold: opts.iconThreshold } : {}), ...(opts.taken ? { taken: opts.taken } : {}) });
-  // An icon-only target placed without its recorded icon matching (by its place in the layout, or by cues) must not be
-  // another icon: the recognizer may say what the icon there shows.
+  // An icon-only target must not be another icon: placed by layout, by cues or by a crop that only resembles it at its
+  // recorded place (another theme's icon there can), the recognizer says what the icon there shows.
   let refused: string | undefined;
-  if (cued?.found && cued.method !== "icon" && target.icon_class && opts.icons) {
+  if (cued?.found && target.icon_class && opts.icons) {
     const there = await otherIconAt(frame, cued.bbox, target.icon_class, opts.icons, opts.signal);
     if (there) refused = `the icon found by its place shows « ${there.name} » (P ${there.p.toFixed(2)}), not « ${target.icon_class} » as recorded`;
   }

@@ -42,6 +42,8 @@ export interface AppVariant {
   textScale?: number;
   /** GTK's icon theme (an installed one, e.g. "Numix"): its settings.ini in a config folder of its own, first of XDG_CONFIG_DIRS. */
   iconTheme?: string;
+  /** The lab's task apps' version (RPAV_TASK_VERSION): 2 is their next one, its toolbar changed (lab/task-apps). */
+  version?: 2;
 }
 
 /** A config folder whose gtk-3.0/settings.ini names an icon theme (made once per theme under the temp folder). */
@@ -55,6 +57,7 @@ function iconThemeConfigDir(theme: string): string {
 
 export function variantEnv(v: AppVariant = {}): Record<string, string> {
   const env: Record<string, string> = {};
+  if (v.version) env.RPAV_TASK_VERSION = String(v.version);
   if (v.iconTheme) env.XDG_CONFIG_DIRS = [iconThemeConfigDir(v.iconTheme), process.env.XDG_CONFIG_DIRS || "/etc/xdg"].join(":");
   if (v.theme === "dark") env.GTK_THEME = "Adwaita:dark";
   if (v.theme === "high-contrast") env.GTK_THEME = "HighContrast";
