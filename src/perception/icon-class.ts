@@ -50,6 +50,23 @@ export async function otherIconAt(frame: Frame, box: BBox, name: string, recogni
   return seen && seen.name !== name && (scores?.[name] ?? 0) < ICON_CLASS_REFUTED_P ? seen : undefined;
 }
 
+/** The smallest icon-sized blob under a point (frame pixels): the icon clicked where no element bounds it. */
+export function iconUnder(frame: Frame, point: readonly [number, number]): BBox | undefined {
+  const under = iconProposals(frame, []).filter((b) => bboxContainsPoint(b, point));
+  return under.sort((a, b) => (a[2] - a[0]) * (a[3] - a[1]) - (b[2] - b[0]) * (b[3] - b[1]))[0];
+}
+
+/**
+ * What the icon under a point shows, when the recognizer is sure of it: the blob under it (`iconUnder`; a button's
+ * outline drawn around its icon is one blob with it) read as an icon-only element — its glyph, else the blob itself.
+ */
+export async function iconClassUnder(frame: Frame, point: readonly [number, number], recognizer: IconRecognizer, signal?: AbortSignal): Promise<{ name: string; p: number } | undefined> {
+  const blob = iconUnder(frame, point);
+  if (!blob) return undefined;
+  const [scores] = await recognizer.recognize(frame, [glyphIn(frame, blob) ?? blob], signal);
+  return sureClass(scores);
+}
+
 export interface IconShowing {
   /** The element's box, or the icon's own box when no element holds it. */
   readonly bbox: BBox;
@@ -75,7 +92,8 @@ export async function iconsShowing(
     const glyph = glyphIn(frame, e.bbox);
     if (glyph) candidates.push({ bbox: e.bbox, glyph });
   }
-  for (const b of iconProposals(frame, occupied)) if (!iconOnly.some((e) => bboxContainsPoint(e.bbox, bboxCenter(b)))) candidates.push({ bbox: b, glyph: b });
+  // A blob may be a button's outline with its icon inside: its glyph is read, else the blob itself.
+  for (const b of iconProposals(frame, occupied)) if (!iconOnly.some((e) => bboxContainsPoint(e.bbox, bboxCenter(b)))) candidates.push({ bbox: b, glyph: glyphIn(frame, b) ?? b });
   if (candidates.length === 0) return [];
   const scores: IconScores[] = [];
   for (let k = 0; k < candidates.length; k += 256) scores.push(...(await recognizer.recognize(frame, candidates.slice(k, k + 256).map((c) => c.glyph), signal)));

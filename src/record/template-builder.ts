@@ -16,7 +16,7 @@ import type { SessionAction } from "./recorder.js";
 import { anchorOffsets, captionOf, iconCrop, iconRepeats, meaninglessLabel, medianTextHeight, offsetFrom, variableNameFrom, withoutWordsIn, type WordList } from "./target-cues.js";
 import { fillContrast } from "../perception/icon-match.js";
 import { nameIcon } from "../perception/icon-names.js";
-import { iconClassAt } from "../perception/icon-class.js";
+import { iconClassAt, iconClassUnder } from "../perception/icon-class.js";
 import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
 import { toGrey, toRgb } from "../perception/raster.js";
 import { bboxFrameToScreen, bboxScreenToFrame, screenToFrame } from "../core/frame.js";
@@ -356,7 +356,16 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   }
   if (!box && !icon && !win) return null;
   // What the icon shows, when the recognizer is sure of it: replay refuses another icon at its place and finds it redrawn.
-  const iconClass = !label.trim() && box && type !== "text_input" && deps.icons ? await iconClassAt(screen.frame, bboxScreenToFrame(screen.frame, box), deps.icons) : undefined;
+  // The icon: the one in the element's box (else the text's), or — an icon kept for its crop that no element bounds —
+  // the icon-sized blob under the click.
+  const iconClass =
+    label.trim() || type === "text_input" || !deps.icons
+      ? undefined
+      : box
+        ? await iconClassAt(screen.frame, bboxScreenToFrame(screen.frame, box), deps.icons)
+        : icon
+          ? await iconClassUnder(screen.frame, screenToFrame(screen.frame, point), deps.icons)
+          : undefined;
   const named = label || iconName || "";
   const ordinal = named && box && !iconName ? ordinalOf(box, named, type, screen) : undefined;
   const wbox: BBox | undefined = win ? (box ? [box[0] - win[0], box[1] - win[1], box[2] - win[0], box[3] - win[1]] : [point[0] - win[0] - 20, point[1] - win[1] - 20, point[0] - win[0] + 20, point[1] - win[1] + 20]) : undefined;

@@ -18,7 +18,7 @@ import type { Target } from "../core/schemas/workflow.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { matchIcon } from "../perception/icon-match.js";
 import { expectedPlace, groundByCues, singleRow } from "./cue-grounding.js";
-import { iconsShowing, otherIconAt } from "../perception/icon-class.js";
+import { iconsShowing, iconUnder, otherIconAt } from "../perception/icon-class.js";
 import { clickPoint, locate, sameLabelInOrder, textSimilarity, textTargets, type LocateCandidate, type LocatableElement, type Verb } from "../perception/locate.js";
 
 export interface PerceivedScreen {
@@ -110,7 +110,9 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
   // recorded place (another theme's icon there can), the recognizer says what the icon there shows.
   let refused: string | undefined;
   if (cued?.found && target.icon_class && opts.icons) {
-    const there = await otherIconAt(frame, cued.bbox, target.icon_class, opts.icons, opts.signal);
+    // A region (the recorded place itself) is read as the icon under the point to be clicked.
+    const at = cued.method === "region" ? (iconUnder(frame, cued.point) ?? cued.bbox) : cued.bbox;
+    const there = await otherIconAt(frame, at, target.icon_class, opts.icons, opts.signal);
     if (there) refused = `the icon found by its place shows « ${there.name} » (P ${there.p.toFixed(2)}), not « ${target.icon_class} » as recorded`;
   }
   if (cued?.found && !refused) return cued;

@@ -13,6 +13,8 @@ import type { ReplayTask } from "../../src/lab/replay-tasks.js";
 import type { AppVariant } from "../../src/platform/x11/desktop-lab.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { PpOcr } from "../../src/perception/ppocr-ocr.js";
+import { IconClassifier } from "../../src/perception/icon-classifier.js";
+import type { IconRecognizer } from "../../src/core/providers/icon-recognizer.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { X11RecordSource } from "../../src/platform/x11/x11-record-source.js";
@@ -26,12 +28,13 @@ import type { labKit } from "./support.js";
 export type Built = { workflow: Workflow; warnings: string[]; path: string };
 
 /** The workflow built from the session in `sessionDir` by the real detector, written to `out` (workflow.json, icons/). */
-export async function buildAt(sessionDir: string, out: string, detector: UIElementDetector, words: AccentLexicon): Promise<Built> {
+export async function buildAt(sessionDir: string, out: string, detector: UIElementDetector, words: AccentLexicon, icons?: IconRecognizer): Promise<Built> {
   mkdirSync(join(out, "icons"), { recursive: true });
   const { workflow, warnings } = await buildWorkflow(readSession(sessionDir), {
     reader: detectorReader(detector),
     loadImage: (p) => readImageFile(p),
     words,
+    ...(icons ? { icons } : {}),
     saveIcon: async (file, frame) => {
       writeFileSync(join(out, "icons", file), await encodePng(frame));
       return join("icons", file);
@@ -46,15 +49,18 @@ export async function buildAt(sessionDir: string, out: string, detector: UIEleme
 export function genReplay(kit: ReturnType<typeof labKit>) {
   let detector: UIElementDetector;
   let tess: TesseractOcr;
+  // As `rpav record` builds: icon-only targets keep what their icon shows.
+  let icons: IconClassifier;
   const words = AccentLexicon.load();
   const work = mkdtempSync(join(tmpdir(), "rpav-gen-cells-"));
   return {
     async start(): Promise<void> {
       tess = await TesseractOcr.create();
       detector = new UIElementDetector({ ocr: new HybridOcr(await PpOcr.create(), tess, words) });
+      icons = await IconClassifier.create();
     },
     async close(): Promise<void> {
-      await tess?.close();
+      await Promise.all([tess?.close(), icons?.close()]);
     },
     /** Recorded once through X RECORD while the scripted person does the task (in `variant`), then built. */
     async recordAndBuild(task: ReplayTask, name: string, variant: AppVariant = {}): Promise<Built> {
@@ -63,7 +69,7 @@ export function genReplay(kit: ReturnType<typeof labKit>) {
       const r = await recordDemonstration(task, { env: kit.env, windows: kit.windows, input: kit.input }, recorder, join(dir, "session"), variant);
       expect(r.problems).toEqual([]);
       expect(r.observed).toBe(task.expected(task.recorded));
-      return buildAt(join(dir, "session"), dir, detector, words);
+      return buildAt(join(dir, "session"), dir, detector, words, icons);
     },
     /** Replays `wf` on the app opened in `variant` with `data` (variables in the task's data order); the oracle and what each step did. */
     async replayIn(task: ReplayTask, wf: Built, variant: AppVariant, data: Record<string, string>) {
