@@ -4,8 +4,9 @@
 //      the target at recording time), else reported as ambiguous;
 //   2. icon template: the recorded 80×80 crop, normalized cross-correlation ≥ 0.90;
 //   3. an icon-only target recorded with what its icon shows (`icon_class`), given an icon recognizer: the icon that
-//      shows it, one alone or the one nearest its recorded place by far; and a place found for such a target by
-//      layout alone is refused when the icon there surely shows something else;
+//      shows it, one alone or the one nearest its recorded place by far; and a place found for such a target
+//      otherwise (layout, cues, a crop that only resembles it there) is refused when the icon there surely shows
+//      something else;
 //   4. the VLM hook, when one is given.
 // Every box here is in frame pixels; the executor converts to screen points in one place.
 import type { Frame } from "../core/frame.js";
