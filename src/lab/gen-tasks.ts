@@ -169,11 +169,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
     async start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, _data: TaskData, extra: GenStartOptions = {}): Promise<GenTaskRun> {
       const { dir, out, command, args } = task.prepareLaunch(extra);
       const app = await launchApp(desktop, windows, { command, args, variant, waitAtspi: false, window: { title: o.params.title } });
-      const geometry = async (): Promise<GenGeometry> => {
-        const f = `${out}.geom.json`;
-        for (let k = 0; k < 50 && !existsSync(f); k++) await sleep(100);
-        return JSON.parse(readFileSync(f, "utf8")) as GenGeometry;
-      };
+      const geometry = (): Promise<GenGeometry> => jsonWhenWritten<GenGeometry>(`${out}.geom.json`);
       await geometry();
       return {
         app,
@@ -214,8 +210,7 @@ export function genFormTask(o: GenTaskOptions): ReplayTask & {
         // The dialog: opened from its button, its field typed into, closed with its OK (the click that closes it).
         await humanClick(input, env, bboxCenter(g.opener).map(Math.round) as unknown as Point, random);
         const f = `${(run as GenTaskRun).out}.dialog.json`;
-        for (let k = 0; k < 50 && !existsSync(f); k++) await sleep(100);
-        const dg = JSON.parse(readFileSync(f, "utf8")) as GenDialogGeometry;
+        const dg = await jsonWhenWritten<GenDialogGeometry>(f);
         await sleep(400 + 200 * random());
         await humanClick(input, env, [Math.round(dg.field[0] + (dg.field[2] - dg.field[0]) * (0.3 + 0.4 * random())), Math.round(bboxCenter(dg.field)[1])], random);
         await sleep(250 + 200 * random());
@@ -267,6 +262,25 @@ export type GenScriptTask = Omit<ReplayTask, "start"> & { start(desktop: { env: 
  * A generated app of `kind` as a task: its script started with `params` (and `out`, where it saves its state as JSON),
  * the oracle `verdictOf` the saved state (undefined: not saved), the scripted person's demonstration.
  */
+/**
+ * A JSON file a task app writes (its widgets' boxes): waited for until it is there and whole — the app opens it, then
+ * writes it, so a file just created can be empty or cut. Throws after `ms` naming the file.
+ */
+async function jsonWhenWritten<T>(file: string, ms = 5000): Promise<T> {
+  let last: unknown;
+  for (let waited = 0; waited <= ms; waited += 100) {
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, "utf8")) as T;
+      } catch (e) {
+        last = e;
+      }
+    }
+    await sleep(100);
+  }
+  throw new Error(`${file} was not written whole within ${ms} ms${last ? ` (${(last as Error).message})` : ""}: did the task app start?`);
+}
+
 function genScriptTask(o: {
   family: GenFamily;
   kind: GenKind;
@@ -290,11 +304,12 @@ function genScriptTask(o: {
       const out = join(dir, "state.json");
       writeFileSync(join(dir, "params.json"), JSON.stringify({ ...o.params, out, class: o.family === "html" ? KIND_APP_NAMES(o.kind).html : undefined }));
       const app = await launchApp(desktop, windows, { command: RUNNERS[o.family], args: [KIND_SCRIPTS(o.kind)[o.family], join(dir, "params.json")], variant, waitAtspi: false, window: { title: o.params.title } });
-      for (let k = 0; k < 50 && !existsSync(`${out}.geom.json`); k++) await sleep(100);
+      // Written once the window shows (an app slower than that is read when its boxes are asked for).
+      const geom = await jsonWhenWritten<unknown>(`${out}.geom.json`).catch(() => undefined);
       return {
         app,
         out,
-        geometry: <G>() => JSON.parse(readFileSync(`${out}.geom.json`, "utf8")) as G,
+        geometry: <G>() => (geom ?? JSON.parse(readFileSync(`${out}.geom.json`, "utf8"))) as G,
         observe: async () => {
           for (let k = 0; k < 30 && !existsSync(out) && app.process.exitCode === null; k++) await sleep(100);
           await sleep(200); // a save being written
