@@ -107,14 +107,16 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
   let reason = "the target has no label to look for";
   // A target recorded with all its cues is grounded by all of them; older ones as before.
   const cued = groundByCues(target, frame, screen, { ...(opts.label !== undefined ? { label: opts.label } : {}), ...(opts.icon ? { icon: opts.icon } : {}), ...(opts.iconThreshold !== undefined ? { iconThreshold: opts.iconThreshold } : {}), ...(opts.taken ? { taken: opts.taken } : {}) });
+  // The recorded class is read from a file: only one of the recognizer's own classes is looked for.
+  const iconClass = target.icon_class && opts.icons?.classes.includes(target.icon_class) ? target.icon_class : undefined;
   // An icon-only target must not be another icon: placed by layout, by cues or by a crop that only resembles it at its
   // recorded place (another theme's icon there can), the recognizer says what the icon there shows.
   let refused: string | undefined;
-  if (cued?.found && target.icon_class && opts.icons) {
+  if (cued?.found && iconClass && opts.icons) {
     // A region (the recorded place itself) is read as the icon under the point to be clicked.
     const at = cued.method === "region" ? (iconUnder(frame, cued.point) ?? cued.bbox) : cued.bbox;
-    const there = await otherIconAt(frame, at, target.icon_class, opts.icons, opts.signal);
-    if (there) refused = `the icon found by its place shows « ${there.name} » (P ${there.p.toFixed(2)}), not « ${target.icon_class} » as recorded`;
+    const there = await otherIconAt(frame, at, iconClass, opts.icons, opts.signal);
+    if (there) refused = `the icon found by its place shows « ${there.name} » (P ${there.p.toFixed(2)}), not « ${iconClass} » as recorded`;
   }
   if (cued?.found && !refused) return cued;
   if (cued) {
@@ -169,8 +171,8 @@ async function groundOnce(target: Target, frame: Frame, screen: PerceivedScreen,
       return { found: true, method: "icon", bbox: m.bbox, point: bboxCenter(m.bbox), score: m.score, ambiguous: false, candidates, note: `icon template, correlation ${m.score}${m.scale !== 1 ? ` at ×${m.scale}` : ""}${m.inverted ? " (contrast inverted)" : ""}` };
     reason += `; icon template best correlation ${m?.score ?? 0} < ${threshold}`;
   }
-  if (target.icon_class && opts.icons) {
-    const byClass = await groundByIconClass(target, target.icon_class, frame, screen, opts.icons, candidates, opts.signal);
+  if (iconClass && opts.icons) {
+    const byClass = await groundByIconClass(target, iconClass, frame, screen, opts.icons, candidates, opts.signal);
     if (byClass.found) return byClass;
     reason += `; ${byClass.reason}`;
   }

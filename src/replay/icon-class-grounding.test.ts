@@ -88,6 +88,14 @@ describe("icon-only targets by what their icon shows", () => {
     if (g.found) expect(g.note).toMatch(/« search »/);
   });
 
+  it("a class the recognizer does not have (a workflow file edited or from elsewhere) is not looked for: grounded as without one", async () => {
+    const live = await toolbar(["close", "add", "search"], 26, "#1a5fb4", 1.5);
+    for (const icon_class of ["constructor", "__proto__", "not-a-class"]) {
+      const g = await groundTarget({ ...recorded, icon_class }, live, screenOf(3), { icons });
+      expect(g).toMatchObject({ found: true, bbox: buttonBox(0) });
+    }
+  });
+
   it("the same icon still at its place is taken there", async () => {
     const live = await toolbar(["search", "add", "close"], 26, "#1a5fb4", 1.5);
     const g = await groundTarget(recorded, live, screenOf(3), { icons });
