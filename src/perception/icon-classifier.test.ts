@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError, ProviderUnavailableError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
@@ -9,40 +8,17 @@ import type { BBox } from "../core/geometry.js";
 import { defaultIconModelDir, ICON_META_FILE, ICON_MODEL_FILE, IconClassifier } from "./icon-classifier.js";
 import { ICON_INPUT_SIZE, iconInput } from "./icon-input.js";
 import { ICON_CONCEPTS } from "./locate-lexicon.js";
-
-/** Icons drawn here on a 24-unit grid (no icon set copied): a plus, a cross, a right chevron, a magnifier. */
-const DRAWN: Record<string, string> = {
-  add: `<path d="M12 4v16M4 12h16"/>`,
-  close: `<path d="M6 6l12 12M18 6L6 18"/>`,
-  arrow_right: `<path d="M9 4l8 8-8 8"/>`,
-  search: `<circle cx="10" cy="10" r="6"/><path d="M14.5 14.5L20 20"/>`,
-};
+import { DRAWN_ICONS, paintIcon } from "../../test/support/drawn-icons.js";
 
 /** A frame with each drawn icon at `size` px, `ink` on `bg`, side by side; the icons' ink boxes. */
 async function drawIcons(size: number, ink: string, bg: [number, number, number]): Promise<{ frame: Frame; boxes: Record<string, BBox> }> {
-  const names = Object.keys(DRAWN);
+  const names = Object.keys(DRAWN_ICONS);
   const width = names.length * size * 3;
   const height = size * 3;
   const data = new Uint8Array(width * height * 3);
   for (let i = 0; i < width * height; i++) data.set(bg, i * 3);
   const boxes: Record<string, BBox> = {};
-  for (const [k, name] of names.entries()) {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="${ink}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${DRAWN[name]}</svg>`;
-    const { data: px, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const ox = k * size * 3 + size;
-    const oy = size;
-    let [l, t, r, b] = [Infinity, Infinity, -1, -1];
-    for (let y = 0; y < info.height; y++)
-      for (let x = 0; x < info.width; x++) {
-        const o = (y * info.width + x) * 4;
-        const a = px[o + 3]! / 255;
-        if (a === 0) continue;
-        const q = ((oy + y) * width + ox + x) * 3;
-        for (let c = 0; c < 3; c++) data[q + c] = Math.round(px[o + c]! * a + data[q + c]! * (1 - a));
-        if (a > 0.25) [l, t, r, b] = [Math.min(l, ox + x), Math.min(t, oy + y), Math.max(r, ox + x + 1), Math.max(b, oy + y + 1)];
-      }
-    boxes[name] = [l, t, r, b];
-  }
+  for (const [k, name] of names.entries()) boxes[name] = await paintIcon(data, width, 3, name, k * size * 3 + size, size, size, ink);
   return { frame: makeFrame({ data, width, height, channels: 3 }), boxes };
 }
 

@@ -1,7 +1,6 @@
 import { appendFileSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { InvalidInputError, SchemaVersionError } from "../core/errors.js";
 import { makeFrame } from "../core/frame.js";
@@ -14,6 +13,7 @@ import { paintOver, RAW_SESSION_V1, type SessionAction } from "./recorder.js";
 import { readSession } from "./session.js";
 import { buildWorkflow, dataType, type BuildDeps } from "./template-builder.js";
 import { IconClassifier } from "../perception/icon-classifier.js";
+import { paintIcon } from "../../test/support/drawn-icons.js";
 import { variableNameFrom } from "./target-cues.js";
 
 const header = { schema_version: RAW_SESSION_V1, name: "Facture", app: "mousepad", started_at: "2026-11-30T10:00:00Z" };
@@ -166,15 +166,9 @@ describe("template builder", () => {
   });
 
   it("an icon-only button keeps what its icon shows when the icon recognizer is sure of it (icon_class), and nothing without one", async () => {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="#333" stroke-width="2" stroke-linecap="round"><circle cx="10" cy="10" r="6"/><path d="M14.5 14.5L20 20"/></svg>`;
-    const { data: px } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const frame = () => {
+    const frame = async () => {
       const data = new Uint8Array(800 * 600 * 4).fill(240);
-      for (let y = 0; y < 20; y++)
-        for (let x = 0; x < 20; x++) {
-          const a = px[(y * 20 + x) * 4 + 3]! / 255;
-          data.fill(Math.round(51 * a + 240 * (1 - a)), ((390 + y) * 800 + 490 + x) * 4, ((390 + y) * 800 + 490 + x) * 4 + 3);
-        }
+      await paintIcon(data, 800, 4, "search", 490, 390, 20, "#333");
       return makeFrame({ data, width: 800, height: 600, channels: 4 });
     };
     const button: UIElement = { ...field, element_id: "el_9", type: "button", role: "button", bbox: [480, 380, 520, 420], label: "", text: { raw: "", normalized: "", embedding: null } };

@@ -2,7 +2,6 @@
 // icon set: other strokes, size and colour, so the recorded crop matches nothing) and reordered: the icon recognizer
 // (the committed icon classifier, on icons drawn here) refuses the other icon now at the recorded place and finds the
 // recorded one by what it shows.
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
@@ -11,13 +10,7 @@ import type { UIElement } from "../core/schemas/uielement.js";
 import { IconClassifier } from "../perception/icon-classifier.js";
 import { iconClassAt, otherIconAt } from "../perception/icon-class.js";
 import { groundTarget } from "./grounding.js";
-
-/** Icons drawn on a 24-unit grid (no icon set copied). */
-const DRAWN: Record<string, string> = {
-  add: `<path d="M12 4v16M4 12h16"/>`,
-  close: `<path d="M6 6l12 12M18 6L6 18"/>`,
-  search: `<circle cx="10" cy="10" r="6"/><path d="M14.5 14.5L20 20"/>`,
-};
+import { paintIcon } from "../../test/support/drawn-icons.js";
 
 const W = 480;
 const H = 200;
@@ -29,17 +22,7 @@ async function toolbar(order: readonly string[], size: number, ink: string, stro
   for (const [i, name] of order.entries()) {
     const [x1, y1, x2, y2] = buttonBox(i);
     for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.fill(y === y1 || y === y2 - 1 || x === x1 || x === x2 - 1 ? 170 : 250, (y * W + x) * 3, (y * W + x) * 3 + 3);
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="${ink}" stroke-width="${stroke}" stroke-linecap="round" stroke-linejoin="round">${DRAWN[name]}</svg>`;
-    const { data: px, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const ox = Math.round((x1 + x2 - info.width) / 2);
-    const oy = Math.round((y1 + y2 - info.height) / 2);
-    for (let y = 0; y < info.height; y++)
-      for (let x = 0; x < info.width; x++) {
-        const o = (y * info.width + x) * 4;
-        const a = px[o + 3]! / 255;
-        const q = ((oy + y) * W + ox + x) * 3;
-        for (let c = 0; c < 3; c++) data[q + c] = Math.round(px[o + c]! * a + data[q + c]! * (1 - a));
-      }
+    await paintIcon(data, W, 3, name, Math.round((x1 + x2 - size) / 2), Math.round((y1 + y2 - size) / 2), size, ink, stroke);
   }
   return makeFrame({ data, width: W, height: H, channels: 3 });
 }
