@@ -1,7 +1,7 @@
 // `npm run train -- bench-screens`: makes the generated screens the benches and the gate's fit read — detect-families'
-// sample of each family, detect-speed's full-HD screens, the locate-handwritten screens and the calibration split the
-// gate is fitted on — each with its generator's own seed (training/data.py --only), a few hundred screens in minutes
-// where the whole data engine makes thousands in hours. Which screens: the committed model's data manifest and fold.
+// sample of each family, detect-speed's full-HD screens, the locate-handwritten screens, the calibration split the
+// gate is fitted on, and detect-families' pages of large toggles (fold-split.ts BENCH_TOGGLE_PAGES) — each with its
+// generator's own seed (training/data.py --only), a few hundred screens in minutes where the whole data engine makes thousands in hours. Which screens: the committed model's data manifest and fold.
 // The dev corpus's screens (real apps and pages, family dev/<source>) are not generated: `npm run corpus` builds them in
 // bench/corpus/out, and this command imports them (data.py --dev-corpus) when they are there.
 // Environment: RPAV_BENCH_PER_FAMILY and RPAV_BENCH_SCREENS as the benches read them.
@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultDetectorModelDir } from "../src/perception/learned-detector.js";
-import { FAMILY_SAMPLE, familySample, fullHdScreens, SPEED_SCREENS, splitter, type ManifestScreen } from "./fold-split.js";
+import { BENCH_TOGGLE_PAGES, FAMILY_SAMPLE, familySample, fullHdScreens, pageIndices, SPEED_SCREENS, splitter, type ManifestScreen } from "./fold-split.js";
+import { htmlPageId } from "./gen/gen-html.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const DATA = join(ROOT, "training", "data");
@@ -28,6 +29,7 @@ const sets: Record<string, string[]> = {
   "detect-speed": fullHdScreens(files).slice(0, speed + 1).map((f) => f.id),
   "locate-handwritten": locate,
   "gate (calibration split)": files.filter((f) => splitOf(f) === "calib").map((f) => f.id),
+  "detect-families (large toggles)": pageIndices(BENCH_TOGGLE_PAGES).map(htmlPageId),
 };
 const onDisk = (id: string) => existsSync(join(DATA, id.split("-")[0]!, `${id}.json`));
 const wanted = [...new Set(Object.values(sets).flat())];

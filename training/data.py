@@ -4,11 +4,13 @@
   npm run train -- data --manifest-only         only (re)write training/data-manifest.json from what is on disk
   npm run train -- data --only ids.txt          only these screens (one id per line, - for stdin), each made with its own seed;
                                                 the manifest is left as it is (the benches' screens: npm run train -- bench-screens)
-  npm run train -- data --gtk 2600 --qt 1500 --tk 1200 --html 2000 --html2 1500 --scale2 0.25
+  npm run train -- data --gtk 2600 --qt 1500 --tk 1200 --html 2000 --html2 1500 --html3 600 --scale2 0.25
 
 HTML pages 0–1999 (--html) are the first five kits, as listed in the manifest; pages from 2000 on (--html2) add 14 CSS
 frameworks, generated styles (synth) and whole-screen layouts (training/gen/gen-html.ts). An --html count over 2000 is
-read as --html 2000 plus the rest in --html2.
+read as --html 2000 plus the rest in --html2. Pages from 10040 on (--html3) are those layouts in nine training kits with
+large check boxes and radios (1.5–2.6 times their caption's letters, as accessible design systems draw them); pages
+10000–10039 are kept for detect-families (training/fold-split.ts BENCH_TOGGLE_PAGES), never made here.
 
 Screens go to training/data/<stack>/ (ignored by git); each generator skips the screens already there (screen i is seeded
 by i, so a rerun remakes the same). GTK and Tk run on their own Xvfb displays (:60–:63 or --display-base N..N+3, brought up here when absent);
@@ -51,17 +53,30 @@ def xvfb(display, size):
 
 
 HTML2_FROM = 2000  # gen-html.ts V2_FROM
+HTML3_FROM = 10040  # gen-html.ts V3_FROM, after the 40 pages detect-families keeps (fold-split.ts BENCH_TOGGLE_PAGES)
+V3_FROM = 10000
+
+
+def html_stack(i):
+    """Which --html count page i belongs to: html (the first five kits), html2 (more kits, layouts), html3 (large toggles)."""
+    return "html" if i < HTML2_FROM else "html2" if i < V3_FROM else "html3"
+
+
+def bench_only(stack, fname):
+    """Pages detect-families keeps (V3_FROM ≤ i < HTML3_FROM): made by bench-screens, never listed in the manifest."""
+    tail = fname[:-5].rsplit("-", 1)[-1]
+    return stack == "html" and tail.isdigit() and V3_FROM <= int(tail) < HTML3_FROM
 
 
 def count(stack):
-    """Screens on disk for a progress bar: html and html2 share a folder and are told apart by their index."""
-    d = os.path.join(DATA, "html" if stack == "html2" else stack)
+    """Screens on disk for a progress bar: html, html2 and html3 share a folder and are told apart by their index."""
+    d = os.path.join(DATA, "html" if stack in ("html2", "html3") else stack)
     if not os.path.isdir(d):
         return 0
     names = [f for f in os.listdir(d) if f.endswith(".json")]
-    if stack in ("html", "html2"):
+    if stack in ("html", "html2", "html3"):
         idx = [int(f[:-5].rsplit("-", 1)[1]) for f in names if f[:-5].rsplit("-", 1)[-1].isdigit()]
-        return sum(1 for i in idx if (i >= HTML2_FROM) == (stack == "html2"))
+        return sum(1 for i in idx if html_stack(i) == stack and not V3_FROM <= i < HTML3_FROM)
     return len(names)
 
 
@@ -77,7 +92,7 @@ def write_manifest(path):
         if not os.path.isdir(d):
             continue
         for f in sorted(os.listdir(d)):
-            if not f.endswith(".json") or not os.path.exists(os.path.join(d, f[:-5] + ".png")):
+            if not f.endswith(".json") or not os.path.exists(os.path.join(d, f[:-5] + ".png")) or bench_only(stack, f):
                 continue
             with open(os.path.join(d, f), "rb") as fh:
                 jb = fh.read()
@@ -99,7 +114,7 @@ def write_manifest(path):
     for stack in sorted(os.listdir(DATA)) if os.path.isdir(DATA) else []:
         d = os.path.join(DATA, stack)
         for f in (sorted(os.listdir(d)) if os.path.isdir(d) else []):
-            if f.endswith(".json"):
+            if f.endswith(".json") and not bench_only(stack, f):
                 with open(os.path.join(d, f)) as fh:
                     for e in json.load(fh)["elements"]:
                         per_type[e["type"]] = per_type.get(e["type"], 0) + 1
@@ -171,7 +186,7 @@ def only_jobs(ids, jobs):
         by.setdefault((stack, scale), []).append((i, sid))
     out, wanted = [], {}
     for name, cmd, env in jobs:
-        if name == "html2":
+        if name in ("html2", "html3"):
             continue
         if name == "html":
             key = ("html", None)
@@ -203,6 +218,7 @@ def main():
     ap.add_argument("--tk", type=int, default=1200)
     ap.add_argument("--html", type=int, default=2500, help=f"HTML pages from index 0 (at most {HTML2_FROM}; the rest is added to --html2)")
     ap.add_argument("--html2", type=int, default=0, help=f"HTML pages from index {HTML2_FROM} on: more CSS frameworks, synth styles, layouts")
+    ap.add_argument("--html3", type=int, default=600, help=f"HTML pages from index {HTML3_FROM} on: the layouts of --html2 in nine training kits with large check boxes and radios")
     ap.add_argument("--scale2", type=float, default=0.27, help="share of the GTK / Qt / Tk counts also made at scale 2")
     ap.add_argument("--manifest", default=os.path.join(HERE, "data-manifest.json"))
     ap.add_argument("--manifest-only", action="store_true")
@@ -230,11 +246,14 @@ def main():
             ("tk", nice + [PY, os.path.join(GEN, "gen_tk.py"), "--out", os.path.join(DATA, "tk"), "--count", str(n2(a.tk)), "--scale", "2"], dict(env, DISPLAY=f":{d0 + 3}")),
             ("html", nice + [shutil.which("npx") or "npx", "tsx", os.path.join(GEN, "gen-html.ts"), "--out", os.path.join(DATA, "html"), "--count", str(a.html)], env),
             ("html2", nice + [shutil.which("npx") or "npx", "tsx", os.path.join(GEN, "gen-html.ts"), "--out", os.path.join(DATA, "html"), "--start", str(HTML2_FROM), "--count", str(a.html2)], env),
+            ("html3", nice + [shutil.which("npx") or "npx", "tsx", os.path.join(GEN, "gen-html.ts"), "--out", os.path.join(DATA, "html"), "--start", str(HTML3_FROM), "--count", str(a.html3)], env),
         ]
-        jobs = [j for j in jobs if j[0] != "html2" or a.html2 > 0]
+        jobs = [j for j in jobs if (j[0] != "html2" or a.html2 > 0) and (j[0] != "html3" or a.html3 > 0)]
         target = {"gtk": a.gtk + n2(a.gtk), "qt": a.qt + n2(a.qt), "tk": a.tk + n2(a.tk), "html": a.html}
         if a.html2 > 0:
             target["html2"] = a.html2
+        if a.html3 > 0:
+            target["html3"] = a.html3
         wanted = None
         if a.only:
             jobs, wanted = only_jobs(read_ids(a.only), jobs)

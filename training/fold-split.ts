@@ -51,3 +51,13 @@ export function fullHdScreens<F extends ManifestScreen & { width: number; height
 export const FAMILY_SAMPLE = 12;
 /** Screens the detect-speed bench times unless RPAV_BENCH_SCREENS says (and one more to warm up on). */
 export const SPEED_SCREENS = 16;
+
+/**
+ * Generated pages of large toggles (training/gen/gen-html.ts from V3_FROM: the kits of KITS3, none of them a held
+ * family; check boxes and radios 1.5–2.6 times as tall as their caption's letters, which no screen of the manifest has):
+ * detect-families reports these on a row of their own, out of the train and held means. The data engine's --html3
+ * pages start after them (training/data.py HTML3_FROM).
+ */
+export const BENCH_TOGGLE_PAGES = { start: 10000, count: 40 } as const;
+/** The indices of a range of pages. */
+export const pageIndices = (r: { start: number; count: number }): number[] => Array.from({ length: r.count }, (_, k) => r.start + k);

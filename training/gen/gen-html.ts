@@ -7,6 +7,9 @@
 //   spectre, pure, uikit, fomantic, milligram, chota, papercss, primer, patternfly, materialize, 98.css, XP.css, 7.css,
 //   and synth (generated CSS, html/synth.ts), in whole-screen layouts: side bars, top bars with search and icon buttons,
 //   dashboards, data tables with icon actions, tool bars, settings pages with switches.
+//   Pages 10000 on: those layouts in the kits of KITS3 with an accessible-size sheet (accessibleSheet): check boxes and
+//   radios 1.5–2.6 times the text's height with thick borders, text 16–21 px — the large toggles of accessible design
+//   systems, which no page before had (a toggle there is about as tall as its caption's letters).
 // Light and dark where the kit has a dark mode; device scale 1 / 1.25 / 1.5 / 2.
 //   npx tsx training/gen/gen-html.ts --out training/data/html --start 0 --count 500
 //   npx tsx training/gen/gen-html.ts --out training/data/html --start 2000 --count 500 [--kits synth,primer]
@@ -19,7 +22,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { NAMES, Pick, VALUES, esc, rngFor, type Kit } from "./html/common.js";
-import { KITS, KITS2 } from "./html/kits.js";
+import { KITS, KITS2, KITS3 } from "./html/kits.js";
 import { page2 } from "./html/layouts.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -31,6 +34,31 @@ const kitInstalled = (k: { css: string[] }) => k.css.every((c) => { try { pkgFil
 const warned = new Set<string>();
 /** Pages 0–1999 are made as they were (the data manifest lists them); from 2000 on, more kits and layouts (html/layouts.ts). */
 export const V2_FROM = 2000;
+/** Pages from 10000 on: the layouts of V2 with large toggles (accessibleSheet). */
+export const V3_FROM = 10000;
+
+/** The kit of page `i` (all kits: no --kits filter). */
+export const kitOfPage = (i: number): Kit => {
+  const kits = i < V2_FROM ? KITS : i < V3_FROM ? KITS2 : KITS3;
+  return kits[i % kits.length]!;
+};
+/** The id of page `i` as this generator names it (no --kits filter). */
+export const htmlPageId = (i: number): string => `html-${kitOfPage(i).name}-${String(i).padStart(5, "0")}`;
+
+/**
+ * Large toggles as accessible design systems draw them: a check box or radio 1.5–2.6 em square (the text 16–21 px), a
+ * 2–4 px border where the kit draws the box itself, the caption beside it, centred on it. Switches keep their size.
+ */
+export function accessibleSheet(p: Pick): string {
+  const em = p.int(15, 26) / 10;
+  const border = p.int(2, 4);
+  return `<style>html{font-size:${p.int(16, 21)}px}
+input[type=checkbox]:not([role=switch]),input[type=radio]{width:${em}em!important;height:${em}em!important;min-width:${em}em;flex:none!important;vertical-align:middle;margin-top:0!important;margin-bottom:0!important;border-width:${border}px}
+.form-check:not(.form-switch){display:flex!important;align-items:center;gap:.6em;padding-left:0!important;min-height:${em}em}
+.form-check-inline:not(.form-switch){display:inline-flex!important;margin-right:1.5em}
+.form-check:not(.form-switch) .form-check-input{float:none!important;margin-left:0!important}
+label:has(> input[type=checkbox]:not([role=switch])),label:has(> input[type=radio]){display:inline-flex;align-items:center;gap:.6em;margin:.3em 1.2em .3em 0}</style>`;
+}
 
 /**
  * Chromium, run as root, raises its browser and GPU processes to nice -8 and starts renderers at 0,
@@ -137,8 +165,8 @@ async function main(): Promise<void> {
   try {
     for (const i of indices.length ? indices : Array.from({ length: count }, (_, k) => start + k)) {
       const p0 = new Pick(rngFor(`html:${i}`), false);
-      const kits = i < V2_FROM ? KITS : KITS2;
-      const k = only.length ? kits.filter((x) => only.includes(x.name))[i % only.length]! : kits[i % kits.length]!;
+      const kits = i < V2_FROM ? KITS : i < V3_FROM ? KITS2 : KITS3;
+      const k = only.length ? kits.filter((x) => only.includes(x.name))[i % only.length]! : kitOfPage(i);
       const id = `html-${k.name}-${String(i).padStart(5, "0")}`;
       if (existsSync(join(out, `${id}.json`))) continue;
       if (!kitInstalled(k)) {
@@ -153,6 +181,7 @@ async function main(): Promise<void> {
       const H = p.int(640, 1080);
       const file = join(tmp, `${id}.html`);
       const made2 = i < V2_FROM ? undefined : page2(p, k, dark, pkgFile);
+      if (made2 && i >= V3_FROM) made2.html = made2.html.replace("</head>", `${accessibleSheet(p)}</head>`);
       writeFileSync(file, made2 ? made2.html : page(p, k, dark));
       // One context per device scale (a new context per page costs seconds); the viewport and colour scheme change per page.
       let ctx = contexts.get(scale);
@@ -179,7 +208,7 @@ async function main(): Promise<void> {
         });
         if (elements.length === 0) continue;
         writeFileSync(join(out, `${id}.png`), png);
-        const meta = { id, family: "html", subfamily: k.name, variant: made2 ? { theme: made2.theme, dark: made2.dark, scale, lang: p.fr ? "fr" : "en", layout: made2.layout } : { theme: k.name, dark, scale, lang: p.fr ? "fr" : "en" }, width: png.readUInt32BE(16), height: png.readUInt32BE(20), image: `${id}.png`, elements };
+        const meta = { id, family: "html", subfamily: k.name, variant: made2 ? { theme: made2.theme, dark: made2.dark, scale, lang: p.fr ? "fr" : "en", layout: made2.layout, ...(i >= V3_FROM ? { large_toggles: true } : {}) } : { theme: k.name, dark, scale, lang: p.fr ? "fr" : "en" }, width: png.readUInt32BE(16), height: png.readUInt32BE(20), image: `${id}.png`, elements };
         writeFileSync(join(out, `${id}.json`), JSON.stringify(meta));
         made++;
         process.stdout.write(`${id} ${elements.length} elements ${W}x${H} x${scale}${(made2 ? made2.dark : dark) ? " dark" : ""}${made2 ? ` ${made2.layout}` : ""}\n`);
