@@ -4,6 +4,7 @@
 // on), plus the dev corpus when built (npm run corpus). Run: npm run bench -- detect-families
 //   RPAV_BENCH_PER_FAMILY=<n>   screens per family (default 12; deterministic sample by id hash)
 //   RPAV_BENCH_OCR_CACHE=<dir>  keep OCR results between runs
+//   RPAV_BENCH_SETS=<splits>    only these of train, held, dev, toggles (e.g. train,toggles while changing code)
 // Element figures: precision / recall / F1 at IoU ≥ 0.5 (one-to-one, best IoU first), type accuracy
 // among matched; both detectors get the same OCR (hybrid PP-OCR + tesseract), the learned one's boxes
 // come from the model alone (OCR only names them). Reliability: the learned detector's confidence
@@ -69,6 +70,10 @@ for (const i of pageIndices(BENCH_TOGGLE_PAGES)) {
   const m = JSON.parse(readFileSync(join(DATA, "html", `${id}.json`), "utf8")) as { image: string; variant: { scale?: number }; elements: Screen["elements"] };
   screens.push({ id, family: "html/large-toggles", split: "toggles", image: join(DATA, "html", m.image), scale: m.variant.scale ?? 1, elements: m.elements });
 }
+// RPAV_BENCH_SETS=train,toggles,dev: only those splits (held left out, as while changing code; the held figures are run
+// once, at the end).
+const sets = process.env.RPAV_BENCH_SETS?.split(",").filter(Boolean);
+if (sets) screens.splice(0, screens.length, ...screens.filter((s) => sets.includes(s.split)));
 if (screens.length === 0) {
   console.error("No screens: generate them first (npm run train -- bench-screens: the benches' screens, minutes; npm run train -- data: the whole data set, hours).");
   process.exit(1);

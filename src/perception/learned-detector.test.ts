@@ -269,6 +269,16 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     expect(check!.bbox).toEqual([60, 396, 180, 424]);
     expect(fuseWithOcr([check!], [row])[0]!.label).toBe("checkbutton");
   });
+  it("keeps a box on a drawn shape with no word in it whole: a switch's track is not shrunk to its knob", () => {
+    // A switch drawn as a track (a rectangle) with its knob (a disc) inside; the model's box was snapped to the track.
+    const track: BBox = [300, 500, 339, 521];
+    const knob: BBox = [302, 502, 320, 519];
+    const [sw] = fitToggles([{ type: "checkbox", bbox: track, confidence: 0.9 }], [{ bbox: track }, { bbox: knob }], []);
+    expect(sw!.bbox).toEqual(track);
+    // Not snapped (a few pixels off the track): the knob stands for an indicator, as before.
+    const [loose] = fitToggles([{ type: "checkbox", bbox: [301, 500, 339, 521], confidence: 0.9 }], [{ bbox: track }, { bbox: knob }], []);
+    expect(loose!.bbox).toEqual(knob);
+  });
   it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
     const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
     expect(alone!.bbox).toEqual([600, 300, 616, 316]);

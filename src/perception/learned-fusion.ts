@@ -151,6 +151,9 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
   return proposals.map((p) => {
     if (!isToggle(p)) return p;
     const [x0, y0, x1, y1] = p.bbox;
+    // A box already on a drawn shape's edges (snapToShapes) with no word in it is the control as drawn — a bare
+    // indicator, or a switch's track, whose knob is a square of its own inside it and no indicator of its.
+    if (boxes.some((b) => b[0] === x0 && b[1] === y0 && b[2] === x1 && b[3] === y1) && !words.some((w) => bboxContainsPoint(p.bbox, bboxCenter(w.bbox)))) return p;
     const h = y1 - y0;
     const reach = x0 + Math.max(1.5 * h, 0.35 * (x1 - x0));
     const drawn = boxes
