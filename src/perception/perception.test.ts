@@ -11,7 +11,7 @@ import { rpav } from "../../test/support/cli.js";
 import { AccentLexicon, HybridOcr, languageOf, mergeWords } from "./hybrid-ocr.js";
 import { clickPoint, locate, parseInstruction, textSimilarity, textTargets } from "./locate.js";
 import { CachedOcr } from "./ocr-cache.js";
-import { PpOcr, fixCapitalI, inkProfile } from "./ppocr-ocr.js";
+import { PpOcr, fixCapitalI, halfWidth, inkProfile } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
 import { classifyRegions, faceMarks, mirrorDifference, padToNeighbours, sliderOf, underlined } from "./element-classifier.js";
 import { toGrey } from "./raster.js";
@@ -319,6 +319,9 @@ describe("pixel helpers", () => {
     expect(c).toMatchObject({ x1: 1, y1: 0, x2: 3, y2: 2, pixels: 4 });
   });
 
+  it("the recognizer's full-width characters are read as ASCII (a pager's « ２ » is 2); others stay", () => {
+    expect(["２", "Ａ", "ｚ", "！", "\u3000", "é", "€", "中", "«"].map(halfWidth)).toEqual(["2", "A", "z", "!", " ", "é", "€", "中", "«"]);
+  });
   it("a capital I read as l is put back only where no word can start so", () => {
     expect(["lcons", "lrish", "ldentity", "lnsurance", "like", "label", "lyon", "l'école"].map(fixCapitalI)).toEqual(["Icons", "Irish", "Identity", "Insurance", "like", "label", "lyon", "l'école"]);
   });

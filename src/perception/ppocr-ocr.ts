@@ -97,7 +97,7 @@ export class PpOcr implements OcrProvider {
     /** Whether both graphs run folded (models/ppocr); false when asked not to or when no folded graph matches. */
     readonly folded: boolean,
   ) {
-    this.name = `ppocr-v4.1@${opts.maxSide}${opts.widthScale !== 1 ? `x${opts.widthScale}` : ""}`;
+    this.name = `ppocr-v4.2@${opts.maxSide}${opts.widthScale !== 1 ? `x${opts.widthScale}` : ""}`;
   }
 
   static async create(options: PpOcrOptions = {}): Promise<PpOcr> {
@@ -140,7 +140,7 @@ export class PpOcr implements OcrProvider {
       }
     }
     const keys = readFileSync(files[2]!, "utf8").split(/\r?\n/).filter((l, i, a) => l.length > 0 || i < a.length - 1);
-    const chars = ["", ...keys, " "];
+    const chars = ["", ...keys.map(halfWidth), " "];
     return new PpOcr(ort, det, rec && Promise.resolve(rec), recModel, so, chars, {
       // Measured on the dev corpus: reading 1080p screens at 1280 finds as many words as at 1920
       // (0.940 vs 0.927 word recall) in half the time.
@@ -453,6 +453,15 @@ interface DecodedChar {
 }
 
 /** CTC greedy decoding of one line from each time step's best class (`bestPerStep`); words are cut at the ink gaps of the crop. */
+/**
+ * The recognizer's character list is Chinese + Latin and holds the full-width forms of ASCII (« ２ », « Ａ »), which it
+ * sometimes reads for a lone digit or letter of a Latin screen (a pager's « 2 »): each is read as its ASCII form
+ * (U+FF01–U+FF5E → U+0021–U+007E, the ideographic space → a space).
+ */
+export function halfWidth(ch: string): string {
+  return ch.replace(/[\uFF01-\uFF5E]/gu, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/gu, " ");
+}
+
 function decodeLine(bestOf: Int32Array, probOf: Float32Array, chars: readonly string[], box: BBox, pxPerStep: number, ink: InkProfile): OcrLine {
   const decoded: DecodedChar[] = [];
   let prev = 0;
