@@ -10,7 +10,7 @@ import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { OcrLine } from "../core/providers/ocr.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, fitToggles, fuseWithOcr, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOf, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -282,6 +282,26 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
   it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
     const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
     expect(alone!.bbox).toEqual([600, 300, 616, 316]);
+  });
+});
+
+describe("joinSplitDropdowns (a combo box seen as a field and its arrow)", () => {
+  it("joins a field and the drop-down over its arrow end into one drop-down; a drop-down beside a field stays apart", () => {
+    const out = joinSplitDropdowns([
+      { type: "text_input", bbox: [119, 420, 324, 439], confidence: 0.94 },
+      { type: "dropdown", bbox: [232, 418, 336, 441], confidence: 0.64 }, // starts inside the field, ends past it
+      { type: "text_input", bbox: [100, 500, 300, 522], confidence: 0.9 },
+      { type: "dropdown", bbox: [302, 500, 380, 522], confidence: 0.9 }, // an input group: touches, does not overlap
+      { type: "text_input", bbox: [100, 600, 300, 622], confidence: 0.9 },
+      { type: "dropdown", bbox: [150, 640, 300, 662], confidence: 0.9 }, // another row
+    ]);
+    expect(out.map((p) => [p.type, p.bbox, p.confidence])).toEqual([
+      ["dropdown", [119, 418, 336, 441], 0.94],
+      ["text_input", [100, 500, 300, 522], 0.9],
+      ["dropdown", [302, 500, 380, 522], 0.9],
+      ["text_input", [100, 600, 300, 622], 0.9],
+      ["dropdown", [150, 640, 300, 662], 0.9],
+    ]);
   });
 });
 

@@ -3,7 +3,7 @@
 // caption (the nearest line left of it on its row, else just above it), what is inside it staying in
 // `text`; a check box or radio button fitted to its caption (fitToggles) takes those words, else the whole
 // line its box cuts, or, when its box holds no words, the line right of it. Boxes are first fitted to
-// what is drawn: snapToShapes, widenFields, fitToggles.
+// what is drawn: snapToShapes, widenFields, fitToggles; a combo box seen as a field and its arrow is one (joinSplitDropdowns).
 import { bboxCenter, bboxContainsPoint, bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
@@ -100,6 +100,32 @@ export function snapToShapes(proposals: readonly ElementProposal[], shapes: read
     }
     return best ? { ...p, bbox: best } : p;
   });
+}
+
+/**
+ * A combo box seen as two elements: a field over its text and a drop-down over its arrow end, on the same row, the
+ * drop-down starting inside the field and ending at or past its end. It is one drop-down from the field's start to the
+ * arrow's end (the model's confidence the larger of the two). A field followed by a drop-down beside it (an input
+ * group) does not overlap it and stays two.
+ */
+export function joinSplitDropdowns(proposals: readonly ElementProposal[]): ElementProposal[] {
+  const gone = new Set<ElementProposal>();
+  const joined = new Map<ElementProposal, ElementProposal>();
+  for (const d of proposals) {
+    if (d.type !== "dropdown" || gone.has(d)) continue;
+    const [dx0, dy0, dx1, dy1] = d.bbox;
+    const field = proposals.find((t) => {
+      if (t.type !== "text_input" || gone.has(t) || joined.has(t)) return false;
+      const [tx0, ty0, tx1, ty1] = t.bbox;
+      const h = Math.min(ty1 - ty0, dy1 - dy0);
+      return overlap(ty0, ty1, dy0, dy1) >= 0.7 * h && tx0 < dx0 && dx0 < tx1 - 0.25 * (dx1 - dx0) && dx1 >= tx1 - 0.25 * h;
+    });
+    if (!field) continue;
+    gone.add(field);
+    const t = field.bbox;
+    joined.set(d, { ...d, bbox: [t[0], Math.min(t[1], dy0), dx1, Math.max(t[3], dy1)], confidence: Math.max(d.confidence, field.confidence) });
+  }
+  return proposals.flatMap((p) => (gone.has(p) ? [] : [joined.get(p) ?? p]));
 }
 
 const isToggle = (p: { readonly type: string }): boolean => p.type === "checkbox" || p.type === "radio_button";

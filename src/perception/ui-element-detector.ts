@@ -22,7 +22,7 @@ import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/sc
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
-import { fitToggles, fuseWithOcr, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -197,7 +197,7 @@ export class UIElementDetector implements ElementDetector {
       Object.assign(timings, ocr.timings);
       timings.ocr_ms = performance.now() - to;
       throwIfAborted(signal, "element detection");
-      if (proposals && !this.deps.keepRules) candidates = fuseWithOcr(fitToggles(proposals, [], ocr.lines), ocr.lines);
+      if (proposals && !this.deps.keepRules) candidates = fuseWithOcr(fitToggles(joinSplitDropdowns(proposals), [], ocr.lines), ocr.lines);
       else {
         const t1 = performance.now();
         const img = toRgb(frame);
@@ -233,7 +233,7 @@ export class UIElementDetector implements ElementDetector {
           const drawn = shapes.filter((s) => !s.container);
           const gate = this.deps.rulesGate;
           const snapped = snapToShapes(proposals, drawn);
-          const fitted = fitToggles(widenFields(snapped, drawn), drawn, ocr.lines);
+          const fitted = fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines);
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
           // Where the gate knows how likely an element is right, that is its confidence (calibrated on the train
           // families' calibration split with what the rules and the model saw together).
