@@ -9,6 +9,10 @@ describe("instruction parsing: what names the target and what only describes it"
     // A multi-line field is a field: « multiligne » describes it, it names nothing.
     expect(parseInstruction("la zone de texte multiligne en bas")).toEqual({ verb: "click", target: "", type: "text_input", position: { vertical: "bottom" } });
     expect(parseInstruction("the multiline text box")).toMatchObject({ target: "", type: "text_input" });
+    // A pager's links and a slider are named by their kind.
+    expect(parseInstruction("go to page 4 in the lower pager")).toEqual({ verb: "click", target: "page 4", type: "link", position: { vertical: "bottom" } });
+    expect(parseInstruction("le curseur")).toEqual({ verb: "click", target: "", type: "generic_interactive" });
+    expect(parseInstruction("the volume slider")).toMatchObject({ target: "volume", type: "generic_interactive" });
   });
 
   it("reads ranks in both languages, the last and the next-to-last", () => {

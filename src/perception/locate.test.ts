@@ -79,6 +79,21 @@ describe("grounding a person's instruction", () => {
     expect(relationScore("below", { bbox: [100, 100, 200, 120] }, { bbox: [100, 100, 200, 120] })).toBe(0);
   });
 
+  it("a combo box next to its caption is the one the caption names, not one beside the combo box; next to is on its row", () => {
+    // Caption column, then the fields a column away; a legend just under the first caption.
+    const ville = el("v", "dropdown", [200, 100, 400, 122], "Ville");
+    const dept = el("d", "dropdown", [200, 130, 400, 152], "Département");
+    const targets = [ville, dept, ...textTargets([line("Ville", [40, 104, 80, 118]), line("Département", [40, 134, 130, 148]), line("Montant", [50, 124, 110, 130])], [ville, dept])];
+    expect(locate("the combo box next to Département", targets, screen)).toMatchObject({ found: true, element_id: "d" });
+    expect(locate("la liste déroulante à côté de Ville", targets, screen)).toMatchObject({ found: true, element_id: "v" });
+    // Another kind asked for: the field is the anchor ("the button next to Ville" is beside the field).
+    const ok = el("ok", "button", [410, 100, 470, 122], "OK");
+    const far = el("far", "button", [40, 300, 100, 322], "OK");
+    expect(locate("the OK button next to Ville", [...targets, ok, far], screen)).toMatchObject({ found: true, element_id: "ok" });
+    // Beside on its row a column away is nearer than as far below.
+    expect(relationScore("near", { bbox: [40, 104, 80, 118] }, { bbox: [200, 100, 400, 122] })).toBeGreaterThan(1.5 * relationScore("near", { bbox: [40, 104, 80, 118] }, { bbox: [40, 238, 80, 252] }));
+  });
+
   it("reads colours from the pixels: the red one of two equal buttons", () => {
     const f = canvas();
     f.fill([100, 100, 200, 140], [220, 53, 69]);

@@ -360,7 +360,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     return c;
   };
   // The thing the target sits next to; when nothing on screen is called so, its words name the target.
-  const anchor = parsed.relation ? findAnchor(parsed.relation, elements) : undefined;
+  const anchor = parsed.relation ? findAnchor(parsed.relation, elements, parsed.type) : undefined;
   const target = parsed.relation && !anchor ? [parsed.target, parsed.relation.anchor].filter(Boolean).join(" ") : parsed.target;
   const variants = target ? lexiconVariants(target) : [];
   // "page 3" in a pager is the link "3".
@@ -603,7 +603,7 @@ function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scor
 }
 
 /** The element or text the relation's anchor names (the best match, or the nth of equal ones). */
-function findAnchor(rel: NonNullable<ParsedInstruction["relation"]>, elements: readonly LocatableElement[]): LocatableElement | undefined {
+function findAnchor(rel: NonNullable<ParsedInstruction["relation"]>, elements: readonly LocatableElement[], targetType?: UIElementType): LocatableElement | undefined {
   const variants = lexiconVariants(rel.anchor);
   const scored = elements
     .map((e) => {
@@ -615,7 +615,12 @@ function findAnchor(rel: NonNullable<ParsedInstruction["relation"]>, elements: r
   if (!scored.length) return undefined;
   const top = Math.max(...scored.map((x) => x.s));
   const tied = scored.filter((x) => x.s >= top - 0.05).sort((a, b) => b.s - a.s);
-  if (rel.anchorOrdinal === undefined) return tied[0]!.e;
+  // A field or drop-down named after its caption, of the kind asked for, is not the anchor those words name: the caption
+  // is (« the combo box next to Département »: the drop-down labelled Département is the one asked for, not a thing
+  // beside it; "the Sign in button next to Department" is beside the field).
+  const captioned = (e: LocatableElement) => FIELD_TYPES.includes(e.type) && targetType !== undefined && typeCompatibility(targetType, e.type) >= 0.6 && tied.some((x) => isText(x.e) && !bboxContainsPoint(boxOf(e), bboxCenter(boxOf(x.e))));
+  const anchors = tied.filter((x) => isText(x.e) || !captioned(x.e));
+  if (rel.anchorOrdinal === undefined) return (anchors[0] ?? tied[0]!).e;
   const kept: LocatableElement[] = [];
   for (const x of tied) if (!kept.some((k) => sameThing(boxOf(k), boxOf(x.e)))) kept.push(x.e);
   const ordered = readingOrder(kept);
@@ -649,9 +654,11 @@ export function relationScore(kind: NonNullable<ParsedInstruction["relation"]>["
       return dy < -h / 2 ? 0 : (sameColumn ? 1 : 0.3) * Math.exp(-Math.max(0, dy) / (8 * h));
     }
     default: {
+      // Next to: beside it on its row counts a quarter of the way across (a caption's field stands a column away),
+      // whatever is on the rows above or below in full.
       const dx = Math.max(0, b[0] - a[2], a[0] - b[2]);
       const dy = Math.max(0, b[1] - a[3], a[1] - b[3]);
-      return Math.exp(-Math.hypot(dx, dy) / (10 * h));
+      return Math.exp(-Math.hypot(sameRow ? dx / 4 : dx, dy) / (10 * h));
     }
   }
 }
