@@ -13,6 +13,10 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("go to page 4 in the lower pager")).toEqual({ verb: "click", target: "page 4", type: "link", position: { vertical: "bottom" } });
     expect(parseInstruction("le curseur")).toEqual({ verb: "click", target: "", type: "generic_interactive" });
     expect(parseInstruction("the volume slider")).toMatchObject({ target: "volume", type: "generic_interactive" });
+    // Password words keep naming the target and say the field shows masked text; an anchor's do not.
+    expect(parseInstruction("le champ mot de passe de la Société")).toMatchObject({ type: "text_input", masked: true });
+    expect(parseInstruction("the Password box")).toMatchObject({ target: "Password", type: "text_input", masked: true });
+    expect(parseInstruction("the button next to the password field").masked).toBeUndefined();
   });
 
   it("reads ranks in both languages, the last and the next-to-last", () => {
@@ -50,6 +54,7 @@ describe("instruction parsing: what names the target and what only describes it"
       type: "text_input",
       position: { horizontal: "right" },
       relation: { kind: "near", anchor: "Deadline", anchorOrdinal: 2 },
+      masked: true,
     });
     expect(parseInstruction("le bouton Exporter à droite de la date")).toMatchObject({ target: "Exporter", relation: { kind: "right_of", anchor: "date" } });
     expect(parseInstruction("the printer icon next to the privacy policy link")).toMatchObject({ icon: "print", relation: { kind: "near", anchor: "privacy policy", anchorType: "link" } });

@@ -51,7 +51,12 @@ export interface ParsedInstruction {
   readonly region?: "top" | "bottom";
   /** The instruction says "menu" ("the Tools menu"): a menu-bar entry, whatever type the detector gave it. */
   readonly menu?: boolean;
+  /** The target's words say password (« mot de passe »): a field showing masked text fits them, whatever its caption. */
+  readonly masked?: boolean;
 }
+
+/** Folded word runs that say a field is a password field. */
+const MASKED_WORDS: readonly (readonly string[])[] = [["password"], ["passcode"], ["passwd"], ["mdp"], ["mot", "de", "passe"], ["mots", "de", "passe"], ["mot", "passe"], ["mots", "passe"]]; // « de » may be read as a filler
 
 /** Instructions longer than this are cut (a sentence naming one element is far shorter). */
 export const MAX_INSTRUCTION_LENGTH = 400;
@@ -276,6 +281,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   target.sort((a, b) => toks.indexOf(a) - toks.indexOf(b));
   if (direction && !icon) icon = "arrow";
   const words = target.filter((t) => !FILLER_WORDS.has(t.f));
+  const folded = target.map((t) => t.f);
+  const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w)));
   const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
   const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
   const anchorWords = relation?.anchor.filter((t) => !FILLER_WORDS.has(t.f)) ?? [];
@@ -295,5 +302,6 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       : {}),
     ...(region ? { region } : {}),
     ...(menu ? { menu } : {}),
+    ...(masked ? { masked } : {}),
   };
 }

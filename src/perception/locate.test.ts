@@ -4,6 +4,7 @@ import type { BBox } from "../core/geometry.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import { colourName, elementAppearance } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
+import { showsMaskedText } from "./masked-entry.js";
 import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
 import { lexiconVariants, locate, locateWithIcons, mayAskIcons, relationScore, textTargets, type LocatableElement } from "./locate.js";
 
@@ -104,6 +105,27 @@ describe("grounding a person's instruction", () => {
     expect(colourName(13, 110, 253)).toBe("blue");
     expect(colourName(108, 117, 125)).toBe("grey");
     expect(colourName(250, 250, 250)).toBe("white");
+  });
+
+  it("the password field is the one showing masked text, whatever its caption says", () => {
+    const f = canvas();
+    const field = (b: BBox) => {
+      f.fill(b, [120, 120, 120]);
+      f.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [255, 255, 255]);
+    };
+    field([200, 100, 460, 130]);
+    field([200, 150, 460, 180]);
+    field([200, 200, 460, 230]);
+    // Nine dots on the second field's line; words on the first (letters of other sizes and widths); three dots on the third.
+    for (let k = 0; k < 9; k++) f.fill([210 + 12 * k, 161, 218 + 12 * k, 169], [30, 30, 30]);
+    for (const [x, w, h] of [[210, 6, 12], [218, 14, 9], [234, 5, 12], [241, 8, 9], [251, 9, 9], [262, 3, 12], [267, 8, 9]] as const) f.fill([x, 121 - h, x + w, 121], [30, 30, 30]);
+    for (let k = 0; k < 3; k++) f.fill([210 + 12 * k, 211, 218 + 12 * k, 219], [30, 30, 30]);
+    expect([[200, 100, 460, 130], [200, 150, 460, 180], [200, 200, 460, 230]].map((b) => showsMaskedText(f, b as BBox))).toEqual([false, true, false]);
+    const els = [el("name", "text_input", [200, 100, 460, 130], "Nom"), el("pw", "text_input", [200, 150, 460, 180], "Société"), el("city", "text_input", [200, 200, 460, 230], "Ville")];
+    expect(locate("le champ mot de passe", els, f)).toMatchObject({ found: true, element_id: "pw" });
+    expect(locate("the password field", els, f)).toMatchObject({ found: true, element_id: "pw" });
+    // Without pixels nothing tells which field is masked: no field bears the words.
+    expect(locate("the password field", els, screen).found).toBe(false);
   });
 
   it("finds an icon by its figure among icon-only buttons, also where the detector saw nothing", () => {

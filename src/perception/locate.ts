@@ -20,6 +20,7 @@ import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
 import { ICON_CONCEPTS, UI_LEXICON } from "./locate-lexicon.js";
+import { showsMaskedText } from "./masked-entry.js";
 import { parseInstruction, type ParsedInstruction, type Verb } from "./locate-parse.js";
 
 export { parseInstruction, type ParsedInstruction, type Verb };
@@ -386,6 +387,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
         if (t > text) [text, said] = [t, v];
       }
     }
+    // "The password field": a field showing masked text fits those words as if it bore them.
+    if (parsed.masked && pixels && e.type === "text_input" && !isText(e) && text < 0.95 && showsMaskedText(pixels, bbox)) [text, said] = [0.95, e.label];
     const type = typeScore(parsed, e, !!concept);
     const base = text * 0.7 + type * 0.2 + 0.1;
     return { e, bbox, said, text, type, base, position: 1, score: base };
