@@ -12,8 +12,8 @@ const screen = { width: 1000, height: 800 };
 const el = (element_id: string, type: LocatableElement["type"], bbox: BBox, label: string): LocatableElement => ({ element_id, type, bbox, label });
 const line = (text: string, bbox: BBox) => ({ text, bbox });
 
-/** A light grey 1000 × 800 RGB frame to draw on. */
-function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, number]) => void } {
+/** A light grey 1000 × 800 RGB frame to draw on: boxes of a colour, fields (a white box in a grey border). */
+function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, number]) => void; field: (b: BBox) => void } {
   const width = 1000;
   const height = 800;
   const data = new Uint8Array(width * height * 3).fill(236);
@@ -21,7 +21,11 @@ function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, numb
   const fill = (b: BBox, rgb: readonly [number, number, number]) => {
     for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) data.set(rgb, (y * width + x) * 3);
   };
-  return Object.assign(frame, { fill });
+  const field = (b: BBox) => {
+    fill(b, [120, 120, 120]);
+    fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [255, 255, 255]);
+  };
+  return Object.assign(frame, { fill, field });
 }
 
 describe("grounding a person's instruction", () => {
@@ -109,18 +113,13 @@ describe("grounding a person's instruction", () => {
 
   it("the password field is the one showing masked text, whatever its caption says", () => {
     const f = canvas();
-    const field = (b: BBox) => {
-      f.fill(b, [120, 120, 120]);
-      f.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [255, 255, 255]);
-    };
-    field([200, 100, 460, 130]);
-    field([200, 150, 460, 180]);
-    field([200, 200, 460, 230]);
+    const boxes: BBox[] = [[200, 100, 460, 130], [200, 150, 460, 180], [200, 200, 460, 230]];
+    for (const b of boxes) f.field(b);
     // Nine dots on the second field's line; words on the first (letters of other sizes and widths); three dots on the third.
     for (let k = 0; k < 9; k++) f.fill([210 + 12 * k, 161, 218 + 12 * k, 169], [30, 30, 30]);
     for (const [x, w, h] of [[210, 6, 12], [218, 14, 9], [234, 5, 12], [241, 8, 9], [251, 9, 9], [262, 3, 12], [267, 8, 9]] as const) f.fill([x, 121 - h, x + w, 121], [30, 30, 30]);
     for (let k = 0; k < 3; k++) f.fill([210 + 12 * k, 211, 218 + 12 * k, 219], [30, 30, 30]);
-    expect([[200, 100, 460, 130], [200, 150, 460, 180], [200, 200, 460, 230]].map((b) => showsMaskedText(f, b as BBox))).toEqual([false, true, false]);
+    expect(boxes.map((b) => showsMaskedText(f, b))).toEqual([false, true, false]);
     const els = [el("name", "text_input", [200, 100, 460, 130], "Nom"), el("pw", "text_input", [200, 150, 460, 180], "Société"), el("city", "text_input", [200, 200, 460, 230], "Ville")];
     expect(locate("le champ mot de passe", els, f)).toMatchObject({ found: true, element_id: "pw" });
     expect(locate("the password field", els, f)).toMatchObject({ found: true, element_id: "pw" });
@@ -209,10 +208,7 @@ describe("grounding a person's instruction", () => {
 
   it("text inside a drawn box is the field that shows it; of two equal captions, the drop-down asked for is the one with an arrow", () => {
     const f = canvas();
-    const field = (b: BBox) => {
-      f.fill(b, [120, 120, 120]);
-      f.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [255, 255, 255]);
-    };
+    const field = f.field;
     // (Frames are immutable values: everything is drawn before the first look.)
     field([100, 100, 500, 130]);
     field([100, 200, 500, 230]);
