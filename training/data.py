@@ -75,8 +75,8 @@ def count(stack):
         return 0
     names = [f for f in os.listdir(d) if f.endswith(".json")]
     if stack in ("html", "html2", "html3"):
-        idx = [int(f[:-5].rsplit("-", 1)[1]) for f in names if f[:-5].rsplit("-", 1)[-1].isdigit()]
-        return sum(1 for i in idx if html_stack(i) == stack and not V3_FROM <= i < HTML3_FROM)
+        idx = [(f, int(f[:-5].rsplit("-", 1)[1])) for f in names if f[:-5].rsplit("-", 1)[-1].isdigit()]
+        return sum(1 for f, i in idx if html_stack(i) == stack and not bench_only("html", f))
     return len(names)
 
 

@@ -259,10 +259,6 @@ export type GenScriptRun = TaskRun & { out: string; geometry<G>(): G };
 export type GenScriptTask = Omit<ReplayTask, "start"> & { start(desktop: { env: NodeJS.ProcessEnv }, windows: WindowInfo, variant: AppVariant, data: TaskData): Promise<GenScriptRun> };
 
 /**
- * A generated app of `kind` as a task: its script started with `params` (and `out`, where it saves its state as JSON),
- * the oracle `verdictOf` the saved state (undefined: not saved), the scripted person's demonstration.
- */
-/**
  * A JSON file a task app writes (its widgets' boxes): waited for until it is there and whole — the app opens it, then
  * writes it, so a file just created can be empty or cut. Throws after `ms` naming the file.
  */
@@ -281,6 +277,10 @@ async function jsonWhenWritten<T>(file: string, ms = 5000): Promise<T> {
   throw new Error(`${file} was not written whole within ${ms} ms${last ? ` (${(last as Error).message})` : ""}: did the task app start?`);
 }
 
+/**
+ * A generated app of `kind` as a task: its script started with `params` (and `out`, where it saves its state as JSON),
+ * the oracle `verdictOf` the saved state (undefined: not saved), the scripted person's demonstration.
+ */
 function genScriptTask(o: {
   family: GenFamily;
   kind: GenKind;

@@ -112,10 +112,10 @@ export function joinSplitDropdowns(proposals: readonly ElementProposal[]): Eleme
   const gone = new Set<ElementProposal>();
   const joined = new Map<ElementProposal, ElementProposal>();
   for (const d of proposals) {
-    if (d.type !== "dropdown" || gone.has(d)) continue;
+    if (d.type !== "dropdown") continue;
     const [dx0, dy0, dx1, dy1] = d.bbox;
     const field = proposals.find((t) => {
-      if (t.type !== "text_input" || gone.has(t) || joined.has(t)) return false;
+      if (t.type !== "text_input" || gone.has(t)) return false;
       const [tx0, ty0, tx1, ty1] = t.bbox;
       const h = Math.min(ty1 - ty0, dy1 - dy0);
       return overlap(ty0, ty1, dy0, dy1) >= 0.7 * h && tx0 < dx0 && dx0 < tx1 - 0.25 * (dx1 - dx0) && dx1 >= tx1 - 0.25 * h;

@@ -388,7 +388,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       }
     }
     // "The password field": a field showing masked text fits those words as if it bore them.
-    if (parsed.masked && pixels && e.type === "text_input" && !isText(e) && text < 0.95 && showsMaskedText(pixels, bbox)) [text, said] = [0.95, e.label];
+    if (parsed.masked && pixels && e.type === "text_input" && text < 0.95 && showsMaskedText(pixels, bbox)) [text, said] = [0.95, e.label];
     const type = typeScore(parsed, e, !!concept);
     const base = text * 0.7 + type * 0.2 + 0.1;
     return { e, bbox, said, text, type, base, position: 1, score: base };

@@ -37,11 +37,10 @@ export const V2_FROM = 2000;
 /** Pages from 10000 on: the layouts of V2 with large toggles (accessibleSheet). */
 export const V3_FROM = 10000;
 
+/** The kits page `i` draws from: the first five, those of 2000 on, those of the large-toggle pages. */
+const kitsOfPage = (i: number): Kit[] => (i < V2_FROM ? KITS : i < V3_FROM ? KITS2 : KITS3);
 /** The kit of page `i` (all kits: no --kits filter). */
-export const kitOfPage = (i: number): Kit => {
-  const kits = i < V2_FROM ? KITS : i < V3_FROM ? KITS2 : KITS3;
-  return kits[i % kits.length]!;
-};
+export const kitOfPage = (i: number): Kit => kitsOfPage(i)[i % kitsOfPage(i).length]!;
 /** The id of page `i` as this generator names it (no --kits filter). */
 export const htmlPageId = (i: number): string => `html-${kitOfPage(i).name}-${String(i).padStart(5, "0")}`;
 
@@ -165,8 +164,7 @@ async function main(): Promise<void> {
   try {
     for (const i of indices.length ? indices : Array.from({ length: count }, (_, k) => start + k)) {
       const p0 = new Pick(rngFor(`html:${i}`), false);
-      const kits = i < V2_FROM ? KITS : i < V3_FROM ? KITS2 : KITS3;
-      const k = only.length ? kits.filter((x) => only.includes(x.name))[i % only.length]! : kitOfPage(i);
+      const k = only.length ? kitsOfPage(i).filter((x) => only.includes(x.name))[i % only.length]! : kitOfPage(i);
       const id = `html-${k.name}-${String(i).padStart(5, "0")}`;
       if (existsSync(join(out, `${id}.json`))) continue;
       if (!kitInstalled(k)) {
