@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HYBRID_COARSE, type CoarseMode } from "../src/perception/learned-detector.js";
 
 export const BENCH_RESULTS = join(dirname(fileURLToPath(import.meta.url)), "results");
 
@@ -40,4 +41,15 @@ export function writeResult(name: string, result: Record<string, unknown>): stri
   writeFileSync(path, `${JSON.stringify(payload, null, 2)}\n`);
   console.log(`\nresult written to ${path}`);
   return path;
+}
+
+/**
+ * The hybrid's use of the model's coarse pass in a bench: the product's (`HYBRID_COARSE`), or RPAV_BENCH_HYBRID_COARSE=merge|fill|off
+ * (a variant measured against it).
+ */
+export function benchHybridCoarse(): CoarseMode {
+  const v = process.env.RPAV_BENCH_HYBRID_COARSE;
+  if (v === undefined || v === "") return HYBRID_COARSE;
+  if (v === "merge" || v === "fill" || v === "off") return v;
+  throw new Error(`RPAV_BENCH_HYBRID_COARSE must be merge, fill or off, not "${v}"`);
 }

@@ -21,7 +21,7 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
-import { percentile, round, writeResult } from "../lib.js";
+import { benchHybridCoarse, percentile, round, writeResult } from "../lib.js";
 import { fullHdScreens, SPEED_SCREENS } from "../../training/fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -47,13 +47,14 @@ const q = (xs: number[], p: number) => round(percentile([...xs].sort((a, b) => a
 const out: Record<string, unknown> = { screens: picked.map((f) => `${f.id} ${f.width}x${f.height}`), warmup: warmup.id };
 // Each detector gets its own engines (the OCR keeps the lines it read: a screen read by one detector would be read
 // faster by the next), warmed up on a screen outside the sample: every timed detection reads a screen it never saw.
-// hybrid: the model and the rules (`--detector hybrid`, the product's default); learned: the model alone, with its coarse pass.
+// hybrid: the model and the rules (`--detector hybrid`, the product's default; its coarse pass's boxes where nothing else
+// stands); learned: the model alone, with its coarse pass merged in.
 const kinds = ["hybrid", "learned", "rules"] as const;
 for (const name of kinds) {
   const pp = await PpOcr.create();
   const tess = await TesseractOcr.create();
   const ocr = new HybridOcr(pp, tess, AccentLexicon.load());
-  const model = name === "rules" ? undefined : await LearnedDetector.create({ coarse: name === "learned", ...(threads ? { threads } : {}) });
+  const model = name === "rules" ? undefined : await LearnedDetector.create({ coarse: name === "learned" ? "merge" : benchHybridCoarse(), ...(threads ? { threads } : {}) });
   const det =
     name === "rules" ? new UIElementDetector({ ocr }) : name === "learned" ? new UIElementDetector({ ocr, proposer: model! }) : new UIElementDetector({ ocr, proposer: model!, keepRules: true, ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) });
   await det.detect(warmFrame);

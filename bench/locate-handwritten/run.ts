@@ -28,7 +28,7 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
-import { round, writeResult } from "../lib.js";
+import { benchHybridCoarse, round, writeResult } from "../lib.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
@@ -88,10 +88,10 @@ const which = (process.env.RPAV_BENCH_DETECTORS ?? "rules,learned").split(",").f
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
-// As the product composes them: the model alone with its coarse pass, the hybrid without it.
+// As the product composes them (learned-detector.ts CoarseMode): the model alone with its coarse pass merged in, the hybrid with
+// the pass's boxes where nothing else stands (RPAV_BENCH_HYBRID_COARSE=merge|fill|off: a variant, lib.ts).
 const model = which.includes("learned") ? await LearnedDetector.create() : undefined;
-// RPAV_BENCH_HYBRID_COARSE=1: the hybrid with the coarse pass too (a variant measured before choosing the product's).
-const fineModel = which.includes("hybrid") ? await LearnedDetector.create({ coarse: process.env.RPAV_BENCH_HYBRID_COARSE === "1" }) : undefined;
+const fineModel = which.includes("hybrid") ? await LearnedDetector.create({ coarse: benchHybridCoarse() }) : undefined;
 const detectors: Record<string, UIElementDetector> = {};
 if (which.includes("rules")) detectors.rules = new UIElementDetector({ ocr });
 if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });

@@ -7,10 +7,11 @@ import { readImageFile } from "../capture/png.js";
 import { InvalidInputError, ProviderUnavailableError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import { bboxIoU, type BBox } from "../core/geometry.js";
-import type { OcrLine } from "../core/providers/ocr.js";
+import type { OcrLine, OcrProvider } from "../core/providers/ocr.js";
+import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
-import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
+import { captionOf, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -305,6 +306,59 @@ describe("joinSplitDropdowns (a combo box seen as a field and its arrow)", () =>
   });
 });
 
+describe("fillIns (the coarse pass's boxes where nothing else stands)", () => {
+  const fill = (type: ElementProposal["type"], bbox: BBox, confidence: number): ElementProposal => ({ type, bbox, confidence, fill: true });
+  const elements = [
+    { type: "button", bbox: [20, 20, 80, 40] as BBox },
+    { type: "link", bbox: [120, 160, 160, 175] as BBox },
+  ];
+  it("adds those more likely right than not, over no element and around none but links, best first, one of two overlapping", () => {
+    const out = fillIns([
+      fill("text_input", [100, 60, 500, 90], 0.8), // empty space: added
+      fill("text_input", [10, 15, 200, 45], 0.9), // around the button: no
+      fill("dropdown", [600, 60, 900, 90], 0.45), // less likely right than not: no
+      fill("text_input", [100, 150, 500, 185], 0.6), // around a link only (a value read as one): added
+      fill("link", [110, 62, 400, 92], 0.7), // over the better field added before it: no
+      fill("button", [50, 18, 150, 42], 0.95), // a quarter of it under the button (which is not inside it): no
+    ], elements);
+    expect(out.map((p) => [p.type, p.bbox])).toEqual([
+      ["text_input", [100, 60, 500, 90]],
+      ["text_input", [100, 150, 500, 185]],
+    ]);
+  });
+  it("a box a little under other elements (less than a fifth) is added", () => {
+    expect(fillIns([fill("text_input", [70, 20, 470, 40], 0.7)], elements)).toHaveLength(1); // 10 of 400 px under the button
+    expect(fillIns([], elements)).toEqual([]);
+  });
+});
+
+describe("UIElementDetector with fill proposals (the hybrid's coarse pass)", () => {
+  const W = 900;
+  const H = 240;
+  const frame = makeFrame({ data: new Uint8Array(W * H * 3).fill(245), width: W, height: H, channels: 3 });
+  const line = (text: string, bbox: BBox): OcrLine => ({ text, bbox, confidence: 0.95, words: [{ text, bbox, confidence: 0.95 }] });
+  const ocr: OcrProvider = { name: "fixed", recognize: async () => ({ provider: "fixed", lines: [line("Name", [30, 68, 80, 84]), line("Jean", [110, 68, 150, 84]), line("OK", [40, 22, 60, 38])], timings: {} }) };
+  const proposer: ElementProposer = {
+    name: "stub",
+    propose: async () => [
+      { type: "button", bbox: [20, 20, 80, 40], confidence: 0.9 },
+      { type: "text_input", bbox: [100, 60, 500, 90], confidence: 0.8, fill: true },
+      { type: "text_input", bbox: [10, 15, 200, 45], confidence: 0.9, fill: true },
+      { type: "dropdown", bbox: [100, 150, 500, 185], confidence: 0.4, fill: true },
+    ],
+  };
+  for (const keepRules of [true, false])
+    it(`adds a fill box where no element stands, named from its caption${keepRules ? " (hybrid)" : " (model alone)"}`, async () => {
+      const { elements } = await new UIElementDetector({ ocr, proposer, keepRules }).detect(frame);
+      expect(elements.map((e) => [e.type, e.bbox, e.label])).toEqual([
+        ["button", [20, 20, 80, 40], "OK"],
+        ["text_input", [100, 60, 500, 90], "Name"],
+      ]);
+      expect(elements[1]!.text.raw).toBe("Jean");
+      expect(elements[1]!.detection_method).toBe("learned_detector");
+    });
+});
+
 describe("widenFields (a field or drop-down boxed at one end)", () => {
   it("takes the drawn rectangle that holds the box, spans its height and shares one of its ends", () => {
     const shapes = [{ bbox: [100, 50, 600, 80] as BBox }, { bbox: [0, 0, 800, 400] as BBox }];
@@ -420,6 +474,26 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
     const merged = mergeCoarse(fine, coarse, pass!, frame.width, frame.height, det.meta.nms_iou);
     expect(merged.length).toBeGreaterThan(fine.length - coarse.length);
     expect(kept).toEqual(merged.map(({ logit: _l, ...p }) => p));
+    // "fill": the full-resolution pass's detections as they are, then the coarse pass's wide ones marked `fill` (here any
+    // 64 px wide: the fixture's elements are narrower than the model's own bound).
+    const narrow = mkdtempSync(join(tmpdir(), "rpav-detector-fill-"));
+    writeFileSync(join(narrow, DETECTOR_MODEL_FILE), readFileSync(join(defaultDetectorModelDir(), DETECTOR_MODEL_FILE)));
+    writeFileSync(join(narrow, DETECTOR_META_FILE), JSON.stringify({ ...JSON.parse(readFileSync(join(defaultDetectorModelDir(), DETECTOR_META_FILE), "utf8")), coarse: { ...pass, min_width: 64 } }));
+    const filling = await LearnedDetector.create({ modelDir: narrow, threads: 1, coarse: "fill" });
+    try {
+      const wide = widenCoarse(coarse, { ...pass!, min_width: 64 }, frame.width, frame.height);
+      expect(wide.length).toBeGreaterThan(0);
+      expect(await filling.propose(frame)).toEqual([...fine, ...wide.map((d) => ({ ...d, fill: true }))].map(({ logit: _l, ...p }) => p));
+    } finally {
+      await filling.close();
+      rmSync(narrow, { recursive: true, force: true });
+    }
+    const off = await LearnedDetector.create({ threads: 1, coarse: "off" });
+    try {
+      expect(await off.propose(frame)).toEqual(fine.map(({ logit: _l, ...p }) => p));
+    } finally {
+      await off.close();
+    }
     // A frame whose half is under the model's smallest side gets the full-resolution pass alone.
     expect(await det.runHalf(makeFrame({ data: new Uint8Array(40 * 40 * 3), width: 40, height: 40, channels: 3 }))).toBeNull();
   });

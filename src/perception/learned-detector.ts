@@ -204,12 +204,17 @@ export function decodeDetections(out: DetectorOutputs, meta: DetectorMeta, width
  * `pass.min_width` wide; then any detection overlapping (IoU > nmsIou) a more confident one is dropped.
  */
 export function mergeCoarse<T extends { bbox: BBox; confidence: number }>(fine: readonly T[], coarse: readonly T[], pass: CoarsePass, width: number, height: number, nmsIou: number): T[] {
-  const up = coarse
-    .map((d) => ({ ...d, bbox: [Math.min(width, d.bbox[0] * 2), Math.min(height, d.bbox[1] * 2), Math.min(width, d.bbox[2] * 2), Math.min(height, d.bbox[3] * 2)] as BBox }))
-    .filter((d) => d.bbox[2] - d.bbox[0] >= pass.min_width);
+  const up = widenCoarse(coarse, pass, width, height);
   const out: T[] = [];
   for (const d of [...fine, ...up].sort((a, b) => b.confidence - a.confidence)) if (!out.some((o) => bboxIoU(o.bbox, d.bbox) > nmsIou)) out.push(d);
   return out;
+}
+
+/** Coarse detections (in the halved frame's pixels) scaled back into the width × height frame, those at least `pass.min_width` wide. */
+export function widenCoarse<T extends { bbox: BBox }>(coarse: readonly T[], pass: CoarsePass, width: number, height: number): T[] {
+  return coarse
+    .map((d) => ({ ...d, bbox: [Math.min(width, d.bbox[0] * 2), Math.min(height, d.bbox[1] * 2), Math.min(width, d.bbox[2] * 2), Math.min(height, d.bbox[3] * 2)] as BBox }))
+    .filter((d) => d.bbox[2] - d.bbox[0] >= pass.min_width);
 }
 
 /** The frame halved by 2×2 means (an odd last row or column dropped), as float RGB: what training/detector/coarse.py feeds. */
@@ -266,10 +271,20 @@ export interface LearnedDetectorOptions {
   /** Folder holding ui-detector.onnx and ui-detector.json (default: models/ui-detector of the package). */
   modelDir?: string;
   threads?: number;
-  /** Run the model's coarse pass when it has one (default true). The hybrid detector leaves it off: the rules
-   * already find most wide fields, and the pass costs about half the model's time again (bench/RESULTS.md). */
-  coarse?: boolean;
+  /** What to do with the model's coarse pass when it has one (default "merge"; see `CoarseMode`). */
+  coarse?: CoarseMode;
 }
+
+/**
+ * The coarse pass's detections (wide elements seen on the frame halved): "merge"d with the full-resolution ones, the
+ * more confident of two overlapping staying (the model alone); marked `fill`, for a detector that fuses them with what
+ * it found otherwise to add only where nothing else stands (the hybrid: the rules find most wide elements, the pass
+ * the fields and navigation links they miss — bench/RESULTS.md); or "off" (not run: about a third less model time).
+ */
+export type CoarseMode = "merge" | "fill" | "off";
+
+/** The hybrid detector's use of the coarse pass (the CLI's and the benches' composition). */
+export const HYBRID_COARSE: CoarseMode = "fill";
 
 export class LearnedDetector implements ElementProposer {
   readonly name = "learned_detector";
@@ -278,7 +293,7 @@ export class LearnedDetector implements ElementProposer {
     private readonly ort: typeof OrtModule,
     private readonly session: InferenceSession,
     readonly meta: DetectorMeta,
-    private readonly useCoarse: boolean,
+    private readonly coarseMode: CoarseMode,
   ) {}
 
   static async create(options: LearnedDetectorOptions = {}): Promise<LearnedDetector> {
@@ -300,7 +315,7 @@ export class LearnedDetector implements ElementProposer {
         await session.release();
         throw new ProviderUnavailableError(`The model ${modelFile} has no output "${name}": it is not a UI element detector. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file: modelFile } });
       }
-    return new LearnedDetector(ort, session, meta, options.coarse ?? true);
+    return new LearnedDetector(ort, session, meta, options.coarse ?? "merge");
   }
 
   /** The model's raw outputs on a frame (padded with black to a multiple of `align`). */
@@ -341,13 +356,14 @@ export class LearnedDetector implements ElementProposer {
     return { heat: heat.data as Float32Array, box: r.box!.data as Float32Array, state: r.state_logits!.data as Float32Array, w: w!, h: h! };
   }
 
-  /** Detections at or over the threshold: the full-resolution pass, with the coarse one merged in when the model has it (and it is on). */
+  /** Detections at or over the threshold: the full-resolution pass, with the coarse one's (`CoarseMode`) when the model has it. */
   async detections(frame: Frame, signal?: AbortSignal, minConfidence = this.meta.threshold): Promise<DecodedDetection[]> {
     const fine = decodeDetections(await this.run(frame, signal), this.meta, frame.width, frame.height, minConfidence);
-    const pass = this.useCoarse ? this.meta.coarse : undefined;
+    const pass = this.coarseMode === "off" ? undefined : this.meta.coarse;
     const half = pass ? await this.runHalf(frame, signal) : null;
     if (!pass || !half) return fine;
     const coarse = decodeDetections(half.out, { ...this.meta, calibration: pass.calibration }, half.width, half.height, minConfidence);
+    if (this.coarseMode === "fill") return [...fine, ...widenCoarse(coarse, pass, frame.width, frame.height).map((d) => ({ ...d, fill: true }))];
     return mergeCoarse(fine, coarse, pass, frame.width, frame.height, this.meta.nms_iou);
   }
 

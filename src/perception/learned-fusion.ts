@@ -4,7 +4,8 @@
 // `text`; a check box or radio button fitted to its caption (fitToggles) takes those words, else the whole
 // line its box cuts, or, when its box holds no words, the line right of it. Boxes are first fitted to
 // what is drawn: snapToShapes, widenFields, fitToggles; a combo box seen as a field and its arrow is one (joinSplitDropdowns).
-import { bboxCenter, bboxContainsPoint, bboxIoU, type BBox } from "../core/geometry.js";
+// Proposals marked `fill` (the coarse pass's) are added only where no other element stands (fillIns).
+import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import type { ElementCandidate } from "./element-classifier.js";
@@ -266,4 +267,22 @@ export function keepFused(fitted: readonly FittedProposal[], lines: readonly Ocr
   if (verdicts.every((v) => v.keep && v.confidence === undefined)) return { all, kept: all };
   const kept = fitted.flatMap((p, i) => (verdicts[i]!.keep ? [verdicts[i]!.confidence === undefined ? p : { ...p, confidence: verdicts[i]!.confidence! }] : []));
   return { all, kept: fuseWithOcr(kept, lines) };
+}
+
+/**
+ * Of the `fill` proposals (see ElementProposal), those to add to `elements`, best first: more likely right than not
+ * (confidence ≥ 0.5), over no element (`elements` cover less than a fifth of the box, added ones included) and around
+ * none but links (a field's placeholder or value may have been taken for a link; a bar holding buttons is no field).
+ */
+export function fillIns<P extends ElementProposal>(fills: readonly P[], elements: readonly { readonly type: string; readonly bbox: BBox }[]): P[] {
+  const taken: Array<{ readonly type: string; readonly bbox: BBox }> = [...elements];
+  const out: P[] = [];
+  for (const f of [...fills].sort((a, b) => b.confidence - a.confidence)) {
+    if (f.confidence < 0.5) continue;
+    const covered = taken.reduce((sum, e) => sum + bboxCoverage(f.bbox, e.bbox), 0);
+    if (covered >= 0.2 || taken.some((e) => e.type !== "link" && bboxCoverage(e.bbox, f.bbox) > 0.5)) continue;
+    out.push(f);
+    taken.push(f);
+  }
+  return out;
 }

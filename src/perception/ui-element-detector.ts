@@ -22,7 +22,7 @@ import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/sc
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
-import { fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -197,7 +197,12 @@ export class UIElementDetector implements ElementDetector {
       Object.assign(timings, ocr.timings);
       timings.ocr_ms = performance.now() - to;
       throwIfAborted(signal, "element detection");
-      if (proposals && !this.deps.keepRules) candidates = fuseWithOcr(fitToggles(joinSplitDropdowns(proposals), [], ocr.lines), ocr.lines);
+      const fills = proposals?.filter((p) => p.fill) ?? [];
+      const own = proposals?.filter((p) => !p.fill);
+      if (own && !this.deps.keepRules) {
+        const fitted = fitToggles(joinSplitDropdowns(own), [], ocr.lines);
+        candidates = fuseWithOcr([...fitted, ...fillIns(fills, fitted)], ocr.lines);
+      }
       else {
         const t1 = performance.now();
         const img = toRgb(frame);
@@ -228,11 +233,11 @@ export class UIElementDetector implements ElementDetector {
         // rectangle or disc the proposals found, containers aside), and the rules' elements that
         // overlap none of them and do not lie mostly inside one (a check box's caption is no
         // link of its own).
-        if (!proposals) candidates = rules;
+        if (!own) candidates = rules;
         else {
           const drawn = shapes.filter((s) => !s.container);
           const gate = this.deps.rulesGate;
-          const snapped = snapToShapes(proposals, drawn);
+          const snapped = snapToShapes(own, drawn);
           const fitted = fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines);
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
           // Where the gate knows how likely an element is right, that is its confidence (calibrated on the train
@@ -256,7 +261,10 @@ export class UIElementDetector implements ElementDetector {
           timings.model_elements_kept = learned.length;
           timings.rules_extras = extras.length;
           timings.rules_extras_kept = kept.length;
-          candidates = [...learned, ...kept];
+          // The coarse pass's boxes where neither the model's nor the rules' elements stand, named as the model's are.
+          const filled = fuseWithOcr(snapToShapes(fillIns(fills, [...learned, ...kept]), drawn), ocr.lines);
+          timings.fill_ins = filled.length;
+          candidates = [...learned, ...kept, ...filled];
         }
       }
     } catch (e) {
