@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { encodePng, readImageFile } from "../../src/capture/png.js";
 import { replayWorkflow } from "../../src/cli/commands/replay.js";
 import type { Workflow } from "../../src/core/schemas/workflow.js";
@@ -23,7 +23,7 @@ import { Recorder } from "../../src/record/recorder.js";
 import { readSession } from "../../src/record/session.js";
 import { buildWorkflow } from "../../src/record/template-builder.js";
 import { readTrace } from "../../src/replay/trace.js";
-import type { labKit } from "./support.js";
+import { labKit } from "./support.js";
 
 export type Built = { workflow: Workflow; warnings: string[]; path: string };
 
@@ -87,4 +87,16 @@ export function genReplay(kit: ReturnType<typeof labKit>) {
       }
     },
   };
+}
+
+/** `genReplay` for one test file: the lab's desktop and the engines started before its tests, closed after them. */
+export function genReplaySuite(): ReturnType<typeof genReplay> {
+  const kit = labKit();
+  const gen = genReplay(kit);
+  beforeAll(() => gen.start());
+  afterAll(async () => {
+    await kit.cleanup();
+    await gen.close();
+  });
+  return gen;
 }

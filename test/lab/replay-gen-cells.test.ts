@@ -8,21 +8,13 @@
 //   - ×2: the fields, the canvas click placed by the recorded words' width (OCR line heights said
 //     ×1.33), and the icon-only Save found at its recorded place (its template correlates 0.76 at ×2).
 //   - Recorded at ×2, the icon-only Save is read « 8 » by OCR: it is named by its icon, never « 8 ».
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { genTasks } from "../../src/lab/gen-tasks.js";
 import type { AppVariant } from "../../src/platform/x11/desktop-lab.js";
-import { genReplay, type Built } from "./gen-replay.js";
-import { labKit } from "./support.js";
+import { genReplaySuite, type Built } from "./gen-replay.js";
 
-const kit = labKit();
-const gen = genReplay(kit);
+const gen = genReplaySuite();
 const task = genTasks().tk;
-
-beforeAll(() => gen.start());
-afterAll(async () => {
-  await kit.cleanup();
-  await gen.close();
-});
 
 const recordAndBuild = (name: string, variant: AppVariant = {}) => gen.recordAndBuild(task, name, variant);
 let wf: Built;

@@ -5,19 +5,11 @@
 //     row clicked is named by its own text, and the replay picks it.
 //   - GTK editor under larger text: the document's lines above the empty part clicked cut the panel found around it
 //     (« not in view »); the panel is found whole and the click lands below the text.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { genEditorTasks, genListTasks } from "../../src/lab/gen-tasks.js";
-import { genReplay } from "./gen-replay.js";
-import { labKit } from "./support.js";
+import { genReplaySuite } from "./gen-replay.js";
 
-const kit = labKit();
-const gen = genReplay(kit);
-
-beforeAll(() => gen.start());
-afterAll(async () => {
-  await kit.cleanup();
-  await gen.close();
-});
+const gen = genReplaySuite();
 
 describe("record once, replay anywhere on generated lists and editors", () => {
   it("GTK list: the row clicked is named by its own text, not the row above; replayed with new data, that row is the one archived", async () => {

@@ -4,20 +4,12 @@
 // classifier never saw): the recorded crop matches neither button, the layout is otherwise as recorded — Print at the
 // recorded place is refused for what its icon shows, and Save is found by its own. Judged by the file the app writes on
 // Save (the oracle, which never looks at the screen).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { genTasks } from "../../src/lab/gen-tasks.js";
-import { genReplay, type Built } from "./gen-replay.js";
-import { labKit } from "./support.js";
+import { genReplaySuite, type Built } from "./gen-replay.js";
 
-const kit = labKit();
-const gen = genReplay(kit);
+const gen = genReplaySuite();
 const task = genTasks().gtk;
-
-beforeAll(() => gen.start());
-afterAll(async () => {
-  await kit.cleanup();
-  await gen.close();
-});
 
 describe("an app update on a generated GTK form", () => {
   let wf: Built;
