@@ -271,6 +271,10 @@ export const TYPE_PHRASES: readonly (readonly [string, UIElementType | "menu"])[
   ["multiline box", "text_input"],
   ["textarea", "text_input"],
   ["zone de texte", "text_input"],
+  ["champ de texte", "text_input"],
+  ["champ texte", "text_input"],
+  ["input field", "text_input"],
+  ["entry field", "text_input"],
   ["zone de saisie", "text_input"],
   ["champ de saisie", "text_input"],
   ["champ", "text_input"],
@@ -353,6 +357,8 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | unde
   ["table", undefined], ["tableau", undefined], ["form", undefined], ["formulaire", undefined], ["panel", undefined], ["panneau", undefined],
   ["card", undefined], ["dialog", undefined], ["dialogue", undefined], ["section", undefined], ["group", undefined], ["groupe", undefined],
   ["corner", undefined], ["coin", undefined], ["side", undefined], ["cote", undefined], ["row", undefined], ["ligne", undefined], ["screen", undefined], ["ecran", undefined],
+  ["of the page", undefined], ["on the page", undefined], ["of the window", undefined], ["in the window", undefined],
+  ["de la page", undefined], ["sur la page", undefined], ["de la fenetre", undefined], ["dans la fenetre", undefined],
   ["pager", undefined], ["pagination", undefined],
 ];
 
@@ -414,6 +420,9 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   previous: { words: ["previous page", "page precedente", "left arrow", "fleche gauche", "«", "‹"], labels: ["previous", "precedent", "precedente", "back", "retour", "«", "‹", "<"], shapes: ["arrow_left", "triangle_left"], classes: ["arrow_left"] },
 };
 
+/** Phrases that only lead to what an icon looks like ("shaped like a gear", « en forme de roue dentée »). */
+export const FILLER_PHRASES: readonly string[] = ["shaped like", "shaped as", "in the shape of", "in the form of", "looks like", "looking like", "en forme de", "en forme d", "qui ressemble a", "ressemblant a"];
+
 /** Words with no part in the target's name (articles, politeness, the word "icon" and the like). */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([
   "the", "a", "an", "on", "in", "into", "at", "to", "of", "for", "with", "that", "which", "one", "it", "its", "please", "just", "then", "and", "is", "this", "there", "here", "far", "very", "all", "way",
@@ -423,5 +432,6 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
   "small", "little", "tiny", "big", "large", "petit", "petite", "grand", "grande", "gros", "grosse",
   "empty", "vide", "blank", "greyed", "grayed", "out", "grise", "grisee", "disabled", "desactive", "desactivee", "inactive", "inactif", "enabled", "actif", "active",
   "checked", "unchecked", "coche", "cochee", "selected", "selectionne", "selectionnee", "highlighted", "current", "actuel", "actuelle", "masked", "hidden",
+  "shaped",
   "named", "called", "labelled", "labeled", "nomme", "nommee", "intitule", "intitulee", "marked", "marque",
 ]);

@@ -31,6 +31,27 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the first name field")).toEqual({ verb: "click", target: "first name", type: "text_input" });
   });
 
+  it("« champ de texte », 'input field' name a field's kind, not its name; what a shape looks like is said, not named", () => {
+    expect(parseInstruction("le champ de texte Adresse")).toEqual({ verb: "click", target: "Adresse", type: "text_input" });
+    expect(parseInstruction("le champ texte Nom")).toMatchObject({ target: "Nom", type: "text_input" });
+    expect(parseInstruction("the input field next to City")).toMatchObject({ target: "", type: "text_input", relation: { kind: "near", anchor: "City" } });
+    expect(parseInstruction("le bouton en forme de roue dentée")).toEqual({ verb: "click", target: "", type: "button", icon: "settings" });
+    expect(parseInstruction("le bouton en forme d'engrenage")).toMatchObject({ target: "", icon: "settings" });
+    expect(parseInstruction("the button shaped like a gear")).toMatchObject({ target: "", type: "button", icon: "settings" });
+    expect(parseInstruction("the gear-shaped button")).toMatchObject({ target: "", icon: "settings" });
+    expect(parseInstruction("the Like button")).toMatchObject({ target: "Like", type: "button" });
+  });
+
+  it("the page or the window a place is on is no anchor; a menu named Window still is its own name", () => {
+    expect(parseInstruction("le bouton en haut de la page")).toEqual({ verb: "click", target: "", type: "button", position: { vertical: "top" } });
+    expect(parseInstruction("the button at the top of the page")).toEqual({ verb: "click", target: "", type: "button", position: { vertical: "top" } });
+    expect(parseInstruction("le bouton Fermer de la fenêtre")).toEqual({ verb: "click", target: "Fermer", type: "button" });
+    expect(parseInstruction("the Close button of the window")).toEqual({ verb: "click", target: "Close", type: "button" });
+    expect(parseInstruction("open the Window menu")).toMatchObject({ target: "Window", menu: true });
+    expect(parseInstruction("le menu Fenêtre")).toMatchObject({ target: "Fenêtre", menu: true });
+    expect(parseInstruction("the Save button of the dialog")).toMatchObject({ target: "Save", type: "button" });
+  });
+
   it("describes icons by what they depict, and takes UI words for icons only when an icon is spoken of", () => {
     expect(parseInstruction("the floppy disk icon in the toolbar")).toEqual({ verb: "click", target: "", icon: "save", region: "top" });
     expect(parseInstruction("l'icône loupe dans la barre d'outils")).toMatchObject({ target: "", icon: "search", region: "top" });

@@ -9,6 +9,7 @@ import type { UIElementType } from "../core/schemas/uielement.js";
 import { foldText } from "../core/text.js";
 import {
   COLOUR_WORDS,
+  FILLER_PHRASES,
   FILLER_WORDS,
   ICON_CONCEPTS,
   ORDINAL_PHRASES,
@@ -131,6 +132,7 @@ const PHRASES: readonly (readonly [readonly string[], Kind])[] = [
   ...Object.entries(POSITION_WORDS).map(([p, v]) => [split(p), { k: "position", v }] as const),
   ...[...ICONISH].map((w) => [[w], { k: "iconword" }] as const),
   ...[...FILLER_WORDS].map((w) => [[w], { k: "filler" }] as const),
+  ...FILLER_PHRASES.map((p) => [split(p), { k: "filler" }] as const),
 ].sort((a, b) => b[0].length - a[0].length);
 const MAX_PHRASE = Math.max(...PHRASES.map((p) => p[0].length));
 const BY_FIRST = new Map<string, (readonly [readonly string[], Kind])[]>();
