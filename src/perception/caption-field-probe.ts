@@ -106,9 +106,10 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
 /**
  * The box drawn around a run of text, when there is one close around it (a field showing its value
  * or placeholder, a drop-down showing its choice): edges just above and below the text across its
- * width, and one at its left. Undefined for text on the open page (a caption, a heading).
+ * width, and one at its left (looked for up to `leftReach` px left of the text; default four times its
+ * height). Undefined for text on the open page (a caption, a heading).
  */
-export function enclosingBox(frame: Frame, text: BBox): BBox | undefined {
+export function enclosingBox(frame: Frame, text: BBox, leftReach?: number): BBox | undefined {
   const img = toRgb(frame);
   const g = toGrey(img);
   const W = img.width;
@@ -144,7 +145,7 @@ export function enclosingBox(frame: Frame, text: BBox): BBox | undefined {
     return n / Math.max(1, bottom - top - 1);
   };
   let left = -1;
-  for (let x = x0 + inset; x >= Math.max(1, x0 - 4 * h); x--)
+  for (let x = x0 + inset; x >= Math.max(1, x0 - (leftReach ?? 4 * h)); x--)
     if (down(x) >= 0.8) {
       left = x;
       break;
@@ -167,4 +168,20 @@ export function enclosingBox(frame: Frame, text: BBox): BBox | undefined {
       break;
     }
   return [left, top, right, bottom];
+}
+
+/**
+ * The drawn box of a field whose box was only estimated (the detector's coarse pass, placed on the frame halved: tens of
+ * pixels off across, a few down): the edges found around the estimate's middle — its central half across, its central
+ * two fifths down, inside the field wherever the estimate overlaps it well — by `enclosingBox`, when that box holds the
+ * estimate's centre. Undefined when no such box is drawn (a borderless field keeps its estimate).
+ */
+export function drawnFieldAround(frame: Frame, box: BBox): BBox | undefined {
+  const [x0, y0, x1, y1] = box;
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w < 8 || h < 8) return undefined;
+  const found = enclosingBox(frame, [x0 + 0.25 * w, y0 + 0.3 * h, x1 - 0.25 * w, y1 - 0.3 * h], 0.75 * w);
+  const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
+  return found && found[0] <= cx && cx <= found[2] && found[1] <= cy && cy <= found[3] ? found : undefined;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
+import { drawnFieldAround, enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import { colourName, elementAppearance } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
 import { showsMaskedText } from "./masked-entry.js";
@@ -225,6 +225,19 @@ describe("grounding a person's instruction", () => {
     expect(list.found && list.point[1]).toBeGreaterThan(400);
     const box = locate("the Email text field", targets, f);
     expect(box.found && box.point[1]).toBeLessThan(330);
+  });
+
+  it("a field's estimated box (the coarse pass: tens of pixels off across) takes the edges drawn around its middle", () => {
+    const f = canvas();
+    f.field([100, 100, 700, 150]);
+    f.field([100, 160, 700, 210]);
+    f.fill([110, 115, 160, 135], [40, 40, 40]); // a value typed at the field's left end
+    const near = (got: BBox | undefined, want: BBox) => want.forEach((v, i) => expect(Math.abs(got![i]! - v)).toBeLessThanOrEqual(1));
+    near(drawnFieldAround(f, [170, 97, 640, 153]), [100, 100, 699, 149]); // started 70 px right of the field's left side
+    near(drawnFieldAround(f, [60, 104, 740, 146]), [100, 100, 699, 149]); // wider than the field, a little short of its height
+    // On the open page, or astride two fields, there is no field around the estimate.
+    expect(drawnFieldAround(f, [100, 300, 600, 350])).toBeUndefined();
+    expect(drawnFieldAround(f, [100, 130, 700, 180])).toBeUndefined();
   });
 
   it("an icon described is clicked on its figure, not the middle of a box that holds two icons", () => {

@@ -22,6 +22,7 @@ import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/sc
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
+import { drawnFieldAround } from "./caption-field-probe.js";
 import { fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
@@ -262,7 +263,9 @@ export class UIElementDetector implements ElementDetector {
           timings.rules_extras = extras.length;
           timings.rules_extras_kept = kept.length;
           // The coarse pass's boxes where neither the model's nor the rules' elements stand, named as the model's are.
-          const filled = fuseWithOcr(snapToShapes(fillIns(fills, [...learned, ...kept]), drawn), ocr.lines);
+          // A field's or drop-down's box not on a drawn shape takes the edges drawn around its middle (drawnFieldAround).
+          const onDrawn = snapToShapes(fillIns(fills, [...learned, ...kept]), drawn).map((f) => (f.type === "text_input" || f.type === "dropdown") && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
+          const filled = fuseWithOcr(onDrawn, ocr.lines);
           timings.fill_ins = filled.length;
           candidates = [...learned, ...kept, ...filled];
         }
