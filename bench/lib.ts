@@ -3,7 +3,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HYBRID_COARSE, type CoarseMode } from "../src/perception/learned-detector.js";
 
 export const BENCH_RESULTS = join(dirname(fileURLToPath(import.meta.url)), "results");
 
@@ -44,12 +43,9 @@ export function writeResult(name: string, result: Record<string, unknown>): stri
 }
 
 /**
- * The hybrid's use of the model's coarse pass in a bench: the product's (`HYBRID_COARSE`), or RPAV_BENCH_HYBRID_COARSE=merge|fill|off
- * (a variant measured against it).
+ * The hybrid's model in a bench as the product composes it — its coarse pass asked apart for fill boxes, not merged — or a
+ * variant measured against it: RPAV_BENCH_HYBRID_FILLS=0 (no fill boxes), RPAV_BENCH_HYBRID_COARSE=1 (the pass merged).
  */
-export function benchHybridCoarse(): CoarseMode {
-  const v = process.env.RPAV_BENCH_HYBRID_COARSE;
-  if (v === undefined || v === "") return HYBRID_COARSE;
-  if (v === "merge" || v === "fill" || v === "off") return v;
-  throw new Error(`RPAV_BENCH_HYBRID_COARSE must be merge, fill or off, not "${v}"`);
+export function benchHybridModel(): { coarse: boolean; fills: boolean } {
+  return { coarse: process.env.RPAV_BENCH_HYBRID_COARSE === "1", fills: process.env.RPAV_BENCH_HYBRID_FILLS !== "0" };
 }

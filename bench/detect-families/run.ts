@@ -23,7 +23,7 @@ import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
 import { CORPUS_DIR, readCorpus } from "../corpus/build.js";
-import { benchHybridCoarse, round, writeResult } from "../lib.js";
+import { benchHybridModel, round, writeResult } from "../lib.js";
 import { BENCH_TOGGLE_PAGES, FAMILY_SAMPLE, familySample, pageIndices, splitter } from "../../training/fold-split.js";
 import { htmlPageId } from "../../training/gen/gen-html.js";
 
@@ -83,19 +83,19 @@ const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
 const model = await LearnedDetector.create({ modelDir });
-// As the product composes them (learned-detector.ts CoarseMode): the model alone with its coarse pass merged in, the hybrid
-// with the pass's boxes where nothing else stands (RPAV_BENCH_HYBRID_COARSE=merge|fill|off: a variant, lib.ts); the model's
-// full-resolution pass alone, timed.
-const fineModel = await LearnedDetector.create({ modelDir, coarse: benchHybridCoarse() });
-const fullModel = await LearnedDetector.create({ modelDir, coarse: "off" });
+// As the product composes them: the model alone with its coarse pass merged in, the hybrid with the pass's boxes where nothing
+// else stands (variants: lib.ts benchHybridModel).
+const hybridModel = benchHybridModel();
+const fineModel = await LearnedDetector.create({ modelDir, coarse: hybridModel.coarse });
+const fills = hybridModel.fills ? { fills: fineModel } : {};
 const rules = new UIElementDetector({ ocr });
 const learned = new UIElementDetector({ ocr, proposer: model });
 // The product's `--detector hybrid`: the union above, with the model's boxes on the rules' drawn edges where they overlap.
-const hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true });
+const hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...fills });
 // The product's hybrid since the gate: the rules' extras through models/ui-detector/rules-gate.json (fitted on the calibration
 // split of the training families), beside the ungated one above.
 const rulesGate = LogisticRulesGate.load(modelDir, DETECTOR_RESTORE_COMMAND);
-const gated = rulesGate ? new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, rulesGate }) : undefined;
+const gated = rulesGate ? new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, rulesGate, ...fills }) : undefined;
 
 interface Tally {
   screens: number;
@@ -171,7 +171,7 @@ for (const [i, s] of screens.entries()) {
   const mpix = (frame.width * frame.height) / 1e6;
   inferMs.with_coarse.push({ ms: performance.now() - t0, mpix });
   const t1 = performance.now();
-  await fullModel.detections(frame, undefined, model.meta.floor);
+  await fineModel.detections(frame, undefined, model.meta.floor);
   inferMs.full.push({ ms: performance.now() - t1, mpix });
   const right = score(tally(), s.elements, all);
   all.forEach((d, k) => scored[s.split]!.push({ confidence: d.confidence, correct: right.has(k) }));
@@ -220,4 +220,4 @@ for (const [pass, xs] of Object.entries(inferMs)) {
   console.log(`${pass === "full" ? "\n" : ""}model inference, ${pass === "full" ? "full resolution" : "with the coarse pass"}: median ${q(ms, 0.5).toFixed(1)} ms, p95 ${q(ms, 0.95).toFixed(1)} ms over ${ms.length} screens; ${q(per, 0.5).toFixed(1)} ms per Mpixel (≈ ${(q(per, 0.5) * 2.0736).toFixed(0)} ms at 1920×1080)`);
 }
 console.log(`result: ${writeResult("detect-families", out)}`);
-await Promise.all([tess.close(), pp.close(), model.close(), fineModel.close(), fullModel.close()]);
+await Promise.all([tess.close(), pp.close(), model.close(), fineModel.close()]);

@@ -21,7 +21,7 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
-import { benchHybridCoarse, percentile, round, writeResult } from "../lib.js";
+import { benchHybridModel, percentile, round, writeResult } from "../lib.js";
 import { fullHdScreens, SPEED_SCREENS } from "../../training/fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -48,15 +48,16 @@ const out: Record<string, unknown> = { screens: picked.map((f) => `${f.id} ${f.w
 // Each detector gets its own engines (the OCR keeps the lines it read: a screen read by one detector would be read
 // faster by the next), warmed up on a screen outside the sample: every timed detection reads a screen it never saw.
 // hybrid: the model and the rules (`--detector hybrid`, the product's default; its coarse pass's boxes where nothing else
-// stands); learned: the model alone, with its coarse pass merged in.
+// stands, lib.ts benchHybridModel); learned: the model alone, with its coarse pass merged in.
 const kinds = ["hybrid", "learned", "rules"] as const;
+const hybridModel = benchHybridModel();
 for (const name of kinds) {
   const pp = await PpOcr.create();
   const tess = await TesseractOcr.create();
   const ocr = new HybridOcr(pp, tess, AccentLexicon.load());
-  const model = name === "rules" ? undefined : await LearnedDetector.create({ coarse: name === "learned" ? "merge" : benchHybridCoarse(), ...(threads ? { threads } : {}) });
+  const model = name === "rules" ? undefined : await LearnedDetector.create({ coarse: name === "learned" || hybridModel.coarse, ...(threads ? { threads } : {}) });
   const det =
-    name === "rules" ? new UIElementDetector({ ocr }) : name === "learned" ? new UIElementDetector({ ocr, proposer: model! }) : new UIElementDetector({ ocr, proposer: model!, keepRules: true, ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) });
+    name === "rules" ? new UIElementDetector({ ocr }) : name === "learned" ? new UIElementDetector({ ocr, proposer: model! }) : new UIElementDetector({ ocr, proposer: model!, keepRules: true, ...(hybridModel.fills ? { fills: model! } : {}), ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) });
   await det.detect(warmFrame);
   const total: number[] = [];
   const ocrMs: number[] = [];

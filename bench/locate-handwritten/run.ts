@@ -28,7 +28,7 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
-import { benchHybridCoarse, round, writeResult } from "../lib.js";
+import { benchHybridModel, round, writeResult } from "../lib.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
@@ -88,16 +88,17 @@ const which = (process.env.RPAV_BENCH_DETECTORS ?? "rules,learned").split(",").f
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();
 const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
-// As the product composes them (learned-detector.ts CoarseMode): the model alone with its coarse pass merged in, the hybrid with
-// the pass's boxes where nothing else stands (RPAV_BENCH_HYBRID_COARSE=merge|fill|off: a variant, lib.ts).
+// As the product composes them: the model alone with its coarse pass merged in, the hybrid with the pass's boxes where nothing
+// else stands (variants: lib.ts benchHybridModel).
 const model = which.includes("learned") ? await LearnedDetector.create() : undefined;
-const fineModel = which.includes("hybrid") ? await LearnedDetector.create({ coarse: benchHybridCoarse() }) : undefined;
+const hybridModel = benchHybridModel();
+const fineModel = which.includes("hybrid") ? await LearnedDetector.create({ coarse: hybridModel.coarse }) : undefined;
 const detectors: Record<string, UIElementDetector> = {};
 if (which.includes("rules")) detectors.rules = new UIElementDetector({ ocr });
 if (model) detectors.learned = new UIElementDetector({ ocr, proposer: model });
 // The product's hybrid: the rules' extras through its gate (models/ui-detector/rules-gate.json; RPAV_BENCH_GATE=0: all of them).
 const rulesGate = LogisticRulesGate.load(defaultDetectorModelDir(), DETECTOR_RESTORE_COMMAND);
-if (fineModel) detectors.hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) });
+if (fineModel) detectors.hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...(hybridModel.fills ? { fills: fineModel } : {}), ...(rulesGate && process.env.RPAV_BENCH_GATE !== "0" ? { rulesGate } : {}) });
 
 // As `rpav locate`: the icon classifier names what icons show when an instruction describes one.
 const icons = process.env.RPAV_BENCH_ICONS === "0" ? undefined : await IconClassifier.create();

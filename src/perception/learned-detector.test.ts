@@ -9,6 +9,7 @@ import { makeFrame, type Frame } from "../core/frame.js";
 import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { OcrLine, OcrProvider } from "../core/providers/ocr.js";
 import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
+import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
 import { captionOf, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
@@ -307,7 +308,7 @@ describe("joinSplitDropdowns (a combo box seen as a field and its arrow)", () =>
 });
 
 describe("fillIns (the coarse pass's boxes where nothing else stands)", () => {
-  const fill = (type: ElementProposal["type"], bbox: BBox, confidence: number): ElementProposal => ({ type, bbox, confidence, fill: true });
+  const fill = (type: ElementProposal["type"], bbox: BBox, confidence: number): ElementProposal => ({ type, bbox, confidence });
   const elements = [
     { type: "button", bbox: [20, 20, 80, 40] as BBox },
     { type: "link", bbox: [120, 160, 160, 175] as BBox },
@@ -338,25 +339,34 @@ describe("UIElementDetector with fill proposals (the hybrid's coarse pass)", () 
   const frame = makeFrame({ data: new Uint8Array(W * H * 3).fill(245), width: W, height: H, channels: 3 });
   const line = (text: string, bbox: BBox): OcrLine => ({ text, bbox, confidence: 0.95, words: [{ text, bbox, confidence: 0.95 }] });
   const ocr: OcrProvider = { name: "fixed", recognize: async () => ({ provider: "fixed", lines: [line("Name", [30, 68, 80, 84]), line("Jean", [110, 68, 150, 84]), line("OK", [40, 22, 60, 38])], timings: {} }) };
-  const proposer: ElementProposer = {
-    name: "stub",
-    propose: async () => [
-      { type: "button", bbox: [20, 20, 80, 40], confidence: 0.9 },
-      { type: "text_input", bbox: [100, 60, 500, 90], confidence: 0.8, fill: true },
-      { type: "text_input", bbox: [10, 15, 200, 45], confidence: 0.9, fill: true },
-      { type: "dropdown", bbox: [100, 150, 500, 185], confidence: 0.4, fill: true },
-    ],
-  };
+  const proposer: ElementProposer = { name: "stub", propose: async () => [{ type: "button", bbox: [20, 20, 80, 40], confidence: 0.9 }] };
+  const fillBoxes: ElementProposal[] = [
+    { type: "text_input", bbox: [100, 60, 500, 90], confidence: 0.8 },
+    { type: "text_input", bbox: [10, 15, 200, 45], confidence: 0.9 },
+    { type: "dropdown", bbox: [100, 150, 500, 185], confidence: 0.4 },
+  ];
+  let asked = 0;
+  const fills: FillProposer = { proposeFills: async () => (asked++, fillBoxes) };
   for (const keepRules of [true, false])
     it(`adds a fill box where no element stands, named from its caption${keepRules ? " (hybrid)" : " (model alone)"}`, async () => {
-      const { elements } = await new UIElementDetector({ ocr, proposer, keepRules }).detect(frame);
+      asked = 0;
+      const { elements, metadata } = await new UIElementDetector({ ocr, proposer, keepRules, fills }).detect(frame);
+      expect(asked).toBe(1);
       expect(elements.map((e) => [e.type, e.bbox, e.label])).toEqual([
         ["button", [20, 20, 80, 40], "OK"],
         ["text_input", [100, 60, 500, 90], "Name"],
       ]);
       expect(elements[1]!.text.raw).toBe("Jean");
       expect(elements[1]!.detection_method).toBe("learned_detector");
+      expect(metadata.timings.fills_ms).toBeGreaterThanOrEqual(0);
     });
+  it("a fill pass that fails loses its boxes only: the screen's other elements stay, the failure is reported", async () => {
+    const broken: FillProposer = { proposeFills: async () => { throw new ProviderUnavailableError("model gone"); } };
+    const r = await new UIElementDetector({ ocr, proposer, keepRules: true, fills: broken }).detect(frame);
+    expect(r.metadata.failed).toBeUndefined();
+    expect(r.elements.map((e) => e.type)).toEqual(["button"]);
+    expect(r.metadata.region_errors).toEqual([expect.objectContaining({ stage: "fills", code: "provider_unavailable", message: "model gone" })]);
+  });
 });
 
 describe("widenFields (a field or drop-down boxed at one end)", () => {
@@ -474,26 +484,22 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
     const merged = mergeCoarse(fine, coarse, pass!, frame.width, frame.height, det.meta.nms_iou);
     expect(merged.length).toBeGreaterThan(fine.length - coarse.length);
     expect(kept).toEqual(merged.map(({ logit: _l, ...p }) => p));
-    // "fill": the full-resolution pass's detections as they are, then the coarse pass's wide ones marked `fill` (here any
-    // 64 px wide: the fixture's elements are narrower than the model's own bound).
+    // Fill boxes: the coarse pass's wide detections alone, whether or not merged (here any 64 px wide: the fixture's
+    // elements are narrower than the model's own bound); without merging, propose() is the full-resolution pass alone.
     const narrow = mkdtempSync(join(tmpdir(), "rpav-detector-fill-"));
     writeFileSync(join(narrow, DETECTOR_MODEL_FILE), readFileSync(join(defaultDetectorModelDir(), DETECTOR_MODEL_FILE)));
     writeFileSync(join(narrow, DETECTOR_META_FILE), JSON.stringify({ ...JSON.parse(readFileSync(join(defaultDetectorModelDir(), DETECTOR_META_FILE), "utf8")), coarse: { ...pass, min_width: 64 } }));
-    const filling = await LearnedDetector.create({ modelDir: narrow, threads: 1, coarse: "fill" });
+    const apart = await LearnedDetector.create({ modelDir: narrow, threads: 1, coarse: false });
     try {
       const wide = widenCoarse(coarse, { ...pass!, min_width: 64 }, frame.width, frame.height);
       expect(wide.length).toBeGreaterThan(0);
-      expect(await filling.propose(frame)).toEqual([...fine, ...wide.map((d) => ({ ...d, fill: true }))].map(({ logit: _l, ...p }) => p));
+      expect(await apart.proposeFills(frame)).toEqual(wide.map(({ logit: _l, ...p }) => p));
+      expect(await apart.propose(frame)).toEqual(fine.map(({ logit: _l, ...p }) => p));
     } finally {
-      await filling.close();
+      await apart.close();
       rmSync(narrow, { recursive: true, force: true });
     }
-    const off = await LearnedDetector.create({ threads: 1, coarse: "off" });
-    try {
-      expect(await off.propose(frame)).toEqual(fine.map(({ logit: _l, ...p }) => p));
-    } finally {
-      await off.close();
-    }
+    expect(await det.proposeFills(makeFrame({ data: new Uint8Array(40 * 40 * 3), width: 40, height: 40, channels: 3 }))).toEqual([]);
     // A frame whose half is under the model's smallest side gets the full-resolution pass alone.
     expect(await det.runHalf(makeFrame({ data: new Uint8Array(40 * 40 * 3), width: 40, height: 40, channels: 3 }))).toBeNull();
   });

@@ -24,6 +24,7 @@ import { InvalidInputError, ProviderUnavailableError, throwIfAborted } from "../
 import type { Frame } from "../core/frame.js";
 import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
+import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES, type UIElementType } from "../core/schemas/uielement.js";
 import { toRgb, type RgbImage } from "./raster.js";
 import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
@@ -271,29 +272,19 @@ export interface LearnedDetectorOptions {
   /** Folder holding ui-detector.onnx and ui-detector.json (default: models/ui-detector of the package). */
   modelDir?: string;
   threads?: number;
-  /** What to do with the model's coarse pass when it has one (default "merge"; see `CoarseMode`). */
-  coarse?: CoarseMode;
+  /** Merge the model's coarse pass into its detections when it has one (default true). The hybrid detector leaves it
+   * off and asks for the pass's boxes apart, to add only where nothing else stands (`proposeFills`). */
+  coarse?: boolean;
 }
 
-/**
- * The coarse pass's detections (wide elements seen on the frame halved): "merge"d with the full-resolution ones, the
- * more confident of two overlapping staying (the model alone); marked `fill`, for a detector that fuses them with what
- * it found otherwise to add only where nothing else stands (the hybrid: the rules find most wide elements, the pass
- * the fields and navigation links they miss — bench/RESULTS.md); or "off" (not run: about a third less model time).
- */
-export type CoarseMode = "merge" | "fill" | "off";
-
-/** The hybrid detector's use of the coarse pass (the CLI's and the benches' composition). */
-export const HYBRID_COARSE: CoarseMode = "fill";
-
-export class LearnedDetector implements ElementProposer {
+export class LearnedDetector implements ElementProposer, FillProposer {
   readonly name = "learned_detector";
 
   private constructor(
     private readonly ort: typeof OrtModule,
     private readonly session: InferenceSession,
     readonly meta: DetectorMeta,
-    private readonly coarseMode: CoarseMode,
+    private readonly useCoarse: boolean,
   ) {}
 
   static async create(options: LearnedDetectorOptions = {}): Promise<LearnedDetector> {
@@ -315,7 +306,7 @@ export class LearnedDetector implements ElementProposer {
         await session.release();
         throw new ProviderUnavailableError(`The model ${modelFile} has no output "${name}": it is not a UI element detector. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file: modelFile } });
       }
-    return new LearnedDetector(ort, session, meta, options.coarse ?? "merge");
+    return new LearnedDetector(ort, session, meta, options.coarse ?? true);
   }
 
   /** The model's raw outputs on a frame (padded with black to a multiple of `align`). */
@@ -356,15 +347,25 @@ export class LearnedDetector implements ElementProposer {
     return { heat: heat.data as Float32Array, box: r.box!.data as Float32Array, state: r.state_logits!.data as Float32Array, w: w!, h: h! };
   }
 
-  /** Detections at or over the threshold: the full-resolution pass, with the coarse one's (`CoarseMode`) when the model has it. */
+  /** Detections at or over the threshold: the full-resolution pass, with the coarse one merged in when the model has it (and it is on). */
   async detections(frame: Frame, signal?: AbortSignal, minConfidence = this.meta.threshold): Promise<DecodedDetection[]> {
     const fine = decodeDetections(await this.run(frame, signal), this.meta, frame.width, frame.height, minConfidence);
-    const pass = this.coarseMode === "off" ? undefined : this.meta.coarse;
+    if (!this.useCoarse) return fine;
+    const coarse = await this.coarseDetections(frame, signal, minConfidence);
+    return coarse ? mergeCoarse(fine, coarse, this.meta.coarse!, frame.width, frame.height, this.meta.nms_iou) : fine;
+  }
+
+  /** The coarse pass's detections in the halved frame's pixels; undefined when the model has none or the half is too small. */
+  private async coarseDetections(frame: Frame, signal: AbortSignal | undefined, minConfidence: number): Promise<DecodedDetection[] | undefined> {
+    const pass = this.meta.coarse;
     const half = pass ? await this.runHalf(frame, signal) : null;
-    if (!pass || !half) return fine;
-    const coarse = decodeDetections(half.out, { ...this.meta, calibration: pass.calibration }, half.width, half.height, minConfidence);
-    if (this.coarseMode === "fill") return [...fine, ...widenCoarse(coarse, pass, frame.width, frame.height).map((d) => ({ ...d, fill: true }))];
-    return mergeCoarse(fine, coarse, pass, frame.width, frame.height, this.meta.nms_iou);
+    return pass && half ? decodeDetections(half.out, { ...this.meta, calibration: pass.calibration }, half.width, half.height, minConfidence) : undefined;
+  }
+
+  /** The coarse pass's wide detections (at or over the threshold) in the frame's pixels, whether or not it is merged; none without one. */
+  async proposeFills(frame: Frame, signal?: AbortSignal): Promise<ElementProposal[]> {
+    const coarse = await this.coarseDetections(frame, signal, this.meta.threshold);
+    return coarse ? widenCoarse(coarse, this.meta.coarse!, frame.width, frame.height).map(({ logit: _logit, ...p }) => p) : [];
   }
 
   async propose(frame: Frame, signal?: AbortSignal): Promise<ElementProposal[]> {

@@ -15,6 +15,7 @@ import type { ImageEmbedder, TextEmbedder } from "../core/providers/embedders.js
 import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
 import type { RulesGate } from "./rules-gate.js";
 import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
+import type { FillProposer } from "../core/providers/fill-proposer.js";
 import type { ScreenNovelty, ScreenNoveltyCheck } from "../core/providers/screen-novelty.js";
 import type { VlmClient } from "../core/providers/vlm.js";
 import type { TextBox } from "../core/schemas/common.js";
@@ -49,6 +50,12 @@ export interface DetectorDeps {
    * not lie mostly inside one are added.
    */
   readonly keepRules?: boolean;
+  /**
+   * With a proposer: boxes for the places nothing else covers (the model's coarse pass: fields and navigation links too
+   * wide for its main pass), added only there (learned-fusion.ts `fillIns`). Asked once OCR has read the screen, so that
+   * the pass runs beside the rules' single-threaded work.
+   */
+  readonly fills?: FillProposer;
   /**
    * With `keepRules`: which of the rules' extra elements (those the overlap test lets through) to
    * keep (rules-gate.ts); without it, all of them.
@@ -198,11 +205,25 @@ export class UIElementDetector implements ElementDetector {
       Object.assign(timings, ocr.timings);
       timings.ocr_ms = performance.now() - to;
       throwIfAborted(signal, "element detection");
-      const fills = proposals?.filter((p) => p.fill) ?? [];
-      const own = proposals?.filter((p) => !p.fill);
-      if (own && !this.deps.keepRules) {
-        const fitted = fitToggles(joinSplitDropdowns(own), [], ocr.lines);
-        candidates = fuseWithOcr([...fitted, ...fillIns(fills, fitted)], ocr.lines);
+      // The fill pass runs on native threads while the rules' work below runs on this one.
+      const tf = performance.now();
+      const asked = proposals && this.deps.fills ? this.deps.fills.proposeFills(frame, signal) : undefined;
+      asked?.catch(() => undefined); // awaited below
+      // A failure there loses the fill boxes only (property 39), not the screen.
+      const fillsOf = async (): Promise<ElementProposal[]> => {
+        try {
+          return (await asked) ?? [];
+        } catch (e) {
+          if (e instanceof AbortedError) throw e;
+          regionErrors.push({ bbox: [0, 0, frame.width, frame.height], stage: "fills", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
+          return [];
+        } finally {
+          timings.fills_ms = performance.now() - tf;
+        }
+      };
+      if (proposals && !this.deps.keepRules) {
+        const fitted = fitToggles(joinSplitDropdowns(proposals), [], ocr.lines);
+        candidates = fuseWithOcr([...fitted, ...fillIns(await fillsOf(), fitted)], ocr.lines);
       }
       else {
         const t1 = performance.now();
@@ -234,11 +255,11 @@ export class UIElementDetector implements ElementDetector {
         // rectangle or disc the proposals found, containers aside), and the rules' elements that
         // overlap none of them and do not lie mostly inside one (a check box's caption is no
         // link of its own).
-        if (!own) candidates = rules;
+        if (!proposals) candidates = rules;
         else {
           const drawn = shapes.filter((s) => !s.container);
           const gate = this.deps.rulesGate;
-          const snapped = snapToShapes(own, drawn);
+          const snapped = snapToShapes(proposals, drawn);
           const fitted = fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines);
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
           // Where the gate knows how likely an element is right, that is its confidence (calibrated on the train
@@ -264,7 +285,7 @@ export class UIElementDetector implements ElementDetector {
           timings.rules_extras_kept = kept.length;
           // The coarse pass's boxes where neither the model's nor the rules' elements stand, named as the model's are.
           // A field's or drop-down's box not on a drawn shape takes the edges drawn around its middle (drawnFieldAround).
-          const onDrawn = snapToShapes(fillIns(fills, [...learned, ...kept]), drawn).map((f) => (f.type === "text_input" || f.type === "dropdown") && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
+          const onDrawn = snapToShapes(fillIns(await fillsOf(), [...learned, ...kept]), drawn).map((f) => (f.type === "text_input" || f.type === "dropdown") && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
           const filled = fuseWithOcr(onDrawn, ocr.lines);
           timings.fill_ins = filled.length;
           candidates = [...learned, ...kept, ...filled];

@@ -18,7 +18,7 @@ import type { ScreenState } from "../../core/schemas/screenstate.js";
 import { encodePng, readImageFile } from "../../capture/png.js";
 import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
 import type { AccentLexicon } from "../../perception/hybrid-ocr.js";
-import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, HYBRID_COARSE, LearnedDetector } from "../../perception/learned-detector.js";
+import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector } from "../../perception/learned-detector.js";
 import { LogisticRulesGate } from "../../perception/rules-gate.js";
 import type { DetectionResult, ElementDetector, UIElementDetector } from "../../perception/ui-element-detector.js";
 import { resolveDataDir, type GlobalOptions } from "../config.js";
@@ -190,8 +190,9 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     import("../../perception/ui-element-detector.js"),
     import("../../embedding/ngram-text-embedder.js"),
   ]);
-  // The model alone merges its coarse pass's wide elements in; the hybrid adds them only where nothing else stands (learned-detector.ts).
-  const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" ? "merge" : HYBRID_COARSE }) : undefined;
+  // The model alone merges its coarse pass's wide elements in; the hybrid asks for them apart and adds them only where
+  // nothing else stands (its `fills`, learned-detector.ts).
+  const proposer = kind === "learned" || kind === "hybrid" ? await LearnedDetector.create({ coarse: kind === "learned" }) : undefined;
   // The hybrid keeps the rules' extra elements its gate, fitted with the model, lets through (rules-gate.ts).
   const rulesGate = kind === "hybrid" ? LogisticRulesGate.load(defaultDetectorModelDir(), DETECTOR_RESTORE_COMMAND) : undefined;
   let ocrParts: { ocr: OcrProvider; lexicon?: AccentLexicon; close: () => Promise<void> };
@@ -215,7 +216,7 @@ export async function createDetector(o: PerceptionChoice, cacheDir: string | und
     : undefined;
   const detector = new UIElementDetector({
     ocr: reader,
-    ...(proposer ? { proposer, keepRules: kind === "hybrid" } : {}),
+    ...(proposer ? { proposer, keepRules: kind === "hybrid", ...(kind === "hybrid" ? { fills: proposer } : {}) } : {}),
     ...(rulesGate ? { rulesGate } : {}),
     ...(obs.vlm ? { vlm: obs.vlm } : {}),
     ...(obs.vlmGate ? { vlmGate: obs.vlmGate } : {}),

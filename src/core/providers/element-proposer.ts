@@ -16,12 +16,6 @@ export interface ElementProposal {
   /** Calibrated: among proposals given c, about a fraction c are real elements of that type. */
   readonly confidence: number;
   readonly state?: ElementStateProbabilities;
-  /**
-   * Only where nothing else stands: a box from a pass that finds wide elements but places small ones
-   * badly (the detector's coarse pass). A detector fusing proposals with other evidence adds it only
-   * where none of its other elements is (learned-fusion.ts `fillIns`).
-   */
-  readonly fill?: boolean;
 }
 
 /**
