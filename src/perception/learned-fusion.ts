@@ -4,7 +4,7 @@
 // `text`; a check box or radio button fitted to its caption (fitToggles) takes those words, else the whole
 // line its box cuts, or, when its box holds no words, the line right of it. Boxes are first fitted to
 // what is drawn: snapToShapes, widenFields, fitToggles; a combo box seen as a field and its arrow is one (joinSplitDropdowns).
-// Proposals marked `fill` (the coarse pass's) are added only where no other element stands (fillIns).
+// Fill boxes (a FillProposer's: the model's coarse pass) are added only where no other element stands (fillIns).
 import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
@@ -270,7 +270,7 @@ export function keepFused(fitted: readonly FittedProposal[], lines: readonly Ocr
 }
 
 /**
- * Of the `fill` proposals (see ElementProposal), those to add to `elements`, best first: more likely right than not
+ * Of fill boxes (core/providers/fill-proposer.ts), those to add to `elements`, best first: more likely right than not
  * (confidence ≥ 0.5), over no element (`elements` cover less than a fifth of the box, added ones included) and around
  * none but links (a field's placeholder or value may have been taken for a link; a bar holding buttons is no field).
  */

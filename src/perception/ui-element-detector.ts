@@ -224,8 +224,7 @@ export class UIElementDetector implements ElementDetector {
       if (proposals && !this.deps.keepRules) {
         const fitted = fitToggles(joinSplitDropdowns(proposals), [], ocr.lines);
         candidates = fuseWithOcr([...fitted, ...fillIns(await fillsOf(), fitted)], ocr.lines);
-      }
-      else {
+      } else {
         const t1 = performance.now();
         const img = toRgb(frame);
         if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
