@@ -53,17 +53,19 @@ export function showsMaskedText(frame: Frame, box: BBox): boolean {
     const ch = c.y2 - c.y1;
     return ch >= 3 && ch <= 0.7 * h && cw >= 0.6 * ch && cw <= 1.6 * ch && c.pixels >= 0.35 * cw * ch && mirrored(c);
   };
+  // Each piece judged once (a run's test starts from every piece).
+  const dots = ink.map(dotLike);
   // Runs of consecutive marks alike: the same size and ink (within a sixth), centres on one line, a regular pitch.
   for (let i = 0; i + 3 < ink.length; i++) {
     const first = ink[i]!;
-    if (!dotLike(first)) continue;
+    if (!dots[i]) continue;
     const size = first.y2 - first.y1;
     const cy = (first.y1 + first.y2) / 2;
     const run = [first];
     for (let j = i + 1; j < ink.length; j++) {
       const m = ink[j]!;
       const prev = run.at(-1)!;
-      const alike = dotLike(m) && Math.abs(m.y2 - m.y1 - size) <= size / 6 + 1 && Math.abs(m.x2 - m.x1 - (first.x2 - first.x1)) <= size / 6 + 1 && Math.abs(m.pixels - first.pixels) <= first.pixels / 6 + 2;
+      const alike = dots[j] && Math.abs(m.y2 - m.y1 - size) <= size / 6 + 1 && Math.abs(m.x2 - m.x1 - (first.x2 - first.x1)) <= size / 6 + 1 && Math.abs(m.pixels - first.pixels) <= first.pixels / 6 + 2;
       if (!alike || Math.abs((m.y1 + m.y2) / 2 - cy) > size / 4 + 1 || m.x1 - prev.x2 < -1 || m.x1 - prev.x2 > 2 * size + 2) break;
       run.push(m);
     }
