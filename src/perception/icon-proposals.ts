@@ -14,7 +14,10 @@ const MAX_PROPOSALS = 300;
 
 /**
  * Boxes of icon-sized blobs (about 8 to 56 screen pixels a side at the frame's scale) whose centre
- * lies in none of `occupied` (detected elements, text lines). Frame pixels.
+ * lies in none of `occupied` (detected elements, text lines). Frame pixels. Blobs whose boxes cross (they overlap and
+ * neither holds the other) are one thing cut in pieces — a button's faint outline broken where its shade is one grey
+ * level fainter — and are proposed as one box while it stays icon-sized; a blob inside another (an icon in its frame)
+ * stays apart.
  */
 export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
   const img = toRgb(frame);
@@ -32,9 +35,13 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
   const s = frame.scaleFactor > 0 ? frame.scaleFactor : 1;
   const [minSide, maxSide] = [8 * s, 56 * s];
   const seen = new Uint8Array(cw * ch);
-  const out: BBox[] = [];
+  const sized: BBox[] = [];
   const stack: number[] = [];
-  for (let start = 0; start < cells.length && out.length < MAX_PROPOSALS; start++) {
+  const iconSized = (b: BBox): boolean => {
+    const [bw, bh] = [b[2] - b[0], b[3] - b[1]];
+    return bw >= minSide && bh >= minSide && bw <= maxSide && bh <= maxSide && bw <= 2.5 * bh && bh <= 2.5 * bw;
+  };
+  for (let start = 0; start < cells.length; start++) {
     if (!cells[start] || seen[start]) continue;
     let [x1, y1, x2, y2] = [cw, ch, 0, 0];
     let n = 0;
@@ -59,11 +66,35 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
         }
     }
     const box: BBox = [x1 * CELL, y1 * CELL, Math.min(W, x2 * CELL), Math.min(H, y2 * CELL)];
-    const [bw, bh] = [box[2] - box[0], box[3] - box[1]];
-    if (bw < minSide || bh < minSide || bw > maxSide || bh > maxSide || bw > 2.5 * bh || bh > 2.5 * bw || n < 6) continue;
+    if (n >= 6 && iconSized(box)) sized.push(box);
+  }
+  const out: BBox[] = [];
+  for (const box of joinCrossing(sized, iconSized)) {
+    if (out.length >= MAX_PROPOSALS) break;
     const c = bboxCenter(box);
-    if (occupied.some((o) => bboxContainsPoint(o, c))) continue;
-    out.push(box);
+    if (!occupied.some((o) => bboxContainsPoint(o, c))) out.push(box);
+  }
+  return out;
+}
+
+const holds = (a: BBox, b: BBox): boolean => a[0] <= b[0] && a[1] <= b[1] && a[2] >= b[2] && a[3] >= b[3];
+const crossing = (a: BBox, b: BBox): boolean => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3] && !holds(a, b) && !holds(b, a);
+
+/** Boxes that cross one another joined into one (their union), as long as the union stays `ok`; the order is kept. */
+function joinCrossing(boxes: readonly BBox[], ok: (b: BBox) => boolean): BBox[] {
+  const out = [...boxes];
+  for (let joined = true; joined; ) {
+    joined = false;
+    for (let i = 0; i < out.length; i++)
+      for (let j = i + 1; j < out.length; j++) {
+        const [a, b] = [out[i]!, out[j]!];
+        if (!crossing(a, b)) continue;
+        const u: BBox = [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
+        if (!ok(u)) continue;
+        out[i] = u;
+        out.splice(j--, 1);
+        joined = true;
+      }
   }
   return out;
 }

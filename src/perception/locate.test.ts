@@ -145,6 +145,21 @@ describe("grounding a person's instruction", () => {
     expect(elementAppearance(f, [100, 100, 140, 140], true).glyph?.shapes).toContain("plus");
   });
 
+  it("proposes a button cut in two blobs (its outline broken at the bottom) as one box, and an icon in a closed frame apart", () => {
+    const f = canvas();
+    // An outline open at the bottom (top bar and sides down to 124) and a glyph that reaches below it: two crossing blobs.
+    f.fill([100, 100, 136, 102], [40, 40, 40]);
+    f.fill([100, 100, 102, 124], [40, 40, 40]);
+    f.fill([134, 100, 136, 124], [40, 40, 40]);
+    f.fill([110, 108, 126, 134], [40, 40, 40]);
+    expect(iconProposals(f, [])).toEqual([[100, 100, 138, 136]]); // edges are marked on both sides of a step, in 2-pixel cells
+    // A closed frame around an icon: the icon is a blob of its own inside the frame's.
+    const g = canvas();
+    for (const b of [[300, 100, 340, 102], [300, 138, 340, 140], [300, 100, 302, 140], [338, 100, 340, 140]] as BBox[]) g.fill(b, [40, 40, 40]);
+    g.fill([312, 112, 328, 128], [40, 40, 40]);
+    expect(iconProposals(g, []).sort((a, b) => a[0] - b[0])).toEqual([[300, 100, 342, 142], [312, 112, 330, 130]]);
+  });
+
   it("a caption whose field the detector missed leads to the box drawn beside it", () => {
     const f = canvas();
     // A white field with a grey border right of its caption, another under its caption.
