@@ -146,17 +146,14 @@ describe("grounding a person's instruction", () => {
   });
 
   it("proposes a button cut in two blobs (its outline broken at the bottom) as one box, and an icon in a closed frame apart", () => {
+    const ink = [40, 40, 40] as const;
     const f = canvas();
     // An outline open at the bottom (top bar and sides down to 124) and a glyph that reaches below it: two crossing blobs.
-    f.fill([100, 100, 136, 102], [40, 40, 40]);
-    f.fill([100, 100, 102, 124], [40, 40, 40]);
-    f.fill([134, 100, 136, 124], [40, 40, 40]);
-    f.fill([110, 108, 126, 134], [40, 40, 40]);
+    for (const b of [[100, 100, 136, 102], [100, 100, 102, 124], [134, 100, 136, 124], [110, 108, 126, 134]] as BBox[]) f.fill(b, ink);
     expect(iconProposals(f, [])).toEqual([[100, 100, 138, 136]]); // edges are marked on both sides of a step, in 2-pixel cells
     // A closed frame around an icon: the icon is a blob of its own inside the frame's.
     const g = canvas();
-    for (const b of [[300, 100, 340, 102], [300, 138, 340, 140], [300, 100, 302, 140], [338, 100, 340, 140]] as BBox[]) g.fill(b, [40, 40, 40]);
-    g.fill([312, 112, 328, 128], [40, 40, 40]);
+    for (const b of [[300, 100, 340, 102], [300, 138, 340, 140], [300, 100, 302, 140], [338, 100, 340, 140], [312, 112, 328, 128]] as BBox[]) g.fill(b, ink);
     expect(iconProposals(g, []).sort((a, b) => a[0] - b[0])).toEqual([[300, 100, 342, 142], [312, 112, 330, 130]]);
   });
 
