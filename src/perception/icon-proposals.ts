@@ -2,7 +2,7 @@
 // compact blobs of contrasting pixels, of an icon's size, outside every detected element and every
 // line of text. Proposed only when an instruction describes an icon; scored like the elements.
 import type { Frame } from "../core/frame.js";
-import { bboxCenter, bboxContainsPoint, type BBox } from "../core/geometry.js";
+import { bboxCenter, bboxContains, bboxContainsPoint, bboxIntersection, bboxUnion, type BBox } from "../core/geometry.js";
 import { toGrey, toRgb } from "./raster.js";
 
 /** Grey-level step between neighbouring pixels that marks an icon's outline. */
@@ -77,8 +77,7 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
   return out;
 }
 
-const holds = (a: BBox, b: BBox): boolean => a[0] <= b[0] && a[1] <= b[1] && a[2] >= b[2] && a[3] >= b[3];
-const crossing = (a: BBox, b: BBox): boolean => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3] && !holds(a, b) && !holds(b, a);
+const crossing = (a: BBox, b: BBox): boolean => bboxIntersection(a, b) !== undefined && !bboxContains(a, b) && !bboxContains(b, a);
 
 /** Boxes that cross one another joined into one (their union), as long as the union stays `ok`; the order is kept. */
 function joinCrossing(boxes: readonly BBox[], ok: (b: BBox) => boolean): BBox[] {
@@ -89,7 +88,7 @@ function joinCrossing(boxes: readonly BBox[], ok: (b: BBox) => boolean): BBox[] 
       for (let j = i + 1; j < out.length; j++) {
         const [a, b] = [out[i]!, out[j]!];
         if (!crossing(a, b)) continue;
-        const u: BBox = [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
+        const u = bboxUnion(a, b);
         if (!ok(u)) continue;
         out[i] = u;
         out.splice(j--, 1);
