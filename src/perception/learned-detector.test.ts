@@ -281,6 +281,21 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const [loose] = fitToggles([{ type: "checkbox", bbox: [301, 500, 339, 521], confidence: 0.9 }], [{ bbox: track }, { bbox: knob }], []);
     expect(loose!.bbox).toEqual(knob);
   });
+  it("keeps a table's row selectors to their indicators: the words after them are the next cell, not a caption", () => {
+    // Three table rows « [ ] Name  City  Amount » (the model's boxes reach into the name), then three check boxes of a
+    // list below in the same column, whose rows hold nothing past their captions.
+    const cells = [["Girard", "Paris", "12"], ["Zoé", "Lyon", "7"], ["Martin", "Nantes", "130"]];
+    const rows: OcrLine[] = cells.flatMap((texts, i) => texts.map((t, k) => ({ text: t, bbox: [130 + 100 * k, 500 + 30 * i, 130 + 100 * k + 8 * t.length, 515 + 30 * i] as BBox, confidence: 0.9, words: [word(t, [130 + 100 * k, 500 + 30 * i, 130 + 100 * k + 8 * t.length, 515 + 30 * i])] })));
+    const list: OcrLine[] = ["Gras", "Italique", "Souligné"].map((t, i) => ({ text: t, bbox: [130, 620 + 30 * i, 130 + 8 * t.length, 635 + 30 * i] as BBox, confidence: 0.9, words: [word(t, [130, 620 + 30 * i, 130 + 8 * t.length, 635 + 30 * i])] }));
+    const marks = [0, 1, 2, 4, 5, 6].map((i) => ({ bbox: [108, 500 + 30 * i, 124, 516 + 30 * i] as BBox }));
+    const fitted = fitToggles(marks.map((m) => ({ type: "checkbox" as const, bbox: [106, m.bbox[1] - 2, 170, m.bbox[3] + 2] as BBox, confidence: 0.8 })), marks, [...rows, ...list]);
+    expect(fitted.map((f) => f.bbox)).toEqual([...marks.slice(0, 3).map((m) => m.bbox), ...list.map((l, i) => [108, 618 + 30 * i, l.bbox[2], 638 + 30 * i])]);
+    // Named by the row's first cell all the same (the line right of a bare indicator), the list by its captions.
+    expect(fuseWithOcr(fitted, [...rows, ...list]).map((c) => c.label)).toEqual(["Girard", "Zoé", "Martin", "Gras", "Italique", "Souligné"]);
+    // Two rows that go on are no table: those keep their captions.
+    const two = fitToggles(marks.slice(0, 2).map((m) => ({ type: "checkbox" as const, bbox: [106, m.bbox[1] - 2, 170, m.bbox[3] + 2] as BBox, confidence: 0.8 })), marks, rows);
+    expect(two.map((f) => f.bbox[2])).toEqual([178, 154]);
+  });
   it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
     const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
     expect(alone!.bbox).toEqual([600, 300, 616, 316]);

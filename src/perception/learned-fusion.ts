@@ -175,12 +175,12 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     const sh = b[3] - b[1];
     return w >= 0.3 * h && sh >= 0.3 * h && w <= 1.5 * h && sh <= 1.5 * h && w <= 1.4 * sh && sh <= 1.4 * w;
   };
-  return proposals.map((p) => {
-    if (!isToggle(p)) return p;
+  const fits = proposals.map((p): { fitted: FittedProposal; mark?: BBox; next?: number } => {
+    if (!isToggle(p)) return { fitted: p };
     const [x0, y0, x1, y1] = p.bbox;
     // A box already on a drawn shape's edges (snapToShapes) with no word in it is the control as drawn — a bare
     // indicator, or a switch's track, whose knob is a square of its own inside it and no indicator of its.
-    if (boxes.some((b) => b[0] === x0 && b[1] === y0 && b[2] === x1 && b[3] === y1) && !words.some((w) => bboxContainsPoint(p.bbox, bboxCenter(w.bbox)))) return p;
+    if (boxes.some((b) => b[0] === x0 && b[1] === y0 && b[2] === x1 && b[3] === y1) && !words.some((w) => bboxContainsPoint(p.bbox, bboxCenter(w.bbox)))) return { fitted: p };
     const h = y1 - y0;
     const reach = x0 + Math.max(1.5 * h, 0.35 * (x1 - x0));
     const drawn = boxes
@@ -208,9 +208,45 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     }
     // Across: from the indicator to its caption's end; down: the model's rows too (a widget's padding around its ink).
     const withCaption: BBox = [mark[0], Math.min(top, y0), end, Math.max(bottom, y1)];
-    if (end > mark[2] && bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark)) return { ...p, bbox: withCaption, caption };
-    return { ...p, bbox: drawn ?? p.bbox };
+    if (end > mark[2] && bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark)) return { fitted: { ...p, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
+    return { fitted: { ...p, bbox: drawn ?? p.bbox } };
   });
+  const selectors = tableRowSelectors(fits.flatMap((f) => (f.mark && f.fitted.caption ? [{ mark: f.mark, caption: f.fitted.caption, next: f.next ?? Infinity }] : [])), words);
+  return fits.map(({ fitted, mark }) => {
+    if (!mark || !selectors.has(mark)) return fitted;
+    const { caption: _next, ...selector } = fitted;
+    return { ...selector, bbox: mark };
+  });
+}
+
+/**
+ * The indicators of a table's row selectors among toggles fitted to a caption: three or more drawn indicators stacked
+ * in one column (left sides within a third of their size) whose rows go on, past their « captions », with words that
+ * start at one x on three of those rows or more (and on at least half of them): a table's next columns. On those rows
+ * the words after the indicator are the next cell, not a caption; the toggle is its indicator alone. A list of check
+ * boxes, whose rows hold nothing past their captions (or only the next toggle of the row, which bounds them), is not
+ * one.
+ */
+function tableRowSelectors(fitted: readonly { mark: BBox; caption: readonly OcrWord[]; next: number }[], words: readonly OcrWord[]): Set<BBox> {
+  const out = new Set<BBox>();
+  const size = (b: BBox) => b[3] - b[1];
+  const rests = fitted.map((f) => {
+    const cy = (f.mark[1] + f.mark[3]) / 2;
+    const end = Math.max(...f.caption.map((w) => w.bbox[2]));
+    return words.filter((w) => w.bbox[1] <= cy && w.bbox[3] >= cy && w.bbox[0] > end && w.bbox[2] <= f.next + 2 && !f.caption.includes(w)).map((w) => w.bbox[0]);
+  });
+  const done = new Set<number>();
+  fitted.forEach((f, i) => {
+    if (done.has(i)) return;
+    const column = fitted.flatMap((g, j) => (Math.abs(g.mark[0] - f.mark[0]) <= size(f.mark) / 3 && Math.abs(size(g.mark) - size(f.mark)) <= size(f.mark) / 3 ? [j] : []));
+    column.forEach((j) => done.add(j));
+    if (column.length < 3) return;
+    const tolerance = size(f.mark) / 3;
+    const rowsAt = (x: number) => column.filter((j) => rests[j]!.some((r) => Math.abs(r - x) <= tolerance));
+    const table = column.flatMap((j) => rests[j]!).map(rowsAt).reduce<number[]>((a, b) => (b.length > a.length ? b : a), []);
+    if (table.length >= 3 && table.length >= column.length / 2) for (const j of table) out.add(fitted[j]!.mark);
+  });
+  return out;
 }
 
 /**
