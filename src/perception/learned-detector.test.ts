@@ -281,6 +281,29 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const [loose] = fitToggles([{ type: "checkbox", bbox: [301, 500, 339, 521], confidence: 0.9 }], [{ bbox: track }, { bbox: knob }], []);
     expect(loose!.bbox).toEqual(knob);
   });
+  it("keeps the model's box of a switch whose track the shapes miss, where the track's edges are inked beside the knob", () => {
+    // A white page; a pill-shaped track (its outline drawn at rows 100 and 120, x 200–240) the shapes miss, its knob a
+    // disc the shapes found at the left end; the model's box sits inside the track's rows.
+    const width = 400;
+    const data = new Uint8Array(width * 200).fill(255);
+    for (let x = 200; x < 240; x++) for (const y of [100, 120]) data[y * width + x] = 120;
+    const knob: BBox = [203, 104, 216, 117];
+    const model: BBox = [202, 103, 238, 118];
+    const [sw] = fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [], { data, width });
+    expect(sw!.bbox).toEqual(model);
+    // The OCR read the knob as « o »: still the switch.
+    const o: OcrLine = { text: "o", bbox: [205, 105, 214, 116], confidence: 0.5, words: [word("o", [205, 105, 214, 116])] };
+    expect(fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [o], { data, width })[0]!.bbox).toEqual(model);
+    // Nothing drawn beside the knob (a bare check box in a loose box): the indicator; without the pixels, as before.
+    const blank = new Uint8Array(width * 200).fill(255);
+    expect(fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [], { data: blank, width })[0]!.bbox).toEqual(knob);
+    expect(fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [])[0]!.bbox).toEqual(knob);
+    // A caption reaching into the box is ink too, but a check box's: not kept whole as a switch (the box overlaps the
+    // indicator more than the indicator with its caption, so the indicator).
+    const caption: OcrLine = { text: "Professionnel", bbox: [230, 104, 330, 117], confidence: 0.9, words: [word("Professionnel", [230, 104, 330, 117])] };
+    for (let x = 217; x < 330; x++) data[110 * width + x] = 0;
+    expect(fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [caption], { data, width })[0]!.bbox).toEqual(knob);
+  });
   it("keeps a table's row selectors to their indicators: the words after them are the next cell, not a caption", () => {
     // Three table rows « [ ] Name  City  Amount » (the model's boxes reach into the name), then three check boxes of a
     // list below in the same column, whose rows hold nothing past their captions.

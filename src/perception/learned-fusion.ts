@@ -167,7 +167,7 @@ export function widenFields(proposals: readonly ElementProposal[], shapes: reado
  * box is fitted to the words from there only when it overlaps them more than its bare left end. Chosen on the train
  * families' validation and calibration screens, where a box IoU of 0.3–0.5 with the true box was most toggle misses.
  */
-export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[]): FittedProposal[] {
+export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[], grey?: GreyImage): FittedProposal[] {
   const words = lines.flatMap((l) => l.words);
   const boxes = shapes.map((s) => s.bbox);
   const square = (b: BBox, h: number) => {
@@ -186,6 +186,17 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     const drawn = boxes
       .filter((b) => square(b, h) && b[0] >= x0 - 0.5 * h && b[0] <= reach && overlap(b[1], b[3], y0, y1) >= 0.7 * (b[3] - b[1]))
       .sort((a, b) => a[0] - b[0])[0];
+    // A switch: its knob (the square or disc found) at one end of a track the shapes miss (a pill), the track's edges
+    // inked across the rest of the box (within the knob's height and most of it again, past the box's rows), no word
+    // reaching into it but the knob read as a letter (a caption's letters are ink too) — the control is the model's box,
+    // not its knob.
+    const inBox = (w: OcrWord) => overlap(w.bbox[0], w.bbox[2], x0, x1) > 2 && overlap(w.bbox[1], w.bbox[3], y0, y1) > 0.5 * (w.bbox[3] - w.bbox[1]);
+    if (drawn && grey && x1 - x0 >= 1.5 * (drawn[2] - drawn[0]) && !words.some((w) => inBox(w) && !bboxContainsPoint(drawn, bboxCenter(w.bbox)))) {
+      const [ky, kh] = [(drawn[1] + drawn[3]) / 2, drawn[3] - drawn[1]];
+      const [top, bottom] = [Math.min(y0, ky - 0.9 * kh), Math.max(y1, ky + 0.9 * kh)];
+      const rest: BBox = drawn[0] + drawn[2] < x0 + x1 ? [drawn[2] + 1, top, x1 - 1, bottom] : [x0 + 1, top, drawn[0] - 1, bottom];
+      if (inkedColumns(grey, rest) >= 0.7) return { fitted: p };
+    }
     // No indicator drawn as a flat square or disc (a ring, a themed image): its place is the box's left end, and the box
     // is fitted only to a caption that starts in it.
     const mark: BBox = drawn ?? [x0, y0, x0 + Math.min(h, x1 - x0), y1];
@@ -217,6 +228,31 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     const { caption: _next, ...selector } = fitted;
     return { ...selector, bbox: mark };
   });
+}
+
+/** A frame's grey levels, row by row. */
+export interface GreyImage {
+  readonly data: Uint8Array;
+  readonly width: number;
+}
+
+/** The share of a box's columns whose grey levels span 24 or more (an edge or a stroke crosses them); 0 for an empty box. */
+export function inkedColumns(grey: GreyImage, box: BBox): number {
+  const [x0, y0, x1, y1] = box.map(Math.round) as [number, number, number, number];
+  const height = Math.floor(grey.data.length / grey.width);
+  if (x1 <= x0 || y1 <= y0 || x0 < 0 || y0 < 0 || x1 > grey.width || y1 > height) return 0;
+  let inked = 0;
+  for (let x = x0; x < x1; x++) {
+    let lo = 255;
+    let hi = 0;
+    for (let y = y0; y < y1; y++) {
+      const v = grey.data[y * grey.width + x]!;
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    if (hi - lo >= 24) inked++;
+  }
+  return inked / (x1 - x0);
 }
 
 /**

@@ -248,7 +248,8 @@ export class UIElementDetector implements ElementDetector {
           timings.box_read_ms = performance.now() - tb;
         }
         const t2 = performance.now();
-        const rules = classifyRegions({ img, grey: toGrey(img), shapes, glyphs, lines: ocr.lines, scale });
+        const grey = toGrey(img);
+        const rules = classifyRegions({ img, grey, shapes, glyphs, lines: ocr.lines, scale });
         timings.classify_ms = performance.now() - t2;
         // With both: the model's elements on the edges drawn where they overlap a shape (a
         // rectangle or disc the proposals found, containers aside), and the rules' elements that
@@ -259,7 +260,7 @@ export class UIElementDetector implements ElementDetector {
           const drawn = shapes.filter((s) => !s.container);
           const gate = this.deps.rulesGate;
           const snapped = snapToShapes(proposals, drawn);
-          const fitted = fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines);
+          const fitted = fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines, { data: grey, width: img.width });
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
           // Where the gate knows how likely an element is right, that is its confidence (calibrated on the train
           // families' calibration split with what the rules and the model saw together).
