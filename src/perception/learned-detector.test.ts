@@ -281,6 +281,14 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const [loose] = fitToggles([{ type: "checkbox", bbox: [301, 500, 339, 521], confidence: 0.9 }], [{ bbox: track }, { bbox: knob }], []);
     expect(loose!.bbox).toEqual(knob);
   });
+  it("fits a box that reaches into a long caption to the whole caption, though it covers little of it", () => {
+    // « ( ) J'accepte les conditions générales »: the model's box ends in the middle of « J'accepte ».
+    const long: OcrLine = { text: "J'accepte les conditions générales", bbox: [321, 402, 791, 431], confidence: 0.9, words: [word("J'accepte", [321, 402, 446, 431]), word("les", [456, 402, 493, 431]), word("conditions", [502, 402, 647, 431]), word("générales", [656, 402, 791, 431])] };
+    const ring: BBox = [282, 402, 311, 431];
+    expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 386, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual([282, 398, 791, 435]);
+    // Short of half of its first word: the indicator alone, as its box says.
+    expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 340, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual(ring);
+  });
   it("keeps the model's box of a switch whose track the shapes miss, where the track's edges are inked beside the knob", () => {
     // A white page; a pill-shaped track (its outline drawn at rows 100 and 120, x 200–240) the shapes miss, its knob a
     // disc the shapes found at the left end; the model's box sits inside the track's rows.
