@@ -187,15 +187,16 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
       .filter((b) => square(b, h) && b[0] >= x0 - 0.5 * h && b[0] <= reach && overlap(b[1], b[3], y0, y1) >= 0.7 * (b[3] - b[1]))
       .sort((a, b) => a[0] - b[0])[0];
     // A switch: its knob (the square or disc found) at one end of a track the shapes miss (a pill), the track's edges
-    // inked across the rest of the box (within the knob's height and most of it again, past the box's rows), no word
-    // reaching into it but the knob read as a letter (a caption's letters are ink too) — the control is the model's box,
-    // not its knob.
+    // inked beside the knob for a knob's width (within the knob's height and most of it again, past the box's rows), no
+    // word reaching into the box but the knob read as a letter (a caption's letters are ink too) — the control is the
+    // model's box, not its knob.
     const inBox = (w: OcrWord) => overlap(w.bbox[0], w.bbox[2], x0, x1) > 2 && overlap(w.bbox[1], w.bbox[3], y0, y1) > 0.5 * (w.bbox[3] - w.bbox[1]);
     if (drawn && grey && x1 - x0 >= 1.5 * (drawn[2] - drawn[0]) && !words.some((w) => inBox(w) && !bboxContainsPoint(drawn, bboxCenter(w.bbox)))) {
       const [ky, kh] = [(drawn[1] + drawn[3]) / 2, drawn[3] - drawn[1]];
       const [top, bottom] = [Math.min(y0, ky - 0.9 * kh), Math.max(y1, ky + 0.9 * kh)];
-      const rest: BBox = drawn[0] + drawn[2] < x0 + x1 ? [drawn[2] + 1, top, x1 - 1, bottom] : [x0 + 1, top, drawn[0] - 1, bottom];
-      if (inkedColumns(grey, rest) >= 0.7) return { fitted: p };
+      const kw = drawn[2] - drawn[0];
+      const beside: BBox = drawn[0] + drawn[2] < x0 + x1 ? [drawn[2] + 1, top, Math.min(x1, drawn[2] + 1 + kw), bottom] : [Math.max(x0, drawn[0] - 1 - kw), top, drawn[0] - 1, bottom];
+      if (inkedColumns(grey, beside) >= 0.8) return { fitted: p };
     }
     // No indicator drawn as a flat square or disc (a ring, a themed image): its place is the box's left end, and the box
     // is fitted only to a caption that starts in it.
