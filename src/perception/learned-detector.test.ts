@@ -286,8 +286,8 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const long: OcrLine = { text: "J'accepte les conditions générales", bbox: [321, 402, 791, 431], confidence: 0.9, words: [word("J'accepte", [321, 402, 446, 431]), word("les", [456, 402, 493, 431]), word("conditions", [502, 402, 647, 431]), word("générales", [656, 402, 791, 431])] };
     const ring: BBox = [282, 402, 311, 431];
     expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 386, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual([282, 398, 791, 435]);
-    // Short of half of its first word: the indicator alone, as its box says.
-    expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 340, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual(ring);
+    // Into its first word by less than half the indicator's size: the indicator alone, as its box says.
+    expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 330, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual(ring);
   });
   it("keeps the model's box of a switch whose track the shapes miss, where the track's edges are inked beside the knob", () => {
     // A white page; a pill-shaped track (its outline drawn at rows 100 and 120, x 200–240) the shapes miss, its knob a
@@ -306,11 +306,11 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const blank = new Uint8Array(width * 200).fill(255);
     expect(fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [], { data: blank, width })[0]!.bbox).toEqual(knob);
     expect(fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [])[0]!.bbox).toEqual(knob);
-    // A caption reaching into the box is ink too, but a check box's: not kept whole as a switch (the box overlaps the
-    // indicator more than the indicator with its caption, so the indicator).
+    // A caption reaching into the box is ink too, but a check box's: not kept whole as a switch, fitted to the indicator
+    // and its caption (the box reaches into it).
     const caption: OcrLine = { text: "Professionnel", bbox: [230, 104, 330, 117], confidence: 0.9, words: [word("Professionnel", [230, 104, 330, 117])] };
     for (let x = 217; x < 330; x++) data[110 * width + x] = 0;
-    expect(fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [caption], { data, width })[0]!.bbox).toEqual(knob);
+    expect(fitToggles([{ type: "checkbox", bbox: model, confidence: 0.9 }], [{ bbox: knob }], [caption], { data, width })[0]!.bbox).toEqual([203, 103, 330, 118]);
   });
   it("keeps a table's row selectors to their indicators: the words after them are the next cell, not a caption", () => {
     // Three table rows « [ ] Name  City  Amount » (the model's boxes reach into the name), then three check boxes of a

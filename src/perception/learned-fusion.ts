@@ -220,9 +220,10 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     }
     // Across: from the indicator to its caption's end; down: the model's rows too (a widget's padding around its ink).
     const withCaption: BBox = [mark[0], Math.min(top, y0), end, Math.max(bottom, y1)];
-    // A long caption: the model's box (it sees through a limited window) covers little of it, but reaches into it — a
-    // word of it past the indicator half inside the box or more, the box going on past the indicator by half its size or more.
-    const reachesIn = x1 - mark[2] >= 0.5 * (mark[3] - mark[1]) && caption.some((w) => w.bbox[2] > mark[2] && overlap(w.bbox[0], w.bbox[2], x0, x1) >= 0.5 * (w.bbox[2] - w.bbox[0]));
+    // A long caption: the model's box (it sees through a limited window) covers little of it, but reaches into it — past
+    // the start of its first word beyond the indicator by half the indicator's size or more.
+    const first = caption.find((w) => w.bbox[2] > mark[2]);
+    const reachesIn = !!first && x1 - Math.max(mark[2], first.bbox[0]) >= 0.5 * (mark[3] - mark[1]);
     if (end > mark[2] && (reachesIn || bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark))) return { fitted: { ...p, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
     return { fitted: { ...p, bbox: drawn ?? p.bbox } };
   });
