@@ -38,10 +38,11 @@ export interface ClassifyInput {
 }
 
 const luma = (c: readonly [number, number, number]): number => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+/** A colour's saturation (HSV); a tone whose channels lie within 24 levels of each other (a dark theme's blue-grey) is grey. */
 const saturation = (c: readonly [number, number, number]): number => {
   const mx = Math.max(...c);
   const mn = Math.min(...c);
-  return mx === 0 ? 0 : (mx - mn) / mx;
+  return mx - mn < 24 ? 0 : (mx - mn) / mx;
 };
 const colourDistance = (a: readonly number[], b: readonly number[]): number => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 

@@ -310,6 +310,21 @@ describe("characters the text detector passes over", () => {
   });
 });
 
+describe("fields of a dark theme", () => {
+  it("a wide box of a dark blue-grey (no colour: its channels within a few levels) holding a value is a field named by its caption", () => {
+    const data = new Uint8Array(1100 * 300 * 3);
+    const paint = (x1: number, y1: number, x2: number, y2: number, col: readonly number[]) => { for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.set(col, (y * 1100 + x) * 3); };
+    paint(0, 0, 1100, 300, [19, 23, 32]);
+    paint(68, 134, 1018, 194, [28, 33, 44]);
+    const field = (fill: [number, number, number]): ShapeRegion => ({ kind: "rectangle", bbox: [68, 134, 1018, 194], fill, fillRatio: 0.99, surround: [19, 23, 32], container: false });
+    const words: OcrWord[] = [{ text: "Prénom", bbox: [66, 105, 141, 127], confidence: 0.95 }, { text: "75011", bbox: [86, 153, 144, 176], confidence: 0.95 }];
+    const read = (fill: [number, number, number]) => classifyRegions({ img: { data, width: 1100, height: 300 }, grey: toGrey({ data, width: 1100, height: 300 }), shapes: [field(fill)], glyphs: [], lines: words.map((x) => ({ text: x.text, bbox: x.bbox, confidence: 0.95, words: [x] })), scale: 1 });
+    expect(read([28, 33, 44]).filter((e) => e.type === "text_input").map((e) => [e.label, e.text])).toEqual([["Prénom", "75011"]]);
+    // A coloured box of the same size (a banner, a primary bar) is no field.
+    expect(read([13, 60, 160]).filter((e) => e.type === "text_input")).toEqual([]);
+  });
+});
+
 describe("pixel helpers", () => {
   it("connected components: 8-connected by default, 4-connected on request", () => {
     const mask = Uint8Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1]);
