@@ -402,6 +402,22 @@ describe("pixel helpers", () => {
     expect(shapes.find((s) => s.bbox[1] === 60 && s.bbox[0] === 8)).toMatchObject({ kind: "rectangle", container: false });
     expect(shapes.filter((s) => s.bbox[1] <= 0).every((s) => s.container)).toBe(true);
   });
+
+  it("a field the frame's bottom edge cuts (scrolled half out of view) is a widget; a tall panel it cuts is a container", () => {
+    const W = 600;
+    const H = 200;
+    const rgb = new Uint8Array(W * H * 3).fill(244);
+    const box = (x1: number, y1: number, x2: number, y2: number, c: readonly number[]) => {
+      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) rgb.set(c, (y * W + x) * 3);
+    };
+    box(20, 170, 300, H, [160, 160, 160]); // a field's border, cut by the bottom edge 30 px down
+    box(21, 171, 299, H, [255, 255, 255]);
+    box(330, 100, 580, H, [160, 160, 160]); // a panel cut 100 px down
+    box(331, 101, 579, H, [255, 255, 255]);
+    const shapes = proposeShapes({ data: rgb, width: W, height: H });
+    expect(shapes.find((s) => s.bbox[0] === 20 && s.bbox[1] === 170)).toMatchObject({ kind: "rectangle", container: false });
+    expect(shapes.filter((s) => s.bbox[0] === 330 && s.bbox[1] === 100).every((s) => s.container)).toBe(true);
+  });
 });
 
 describe("text links, icon buttons, menus (synthetic screens)", () => {
