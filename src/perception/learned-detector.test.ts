@@ -12,7 +12,7 @@ import type { ElementProposal, ElementProposer } from "../core/providers/element
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOf, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -330,6 +330,25 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
   it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
     const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
     expect(alone!.bbox).toEqual([600, 300, 616, 316]);
+  });
+});
+
+describe("completeTabStrips (a strip's tabs the model left out)", () => {
+  const line = (text: string, bbox: BBox): OcrLine => ({ text, bbox, confidence: 0.9, words: [{ text, bbox, confidence: 0.9 }] });
+  const tab = (label: string, bbox: BBox, confidence = 0.7): ElementCandidate => ({ type: "tab", bbox, label, text: label, confidence, method: "learned", filled: false });
+  it("adds the row's free short lines next to its tabs as tabs, as tall and as padded as they are", () => {
+    // « [ Général ]  Avancé  Contacts        …far away: Aide »; the model kept the selected pill only.
+    const lines = [line("Général", [120, 250, 200, 270]), line("Avancé", [260, 250, 330, 270]), line("Contacts", [390, 250, 480, 270]), line("Aide", [1500, 250, 1540, 270])];
+    const added = completeTabStrips([tab("Général", [80, 235, 240, 285], 0.8)], lines);
+    expect(added.map((t) => [t.label, t.bbox, t.type, t.confidence])).toEqual([["Avancé", [220, 235, 370, 285], "tab", 0.8], ["Contacts", [350, 235, 520, 285], "tab", 0.8]]);
+    // Nothing added where an element already holds the line, nor for a row with no tab.
+    expect(completeTabStrips([tab("Général", [80, 235, 240, 285]), { ...tab("Avancé", [225, 240, 365, 280]), type: "link" }], lines).map((t) => t.label)).toEqual(["Contacts"]);
+    expect(completeTabStrips([], lines)).toEqual([]);
+  });
+  it("does not spread along a table's header row: its texts head columns of text below", () => {
+    const header = [line("Nom", [120, 250, 160, 270]), line("Ville", [260, 250, 300, 270]), line("Montant", [390, 250, 460, 270])];
+    const body = [0, 1, 2].flatMap((r) => [line("Dupont", [120, 290 + 30 * r, 180, 310 + 30 * r]), line("Paris", [260, 290 + 30 * r, 300, 310 + 30 * r]), line("12", [390, 290 + 30 * r, 410, 310 + 30 * r])]);
+    expect(completeTabStrips([tab("Nom", [100, 240, 180, 280])], [...header, ...body])).toEqual([]);
   });
 });
 

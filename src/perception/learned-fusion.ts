@@ -363,3 +363,59 @@ export function fillIns<P extends ElementProposal>(fills: readonly P[], elements
   }
   return out;
 }
+
+/**
+ * A strip's tabs the model or the gate left out. Where tabs stand on a row, the short lines of text on that row that no
+ * element holds, within the widest tab's width of the strip (past its ends or between its tabs), are tabs of the same
+ * strip: as tall as its tabs, padded around their words as its tabs are (their median), at the strip's least
+ * confidence. A strip is all tabs; the model and its gate judge one element at a time and drop a row's less sure ones
+ * (plain-text tabs beside a selected pill or an underlined one). A table's header row (its texts head columns of text
+ * below) is no strip. General geometry: no word, kit or app is named.
+ */
+export function completeTabStrips(candidates: readonly ElementCandidate[], lines: readonly OcrLine[]): ElementCandidate[] {
+  const tabs = candidates.filter((c) => c.type === "tab");
+  const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const rows: ElementCandidate[][] = [];
+  for (const t of [...tabs].sort((a, b) => a.bbox[0] - b.bbox[0])) {
+    const h = t.bbox[3] - t.bbox[1];
+    const row = rows.find((r) => Math.abs(r[0]!.bbox[1] + r[0]!.bbox[3] - t.bbox[1] - t.bbox[3]) / 2 <= 0.25 * h && Math.abs(r[0]!.bbox[3] - r[0]!.bbox[1] - h) <= 0.25 * h);
+    if (row) row.push(t);
+    else rows.push([t]);
+  }
+  const added: ElementCandidate[] = [];
+  const held = (l: OcrLine) => [...candidates, ...added].some((c) => bboxContainsPoint(c.bbox, bboxCenter(l.bbox)));
+  for (const row of rows) {
+    const [y0, y1] = [median(row.map((t) => t.bbox[1])), median(row.map((t) => t.bbox[3]))];
+    const h = y1 - y0;
+    const cy = (y0 + y1) / 2;
+    const reach = Math.max(...row.map((t) => t.bbox[2] - t.bbox[0]));
+    const words = lines.flatMap((l) => l.words);
+    const pads = row.flatMap((t) => {
+      const inside = words.filter((w) => bboxContainsPoint(t.bbox, bboxCenter(w.bbox)));
+      return inside.length ? [(t.bbox[2] - t.bbox[0] - (Math.max(...inside.map((w) => w.bbox[2])) - Math.min(...inside.map((w) => w.bbox[0])))) / 2] : [];
+    });
+    if (!pads.length) continue;
+    const pad = Math.max(0, median(pads));
+    // A table's header row is no strip: two lines or more below a text start at its x (a column), within a few rows.
+    const column = (text: BBox) => lines.filter((o) => o.bbox[1] >= text[3] && o.bbox[1] <= text[3] + 8 * h && Math.abs(o.bbox[0] - text[0]) <= 0.3 * h).length >= 2;
+    const texts = row.flatMap((t) => lines.filter((l) => bboxContainsPoint(t.bbox, bboxCenter(l.bbox))).map((l) => l.bbox));
+    if (texts.filter(column).length * 2 >= texts.length) continue;
+    const free = lines.filter((l) => Math.abs((l.bbox[1] + l.bbox[3]) / 2 - cy) <= 0.25 * h && l.bbox[3] - l.bbox[1] <= 0.8 * h && l.words.length <= 3 && /\p{L}/u.test(l.text) && !held(l) && !column(l.bbox));
+    const strip = [...row];
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const l of free) {
+        if (held(l)) continue;
+        const gap = Math.min(...strip.map((t) => Math.max(t.bbox[0] - l.bbox[2], l.bbox[0] - t.bbox[2])));
+        if (gap > reach) continue;
+        const bbox: BBox = [l.bbox[0] - pad, y0, l.bbox[2] + pad, y1];
+        if ([...candidates, ...added].some((c) => bboxIoU(c.bbox, bbox) > 0.1)) continue;
+        const tab: ElementCandidate = { type: "tab", bbox, label: l.text, text: l.text, confidence: Math.min(...row.map((t) => t.confidence)), method: "heuristic_strip", filled: false };
+        added.push(tab);
+        strip.push(tab);
+        grown = true;
+      }
+    }
+  }
+  return added;
+}

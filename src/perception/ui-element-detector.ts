@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -288,7 +288,8 @@ export class UIElementDetector implements ElementDetector {
           const onDrawn = snapToShapes(fillIns(await fillsOf(), [...learned, ...kept]), drawn).map((f) => (f.type === "text_input" || f.type === "dropdown") && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
           const filled = fuseWithOcr(onDrawn, ocr.lines);
           timings.fill_ins = filled.length;
-          candidates = [...learned, ...kept, ...filled];
+          const found = [...learned, ...kept, ...filled];
+          candidates = [...found, ...completeTabStrips(found, ocr.lines)];
         }
       }
     } catch (e) {
