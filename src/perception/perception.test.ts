@@ -22,6 +22,15 @@ import { UIElementDetector, unreadBoxes } from "./ui-element-detector.js";
 
 const word = (text: string, x: number, confidence = 0.95): OcrWord => ({ text, bbox: [x, 0, x + 40, 20], confidence });
 
+/** A blank RGB screen of one grey and a painter of flat rectangles on it. */
+const canvas = (W: number, H: number, bg = 255) => {
+  const data = new Uint8Array(W * H * 3).fill(bg);
+  const rect = (x1: number, y1: number, x2: number, y2: number, c: readonly number[]) => {
+    for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.set(c, (y * W + x) * 3);
+  };
+  return { img: { data, width: W, height: H }, rect };
+};
+
 describe("instruction parsing (EN / FR)", () => {
   it("reads the issue's examples into verb, target, type and position", () => {
     expect(parseInstruction("click the Save button at the bottom")).toEqual({ verb: "click", target: "Save", type: "button", position: { vertical: "bottom" } });
@@ -312,13 +321,12 @@ describe("characters the text detector passes over", () => {
 
 describe("fields of a dark theme", () => {
   it("a wide box of a dark blue-grey (no colour: its channels within a few levels) holding a value is a field named by its caption", () => {
-    const data = new Uint8Array(1100 * 300 * 3);
-    const paint = (x1: number, y1: number, x2: number, y2: number, col: readonly number[]) => { for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.set(col, (y * 1100 + x) * 3); };
+    const { img, rect: paint } = canvas(1100, 300);
     paint(0, 0, 1100, 300, [19, 23, 32]);
     paint(68, 134, 1018, 194, [28, 33, 44]);
     const field = (fill: [number, number, number]): ShapeRegion => ({ kind: "rectangle", bbox: [68, 134, 1018, 194], fill, fillRatio: 0.99, surround: [19, 23, 32], container: false });
     const words: OcrWord[] = [{ text: "Prénom", bbox: [66, 105, 141, 127], confidence: 0.95 }, { text: "75011", bbox: [86, 153, 144, 176], confidence: 0.95 }];
-    const read = (fill: [number, number, number]) => classifyRegions({ img: { data, width: 1100, height: 300 }, grey: toGrey({ data, width: 1100, height: 300 }), shapes: [field(fill)], glyphs: [], lines: words.map((x) => ({ text: x.text, bbox: x.bbox, confidence: 0.95, words: [x] })), scale: 1 });
+    const read = (fill: [number, number, number]) => classifyRegions({ img, grey: toGrey(img), shapes: [field(fill)], glyphs: [], lines: words.map((x) => ({ text: x.text, bbox: x.bbox, confidence: 0.95, words: [x] })), scale: 1 });
     expect(read([28, 33, 44]).filter((e) => e.type === "text_input").map((e) => [e.label, e.text])).toEqual([["Prénom", "75011"]]);
     // A coloured box of the same size (a banner, a primary bar) is no field.
     expect(read([13, 60, 160]).filter((e) => e.type === "text_input")).toEqual([]);
@@ -389,45 +397,28 @@ describe("pixel helpers", () => {
   });
 
   it("a field spanning a narrow window's width is a widget, not a container; a bar along the window's edge is one", () => {
-    const W = 400;
-    const H = 120;
-    const rgb = new Uint8Array(W * H * 3).fill(244);
-    const box = (x1: number, y1: number, x2: number, y2: number, c: readonly number[]) => {
-      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) rgb.set(c, (y * W + x) * 3);
-    };
-    box(0, 0, W, 30, [52, 58, 64]); // a title bar along the top edge
+    const { img, rect: box } = canvas(400, 120, 244);
+    box(0, 0, 400, 30, [52, 58, 64]); // a title bar along the top edge
     box(8, 60, 392, 92, [160, 160, 160]); // the field's border, 384 of 400 px wide
     box(9, 61, 391, 91, [255, 255, 255]); // its face
-    const shapes = proposeShapes({ data: rgb, width: W, height: H });
+    const shapes = proposeShapes(img);
     expect(shapes.find((s) => s.bbox[1] === 60 && s.bbox[0] === 8)).toMatchObject({ kind: "rectangle", container: false });
     expect(shapes.filter((s) => s.bbox[1] <= 0).every((s) => s.container)).toBe(true);
   });
 
   it("a field the frame's bottom edge cuts (scrolled half out of view) is a widget; a tall panel it cuts is a container", () => {
-    const W = 600;
-    const H = 200;
-    const rgb = new Uint8Array(W * H * 3).fill(244);
-    const box = (x1: number, y1: number, x2: number, y2: number, c: readonly number[]) => {
-      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) rgb.set(c, (y * W + x) * 3);
-    };
-    box(20, 170, 300, H, [160, 160, 160]); // a field's border, cut by the bottom edge 30 px down
-    box(21, 171, 299, H, [255, 255, 255]);
-    box(330, 100, 580, H, [160, 160, 160]); // a panel cut 100 px down
-    box(331, 101, 579, H, [255, 255, 255]);
-    const shapes = proposeShapes({ data: rgb, width: W, height: H });
+    const { img, rect: box } = canvas(600, 200, 244);
+    box(20, 170, 300, 200, [160, 160, 160]); // a field's border, cut by the bottom edge 30 px down
+    box(21, 171, 299, 200, [255, 255, 255]);
+    box(330, 100, 580, 200, [160, 160, 160]); // a panel cut 100 px down
+    box(331, 101, 579, 200, [255, 255, 255]);
+    const shapes = proposeShapes(img);
     expect(shapes.find((s) => s.bbox[0] === 20 && s.bbox[1] === 170)).toMatchObject({ kind: "rectangle", container: false });
     expect(shapes.filter((s) => s.bbox[0] === 330 && s.bbox[1] === 100).every((s) => s.container)).toBe(true);
   });
 });
 
 describe("text links, icon buttons, menus (synthetic screens)", () => {
-  const canvas = (W: number, H: number, bg = 255) => {
-    const data = new Uint8Array(W * H * 3).fill(bg);
-    const rect = (x1: number, y1: number, x2: number, y2: number, c: readonly number[]) => {
-      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.set(c, (y * W + x) * 3);
-    };
-    return { img: { data, width: W, height: H }, rect };
-  };
   const w = (text: string, bbox: [number, number, number, number]): OcrWord => ({ text, bbox, confidence: 0.95 });
   const line = (...words: OcrWord[]) => ({ text: words.map((x) => x.text).join(" "), bbox: [Math.min(...words.map((x) => x.bbox[0])), Math.min(...words.map((x) => x.bbox[1])), Math.max(...words.map((x) => x.bbox[2])), Math.max(...words.map((x) => x.bbox[3]))] as [number, number, number, number], confidence: 0.95, words });
 
