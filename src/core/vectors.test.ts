@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RUNS } from "../../test/support/arbitraries.js";
 import { VectorError } from "./errors.js";
-import { cosine, fuseWeighted, l2Norm, l2Normalize, toVector } from "./vectors.js";
+import { cosine, fuseWeighted, l2Norm, l2Normalize, median, toVector } from "./vectors.js";
 
 const DIM = 64;
 const vecArb = (dim: number) => fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: dim, maxLength: dim });
@@ -60,5 +60,15 @@ describe("vectors", () => {
     expect(cosine([1, 0], [0, 1])).toBe(0);
     expect(cosine([1, 1], [2, 2])).toBeCloseTo(1, 12);
     expect(cosine([1, 0], [-1, 0])).toBe(-1);
+  });
+});
+
+describe("median", () => {
+  it("is the middle value (the upper of two for an even count), 0 for none, and leaves its input in order", () => {
+    const xs = [5, 1, 3];
+    expect(median(xs)).toBe(3);
+    expect(xs).toEqual([5, 1, 3]);
+    expect(median([4, 1, 2, 3])).toBe(3);
+    expect(median([])).toBe(0);
   });
 });

@@ -94,3 +94,9 @@ export function fuseWeighted(components: readonly WeightedComponent[], dim: numb
   if (zero) throw new VectorError(`Fusion produced a zero vector: every weighted component is zero (${components.map((c) => c.name).join(", ")}).`);
   return { vector, zeroComponents };
 }
+
+/** The median of some numbers (the upper one of an even count), 0 for none. The inputs are not reordered. */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return 0;
+  return [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+}

@@ -4,6 +4,7 @@
 // colour and shape. Read from the frame's pixels only; bounded work per element.
 import type { Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
+import { median } from "../core/vectors.js";
 import { iconShapes, type IconShape } from "./icon-names.js";
 import type { ColourName } from "./locate-lexicon.js";
 import { toRgb } from "./raster.js";
@@ -111,7 +112,6 @@ export function elementAppearance(frame: Frame, box: BBox, iconOnly = false, foc
   if (!inFocus.length) return { fill };
   const main = inFocus[0]!;
   const others = parts.slice(1).filter((p) => p.pixels >= 4);
-  const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1] ?? 0;
   const medianArea = median(others.map((p) => p.area));
   const medianH = median(others.map((p) => p.y2 - p.y1));
   // A run of letters: several pieces, the largest not much larger than the rest ("P" among "ay invoice").

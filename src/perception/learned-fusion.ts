@@ -8,6 +8,7 @@
 import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
+import { median } from "../core/vectors.js";
 import type { ElementCandidate } from "./element-classifier.js";
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
@@ -166,6 +167,9 @@ export function widenFields(proposals: readonly ElementProposal[], shapes: reado
  * rows too (a widget's padding around its ink). Without such an indicator, the box's left end stands for it, and the
  * box is fitted to the words from there only when it overlaps them more than its bare left end. Chosen on the train
  * families' validation and calibration screens, where a box IoU of 0.3–0.5 with the true box was most toggle misses.
+ * Besides (stop 49, decided on the train families and the large-toggle pages): a box that runs well into a long caption
+ * takes all of it; a switch whose track the shapes miss keeps the model's box (`grey` shows the track beside its knob);
+ * a table's row selectors keep their indicator alone (tableRowSelectors).
  */
 export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[], grey?: GreyImage): FittedProposal[] {
   const words = lines.flatMap((l) => l.words);
@@ -230,7 +234,7 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
   const selectors = tableRowSelectors(fits.flatMap((f) => (f.mark && f.fitted.caption ? [{ mark: f.mark, caption: f.fitted.caption, next: f.next ?? Infinity }] : [])), words);
   return fits.map(({ fitted, mark }) => {
     if (!mark || !selectors.has(mark)) return fitted;
-    const { caption: _next, ...selector } = fitted;
+    const { caption: _caption, ...selector } = fitted;
     return { ...selector, bbox: mark };
   });
 }
@@ -374,7 +378,6 @@ export function fillIns<P extends ElementProposal>(fills: readonly P[], elements
  */
 export function completeTabStrips(candidates: readonly ElementCandidate[], lines: readonly OcrLine[]): ElementCandidate[] {
   const tabs = candidates.filter((c) => c.type === "tab");
-  const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const rows: ElementCandidate[][] = [];
   for (const t of [...tabs].sort((a, b) => a.bbox[0] - b.bbox[0])) {
     const h = t.bbox[3] - t.bbox[1];
@@ -384,12 +387,12 @@ export function completeTabStrips(candidates: readonly ElementCandidate[], lines
   }
   const added: ElementCandidate[] = [];
   const held = (l: OcrLine) => [...candidates, ...added].some((c) => bboxContainsPoint(c.bbox, bboxCenter(l.bbox)));
+  const words = lines.flatMap((l) => l.words);
   for (const row of rows) {
     const [y0, y1] = [median(row.map((t) => t.bbox[1])), median(row.map((t) => t.bbox[3]))];
     const h = y1 - y0;
     const cy = (y0 + y1) / 2;
     const reach = Math.max(...row.map((t) => t.bbox[2] - t.bbox[0]));
-    const words = lines.flatMap((l) => l.words);
     const pads = row.flatMap((t) => {
       const inside = words.filter((w) => bboxContainsPoint(t.bbox, bboxCenter(w.bbox)));
       return inside.length ? [(t.bbox[2] - t.bbox[0] - (Math.max(...inside.map((w) => w.bbox[2])) - Math.min(...inside.map((w) => w.bbox[0])))) / 2] : [];

@@ -4,6 +4,7 @@
 // gutter at least half a text height wide), and its first row as the header when it reads as one.
 // General geometry only: no rule knows a toolkit, an app or a column's name.
 import type { BBox } from "../core/geometry.js";
+import { median } from "../core/vectors.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 
 export interface TableLayout {
@@ -21,12 +22,6 @@ interface Row {
   top: number;
   bottom: number;
 }
-
-const median = (xs: readonly number[]): number => {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 
 const yc = (b: BBox) => (b[1] + b[3]) / 2;
 
