@@ -386,7 +386,8 @@ export function completeTabStrips(candidates: readonly ElementCandidate[], lines
     else rows.push([t]);
   }
   const added: ElementCandidate[] = [];
-  const held = (l: OcrLine) => [...candidates, ...added].some((c) => bboxContainsPoint(c.bbox, bboxCenter(l.bbox)));
+  const present = [...candidates];
+  const held = (l: OcrLine) => present.some((c) => bboxContainsPoint(c.bbox, bboxCenter(l.bbox)));
   const words = lines.flatMap((l) => l.words);
   for (const row of rows) {
     const [y0, y1] = [median(row.map((t) => t.bbox[1])), median(row.map((t) => t.bbox[3]))];
@@ -412,9 +413,10 @@ export function completeTabStrips(candidates: readonly ElementCandidate[], lines
         const gap = Math.min(...strip.map((t) => Math.max(t.bbox[0] - l.bbox[2], l.bbox[0] - t.bbox[2])));
         if (gap > reach) continue;
         const bbox: BBox = [l.bbox[0] - pad, y0, l.bbox[2] + pad, y1];
-        if ([...candidates, ...added].some((c) => bboxIoU(c.bbox, bbox) > 0.1)) continue;
+        if (present.some((c) => bboxIoU(c.bbox, bbox) > 0.1)) continue;
         const tab: ElementCandidate = { type: "tab", bbox, label: l.text, text: l.text, confidence: Math.min(...row.map((t) => t.confidence)), method: "heuristic_strip", filled: false };
         added.push(tab);
+        present.push(tab);
         strip.push(tab);
         grown = true;
       }

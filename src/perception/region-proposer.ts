@@ -184,7 +184,7 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
     // A box the frame's edge cuts is a container (a window's, a page's band) unless it is short, narrower than the
     // frame and cut on one side only: a field or a button half scrolled out of view.
     const cut = [s.x1 === 0, s.y1 === 0, s.x2 === W, s.y2 === H].filter(Boolean).length;
-    const container = (cut > 1 || (cut === 1 && (h > 60 * scale || w >= 0.9 * W))) || h > maxH;
+    const container = cut > 1 || (cut === 1 && (h > 60 * scale || w >= 0.9 * W)) || h > maxH;
     if (container && (h > maxH * 4 || w * h > n * 0.25)) continue;
     // Side coverage: share of each bbox side's pixels that belong to the component, past the
     // rounding of its corners (up to 3 px at scale 1; a short button's rounded ends are a
