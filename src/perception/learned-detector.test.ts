@@ -12,7 +12,7 @@ import type { ElementProposal, ElementProposer } from "../core/providers/element
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOf, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -286,8 +286,19 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const long: OcrLine = { text: "J'accepte les conditions générales", bbox: [321, 402, 791, 431], confidence: 0.9, words: [word("J'accepte", [321, 402, 446, 431]), word("les", [456, 402, 493, 431]), word("conditions", [502, 402, 647, 431]), word("générales", [656, 402, 791, 431])] };
     const ring: BBox = [282, 402, 311, 431];
     expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 386, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual([282, 398, 791, 435]);
-    // Into its first word by less than half the indicator's size: the indicator alone, as its box says.
-    expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 330, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual(ring);
+    // Into its first word by less than half the indicator's size, or not into it at all: the caption all the same (a
+    // drawn indicator's caption is the toggle's, in every toolkit's geometry and the DOM's).
+    expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 330, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual([282, 398, 791, 435]);
+    expect(fitToggles([{ type: "radio_button", bbox: [280, 400, 312, 433], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual([282, 400, 791, 433]);
+  });
+  it("fits a large ring the model boxed alone to the caption beside it, though the caption's middle is off the ring's", () => {
+    // An accessible form's 42 px ring, the model's box on its edges (snapToShapes), its caption's 14 px letters 24 px
+    // after it and 8 px above its middle.
+    const ring: BBox = [100, 700, 142, 742];
+    const caption: OcrLine = { text: "Subscribe to newsletter", bbox: [166, 706, 355, 720], confidence: 0.9, words: [word("Subscribe", [166, 706, 243, 720]), word("to", [248, 706, 264, 720]), word("newsletter", [270, 706, 355, 720])] };
+    expect(fitToggles([{ type: "radio_button", bbox: ring, confidence: 0.5 }], [{ bbox: ring }], [caption])[0]!.bbox).toEqual([100, 700, 355, 742]);
+    // With no caption beside it (a row selector), the ring alone.
+    expect(fitToggles([{ type: "radio_button", bbox: ring, confidence: 0.5 }], [{ bbox: ring }], [])[0]!.bbox).toEqual(ring);
   });
   it("keeps the model's box of a switch whose track the shapes miss, where the track's edges are inked beside the knob", () => {
     // A white page; a pill-shaped track (its outline drawn at rows 100 and 120, x 200–240) the shapes miss, its knob a
@@ -349,6 +360,37 @@ describe("completeTabStrips (a strip's tabs the model left out)", () => {
     const header = [line("Nom", [120, 250, 160, 270]), line("Ville", [260, 250, 300, 270]), line("Montant", [390, 250, 460, 270])];
     const body = [0, 1, 2].flatMap((r) => [line("Dupont", [120, 290 + 30 * r, 180, 310 + 30 * r]), line("Paris", [260, 290 + 30 * r, 300, 310 + 30 * r]), line("12", [390, 290 + 30 * r, 410, 310 + 30 * r])]);
     expect(completeTabStrips([tab("Nom", [100, 240, 180, 280])], [...header, ...body])).toEqual([]);
+  });
+});
+
+describe("completeRowSelectors (a table's row selectors the model and its gate left out)", () => {
+  const line = (text: string, bbox: BBox): OcrLine => ({ text, bbox, confidence: 0.9, words: [{ text, bbox, confidence: 0.9 }] });
+  const width = 600;
+  // A white page; three 20 px squares outlined in grey down one column (x 40–60), rows 50 px apart.
+  const page = () => {
+    const data = new Uint8Array(width * 400).fill(255);
+    for (const y0 of [100, 150, 200]) for (let i = 0; i < 20; i++) for (const [x, y] of [[40 + i, y0], [40 + i, y0 + 19], [40, y0 + i], [59, y0 + i]] as const) data[y * width + x] = 120;
+    return { data, width };
+  };
+  const squares = [100, 150, 200].map((y) => ({ kind: "rectangle", bbox: [40, y, 60, y + 20] as BBox }));
+  // Each row goes on with a name and a city, at one x down the rows: a table's next columns.
+  const rows = [100, 150, 200].flatMap((y) => [line("Dupont", [90, y + 3, 150, y + 17]), line("Paris", [250, y + 3, 290, y + 17])]);
+  it("makes the blank squares that open a table's rows check boxes, named by their rows' first cells, where no element stands", () => {
+    const added = completeRowSelectors([], squares, rows, page(), 1);
+    expect(added.map((c) => [c.type, c.bbox, c.label, c.method])).toEqual(squares.map((s) => ["checkbox", s.bbox, "Dupont", "heuristic_column"]));
+    // One the model found already stays its own.
+    const found: ElementCandidate = { type: "checkbox", bbox: [39, 149, 61, 171], label: "", text: "", confidence: 0.9, method: "learned", filled: false };
+    expect(completeRowSelectors([found], squares, rows, page(), 1).map((c) => c.bbox[1])).toEqual([100, 200]);
+  });
+  it("leaves squares alone that do not open their rows, that stand two, or whose rows hold no next column", () => {
+    // An icon drawn before each square: an outline further along a row (a copy icon after an edit icon).
+    const inked = page();
+    for (const y0 of [100, 150, 200]) for (let y = y0 + 4; y < y0 + 16; y++) for (let x = 12; x < 28; x++) inked.data[y * width + x] = 60;
+    expect(completeRowSelectors([], squares, rows, inked, 1)).toEqual([]);
+    expect(completeRowSelectors([], squares.slice(0, 2), rows, page(), 1)).toEqual([]);
+    expect(completeRowSelectors([], squares, [], page(), 1)).toEqual([]);
+    // Discs (radio buttons) are no row selectors.
+    expect(completeRowSelectors([], squares.map((s) => ({ ...s, kind: "disc" })), rows, page(), 1)).toEqual([]);
   });
 });
 

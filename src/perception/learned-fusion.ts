@@ -9,7 +9,7 @@ import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, type BBox } from 
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import { median } from "../core/vectors.js";
-import type { ElementCandidate } from "./element-classifier.js";
+import { faceMarks, type ElementCandidate } from "./element-classifier.js";
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
@@ -162,9 +162,12 @@ export function widenFields(proposals: readonly ElementProposal[], shapes: reado
  * alone (a row's check box in a table, an input whose caption is an element of its own) or the indicator with its
  * caption (a label wrapping its input) — but its edges come out loose, reaching past a short caption into the gap
  * or into the next cell. Where a drawn square or disc of the box's height sits in the box's left part, the box becomes
- * either that indicator or the indicator with the words that follow it on its row (each within a gap of the last,
- * up to the next indicator): whichever of the two the model's box overlaps more — across; down, it keeps the model's
- * rows too (a widget's padding around its ink). Without such an indicator, the box's left end stands for it, and the
+ * the indicator with the words that follow it on its row (each within a gap of the last, up to the next indicator),
+ * or the indicator alone where none follows — across; down, it keeps the model's rows too (a widget's padding around
+ * its ink); a caption's words need only sit on the indicator's rows (their middle within half its size of its middle).
+ * The ground truth of every toolkit, and the DOM's, holds a toggle's caption; the model boxes large indicators alone
+ * (until stop 50 the box chose whichever of the two it overlapped more: decided on the train families, unchanged there,
+ * and on the large-toggle pages). Without such an indicator, the box's left end stands for it, and the
  * box is fitted to the words from there only when it overlaps them more than its bare left end. Chosen on the train
  * families' validation and calibration screens, where a box IoU of 0.3–0.5 with the true box was most toggle misses.
  * Besides (stop 49, decided on the train families and the large-toggle pages): a box that runs well into a long caption
@@ -182,10 +185,11 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
   const fits = proposals.map((p): { fitted: FittedProposal; mark?: BBox; next?: number } => {
     if (!isToggle(p)) return { fitted: p };
     const [x0, y0, x1, y1] = p.bbox;
-    // A box already on a drawn shape's edges (snapToShapes) with no word in it is the control as drawn — a bare
-    // indicator, or a switch's track, whose knob is a square of its own inside it and no indicator of its.
-    if (boxes.some((b) => b[0] === x0 && b[1] === y0 && b[2] === x1 && b[3] === y1) && !words.some((w) => bboxContainsPoint(p.bbox, bboxCenter(w.bbox)))) return { fitted: p };
+    // A box already on a drawn shape's edges (snapToShapes) with no word in it, wider or taller than a square, is the
+    // control as drawn — a switch's track, whose knob is a square of its own inside it and no indicator of its. A square
+    // one (a bare indicator) is fitted below, to its caption where one follows.
     const h = y1 - y0;
+    if (!square(p.bbox, h) && boxes.some((b) => b[0] === x0 && b[1] === y0 && b[2] === x1 && b[3] === y1) && !words.some((w) => bboxContainsPoint(p.bbox, bboxCenter(w.bbox)))) return { fitted: p };
     const reach = x0 + Math.max(1.5 * h, 0.35 * (x1 - x0));
     const drawn = boxes
       .filter((b) => square(b, h) && b[0] >= x0 - 0.5 * h && b[0] <= reach && overlap(b[1], b[3], y0, y1) >= 0.7 * (b[3] - b[1]))
@@ -209,7 +213,7 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     // The next indicator of its row bounds its caption (toggles side by side).
     const next = boxes.filter((b) => b !== drawn && b[0] >= mark[2] && square(b, 1.2 * (mark[3] - mark[1])) && b[1] <= cy && b[3] >= cy).reduce((m, b) => Math.min(m, b[0]), Infinity);
     const starts = (w: OcrWord) => (drawn ? (w.bbox[0] + w.bbox[2]) / 2 > mark[2] : w.bbox[0] >= x0 - 2);
-    const row = words.filter((w) => w.bbox[1] <= cy && w.bbox[3] >= cy && starts(w) && w.bbox[2] <= next + 2).sort((a, b) => a.bbox[0] - b.bbox[0]);
+    const row = words.filter((w) => Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) <= 0.5 * (mark[3] - mark[1]) && starts(w) && w.bbox[2] <= next + 2).sort((a, b) => a.bbox[0] - b.bbox[0]);
     let [end, top, bottom] = [mark[2], mark[1], mark[3]];
     const caption: OcrWord[] = [];
     for (const w of row) {
@@ -228,7 +232,7 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     // the start of its first word beyond the indicator by half the indicator's size or more.
     const first = caption.find((w) => w.bbox[2] > mark[2]);
     const reachesIn = !!first && x1 - Math.max(mark[2], first.bbox[0]) >= 0.5 * (mark[3] - mark[1]);
-    if (end > mark[2] && (reachesIn || bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark))) return { fitted: { ...p, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
+    if (end > mark[2] && (drawn || reachesIn || bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark))) return { fitted: { ...p, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
     return { fitted: { ...p, bbox: drawn ?? p.bbox } };
   });
   const selectors = tableRowSelectors(fits.flatMap((f) => (f.mark && f.fitted.caption ? [{ mark: f.mark, caption: f.fitted.caption, next: f.next ?? Infinity }] : [])), words);
@@ -423,4 +427,50 @@ export function completeTabStrips(candidates: readonly ElementCandidate[], lines
     }
   }
   return added;
+}
+
+/**
+ * A table's row selectors no element holds: blank squares (no word in them, one mark at most: a tick) of one size
+ * stacked in one column, three or more, apart by their size at least, whose rows go on with words that start at one
+ * x on three of those rows or more (and on at least half of them): the table's next column. Each such square no
+ * element stands on becomes a check box, its indicator alone, named by the line right of it (its row's first cell).
+ * The model and its gate judge one box at a time, and a blank square with no caption is most often something else;
+ * stacked down a table's rows it is the row's selector. General geometry: no word, kit or app is named.
+ */
+export function completeRowSelectors(candidates: readonly ElementCandidate[], shapes: readonly { readonly kind: string; readonly bbox: BBox }[], lines: readonly OcrLine[], grey: GreyImage, scale: number): ElementCandidate[] {
+  const words = lines.flatMap((l) => l.words);
+  const side = (b: BBox) => b[3] - b[1];
+  // A selector opens its row: nothing inked in the two sides' width before it (an icon's outline further along a row is no selector).
+  const opens = (b: BBox) => b[0] - 2 * side(b) < 0 || inkedColumns(grey, [b[0] - 2 * side(b), b[1], b[0] - 2, b[3]]) <= 0.1;
+  const squares = shapes
+    .filter((s) => s.kind === "rectangle")
+    .map((s) => s.bbox)
+    .filter((b) => {
+      const [w, h] = [b[2] - b[0], b[3] - b[1]];
+      return h >= 10 * scale && h <= 64 * scale && Math.abs(w - h) <= 0.2 * Math.max(w, h) && !words.some((x) => bboxContainsPoint(b, bboxCenter(x.bbox))) && faceMarks(grey.data, grey.width, b) <= 1 && opens(b);
+    })
+    .sort((a, b) => a[1] - b[1]);
+  const added: ElementCandidate[] = [];
+  const done = new Set<BBox>();
+  for (const s of squares) {
+    if (done.has(s)) continue;
+    const tol = side(s) / 4;
+    const column = squares.filter((o) => Math.abs(o[0] - s[0]) <= tol && Math.abs(side(o) - side(s)) <= tol);
+    column.forEach((o) => done.add(o));
+    if (column.length < 3 || column.some((o, i) => i > 0 && o[1] - column[i - 1]![3] < side(s) / 2)) continue;
+    // What follows each square on its row: the x where its words start.
+    const rests = column.map((o) => {
+      const cy = (o[1] + o[3]) / 2;
+      return words.filter((w) => w.bbox[0] > o[2] && Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) <= side(o) / 2).map((w) => w.bbox[0]);
+    });
+    const rowsAt = (x: number) => rests.filter((r) => r.some((v) => Math.abs(v - x) <= side(s) / 3)).length;
+    const best = Math.max(0, ...rests.flat().map(rowsAt));
+    if (best < 3 || best * 2 < column.length) continue;
+    for (const o of column) {
+      if ([...candidates, ...added].some((c) => bboxContainsPoint(c.bbox, bboxCenter(o)))) continue;
+      added.push({ type: "checkbox", bbox: o, label: "", text: "", confidence: 0.6, method: "heuristic_column", filled: false });
+    }
+  }
+  // Named as the model's row selectors are: by the line right of the indicator (the row's first cell).
+  return fuseWithOcr(added.map(({ type, bbox, confidence }) => ({ type, bbox, confidence })), lines).map((c) => ({ ...c, method: "heuristic_column" }));
 }

@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -289,7 +289,10 @@ export class UIElementDetector implements ElementDetector {
           const filled = fuseWithOcr(onDrawn, ocr.lines);
           timings.fill_ins = filled.length;
           const found = [...learned, ...kept, ...filled];
-          candidates = [...found, ...completeTabStrips(found, ocr.lines)];
+          // Then what the gate judges alone and a row or column shows: a table's row selectors, a strip's tabs.
+          const selectors = completeRowSelectors(found, drawn, ocr.lines, { data: grey, width: img.width }, scale);
+          const all = [...found, ...selectors];
+          candidates = [...all, ...completeTabStrips(all, ocr.lines)];
         }
       }
     } catch (e) {
