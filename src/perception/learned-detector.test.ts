@@ -286,10 +286,9 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const long: OcrLine = { text: "J'accepte les conditions générales", bbox: [321, 402, 791, 431], confidence: 0.9, words: [word("J'accepte", [321, 402, 446, 431]), word("les", [456, 402, 493, 431]), word("conditions", [502, 402, 647, 431]), word("générales", [656, 402, 791, 431])] };
     const ring: BBox = [282, 402, 311, 431];
     expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 386, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual([282, 398, 791, 435]);
-    // Into its first word by less than half the indicator's size, or not into it at all: the caption all the same (a
-    // drawn indicator's caption is the toggle's, in every toolkit's geometry and the DOM's).
-    expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 330, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual([282, 398, 791, 435]);
-    expect(fitToggles([{ type: "radio_button", bbox: [280, 400, 312, 433], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual([282, 400, 791, 433]);
+    // Into its first word by less than half the indicator's size: the indicator alone, as its box says (an indicator
+    // as tall as its caption's letters: the model knows those).
+    expect(fitToggles([{ type: "radio_button", bbox: [279, 398, 330, 435], confidence: 0.9 }], [{ bbox: ring }], [long])[0]!.bbox).toEqual(ring);
   });
   it("fits a large ring the model boxed alone to the caption beside it, though the caption's middle is off the ring's", () => {
     // An accessible form's 42 px ring, the model's box on its edges (snapToShapes), its caption's 14 px letters 24 px
@@ -297,8 +296,12 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const ring: BBox = [100, 700, 142, 742];
     const caption: OcrLine = { text: "Subscribe to newsletter", bbox: [166, 706, 355, 720], confidence: 0.9, words: [word("Subscribe", [166, 706, 243, 720]), word("to", [248, 706, 264, 720]), word("newsletter", [270, 706, 355, 720])] };
     expect(fitToggles([{ type: "radio_button", bbox: ring, confidence: 0.5 }], [{ bbox: ring }], [caption])[0]!.bbox).toEqual([100, 700, 355, 742]);
-    // With no caption beside it (a row selector), the ring alone.
+    // With no caption beside it (a row selector), the ring alone; a ring as tall as its caption's letters boxed alone
+    // (a to-do list's check box before its text, no label of its), alone as the model's box says.
     expect(fitToggles([{ type: "radio_button", bbox: ring, confidence: 0.5 }], [{ bbox: ring }], [])[0]!.bbox).toEqual(ring);
+    const small: BBox = [100, 704, 114, 718];
+    const text: OcrLine = { text: "Design", bbox: [124, 704, 170, 718], confidence: 0.9, words: [word("Design", [124, 704, 170, 718])] };
+    expect(fitToggles([{ type: "checkbox", bbox: small, confidence: 0.5 }], [{ bbox: small }], [text])[0]!.bbox).toEqual(small);
   });
   it("keeps the model's box of a switch whose track the shapes miss, where the track's edges are inked beside the knob", () => {
     // A white page; a pill-shaped track (its outline drawn at rows 100 and 120, x 200–240) the shapes miss, its knob a

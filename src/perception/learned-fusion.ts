@@ -162,17 +162,18 @@ export function widenFields(proposals: readonly ElementProposal[], shapes: reado
  * alone (a row's check box in a table, an input whose caption is an element of its own) or the indicator with its
  * caption (a label wrapping its input) — but its edges come out loose, reaching past a short caption into the gap
  * or into the next cell. Where a drawn square or disc of the box's height sits in the box's left part, the box becomes
- * the indicator with the words that follow it on its row (each within a gap of the last, up to the next indicator),
- * or the indicator alone where none follows — across; down, it keeps the model's rows too (a widget's padding around
- * its ink); a caption's words need only sit on the indicator's rows (their middle within half its size of its middle).
- * The ground truth of every toolkit, and the DOM's, holds a toggle's caption; the model boxes large indicators alone
- * (until stop 50 the box chose whichever of the two it overlapped more: decided on the train families, unchanged there,
- * and on the large-toggle pages). Without such an indicator, the box's left end stands for it, and the
+ * either that indicator or the indicator with the words that follow it on its row (each within a gap of the last,
+ * up to the next indicator): whichever of the two the model's box overlaps more — across; down, it keeps the model's
+ * rows too (a widget's padding around its ink). Without such an indicator, the box's left end stands for it, and the
  * box is fitted to the words from there only when it overlaps them more than its bare left end. Chosen on the train
  * families' validation and calibration screens, where a box IoU of 0.3–0.5 with the true box was most toggle misses.
  * Besides (stop 49, decided on the train families and the large-toggle pages): a box that runs well into a long caption
  * takes all of it; a switch whose track the shapes miss keeps the model's box (`grey` shows the track beside its knob);
- * a table's row selectors keep their indicator alone (tableRowSelectors).
+ * a table's row selectors keep their indicator alone (tableRowSelectors). Since stop 50 (decided the same way): an
+ * indicator 1.4 times as tall as its caption's first word or more (an accessible form's large toggle, which the model
+ * never saw and boxes alone) takes its caption whatever the box covers, even a box on the indicator's own edges; a
+ * caption's words need only sit on the indicator's rows (their middle within half its size of its middle: a large
+ * ring's caption sits off its middle).
  */
 export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[], grey?: GreyImage): FittedProposal[] {
   const words = lines.flatMap((l) => l.words);
@@ -232,7 +233,10 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     // the start of its first word beyond the indicator by half the indicator's size or more.
     const first = caption.find((w) => w.bbox[2] > mark[2]);
     const reachesIn = !!first && x1 - Math.max(mark[2], first.bbox[0]) >= 0.5 * (mark[3] - mark[1]);
-    if (end > mark[2] && (drawn || reachesIn || bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark))) return { fitted: { ...p, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
+    // A drawn indicator much taller than its caption's letters (an accessible form's large toggle, which the model boxes
+    // alone: it never saw one) takes its caption whatever the model's box covers; one the model knows, as its box says.
+    const large = !!drawn && !!first && drawn[3] - drawn[1] >= 1.4 * (first.bbox[3] - first.bbox[1]);
+    if (end > mark[2] && (large || reachesIn || bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark))) return { fitted: { ...p, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
     return { fitted: { ...p, bbox: drawn ?? p.bbox } };
   });
   const selectors = tableRowSelectors(fits.flatMap((f) => (f.mark && f.fitted.caption ? [{ mark: f.mark, caption: f.fitted.caption, next: f.next ?? Infinity }] : [])), words);
