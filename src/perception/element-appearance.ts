@@ -240,3 +240,35 @@ function components(mask: Uint8Array, w: number, h: number): Part[] {
   }
   return out;
 }
+
+/**
+ * Whether a toggle is drawn as a switch (a track wider than tall, its knob inside it) rather than a box or a ring: the
+ * first piece of ink at the element's left end at least half as tall as the element, against the colour around the
+ * element (the median of a ring of pixels just outside it), is 1.5 times as wide as tall or more. A caption's letters
+ * come after the indicator. For « the switch » among check boxes; general geometry, read from the pixels only.
+ */
+export function switchShaped(frame: Frame, box: BBox): boolean {
+  const img = toRgb(frame);
+  const pad = Math.max(3, Math.round(0.2 * (box[3] - box[1])));
+  const x1 = Math.max(0, Math.floor(box[0]) - pad);
+  const y1 = Math.max(0, Math.floor(box[1]) - pad);
+  const x2 = Math.min(img.width, Math.ceil(box[2]) + pad);
+  const y2 = Math.min(img.height, Math.ceil(box[3]) + pad);
+  const [w, h] = [x2 - x1, y2 - y1];
+  if (w < 4 || h < 4) return false;
+  const px = img.data;
+  const at = (x: number, y: number) => ((y1 + y) * img.width + x1 + x) * 3;
+  const ring: number[][] = [[], [], []];
+  for (let x = 0; x < w; x++) for (const y of [0, h - 1]) for (let c = 0; c < 3; c++) ring[c]!.push(px[at(x, y) + c]!);
+  for (let y = 0; y < h; y++) for (const x of [0, w - 1]) for (let c = 0; c < 3; c++) ring[c]!.push(px[at(x, y) + c]!);
+  const bg = ring.map((v) => median(v));
+  const mask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const o = at(x, y);
+      if (Math.max(Math.abs(px[o]! - bg[0]!), Math.abs(px[o + 1]! - bg[1]!), Math.abs(px[o + 2]! - bg[2]!)) > 20) mask[y * w + x] = 1;
+    }
+  const tall = components(mask, w, h).filter((p) => p.y2 - p.y1 >= 0.5 * (box[3] - box[1]) && p.x1 <= pad + 0.3 * (box[2] - box[0]));
+  const first = tall.sort((a, b) => a.x1 - b.x1)[0];
+  return !!first && first.x2 - first.x1 >= 1.5 * (first.y2 - first.y1);
+}

@@ -6,6 +6,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le bouton Envoyer en bas à droite")).toEqual({ verb: "click", target: "Envoyer", type: "button", position: { vertical: "bottom", horizontal: "right" } });
     expect(parseInstruction("put 12 in the box right of Quantity")).toEqual({ verb: "type", target: "", type: "text_input", value: "12", relation: { kind: "right_of", anchor: "Quantity" } });
     expect(parseInstruction("the spin box for the customer reference")).toMatchObject({ target: "customer reference", type: "text_input" });
+    expect(parseInstruction("le deuxième interrupteur")).toEqual({ verb: "click", target: "", type: "checkbox", ordinal: 2, switch: true });
+    expect(parseInstruction("the toggle switch Notifications")).toMatchObject({ target: "Notifications", type: "checkbox", switch: true });
+    expect(parseInstruction("the second check box")).not.toHaveProperty("switch");
     // A multi-line field is a field: « multiligne » describes it, it names nothing.
     expect(parseInstruction("la zone de texte multiligne en bas")).toEqual({ verb: "click", target: "", type: "text_input", position: { vertical: "bottom" } });
     expect(parseInstruction("the multiline text box")).toMatchObject({ target: "", type: "text_input" });

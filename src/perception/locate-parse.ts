@@ -54,7 +54,12 @@ export interface ParsedInstruction {
   readonly menu?: boolean;
   /** The target's words say password (« mot de passe »): a field showing masked text fits them, whatever its caption. */
   readonly masked?: boolean;
+  /** The type was named a switch (« interrupteur », "toggle switch"): among check boxes, one drawn as a switch fits best. */
+  readonly switch?: boolean;
 }
+
+/** Folded type phrases that name a check box drawn as a switch (TYPE_PHRASES maps them to checkbox). */
+const SWITCH_PHRASES: ReadonlySet<string> = new Set(["switch", "toggle switch", "interrupteur"]);
 
 /** Folded word runs that say a field is a password field. */
 const MASKED_WORDS: readonly (readonly string[])[] = [["password"], ["passcode"], ["passwd"], ["mdp"], ["mot", "de", "passe"], ["mots", "de", "passe"], ["mot", "passe"], ["mots", "passe"]]; // « de » may be read as a filler
@@ -201,6 +206,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
 
   let type: UIElementType | undefined;
   let menu = false;
+  let isSwitch = false;
   let ordinal: number | undefined;
   let colour: ColourName | undefined;
   let icon: string | undefined;
@@ -251,7 +257,10 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         if (inAnchor) {
           if (k.v !== "menu") relation!.anchorType ??= k.v;
         } else if (k.v === "menu") menu = true;
-        else type ??= k.v;
+        else if (!type) {
+          type = k.v;
+          isSwitch = SWITCH_PHRASES.has(toks.slice(i, i + hit.len).map((t) => t.f).join(" "));
+        }
         break;
       case "region":
         if (k.v) region ??= k.v;
@@ -305,5 +314,6 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     ...(region ? { region } : {}),
     ...(menu ? { menu } : {}),
     ...(masked ? { masked } : {}),
+    ...(isSwitch && finalType === "checkbox" ? { switch: true } : {}),
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import { drawnFieldAround, enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
-import { colourName, elementAppearance } from "./element-appearance.js";
+import { colourName, elementAppearance, switchShaped } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
 import { showsMaskedText } from "./masked-entry.js";
 import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
@@ -47,6 +47,31 @@ describe("grounding a person's instruction", () => {
     const targets = [field, other, ...textTargets([line("Prénom", [100, 105, 160, 125]), line("Nom", [100, 145, 140, 165])], [field, other])];
     expect(locate("le champ Prénom", targets, screen)).toMatchObject({ found: true, element_id: "f" });
     expect(locate("the Nom box", targets, screen)).toMatchObject({ found: true, element_id: "g" });
+  });
+
+  it("« the switch »: among check boxes, those drawn as a switch (a track wider than tall) count first", () => {
+    // Two check boxes with captions (a 16 px box, letters after it), two switches (a 40 × 20 track, a knob inside).
+    const page = canvas();
+    const box = (x: number, y: number) => page.field([x, y, x + 16, y + 16]);
+    const track = (x: number, y: number, on: boolean) => {
+      page.fill([x, y, x + 40, y + 20], on ? [40, 110, 220] : [150, 150, 150]);
+      page.fill(on ? [x + 22, y + 2, x + 38, y + 18] : [x + 2, y + 2, x + 18, y + 18], [255, 255, 255]);
+    };
+    box(10, 102);
+    page.fill([34, 104, 90, 116], [30, 30, 30]);
+    track(10, 140, false);
+    box(10, 182);
+    page.fill([34, 184, 70, 196], [30, 30, 30]);
+    track(10, 220, true);
+    const els = [el("c1", "checkbox", [10, 100, 92, 120], "Newsletter"), el("s1", "checkbox", [10, 140, 50, 160], ""), el("c2", "checkbox", [10, 180, 72, 200], "Invoice"), el("s2", "checkbox", [10, 220, 50, 240], "")];
+    expect(els.map((e) => switchShaped(page, e.bbox))).toEqual([false, true, false, true]);
+    expect(locate("le deuxième interrupteur", els, page)).toMatchObject({ found: true, element_id: "s2" });
+    expect(locate("the first switch", els, page)).toMatchObject({ found: true, element_id: "s1" });
+    // A check box asked for: all of them count, in reading order.
+    expect(locate("the second check box", els, page)).toMatchObject({ found: true, element_id: "s1" });
+    // No switch drawn on the screen (or no pixels): « the switch » counts the check boxes.
+    expect(locate("the second switch", els.filter((e) => e.element_id.startsWith("c")), page)).toMatchObject({ found: true, element_id: "c2" });
+    expect(locate("the second switch", els, screen)).toMatchObject({ found: true, element_id: "s1" });
   });
 
   it("ranks the elements that fit in reading order: the second one, the last one", () => {

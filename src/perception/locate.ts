@@ -15,7 +15,7 @@ import type { UIElementType } from "../core/schemas/uielement.js";
 import { foldText, normalizeLabel, tokenize } from "../core/text.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
-import { colourMatch, elementAppearance, type Appearance, type Glyph } from "./element-appearance.js";
+import { colourMatch, elementAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
@@ -373,6 +373,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const proposals: LocatableElement[] = concept && pixels
     ? (shared?.proposals ?? iconProposalElements(pixels, elements, !!options.iconScores)).filter((p) => !labelled.some((b) => bboxContainsPoint(b, bboxCenter(boxOf(p)))) || (look(p)?.glyph && (learned(look(p)!.glyph!)?.wanted ?? 0) >= 0.5))
     : [];
+  // « The switch »: where check boxes drawn as switches are on screen, they are the type asked; the others are kin.
+  const switches = parsed.switch && pixels ? new Set(elements.filter((e) => !isText(e) && e.type === "checkbox" && switchShaped(pixels, boxOf(e))).map((e) => e.element_id)) : undefined;
   const scored: Scored[] = [...elements, ...proposals].map((e) => {
     const bbox = boxOf(e);
     const names = [e.label, e.text?.raw ?? "", captionOfField(e)];
@@ -389,7 +391,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     }
     // "The password field": a field showing masked text fits those words as if it bore them.
     if (parsed.masked && pixels && e.type === "text_input" && text < 0.95 && showsMaskedText(pixels, bbox)) [text, said] = [0.95, e.label];
-    const type = typeScore(parsed, e, !!concept);
+    let type = typeScore(parsed, e, !!concept);
+    if (switches?.size && e.type === "checkbox" && !switches.has(e.element_id)) type = 0.6; // a check box for « the switch »: kin
     const base = text * 0.7 + type * 0.2 + 0.1;
     return { e, bbox, said, text, type, base, position: 1, score: base };
   });
@@ -590,7 +593,7 @@ function relativePosition(boxes: readonly BBox[], hint: PositionHint): ((b: BBox
 function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scored[] {
   const typed = plausible.filter((s) => !isText(s.e));
   let pool = parsed.type ? plausible.filter((s) => !isText(s.e) ? typeCompatibility(parsed.type!, s.e.type) >= 0.6 : !CAPTIONED_TYPES.includes(parsed.type!) || !typed.length) : plausible;
-  const exact = parsed.type ? pool.filter((s) => s.e.type === parsed.type) : [];
+  const exact = parsed.type ? pool.filter((s) => s.e.type === parsed.type && s.type >= 1) : [];
   if (exact.length) pool = exact;
   if (!pool.length) pool = [...plausible];
   // Named ones count those that bear the name as well as the best does (« the first Échéance box »: the fields
