@@ -435,9 +435,10 @@ export function completeTabStrips(candidates: readonly ElementCandidate[], lines
 
 /**
  * A table's row selectors no element holds: blank squares (no word in them, one mark at most: a tick) of one size
- * stacked in one column, three or more, apart by their size at least, whose rows go on with words that start at one
- * x on three of those rows or more (and on at least half of them): the table's next column. Each such square no
- * element stands on becomes a check box, its indicator alone, named by the line right of it (its row's first cell).
+ * stacked in one column, three or more, at least half their size apart, each opening its row, whose rows go on with
+ * words that start at one x on three of those rows or more (and on at least half of them): the table's next column.
+ * Each such square no element stands on becomes a check box, its indicator alone, named by the line right of it (its
+ * row's first cell), its confidence 0.6 set by hand as the rules' are.
  * The model and its gate judge one box at a time, and a blank square with no caption is most often something else;
  * stacked down a table's rows it is the row's selector. General geometry: no word, kit or app is named.
  */
@@ -454,7 +455,7 @@ export function completeRowSelectors(candidates: readonly ElementCandidate[], sh
       return h >= 10 * scale && h <= 64 * scale && Math.abs(w - h) <= 0.2 * Math.max(w, h) && !words.some((x) => bboxContainsPoint(b, bboxCenter(x.bbox))) && faceMarks(grey.data, grey.width, b) <= 1 && opens(b);
     })
     .sort((a, b) => a[1] - b[1]);
-  const added: ElementCandidate[] = [];
+  const added: BBox[] = [];
   const done = new Set<BBox>();
   for (const s of squares) {
     if (done.has(s)) continue;
@@ -471,10 +472,10 @@ export function completeRowSelectors(candidates: readonly ElementCandidate[], sh
     const best = Math.max(0, ...rests.flat().map(rowsAt));
     if (best < 3 || best * 2 < column.length) continue;
     for (const o of column) {
-      if ([...candidates, ...added].some((c) => bboxContainsPoint(c.bbox, bboxCenter(o)))) continue;
-      added.push({ type: "checkbox", bbox: o, label: "", text: "", confidence: 0.6, method: "heuristic_column", filled: false });
+      if ([...candidates.map((c) => c.bbox), ...added].some((b) => bboxContainsPoint(b, bboxCenter(o)))) continue;
+      added.push(o);
     }
   }
   // Named as the model's row selectors are: by the line right of the indicator (the row's first cell).
-  return fuseWithOcr(added.map(({ type, bbox, confidence }) => ({ type, bbox, confidence })), lines).map((c) => ({ ...c, method: "heuristic_column" }));
+  return fuseWithOcr(added.map((bbox) => ({ type: "checkbox" as const, bbox, confidence: 0.6 })), lines).map((c) => ({ ...c, method: "heuristic_column" }));
 }
