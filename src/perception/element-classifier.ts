@@ -135,12 +135,8 @@ export function inkColour(img: RgbImage, grey: Uint8Array, box: BBox): [number, 
   return n ? [r / n, g / n, b / n] : [0, 0, 0];
 }
 
-/**
- * Ink in the right end of a box, away from any word: a chevron / arrow (dropdown). Since stop 50 (decided on the train
- * families and the large-toggle pages) a light-grey triangle (40 levels of contrast, not 60) and a thin chevron (0.8 % of
- * the band, not 2 %) count: the model's fields are asked it too.
- */
-export function hasRightGlyph(input: ClassifyInput, box: BBox, words: readonly OcrWord[]): boolean {
+/** Ink in the right end of a box, away from any word: a chevron / arrow (dropdown). */
+function hasRightGlyph(input: ClassifyInput, box: BBox, words: readonly OcrWord[]): boolean {
   const h = box[3] - box[1];
   const band: BBox = [box[2] - Math.min(h * 1.2, 40 * input.scale), box[1] + h * 0.25, box[2] - 3 * input.scale, box[3] - h * 0.25];
   if (band[2] <= band[0]) return false;
@@ -158,7 +154,7 @@ export function hasRightGlyph(input: ClassifyInput, box: BBox, words: readonly O
       if (v < lo) lo = v;
       if (v > hi) hi = v;
     }
-  if (hi - lo < 40) return false;
+  if (hi - lo < 60) return false;
   const mid = (hi + lo) / 2;
   const bg = samples.filter((v) => v > mid).length > samples.length / 2 ? "light" : "dark";
   for (const v of samples) {
@@ -166,7 +162,7 @@ export function hasRightGlyph(input: ClassifyInput, box: BBox, words: readonly O
     if (bg === "light" ? v < mid : v > mid) ink++;
   }
   const share = ink / n;
-  return share > 0.008 && share < 0.35;
+  return share > 0.02 && share < 0.35;
 }
 
 /**

@@ -479,24 +479,6 @@ describe("UIElementDetector with fill proposals (the hybrid's coarse pass)", () 
   });
 });
 
-describe("UIElementDetector: a field with an arrow at its right end", () => {
-  it("is a drop-down whoever boxed it (a faint grey triangle, 50 levels off the field's white); a plain field stays one", async () => {
-    const W = 700;
-    const H = 200;
-    const data = new Uint8Array(W * H * 3).fill(245);
-    const fill = (b: BBox, v: number) => { for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) data.fill(v, (y * W + x) * 3, (y * W + x) * 3 + 3); };
-    // Two white fields outlined in grey; the first one's right end holds a small downward triangle, light grey.
-    for (const y of [40, 120]) { fill([100, y, 500, y + 36], 160); fill([101, y + 1, 499, y + 35], 255); }
-    for (let r = 0; r < 6; r++) fill([470 + r, 54 + r, 482 - r, 55 + r], 205);
-    const frame = makeFrame({ data, width: W, height: H, channels: 3 });
-    const line = (text: string, bbox: BBox): OcrLine => ({ text, bbox, confidence: 0.95, words: [{ text, bbox, confidence: 0.95 }] });
-    const ocr: OcrProvider = { name: "fixed", recognize: async () => ({ provider: "fixed", lines: [line("Medium", [112, 50, 170, 66]), line("Jean", [112, 130, 150, 146])], timings: {} }) };
-    const proposer: ElementProposer = { name: "stub", propose: async () => [{ type: "text_input", bbox: [100, 40, 500, 76], confidence: 0.9 }, { type: "text_input", bbox: [100, 120, 500, 156], confidence: 0.9 }] };
-    const { elements } = await new UIElementDetector({ ocr, proposer, keepRules: true }).detect(frame);
-    expect(elements.filter((e) => e.type === "dropdown" || e.type === "text_input").map((e) => [e.type, e.bbox[1]])).toEqual([["dropdown", 40], ["text_input", 120]]);
-  });
-});
-
 describe("widenFields (a field or drop-down boxed at one end)", () => {
   it("takes the drawn rectangle that holds the box, spans its height and shares one of its ends", () => {
     const shapes = [{ bbox: [100, 50, 600, 80] as BBox }, { bbox: [0, 0, 800, 400] as BBox }];

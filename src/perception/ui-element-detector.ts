@@ -22,7 +22,7 @@ import type { TextBox } from "../core/schemas/common.js";
 import { UI_ELEMENT_TYPES, type UIElement, type UIElementType } from "../core/schemas/uielement.js";
 import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
-import { classifyRegions, hasRightGlyph, type ElementCandidate } from "./element-classifier.js";
+import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
 import { completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
@@ -288,11 +288,7 @@ export class UIElementDetector implements ElementDetector {
           const onDrawn = snapToShapes(fillIns(await fillsOf(), [...learned, ...kept]), drawn).map((f) => (f.type === "text_input" || f.type === "dropdown") && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
           const filled = fuseWithOcr(onDrawn, ocr.lines);
           timings.fill_ins = filled.length;
-          // A field whose right end shows an arrow away from its words is a drop-down, whoever boxed it (the model types a
-          // select with a faint arrow a field).
-          const words = ocr.lines.flatMap((l) => l.words);
-          const arrowed = (c: ElementCandidate) => c.type === "text_input" && hasRightGlyph({ img, grey, shapes, lines: ocr!.lines, scale }, c.bbox, words.filter((w) => bboxContainsPoint(c.bbox, bboxCenter(w.bbox))));
-          const found = [...learned, ...kept, ...filled].map((c) => (arrowed(c) ? { ...c, type: "dropdown" as const } : c));
+          const found = [...learned, ...kept, ...filled];
           // Then what the gate judges alone and a row or column shows: a table's row selectors, a strip's tabs.
           const selectors = completeRowSelectors(found, drawn, ocr.lines, { data: grey, width: img.width }, scale);
           const all = [...found, ...selectors];
