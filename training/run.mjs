@@ -5,6 +5,7 @@
 //   detector   train, calibrate, evaluate and export the UI element detector (training/detector/train.py)
 //   ppocr-fold fold PP-OCR's exported graphs once into models/ppocr (training/ocr/fold_ppocr.py, python3-onnx)
 //   gate       fit the hybrid detector's gate on the rules' extra elements (training/gate/fit.ts, run by tsx)
+//   calibrate  recalibrate the hybrid's final confidences by detection method, after the gate (training/gate/calibrate.ts)
 //   icons-data render the icon classifier's training data from npm icon sets and Debian icon themes (training/icons/build.ts)
 //   icons      train, evaluate and export the icon classifier (training/icons/train.py)
 // The Python ones run with Debian's /usr/bin/python3 (python3-torch, python3-gi, python3-pyqt5, python3-tk); all at nice 19.
@@ -13,7 +14,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const scripts = { data: join(here, "data.py"), "bench-screens": join(here, "bench-screens.ts"), detector: join(here, "detector", "train.py"), "ppocr-fold": join(here, "ocr", "fold_ppocr.py"), gate: join(here, "gate", "fit.ts"), "icons-data": join(here, "icons", "build.ts"), icons: join(here, "icons", "train.py") };
+const scripts = { data: join(here, "data.py"), "bench-screens": join(here, "bench-screens.ts"), detector: join(here, "detector", "train.py"), "ppocr-fold": join(here, "ocr", "fold_ppocr.py"), gate: join(here, "gate", "fit.ts"), calibrate: join(here, "gate", "calibrate.ts"), "icons-data": join(here, "icons", "build.ts"), icons: join(here, "icons", "train.py") };
 const [what, ...args] = process.argv.slice(2);
 if (!what || !(what in scripts)) {
   console.error(`usage: npm run train -- <${Object.keys(scripts).join("|")}> [args]  (add --help after it for its options)`);

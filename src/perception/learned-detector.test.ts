@@ -479,6 +479,17 @@ describe("UIElementDetector with fill proposals (the hybrid's coarse pass)", () 
   });
 });
 
+describe("UIElementDetector: the gate's recalibration", () => {
+  it("gives each element the hybrid keeps the confidence the gate recalibrates for its method; others keep theirs", async () => {
+    const frame = makeFrame({ data: new Uint8Array(400 * 200 * 3).fill(245), width: 400, height: 200, channels: 3 });
+    const ocr: OcrProvider = { name: "fixed", recognize: async () => ({ provider: "fixed", lines: [], timings: {} }) };
+    const proposer: ElementProposer = { name: "stub", propose: async () => [{ type: "button", bbox: [20, 20, 80, 40], confidence: 0.9 }, { type: "link", bbox: [20, 100, 80, 120], confidence: 0.6 }] };
+    const gate: RulesGate = { keep: () => true, calibrate: (c) => (c.type === "button" ? c.confidence / 2 : undefined) };
+    const { elements } = await new UIElementDetector({ ocr, proposer, keepRules: true, rulesGate: gate }).detect(frame);
+    expect(elements.map((e) => [e.type, e.confidence])).toEqual([["button", 0.45], ["link", 0.6]]);
+  });
+});
+
 describe("widenFields (a field or drop-down boxed at one end)", () => {
   it("takes the drawn rectangle that holds the box, spans its height and shares one of its ends", () => {
     const shapes = [{ bbox: [100, 50, 600, 80] as BBox }, { bbox: [0, 0, 800, 400] as BBox }];

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import type { ElementCandidate } from "./element-classifier.js";
 import { defaultDetectorModelDir } from "./learned-detector.js";
-import { LogisticRulesGate, MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGateFile } from "./rules-gate.js";
+import { LogisticRulesGate, MODEL_GATE_FEATURES, modelGateFeatures, plattRecalibrate, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGateFile } from "./rules-gate.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rpav-gate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,6 +76,21 @@ describe("the hybrid's gate on the rules' extras", () => {
     // Its probability (the confidence the hybrid gives the element), and none without a model gate.
     expect(gate.learnedProbability(l, { scale: 1, rules: [cand({ type: "link" })], learned: [l] })).toBeCloseTo(1 / (1 + Math.exp(-4)));
     expect(new LogisticRulesGate(fileWith({}, 0)).learnedProbability(l, { scale: 1, rules: [], learned: [l] })).toBeUndefined();
+  });
+
+  it("recalibrates a kept element's confidence by its detection method where the file has a fit for it", () => {
+    const gate = new LogisticRulesGate({ ...fileWith({}, 0), element_calibration: { learned_detector: { a: 0.5, b: -0.5, n: 120 } } });
+    const logit = Math.log(0.8 / 0.2);
+    expect(gate.calibrate(cand({ method: "learned_detector", confidence: 0.8 }))).toBeCloseTo(1 / (1 + Math.exp(-(0.5 * logit - 0.5))));
+    // No fit for that method, or none at all: undefined (the confidence stands).
+    expect(gate.calibrate(cand({ method: "heuristic_strip", confidence: 0.8 }))).toBeUndefined();
+    expect(new LogisticRulesGate(fileWith({}, 0)).calibrate(cand({ method: "learned_detector" }))).toBeUndefined();
+    // The identity leaves a probability as it is; 0 and 1 are clamped, not infinite.
+    expect(plattRecalibrate(0.37, { a: 1, b: 0 })).toBeCloseTo(0.37);
+    expect(plattRecalibrate(1, { a: 2, b: 0 })).toBeLessThan(1);
+    expect(plattRecalibrate(0, { a: 2, b: 0 })).toBeGreaterThan(0);
+    // A malformed fit is an unreadable gate.
+    expect(() => LogisticRulesGate.load(folder(JSON.stringify({ ...fileWith({}, 0), element_calibration: { learned_detector: { a: "x", b: 0, n: 1 } } })), "R")).toThrow(/unreadable/);
   });
 
   it("the committed gate loads, names its features and keeps a wide field the model missed over a stray link", () => {

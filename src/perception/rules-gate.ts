@@ -47,6 +47,11 @@ export interface RulesGate {
   probability?(candidate: ElementCandidate, context: RulesGateContext): number;
   /** The same for one of the model's elements (undefined: the gate has no model part; the model's confidence stands). */
   learnedProbability?(candidate: ElementCandidate, context: LearnedGateContext): number | undefined;
+  /**
+   * The confidence of an element the hybrid keeps, recalibrated by how it was found (its detection method) against
+   * matches of its own type; undefined where the gate has no calibration for that method (its confidence stands).
+   */
+  calibrate?(candidate: ElementCandidate): number | undefined;
 }
 
 /** The names of the features, in order (the weights file lists them, and they must match). */
@@ -157,6 +162,11 @@ export const RulesGateFileSchema = z.object({
   model_gate: LogisticSchema.optional(),
   /** How it was fitted: screens, extras, figures on the fitting split. */
   fitted: z.looseObject({}),
+  /**
+   * The final elements' confidences by detection method, Platt-recalibrated (`sigmoid(a · logit(c) + b)`) against
+   * matches of their own type (`npm run train -- calibrate`); `n`: the examples of that method it was fitted on.
+   */
+  element_calibration: z.record(z.string(), z.object({ a: z.number().finite(), b: z.number().finite(), n: z.number().int().nonnegative() })).optional(),
 });
 export type RulesGateFile = z.infer<typeof RulesGateFileSchema>;
 
@@ -202,6 +212,17 @@ export class LogisticRulesGate implements RulesGate {
   keepLearned(c: ElementCandidate, ctx: LearnedGateContext): boolean {
     return (this.learnedProbability(c, ctx) ?? 1) >= (this.file.model_gate?.threshold ?? 0);
   }
+
+  calibrate(c: ElementCandidate): number | undefined {
+    const k = this.file.element_calibration?.[c.method];
+    return k ? plattRecalibrate(c.confidence, k) : undefined;
+  }
+}
+
+/** `sigmoid(a · logit(p) + b)`, the probability clamped away from 0 and 1 first. */
+export function plattRecalibrate(p: number, k: { a: number; b: number }): number {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return 1 / (1 + Math.exp(-(k.a * Math.log(q / (1 - q)) + k.b)));
 }
 
 /** A logistic model's probability for the feature vector `x` (the gates here, and their fit). */

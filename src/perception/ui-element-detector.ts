@@ -292,7 +292,11 @@ export class UIElementDetector implements ElementDetector {
           // Then what the gate judges alone and a row or column shows: a table's row selectors, a strip's tabs.
           const selectors = completeRowSelectors(found, drawn, ocr.lines, { data: grey, width: img.width }, scale);
           const all = [...found, ...selectors];
-          candidates = [...all, ...completeTabStrips(all, ocr.lines)];
+          // Each kept element's confidence, recalibrated by how it was found where the gate knows how (its fit).
+          candidates = [...all, ...completeTabStrips(all, ocr.lines)].map((c) => {
+            const calibrated = gate?.calibrate?.(c);
+            return calibrated === undefined ? c : { ...c, confidence: calibrated };
+          });
         }
       }
     } catch (e) {
