@@ -10,6 +10,8 @@
 // keeps (`model_gate`): on those screens the model's low-confidence links, tabs and toggles were right
 // less often than the hybrid's F1 needs, and an element the rules saw too (at about the same place),
 // one with text, one not on top of another of the model's were right more often than its confidence says.
+// `npm run train -- calibrate` (training/gate/calibrate.ts) then recalibrates the confidences of the elements the hybrid
+// keeps, by detection method, against matches of their own type (`element_calibration`, `calibrate`).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";

@@ -13,6 +13,7 @@
 // label, size, overlap with the rules' elements and with the model's others; right when it matches a true
 // element one-to-one), its threshold the one that maximises the pooled F1 of the model's elements; the
 // rules' gate is fitted on a second pass with it.
+// The file it writes has no `element_calibration`: run `npm run train -- calibrate` after it (training/gate/calibrate.ts).
 // Options: --ocr-cache <dir> (default training/data/cache/ocr-gate), --limit <n> screens, --dry-run (print, write nothing).
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
