@@ -12,7 +12,7 @@
 // chance than by the fit: ocr_text's 59, fitted, got worse on the very screens): Platt on logit(confidence), full-batch
 // gradient descent from the identity (a = 1, b = 0), deterministic.
 // Options: --ocr-cache <dir> (default the gate's), --limit <n> screens, --dry-run (print, write nothing).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readImageFile } from "../../src/capture/png.js";
@@ -24,7 +24,7 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { LogisticRulesGate, plattRecalibrate, RULES_GATE_FILE, RulesGateFileSchema } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
-import { splitter } from "../fold-split.js";
+import { calibrationScreens } from "./screens.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
@@ -33,15 +33,7 @@ const { values: opts } = parseArgs({ options: { "ocr-cache": { type: "string", d
 const modelDir = defaultDetectorModelDir();
 const gatePath = join(modelDir, RULES_GATE_FILE);
 const { element_calibration: _old, ...gateFile } = RulesGateFileSchema.parse(JSON.parse(readFileSync(gatePath, "utf8")));
-const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { figures: { held_families: string[] } };
-const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; subfamily: string }> };
-const splitOf = splitter(meta.figures.held_families);
-const calib = manifest.files.filter((f) => splitOf(f) === "calib" && existsSync(join(DATA, f.family, `${f.id}.json`)));
-const screens = opts.limit ? calib.slice(0, Number(opts.limit)) : calib;
-if (!screens.length) {
-  console.error("No calibration screens under training/data: generate them first (npm run train -- bench-screens: the benches' screens, minutes; npm run train -- data: the whole data set, hours).");
-  process.exit(1);
-}
+const screens = calibrationScreens(modelDir, DATA, opts.limit);
 
 const pp = await PpOcr.create();
 const tess = await TesseractOcr.create();

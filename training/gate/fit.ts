@@ -17,7 +17,7 @@
 // Options: --ocr-cache <dir> (default training/data/cache/ocr-gate), --limit <n> screens, --dry-run (print, write nothing).
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readImageFile } from "../../src/capture/png.js";
@@ -30,21 +30,13 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { logistic, MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
-import { splitter } from "../fold-split.js";
+import { calibrationScreens } from "./screens.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
 const { values: opts } = parseArgs({ options: { "ocr-cache": { type: "string", default: join(DATA, "cache", "ocr-gate") }, limit: { type: "string" }, "dry-run": { type: "boolean", default: false } } });
 const modelDir = defaultDetectorModelDir();
-const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { figures: { held_families: string[] } };
-const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; subfamily: string }> };
-const splitOf = splitter(meta.figures.held_families);
-const calib = manifest.files.filter((f) => splitOf(f) === "calib" && existsSync(join(DATA, f.family, `${f.id}.json`)));
-const screens = opts.limit ? calib.slice(0, Number(opts.limit)) : calib;
-if (!screens.length) {
-  console.error("No calibration screens under training/data: generate them first (npm run train -- bench-screens: the benches' screens, minutes; npm run train -- data: the whole data set, hours).");
-  process.exit(1);
-}
+const screens = calibrationScreens(modelDir, DATA, opts.limit);
 
 /** One-to-one matches at IoU ≥ 0.5, best first: indices of the truths and of the predictions matched. */
 function matched(truth: readonly BBox[], preds: readonly BBox[]): { truths: Set<number>; preds: Set<number> } {

@@ -1,0 +1,19 @@
+// The screens the gate's fit and the confidence recalibration read: the calibration split of the training families
+// (training/detector/common.py split_of: never trained on by the model, no held family) whose files are on disk.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { splitter, type ManifestScreen } from "../fold-split.js";
+
+/** The calibration screens of the model in `modelDir` found under `dataDir` (the first `limit` when given); exits with what to run when none is. */
+export function calibrationScreens(modelDir: string, dataDir: string, limit?: string): ManifestScreen[] {
+  const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { figures: { held_families: string[] } };
+  const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "utf8")) as { files: ManifestScreen[] };
+  const splitOf = splitter(meta.figures.held_families);
+  const calib = manifest.files.filter((f) => splitOf(f) === "calib" && existsSync(join(dataDir, f.family, `${f.id}.json`)));
+  const screens = limit ? calib.slice(0, Number(limit)) : calib;
+  if (!screens.length) {
+    console.error("No calibration screens under training/data: generate them first (npm run train -- bench-screens: the benches' screens, minutes; npm run train -- data: the whole data set, hours).");
+    process.exit(1);
+  }
+  return screens;
+}
