@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readImageFile } from "../../src/capture/png.js";
-import { bboxIoU, type BBox } from "../../src/core/geometry.js";
+import type { BBox } from "../../src/core/geometry.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, LearnedDetector } from "../../src/perception/learned-detector.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
@@ -24,7 +24,7 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { LogisticRulesGate, plattRecalibrate, RULES_GATE_FILE, RulesGateFileSchema } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
-import { calibrationScreens } from "./screens.js";
+import { calibrationScreens, matched } from "./screens.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
@@ -48,20 +48,7 @@ for (const [i, f] of screens.entries()) {
   const m = JSON.parse(readFileSync(join(DATA, f.family, `${f.id}.json`), "utf8")) as { image: string; variant: { scale?: number }; elements: Array<{ type: string; bbox: BBox }> };
   const scale = m.variant.scale ?? 1;
   const { elements } = await hybrid.detect(await readImageFile(join(DATA, f.family, m.image), { scaleFactor: scale }), { scale });
-  const pairs: Array<[number, number, number]> = [];
-  m.elements.forEach((g, gi) => elements.forEach((e, ei) => {
-    const iou = bboxIoU(g.bbox, e.bbox);
-    if (iou >= 0.5) pairs.push([gi, ei, iou]);
-  }));
-  pairs.sort((a, b) => b[2] - a[2]);
-  const [gs, right] = [new Set<number>(), new Set<number>()];
-  const es = new Set<number>();
-  for (const [g, e] of pairs) {
-    if (gs.has(g) || es.has(e)) continue;
-    gs.add(g);
-    es.add(e);
-    if (m.elements[g]!.type === elements[e]!.type) right.add(e);
-  }
+  const right = new Set([...matched(m.elements.map((g) => g.bbox), elements.map((e) => e.bbox)).pairs].filter(([g, e]) => m.elements[g]!.type === elements[e]!.type).map(([, e]) => e));
   elements.forEach((e, k) => {
     const p = Math.min(1 - 1e-6, Math.max(1e-6, e.confidence));
     const list = byMethod.get(e.detection_method) ?? [];

@@ -30,31 +30,13 @@ import { PpOcr } from "../../src/perception/ppocr-ocr.js";
 import { logistic, MODEL_GATE_FEATURES, modelGateFeatures, RULES_GATE_FEATURES, RULES_GATE_FILE, rulesGateFeatures, type RulesGate, type RulesGateContext } from "../../src/perception/rules-gate.js";
 import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
-import { calibrationScreens } from "./screens.js";
+import { calibrationScreens, matched } from "./screens.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
 const { values: opts } = parseArgs({ options: { "ocr-cache": { type: "string", default: join(DATA, "cache", "ocr-gate") }, limit: { type: "string" }, "dry-run": { type: "boolean", default: false } } });
 const modelDir = defaultDetectorModelDir();
 const screens = calibrationScreens(modelDir, DATA, opts.limit);
-
-/** One-to-one matches at IoU ≥ 0.5, best first: indices of the truths and of the predictions matched. */
-function matched(truth: readonly BBox[], preds: readonly BBox[]): { truths: Set<number>; preds: Set<number> } {
-  const pairs: Array<[number, number, number]> = [];
-  truth.forEach((g, gi) => preds.forEach((p, pi) => {
-    const iou = bboxIoU(g, p);
-    if (iou >= 0.5) pairs.push([gi, pi, iou]);
-  }));
-  pairs.sort((a, b) => b[2] - a[2]);
-  const gs = new Set<number>();
-  const ps = new Set<number>();
-  for (const [g, p] of pairs) {
-    if (gs.has(g) || ps.has(p)) continue;
-    gs.add(g);
-    ps.add(p);
-  }
-  return { truths: gs, preds: ps };
-}
 
 // The recording gate: keeps every extra and remembers it; of the model's elements it remembers each with its
 // features and keeps those the model gate (once fitted) keeps.
