@@ -1,6 +1,8 @@
 // The actor's loop on an in-memory desktop (test/support/fake-desktop.ts).
 // Real apps are in test/lab/actor.test.ts; this pins each decision's logic.
 import { describe, expect, it } from "vitest";
+import type { Frame } from "../core/frame.js";
+import { encodePng as encodePngOf } from "../capture/png.js";
 import type { DecisionModel } from "../core/providers/decision-model.js";
 import type { Step } from "../core/schemas/workflow.js";
 import { rowStatus } from "../replay/executor.js";
@@ -63,22 +65,26 @@ describe("the decision actor", () => {
 
   it("a typing step run again after a failed check clears the field first, even when the field then reads empty (never typed twice)", async () => {
     const d = new FakeDesktop();
-    let typedAt = 0;
+    let typed = false;
+    let checked = false;
     const type = d.input.type.bind(d.input);
     d.input.type = async (text: string, o?: unknown) => {
-      typedAt ||= Date.now();
+      typed = true;
       await type(text, o as never);
     };
+    // The step's after-shot is encoded once its checks are done: the end of the first check, whatever the clock.
+    const encodePng = async (f: Frame) => ((checked ||= typed), encodePngOf(f));
     let emptyRead = false;
     // After the first typing the read-back misreads (an OCR slip) until the check gives up; the
     // next look reads nothing (a field the reader misses); then what is there.
     const readText = async (f: { origin: [number, number] }) => {
       if (!(f.origin[1] >= 20 && f.origin[1] < 44) || !d.field) return [];
-      if (typedAt && Date.now() - typedAt < 1400) return ["Hélo"];
-      if (typedAt && !emptyRead) return (emptyRead = true), [];
+      if (typed && !checked) return ["Hélo"];
+      if (typed && !emptyRead) return (emptyRead = true), [];
       return [d.field];
     };
-    const { row } = await replay(d, formWorkflow(), { deps: { readText: readText as never } });
+    const { row } = await replay(d, formWorkflow(), { deps: { readText: readText as never, encodePng } });
+    expect(emptyRead).toBe(true);
     expect(d.field).toBe("Héloïse");
     expect(d.sent).toContain("key ctrl+a");
     expect(row.status).toBe("passed");
