@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RUNS } from "../../test/support/arbitraries.js";
 import { VectorError } from "./errors.js";
-import { cosine, fuseWeighted, l2Norm, l2Normalize, median, toVector } from "./vectors.js";
+import { cosine, fuseWeighted, l2Norm, l2Normalize, logit, median, sigmoid, toVector } from "./vectors.js";
 
 const DIM = 64;
 const vecArb = (dim: number) => fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: dim, maxLength: dim });
@@ -70,5 +70,15 @@ describe("median", () => {
     expect(xs).toEqual([5, 1, 3]);
     expect(median([4, 1, 2, 3])).toBe(3);
     expect(median([])).toBe(0);
+  });
+});
+
+describe("sigmoid and logit", () => {
+  it("are inverses, and logit keeps 0 and 1 finite (clamped to 1e-6 of them)", () => {
+    for (const p of [0.01, 0.3, 0.5, 0.9]) expect(sigmoid(logit(p))).toBeCloseTo(p, 12);
+    expect(sigmoid(0)).toBe(0.5);
+    expect(logit(0)).toBeCloseTo(Math.log(1e-6 / (1 - 1e-6)), 12);
+    expect(logit(1)).toBeCloseTo(-logit(0), 9);
+    expect(Number.isFinite(logit(1.5))).toBe(true);
   });
 });

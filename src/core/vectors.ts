@@ -95,6 +95,17 @@ export function fuseWeighted(components: readonly WeightedComponent[], dim: numb
   return { vector, zeroComponents };
 }
 
+/** The logistic function, 1 / (1 + e^−x). */
+export function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** The log-odds of a probability, clamped to [1e-6, 1 − 1e-6] first so that 0 and 1 stay finite (the inverse of sigmoid). */
+export function logit(p: number): number {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return Math.log(q / (1 - q));
+}
+
 /** The median of some numbers (the upper one of an even count), 0 for none. The inputs are not reordered. */
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return 0;

@@ -26,6 +26,7 @@ import { bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal, ElementProposer } from "../core/providers/element-proposer.js";
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES, type UIElementType } from "../core/schemas/uielement.js";
+import { logit, sigmoid } from "../core/vectors.js";
 import { toRgb, type RgbImage } from "./raster.js";
 import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
 
@@ -52,7 +53,6 @@ export interface DetectorMeta {
   readonly coarse?: CoarsePass;
 }
 
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** A peak logit's calibrated confidence. */
 export function calibratedConfidence(meta: Pick<DetectorMeta, "temperature" | "calibration">, logit: number): number {
@@ -62,7 +62,7 @@ export function calibratedConfidence(meta: Pick<DetectorMeta, "temperature" | "c
 
 /** The smallest logit whose calibrated confidence reaches `confidence` (the inverse of calibratedConfidence). */
 export function logitForConfidence(meta: Pick<DetectorMeta, "temperature" | "calibration">, confidence: number): number {
-  const z = Math.log(confidence / (1 - confidence));
+  const z = logit(confidence);
   const c = meta.calibration;
   return c ? (z - c.b) / c.a : meta.temperature * z;
 }

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { ProviderUnavailableError } from "../core/errors.js";
 import { bboxCoverage, bboxIoU } from "../core/geometry.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
+import { logit, sigmoid } from "../core/vectors.js";
 import type { ElementCandidate } from "./element-classifier.js";
 import { recordedModelSha256 } from "./learned-detector.js";
 
@@ -120,7 +121,6 @@ export const MODEL_GATE_FEATURES: readonly string[] = [
 /** The feature vector of one of the model's elements (MODEL_GATE_FEATURES order). Sizes in screen pixels. */
 export function modelGateFeatures(c: ElementCandidate, ctx: LearnedGateContext): number[] {
   const { label, size } = labelAndSize(c, ctx.scale);
-  const p = Math.min(1 - 1e-6, Math.max(1e-6, c.confidence));
   let same = 0;
   let any = 0;
   let cover = 0;
@@ -136,7 +136,7 @@ export function modelGateFeatures(c: ElementCandidate, ctx: LearnedGateContext):
     ...UI_ELEMENT_TYPES.map((t) => (c.type === t ? 1 : 0)),
     ...UI_ELEMENT_TYPES.map((t) => (c.type === t ? c.confidence : 0)),
     c.confidence,
-    Math.log(p / (1 - p)) / 4,
+    logit(c.confidence) / 4,
     ...label,
     ...size,
     same,
@@ -223,13 +223,12 @@ export class LogisticRulesGate implements RulesGate {
 
 /** `sigmoid(a · logit(p) + b)`, the probability clamped away from 0 and 1 first. */
 export function plattRecalibrate(p: number, k: { a: number; b: number }): number {
-  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
-  return 1 / (1 + Math.exp(-(k.a * Math.log(q / (1 - q)) + k.b)));
+  return sigmoid(k.a * logit(p) + k.b);
 }
 
 /** A logistic model's probability for the feature vector `x` (the gates here, and their fit). */
 export function logistic(m: { weights: ArrayLike<number>; bias: number }, x: readonly number[]): number {
   let z = m.bias;
   for (let i = 0; i < x.length; i++) z += (m.weights[i] as number) * (x[i] as number);
-  return 1 / (1 + Math.exp(-z));
+  return sigmoid(z);
 }

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readImageFile } from "../../src/capture/png.js";
 import type { BBox } from "../../src/core/geometry.js";
+import { logit, sigmoid } from "../../src/core/vectors.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, LearnedDetector } from "../../src/perception/learned-detector.js";
 import { CachedOcr } from "../../src/perception/ocr-cache.js";
@@ -50,9 +51,9 @@ for (const [i, f] of screens.entries()) {
   const { elements } = await hybrid.detect(await readImageFile(join(DATA, f.family, m.image), { scaleFactor: scale }), { scale });
   const right = new Set([...matched(m.elements.map((g) => g.bbox), elements.map((e) => e.bbox)).pairs].filter(([g, e]) => m.elements[g]!.type === elements[e]!.type).map(([, e]) => e));
   elements.forEach((e, k) => {
-    const p = Math.min(1 - 1e-6, Math.max(1e-6, e.confidence));
+    const p = e.confidence;
     const list = byMethod.get(e.detection_method) ?? [];
-    list.push({ x: Math.log(p / (1 - p)), y: right.has(k) ? 1 : 0, p });
+    list.push({ x: logit(p), y: right.has(k) ? 1 : 0, p });
     byMethod.set(e.detection_method, list);
   });
   const eta = ((Date.now() - t0) / (i + 1)) * (screens.length - i - 1);
@@ -67,7 +68,7 @@ function fitPlatt(ex: ReadonlyArray<{ x: number; y: number }>): { a: number; b: 
   for (let it = 0; it < 5000; it++) {
     let [ga, gb] = [0, 0];
     for (const e of ex) {
-      const err = 1 / (1 + Math.exp(-(a * e.x + b))) - e.y;
+      const err = sigmoid(a * e.x + b) - e.y;
       ga += err * e.x;
       gb += err;
     }

@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readImageFile } from "../../src/capture/png.js";
 import { bboxIoU, type BBox } from "../../src/core/geometry.js";
+import { sigmoid } from "../../src/core/vectors.js";
 import type { ElementCandidate } from "../../src/perception/element-classifier.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_MODEL_FILE, LearnedDetector } from "../../src/perception/learned-detector.js";
@@ -44,7 +45,6 @@ let asked: Array<{ c: ElementCandidate; ctx: RulesGateContext }> = [];
 let modelAsked: Array<{ c: ElementCandidate; x: number[]; kept: boolean }> = [];
 /** The model gate once fitted (after the first pass). */
 const fitted: { modelGate?: { weights: Float64Array; bias: number; threshold: number } } = {};
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const recorder: RulesGate = {
   keep: (c, ctx) => (asked.push({ c, ctx }), true),
   keepLearned: (c, ctx) => {
