@@ -12,7 +12,7 @@ import type { ElementProposal, ElementProposer } from "../core/providers/element
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOf, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeLeftAlignedButtons, snapToShapes, widenFields } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -394,6 +394,28 @@ describe("completeRowSelectors (a table's row selectors the model and its gate l
     expect(completeRowSelectors([], squares, [], page(), 1)).toEqual([]);
     // Discs (radio buttons) are no row selectors.
     expect(completeRowSelectors([], squares.map((s) => ({ ...s, kind: "disc" })), rows, page(), 1)).toEqual([]);
+  });
+});
+
+describe("retypeLeftAlignedButtons (a field showing its value, seen as a button)", () => {
+  const width = 400;
+  // A 300×40 outlined box at (20, 20) on white; « text » drawn as a dark bar from x0 to x1 in its middle rows.
+  const box = (x0: number, x1: number) => {
+    const data = new Uint8Array(width * 100).fill(255);
+    for (let x = 20; x < 320; x++) data[20 * width + x] = data[59 * width + x] = 150;
+    for (let y = 20; y < 60; y++) data[y * width + 20] = data[y * width + 319] = 150;
+    for (let y = 33; y < 47; y++) for (let x = x0; x < x1; x++) data[y * width + x] = 40;
+    return { data, width };
+  };
+  const shapes = [{ kind: "rectangle", bbox: [20, 20, 320, 60] as BBox }];
+  const button = { type: "button", bbox: [20, 20, 320, 60] as BBox, confidence: 0.9 };
+  it("retypes a drawn wide button whose text sits at its left or runs cut into its right end; a centred face stays a button", () => {
+    expect(inkGaps(box(36, 150), button.bbox)).toEqual({ left: 6, right: 160 });
+    expect(retypeLeftAlignedButtons([button], shapes, box(36, 150), 1)[0]!.type).toBe("text_input");
+    expect(retypeLeftAlignedButtons([button], shapes, box(46, 308), 1)[0]!.type).toBe("text_input"); // cut at the right
+    expect(retypeLeftAlignedButtons([button], shapes, box(110, 230), 1)[0]!.type).toBe("button"); // centred
+    expect(retypeLeftAlignedButtons([button], [], box(36, 150), 1)[0]!.type).toBe("button"); // no drawn face: its edges unknown
+    expect(retypeLeftAlignedButtons([{ ...button, type: "link" }], shapes, box(36, 150), 1)[0]!.type).toBe("link");
   });
 });
 

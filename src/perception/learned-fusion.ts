@@ -3,7 +3,8 @@
 // caption (the nearest line left of it on its row, else just above it), what is inside it staying in
 // `text`; a check box or radio button fitted to its caption (fitToggles) takes those words, else the whole
 // line its box cuts, or, when its box holds no words, the line right of it. Boxes are first fitted to
-// what is drawn: snapToShapes, widenFields, fitToggles; a combo box seen as a field and its arrow is one (joinSplitDropdowns).
+// what is drawn: snapToShapes, widenFields, fitToggles; a combo box seen as a field and its arrow is one (joinSplitDropdowns);
+// a drawn wide « button » whose text sits at its left is a field showing its value (retypeLeftAlignedButtons).
 // Fill boxes (a FillProposer's: the model's coarse pass) are added only where no other element stands (fillIns).
 import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
@@ -478,4 +479,49 @@ export function completeRowSelectors(candidates: readonly ElementCandidate[], sh
   }
   // Named as the model's row selectors are: by the line right of the indicator (the row's first cell).
   return fuseWithOcr(added.map((bbox) => ({ type: "checkbox" as const, bbox, confidence: 0.6 })), lines).map((c) => ({ ...c, method: "heuristic_column" }));
+}
+
+/**
+ * The space left and right of what is inked in a box's middle rows (its outer quarter-heights aside, where a border and
+ * rounded corners are drawn), in pixels; undefined when nothing is inked there.
+ */
+export function inkGaps(grey: GreyImage, box: BBox): { left: number; right: number } | undefined {
+  const h = box[3] - box[1];
+  const [x0, x1] = [Math.round(box[0] + 0.25 * h), Math.round(box[2] - 0.25 * h)];
+  const [y0, y1] = [Math.round(box[1] + 0.25 * h), Math.round(box[3] - 0.25 * h)];
+  const height = Math.floor(grey.data.length / grey.width);
+  if (x1 <= x0 || y1 <= y0 || x0 < 0 || y0 < 0 || x1 > grey.width || y1 > height) return undefined;
+  let first = -1;
+  let last = -1;
+  for (let x = x0; x < x1; x++) {
+    let lo = 255;
+    let hi = 0;
+    for (let y = y0; y < y1; y++) {
+      const v = grey.data[y * grey.width + x]!;
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    if (hi - lo < 48) continue;
+    if (first < 0) first = x;
+    last = x + 1;
+  }
+  return first < 0 ? undefined : { left: first - x0, right: x1 - last };
+}
+
+/**
+ * A wide button of the model's on a drawn rectangle (its edges those of the face) whose text sits at its left, far from
+ * its right end (or runs into it, cut), is a field showing its value: a button centres its face. Retyped text_input;
+ * its caption is then looked for as a field's is.
+ */
+export function retypeLeftAlignedButtons<C extends { type: string; bbox: BBox }>(candidates: readonly C[], shapes: readonly { readonly kind: string; readonly bbox: BBox }[], grey: GreyImage, scale: number): C[] {
+  return candidates.map((c) => {
+    const [w, h] = [c.bbox[2] - c.bbox[0], c.bbox[3] - c.bbox[1]];
+    if (c.type !== "button" || w < 3.5 * h || h < 18 * scale || h > 80 * scale) return c;
+    if (!shapes.some((s) => s.kind === "rectangle" && bboxIoU(s.bbox, c.bbox) >= 0.9)) return c;
+    const g = inkGaps(grey, c.bbox);
+    if (!g || g.left > 0.8 * h) return c;
+    const leftAligned = g.right - g.left >= Math.max(0.5 * h, g.left);
+    const cut = g.right <= 0.1 * h && g.left >= 0.3 * h;
+    return leftAligned || cut ? { ...c, type: "text_input" } : c;
+  });
 }

@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, snapToShapes, widenFields } from "./learned-fusion.js";
+import { completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeLeftAlignedButtons, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -260,7 +260,7 @@ export class UIElementDetector implements ElementDetector {
           const drawn = shapes.filter((s) => !s.container);
           const gate = this.deps.rulesGate;
           const snapped = snapToShapes(proposals, drawn);
-          const fitted = fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines, { data: grey, width: img.width });
+          const fitted = retypeLeftAlignedButtons(fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines, { data: grey, width: img.width }), drawn, { data: grey, width: img.width }, scale);
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
           // Where the gate knows how likely an element is right, that is its confidence (calibrated on the train
           // families' calibration split with what the rules and the model saw together).
