@@ -254,12 +254,12 @@ export interface GreyImage {
   readonly width: number;
 }
 
-/** The share of a box's columns whose grey levels span 24 or more (an edge or a stroke crosses them); 0 for an empty box. */
-export function inkedColumns(grey: GreyImage, box: BBox): number {
+/** Per column of a box (rounded, inside the image), whether its grey levels span `range` or more; undefined outside. */
+function inkedColumnFlags(grey: GreyImage, box: BBox, range: number): boolean[] | undefined {
   const [x0, y0, x1, y1] = box.map(Math.round) as [number, number, number, number];
   const height = Math.floor(grey.data.length / grey.width);
-  if (x1 <= x0 || y1 <= y0 || x0 < 0 || y0 < 0 || x1 > grey.width || y1 > height) return 0;
-  let inked = 0;
+  if (x1 <= x0 || y1 <= y0 || x0 < 0 || y0 < 0 || x1 > grey.width || y1 > height) return undefined;
+  const flags: boolean[] = [];
   for (let x = x0; x < x1; x++) {
     let lo = 255;
     let hi = 0;
@@ -268,9 +268,15 @@ export function inkedColumns(grey: GreyImage, box: BBox): number {
       lo = Math.min(lo, v);
       hi = Math.max(hi, v);
     }
-    if (hi - lo >= 24) inked++;
+    flags.push(hi - lo >= range);
   }
-  return inked / (x1 - x0);
+  return flags;
+}
+
+/** The share of a box's columns whose grey levels span 24 or more (an edge or a stroke crosses them); 0 for an empty box. */
+export function inkedColumns(grey: GreyImage, box: BBox): number {
+  const flags = inkedColumnFlags(grey, box, 24);
+  return flags ? flags.filter(Boolean).length / flags.length : 0;
 }
 
 /**
@@ -487,25 +493,9 @@ export function completeRowSelectors(candidates: readonly ElementCandidate[], sh
  */
 export function inkGaps(grey: GreyImage, box: BBox): { left: number; right: number } | undefined {
   const h = box[3] - box[1];
-  const [x0, x1] = [Math.round(box[0] + 0.25 * h), Math.round(box[2] - 0.25 * h)];
-  const [y0, y1] = [Math.round(box[1] + 0.25 * h), Math.round(box[3] - 0.25 * h)];
-  const height = Math.floor(grey.data.length / grey.width);
-  if (x1 <= x0 || y1 <= y0 || x0 < 0 || y0 < 0 || x1 > grey.width || y1 > height) return undefined;
-  let first = -1;
-  let last = -1;
-  for (let x = x0; x < x1; x++) {
-    let lo = 255;
-    let hi = 0;
-    for (let y = y0; y < y1; y++) {
-      const v = grey.data[y * grey.width + x]!;
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
-    if (hi - lo < 48) continue;
-    if (first < 0) first = x;
-    last = x + 1;
-  }
-  return first < 0 ? undefined : { left: first - x0, right: x1 - last };
+  const flags = inkedColumnFlags(grey, [box[0] + 0.25 * h, box[1] + 0.25 * h, box[2] - 0.25 * h, box[3] - 0.25 * h], 48);
+  const first = flags?.indexOf(true) ?? -1;
+  return flags && first >= 0 ? { left: first, right: flags.length - 1 - flags.lastIndexOf(true) } : undefined;
 }
 
 /**
