@@ -12,7 +12,7 @@ import type { ElementProposal, ElementProposer } from "../core/providers/element
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeLeftAlignedButtons, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOf, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -166,6 +166,11 @@ describe("fusion with OCR", () => {
     expect(c[2]!.state).toEqual({ checked: true, disabled: false });
     expect(c.every((x) => x.method === "learned_detector")).toBe(true);
     expect(captionOf([100, 8, 300, 30], lines, "above")).toBeUndefined();
+    // One line OCR ran from a caption into its field's value: the field is named by the words outside it.
+    const w = (text: string, x0: number, x1: number) => ({ text, bbox: [x0, 212, x1, 228] as BBox, confidence: 0.9 });
+    const merged: OcrLine = { text: "Invoice number : 1 250,00", bbox: [18, 210, 205, 230], confidence: 0.9, words: [w("Invoice", 18, 66), w("number", 70, 116), w(":", 120, 124), w("1", 140, 146), w("250,00", 150, 205)] };
+    const [field] = fuseWithOcr([{ type: "text_input", bbox: [132, 208, 384, 232], confidence: 0.9 }], [merged]);
+    expect([field!.label, field!.text]).toEqual(["Invoice number", "1 250,00"]);
     // A check box whose box cuts its caption is named by the whole line.
     const cut = { text: "Accepte les conditions", bbox: [20, 120, 160, 138] as BBox, confidence: 0.9, words: [{ text: "Accepte", bbox: [20, 120, 70, 138] as BBox, confidence: 0.9 }, { text: "les", bbox: [74, 120, 90, 138] as BBox, confidence: 0.9 }, { text: "conditions", bbox: [94, 120, 160, 138] as BBox, confidence: 0.9 }] };
     // Two buttons of a row OCR read as one word: each keeps its own part, cut where the capital starts the next word.
@@ -416,6 +421,18 @@ describe("retypeLeftAlignedButtons (a field showing its value, seen as a button)
     expect(retypeLeftAlignedButtons([button], shapes, box(110, 230), 1)[0]!.type).toBe("button"); // centred
     expect(retypeLeftAlignedButtons([button], [], box(36, 150), 1)[0]!.type).toBe("button"); // no drawn face: its edges unknown
     expect(retypeLeftAlignedButtons([{ ...button, type: "link" }], shapes, box(36, 150), 1)[0]!.type).toBe("link");
+  });
+});
+
+describe("withoutWordsIn (a line OCR merged across a caption and its field)", () => {
+  it("keeps the words outside the fields, drops a separator read at the field's edge, and a line wholly inside", () => {
+    const merged = { text: "Nom du client |Martin", bbox: [40, 10, 260, 30] as BBox, words: [{ text: "Nom", bbox: [40, 10, 70, 30] as BBox }, { text: "du", bbox: [74, 10, 90, 30] as BBox }, { text: "client", bbox: [94, 10, 140, 30] as BBox }, { text: "|Martin", bbox: [150, 10, 210, 30] as BBox }] };
+    const field = { bbox: [148, 8, 400, 32] as BBox };
+    expect(withoutWordsIn(merged, [field])).toEqual({ text: "Nom du client", bbox: [40, 10, 140, 30] });
+    expect(withoutWordsIn(merged, [])).toBe(merged);
+    expect(withoutWordsIn({ ...merged, words: [merged.words[3]!] }, [field])).toBeUndefined();
+    const plain = { text: "Ville", bbox: [40, 40, 80, 60] as BBox };
+    expect(withoutWordsIn(plain, [field])).toBe(plain);
   });
 });
 

@@ -88,6 +88,21 @@ export function captionOf<L extends { readonly text: string; readonly bbox: BBox
 }
 
 /**
+ * A line without its words that lie inside any of `boxes` (their centres); the line as it is when it has no words or
+ * none is inside; undefined when every word is.
+ */
+export function withoutWordsIn<L extends { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }>(l: L, boxes: readonly { bbox: BBox }[]): L | { text: string; bbox: BBox } | undefined {
+  if (!l.words?.length) return l;
+  const kept = l.words.filter((w) => !boxes.some((b) => bboxContainsPoint(b.bbox, bboxCenter(w.bbox))));
+  if (kept.length === l.words.length) return l;
+  if (kept.length === 0) return undefined;
+  // OCR's word boundaries keep a separator read at the field's edge (« client | »): dropped with the field.
+  const text = kept.map((w) => w.text).join(" ").replace(/[\s|]+$/u, "").trim();
+  if (!text) return undefined;
+  return { text, bbox: [Math.min(...kept.map((w) => w.bbox[0])), Math.min(...kept.map((w) => w.bbox[1])), Math.max(...kept.map((w) => w.bbox[2])), Math.max(...kept.map((w) => w.bbox[3]))] };
+}
+
+/**
  * The model's boxes are regressed on a coarse grid and come out a few pixels off; a shape drawn on
  * screen (a rectangle's or a disc's edges, found by the region proposals, containers left out by
  * the caller) is exact. A proposal that overlaps one such shape well (IoU ≥ 0.5) takes that
@@ -330,7 +345,9 @@ export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonl
     let text = inside.map((w) => w.text).join(" ");
     let label = text;
     if (p.type === "text_input" || p.type === "dropdown") {
-      const cap = captionOf(p.bbox, lines, "left") ?? captionOf(p.bbox, lines, "above");
+      // A line OCR ran from the caption into the field (« Invoice number : 1 250,00 ») names it by its words outside.
+      const outside = lines.map((l) => withoutWordsIn(l, [p])).filter((l) => l !== undefined);
+      const cap = captionOf(p.bbox, outside, "left") ?? captionOf(p.bbox, lines, "above");
       if (cap) label = cap.text.replace(/\s*[:*]+\s*$/u, "").trim();
     } else if (isToggle(p)) {
       // A toggle is named by its whole caption: the line right of a bare indicator, or the

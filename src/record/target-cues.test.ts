@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BBox } from "../core/geometry.js";
 import { makeFrame } from "../core/frame.js";
-import { captionOf, iconCrop, iconRepeats, withoutWordsIn } from "./target-cues.js";
+import { captionOf, iconCrop, iconRepeats } from "./target-cues.js";
 
 const line = (text: string, bbox: BBox) => ({ text, bbox });
 
@@ -29,18 +29,6 @@ describe("captionOf (the builder's caption of a control)", () => {
     const box: BBox = [20, 100, 36, 116];
     expect(captionOf(box, "checkbox", [line("Accepter", [40, 99, 100, 117])])?.text).toBe("Accepter");
     expect(captionOf(box, "checkbox", [line("Loin", [400, 99, 440, 117])])).toBeUndefined();
-  });
-});
-
-describe("withoutWordsIn (a line OCR merged across a caption and its field)", () => {
-  it("keeps the words outside the fields, drops a separator read at the field's edge, and a line wholly inside", () => {
-    const merged = { text: "Nom du client |Martin", bbox: [40, 10, 260, 30] as BBox, words: [{ text: "Nom", bbox: [40, 10, 70, 30] as BBox }, { text: "du", bbox: [74, 10, 90, 30] as BBox }, { text: "client", bbox: [94, 10, 140, 30] as BBox }, { text: "|Martin", bbox: [150, 10, 210, 30] as BBox }] };
-    const field = { bbox: [148, 8, 400, 32] as BBox };
-    expect(withoutWordsIn(merged, [field])).toEqual({ text: "Nom du client", bbox: [40, 10, 140, 30] });
-    expect(withoutWordsIn(merged, [])).toBe(merged);
-    expect(withoutWordsIn({ ...merged, words: [merged.words[3]!] }, [field])).toBeUndefined();
-    const plain = { text: "Ville", bbox: [40, 40, 80, 60] as BBox };
-    expect(withoutWordsIn(plain, [field])).toBe(plain);
   });
 });
 

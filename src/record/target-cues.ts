@@ -48,21 +48,6 @@ export function captionOf(box: BBox, type: string, lines: readonly TextLine[]): 
 }
 
 /**
- * A line without its words that lie inside any of `boxes` (their centres); the line as it is when it has no words or
- * none is inside; undefined when every word is.
- */
-export function withoutWordsIn<L extends { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }>(l: L, boxes: readonly { bbox: BBox }[]): L | { text: string; bbox: BBox } | undefined {
-  if (!l.words?.length) return l;
-  const kept = l.words.filter((w) => !boxes.some((b) => bboxContainsPoint(b.bbox, bboxCenter(w.bbox))));
-  if (kept.length === l.words.length) return l;
-  if (kept.length === 0) return undefined;
-  // OCR's word boundaries keep a separator read at the field's edge (« client | »): dropped with the field.
-  const text = kept.map((w) => w.text).join(" ").replace(/[\s|]+$/u, "").trim();
-  if (!text) return undefined;
-  return { text, bbox: [Math.min(...kept.map((w) => w.bbox[0])), Math.min(...kept.map((w) => w.bbox[1])), Math.max(...kept.map((w) => w.bbox[2])), Math.max(...kept.map((w) => w.bbox[3]))] };
-}
-
-/**
  * Offset of a text's centre from a point, rounded (window pixels), and the text's width: the same
  * words read at replay give the UI scale by their width (steadier than line heights, which vary
  * with accents and descenders).
