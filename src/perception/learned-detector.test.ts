@@ -12,7 +12,7 @@ import type { ElementProposal, ElementProposer } from "../core/providers/element
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
+import { captionOf, completeRowSelectors, completeTabStrips, fillIns, fitToggles, downArrowAtRight, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -436,6 +436,41 @@ describe("withoutWordsIn (a line OCR merged across a caption and its field)", ()
   });
 });
 
+describe("downArrowAtRight (a drop-down's arrow at a field's right end)", () => {
+  const width = 300;
+  // A 200×30 field at (20, 20), outlined, with a word at its left and a mark drawn by `mark` near its right end.
+  const field = (mark: (set: (x: number, y: number) => void) => void) => {
+    const data = new Uint8Array(width * 80).fill(250);
+    const set = (x: number, y: number) => (data[y * width + x] = 60);
+    for (let x = 20; x < 220; x++) (set(x, 20), set(x, 49));
+    for (let y = 20; y < 50; y++) (set(20, y), set(219, y));
+    for (let y = 30; y < 40; y++) for (let x = 30; x < 90; x += 7) (set(x, y), set(x + 1, y));
+    mark(set);
+    return { data, width };
+  };
+  const box: BBox = [20, 20, 220, 50];
+  const triangle = (set: (x: number, y: number) => void) => { for (let k = 0; k < 5; k++) for (let x = 196 + k; x < 206 - k; x++) set(x, 33 + k); };
+  const chevron = (set: (x: number, y: number) => void) => { for (let k = 0; k < 5; k++) (set(196 + k, 33 + k), set(205 - k, 33 + k)); };
+  const minusPlus = (set: (x: number, y: number) => void) => {
+    for (let x = 180; x < 188; x++) set(x, 35);
+    for (let x = 198; x < 206; x++) set(x, 35);
+    for (let y = 31; y < 39; y++) set(202, y);
+  };
+  const spinArrows = (set: (x: number, y: number) => void) => {
+    for (let k = 0; k < 4; k++) for (let x = 202 - k; x <= 202 + k; x++) (set(x, 26 + k), set(x, 43 - k)); // ▲ over ▼
+  };
+  it("sees a triangle or a chevron pointing down; not a spin box's − + or ▲▼, nor a plain field", () => {
+    expect(downArrowAtRight(field(triangle), box, 1)).toBe(true);
+    expect(downArrowAtRight(field(chevron), box, 1)).toBe(true);
+    expect(downArrowAtRight(field(minusPlus), box, 1)).toBe(false);
+    expect(downArrowAtRight(field(spinArrows), box, 1)).toBe(false);
+    expect(downArrowAtRight(field(() => {}), box, 1)).toBe(false);
+    const flipped = (set: (x: number, y: number) => void) => { for (let k = 0; k < 5; k++) for (let x = 196 + k; x < 206 - k; x++) set(x, 37 - k); }; // ▲
+    expect(downArrowAtRight(field(flipped), box, 1)).toBe(false);
+    expect(retypeArrowedFields([{ type: "text_input", bbox: box }, { type: "button", bbox: box }], field(triangle), 1).map((c) => c.type)).toEqual(["dropdown", "button"]);
+  });
+});
+
 describe("joinSplitDropdowns (a combo box seen as a field and its arrow)", () => {
   it("joins a field and the drop-down over its arrow end into one drop-down; a drop-down beside a field stays apart", () => {
     const out = joinSplitDropdowns([
@@ -453,6 +488,12 @@ describe("joinSplitDropdowns (a combo box seen as a field and its arrow)", () =>
       ["text_input", [100, 600, 300, 622], 0.9],
       ["dropdown", [150, 640, 300, 662], 0.9],
     ]);
+  });
+  it("joins named elements with the merge given: the field's caption names the drop-down (a rules field, the model's arrow button)", () => {
+    const field = { type: "text_input", bbox: [351, 771, 599, 807] as BBox, confidence: 0.7, label: "City" };
+    const arrow = { type: "dropdown", bbox: [555, 770, 630, 808] as BBox, confidence: 0.85, label: "I agree to the terms" };
+    const out = joinSplitDropdowns([arrow, field], (d, f, bbox) => ({ ...d, bbox, label: f.label }));
+    expect(out).toEqual([{ type: "dropdown", bbox: [351, 770, 630, 808], confidence: 0.85, label: "City" }]);
   });
 });
 

@@ -11,6 +11,7 @@ import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import { median } from "../core/vectors.js";
 import { faceMarks, type ElementCandidate } from "./element-classifier.js";
+import { connectedComponents } from "./raster.js";
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
@@ -126,9 +127,9 @@ export function snapToShapes(proposals: readonly ElementProposal[], shapes: read
  * arrow's end (the model's confidence the larger of the two). A field followed by a drop-down beside it (an input
  * group) does not overlap it and stays two.
  */
-export function joinSplitDropdowns(proposals: readonly ElementProposal[]): ElementProposal[] {
-  const gone = new Set<ElementProposal>();
-  const joined = new Map<ElementProposal, ElementProposal>();
+export function joinSplitDropdowns<P extends { readonly type: string; readonly bbox: BBox; readonly confidence: number }>(proposals: readonly P[], merge: (dropdown: P, field: P, bbox: BBox) => P = (d, f, bbox) => ({ ...d, bbox, confidence: Math.max(d.confidence, f.confidence) })): P[] {
+  const gone = new Set<P>();
+  const joined = new Map<P, P>();
   for (const d of proposals) {
     if (d.type !== "dropdown") continue;
     const [dx0, dy0, dx1, dy1] = d.bbox;
@@ -141,7 +142,7 @@ export function joinSplitDropdowns(proposals: readonly ElementProposal[]): Eleme
     if (!field) continue;
     gone.add(field);
     const t = field.bbox;
-    joined.set(d, { ...d, bbox: [t[0], Math.min(t[1], dy0), dx1, Math.max(t[3], dy1)], confidence: Math.max(d.confidence, field.confidence) });
+    joined.set(d, merge(d, field, [t[0], Math.min(t[1], dy0), dx1, Math.max(t[3], dy1)]));
   }
   return proposals.flatMap((p) => (gone.has(p) ? [] : [joined.get(p) ?? p]));
 }
@@ -531,4 +532,48 @@ export function retypeLeftAlignedButtons<C extends { type: string; bbox: BBox }>
     const cut = g.right <= 0.1 * h && g.left >= 0.3 * h;
     return leftAligned || cut ? { ...c, type: "text_input" } : c;
   });
+}
+
+/**
+ * Whether a field's right end shows a drop-down's arrow: the rightmost mark inked there (its right 1.3 heights, inside
+ * the border; marks are what stands 40 grey levels off the end's median and touches none of its sides, a border's or a
+ * button's bevel aside) points down — at least 1.3 times as wide as tall and 3 px tall or more, its bottom third's rows
+ * at most 0.6 of its top third's width (a triangle ▼, a chevron ⌄) — with no other mark above or below it (a spin box's
+ * ▲▼) and a gap of a third of the height before the next mark left of it (text). A spin box's − + fails (a bar, a cross).
+ */
+export function downArrowAtRight(grey: GreyImage, box: BBox, scale: number): boolean {
+  const h = box[3] - box[1];
+  if (h < 12 * scale || box[2] - box[0] < 3 * h) return false;
+  const [x0, x1] = [Math.round(Math.max(box[0], box[2] - 1.3 * h)), Math.round(box[2] - 0.1 * h)];
+  const [y0, y1] = [Math.round(box[1] + 0.12 * h), Math.round(box[3] - 0.12 * h)];
+  const height = Math.floor(grey.data.length / grey.width);
+  if (x0 < 0 || y0 < 0 || x1 > grey.width || y1 > height || x1 - x0 < 4 || y1 - y0 < 4) return false;
+  const [W, H] = [x1 - x0, y1 - y0];
+  const vals: number[] = [];
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) vals.push(grey.data[y * grey.width + x]!);
+  const bg = median(vals);
+  const mask = new Uint8Array(W * H);
+  vals.forEach((v, i) => (mask[i] = Math.abs(v - bg) >= 40 ? 1 : 0));
+  const marks = connectedComponents(mask, W, H).filter((c) => c.pixels >= 3 && c.x1 > 0 && c.y1 > 0 && c.x2 < W && c.y2 < H);
+  if (!marks.length) return false;
+  const arrow = marks.reduce((a, b) => (b.x2 > a.x2 ? b : a));
+  const [aw, ah] = [arrow.x2 - arrow.x1, arrow.y2 - arrow.y1];
+  if (ah < 3 || aw < 1.3 * ah) return false;
+  if (marks.some((m) => m !== arrow && (overlap(m.x1, m.x2, arrow.x1, arrow.x2) > 0 || arrow.x1 - m.x2 < h / 3))) return false;
+  const extent = (y: number) => {
+    let lo = -1;
+    let hi = -1;
+    for (let x = arrow.x1; x < arrow.x2; x++) if (mask[y * W + x]) (lo < 0 && (lo = x), (hi = x));
+    return lo < 0 ? 0 : hi - lo + 1;
+  };
+  const third = Math.max(1, Math.floor(ah / 3));
+  let top = 0;
+  let bottom = 0;
+  for (let k = 0; k < third; k++) (top += extent(arrow.y1 + k), (bottom += extent(arrow.y2 - 1 - k)));
+  return bottom <= 0.6 * top;
+}
+
+/** A field whose right end shows a drop-down's arrow ({@link downArrowAtRight}) is a drop-down. */
+export function retypeArrowedFields<C extends { type: string; bbox: BBox }>(candidates: readonly C[], grey: GreyImage, scale: number): C[] {
+  return candidates.map((c) => (c.type === "text_input" && downArrowAtRight(grey, c.bbox, scale) ? { ...c, type: "dropdown" } : c));
 }

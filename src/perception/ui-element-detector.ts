@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeLeftAlignedButtons, snapToShapes, widenFields } from "./learned-fusion.js";
+import { completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -260,7 +260,8 @@ export class UIElementDetector implements ElementDetector {
           const drawn = shapes.filter((s) => !s.container);
           const gate = this.deps.rulesGate;
           const snapped = snapToShapes(proposals, drawn);
-          const fitted = retypeLeftAlignedButtons(fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines, { data: grey, width: img.width }), drawn, { data: grey, width: img.width }, scale);
+          const greyImage = { data: grey, width: img.width };
+          const fitted = retypeArrowedFields(retypeLeftAlignedButtons(fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines, greyImage), drawn, greyImage, scale), greyImage, scale);
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
           // Where the gate knows how likely an element is right, that is its confidence (calibrated on the train
           // families' calibration split with what the rules and the model saw together).
@@ -271,26 +272,28 @@ export class UIElementDetector implements ElementDetector {
             return { keep: true, ...(confidence !== undefined ? { confidence } : {}) };
           });
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
-          const kept = gate
+          const kept = retypeArrowedFields(gate
             ? extras.flatMap((r) => {
                 const ctx = { scale, learned };
                 if (!gate.keep(r, ctx)) return [];
                 const confidence = gate.probability?.(r, ctx);
                 return [confidence === undefined ? r : { ...r, confidence }];
               })
-            : extras;
+            : extras, greyImage, scale);
           timings.model_elements = fused.length;
           timings.model_elements_kept = learned.length;
           timings.rules_extras = extras.length;
           timings.rules_extras_kept = kept.length;
           // The coarse pass's boxes where neither the model's nor the rules' elements stand, named as the model's are.
           // A field's or drop-down's box not on a drawn shape takes the edges drawn around its middle (drawnFieldAround).
-          const onDrawn = snapToShapes(fillIns(await fillsOf(), [...learned, ...kept]), drawn).map((f) => (f.type === "text_input" || f.type === "dropdown") && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
+          // A field the rules drew up to a drop-down's arrow button, which the model boxed alone, is that drop-down.
+          const joined = joinSplitDropdowns([...learned, ...kept], (d, f, bbox) => ({ ...d, bbox, label: f.label, text: f.text, confidence: Math.max(d.confidence, f.confidence) }));
+          const onDrawn = snapToShapes(fillIns(await fillsOf(), joined), drawn).map((f) => (f.type === "text_input" || f.type === "dropdown") && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
           const filled = fuseWithOcr(onDrawn, ocr.lines);
           timings.fill_ins = filled.length;
-          const found = [...learned, ...kept, ...filled];
+          const found = [...joined, ...filled];
           // Then what the gate judges alone and a row or column shows: a table's row selectors, a strip's tabs.
-          const selectors = completeRowSelectors(found, drawn, ocr.lines, { data: grey, width: img.width }, scale);
+          const selectors = completeRowSelectors(found, drawn, ocr.lines, greyImage, scale);
           const all = [...found, ...selectors];
           // Each kept element's confidence, recalibrated by how it was found where the gate knows how (its fit).
           candidates = [...all, ...completeTabStrips(all, ocr.lines)].map((c) => {
