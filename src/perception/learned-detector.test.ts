@@ -442,22 +442,22 @@ describe("downArrowAtRight (a drop-down's arrow at a field's right end)", () => 
   const field = (mark: (set: (x: number, y: number) => void) => void) => {
     const data = new Uint8Array(width * 80).fill(250);
     const set = (x: number, y: number) => (data[y * width + x] = 60);
-    for (let x = 20; x < 220; x++) (set(x, 20), set(x, 49));
-    for (let y = 20; y < 50; y++) (set(20, y), set(219, y));
-    for (let y = 30; y < 40; y++) for (let x = 30; x < 90; x += 7) (set(x, y), set(x + 1, y));
+    for (let x = 20; x < 220; x++) [20, 49].forEach((y) => set(x, y));
+    for (let y = 20; y < 50; y++) [20, 219].forEach((x) => set(x, y));
+    for (let y = 30; y < 40; y++) for (let x = 30; x < 90; x += 7) [x, x + 1].forEach((v) => set(v, y));
     mark(set);
     return { data, width };
   };
   const box: BBox = [20, 20, 220, 50];
   const triangle = (set: (x: number, y: number) => void) => { for (let k = 0; k < 5; k++) for (let x = 196 + k; x < 206 - k; x++) set(x, 33 + k); };
-  const chevron = (set: (x: number, y: number) => void) => { for (let k = 0; k < 5; k++) (set(196 + k, 33 + k), set(205 - k, 33 + k)); };
+  const chevron = (set: (x: number, y: number) => void) => { for (let k = 0; k < 5; k++) [196 + k, 205 - k].forEach((x) => set(x, 33 + k)); };
   const minusPlus = (set: (x: number, y: number) => void) => {
     for (let x = 180; x < 188; x++) set(x, 35);
     for (let x = 198; x < 206; x++) set(x, 35);
     for (let y = 31; y < 39; y++) set(202, y);
   };
   const spinArrows = (set: (x: number, y: number) => void) => {
-    for (let k = 0; k < 4; k++) for (let x = 202 - k; x <= 202 + k; x++) (set(x, 26 + k), set(x, 43 - k)); // ▲ over ▼
+    for (let k = 0; k < 4; k++) for (let x = 202 - k; x <= 202 + k; x++) [26 + k, 43 - k].forEach((y) => set(x, y)); // ▲ over ▼
   };
   it("sees a triangle or a chevron pointing down; not a spin box's − + or ▲▼, nor a plain field", () => {
     expect(downArrowAtRight(field(triangle), box, 1)).toBe(true);

@@ -563,13 +563,20 @@ export function downArrowAtRight(grey: GreyImage, box: BBox, scale: number): boo
   const extent = (y: number) => {
     let lo = -1;
     let hi = -1;
-    for (let x = arrow.x1; x < arrow.x2; x++) if (mask[y * W + x]) (lo < 0 && (lo = x), (hi = x));
+    for (let x = arrow.x1; x < arrow.x2; x++) {
+      if (!mask[y * W + x]) continue;
+      if (lo < 0) lo = x;
+      hi = x;
+    }
     return lo < 0 ? 0 : hi - lo + 1;
   };
   const third = Math.max(1, Math.floor(ah / 3));
   let top = 0;
   let bottom = 0;
-  for (let k = 0; k < third; k++) (top += extent(arrow.y1 + k), (bottom += extent(arrow.y2 - 1 - k)));
+  for (let k = 0; k < third; k++) {
+    top += extent(arrow.y1 + k);
+    bottom += extent(arrow.y2 - 1 - k);
+  }
   return bottom <= 0.6 * top;
 }
 
