@@ -12,7 +12,7 @@ import type { ElementProposal, ElementProposer } from "../core/providers/element
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, completeRowSelectors, completeTabStrips, fillIns, fitToggles, downArrowAtRight, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
+import { captionOf, captionOfField, completeRowSelectors, completeTabStrips, fillIns, fitToggles, downArrowAtRight, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -171,6 +171,8 @@ describe("fusion with OCR", () => {
     const merged: OcrLine = { text: "Invoice number : 1 250,00", bbox: [18, 210, 205, 230], confidence: 0.9, words: [w("Invoice", 18, 66), w("number", 70, 116), w(":", 120, 124), w("1", 140, 146), w("250,00", 150, 205)] };
     const [field] = fuseWithOcr([{ type: "text_input", bbox: [132, 208, 384, 232], confidence: 0.9 }], [merged]);
     expect([field!.label, field!.text]).toEqual(["Invoice number", "1 250,00"]);
+    expect(captionOfField([132, 208, 384, 232], [merged])).toBe("Invoice number"); // as a rules « button » retyped a field is named
+    expect(captionOfField([132, 300, 384, 324], [merged])).toBeUndefined();
     // A check box whose box cuts its caption is named by the whole line.
     const cut = { text: "Accepte les conditions", bbox: [20, 120, 160, 138] as BBox, confidence: 0.9, words: [{ text: "Accepte", bbox: [20, 120, 70, 138] as BBox, confidence: 0.9 }, { text: "les", bbox: [74, 120, 90, 138] as BBox, confidence: 0.9 }, { text: "conditions", bbox: [94, 120, 160, 138] as BBox, confidence: 0.9 }] };
     // Two buttons of a row OCR read as one word: each keeps its own part, cut where the capital starts the next word.

@@ -337,6 +337,17 @@ function cutLines(box: BBox, lines: readonly OcrLine[], inside: readonly OcrWord
   return most.length ? most : cut.sort((a, b) => share(b) - share(a)).slice(0, 1);
 }
 
+/**
+ * A field's or drop-down's caption: the nearest line left of it on its row, else just above it, without a trailing colon
+ * or asterisk. A line OCR ran from the caption into the field (« Invoice number : 1 250,00 ») names it by its words
+ * outside the field.
+ */
+export function captionOfField(box: BBox, lines: readonly OcrLine[]): string | undefined {
+  const outside = lines.map((l) => withoutWordsIn(l, [{ bbox: box }])).filter((l) => l !== undefined);
+  const cap = captionOf(box, outside, "left") ?? captionOf(box, lines, "above");
+  return cap ? cap.text.replace(/\s*[:*]+\s*$/u, "").trim() : undefined;
+}
+
 /** One candidate per proposal, best first, labelled from the OCR lines. */
 export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
@@ -345,12 +356,8 @@ export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonl
     const inside = wordsInside(p.bbox, words, p.type);
     let text = inside.map((w) => w.text).join(" ");
     let label = text;
-    if (p.type === "text_input" || p.type === "dropdown") {
-      // A line OCR ran from the caption into the field (« Invoice number : 1 250,00 ») names it by its words outside.
-      const outside = lines.map((l) => withoutWordsIn(l, [p])).filter((l) => l !== undefined);
-      const cap = captionOf(p.bbox, outside, "left") ?? captionOf(p.bbox, lines, "above");
-      if (cap) label = cap.text.replace(/\s*[:*]+\s*$/u, "").trim();
-    } else if (isToggle(p)) {
+    if (p.type === "text_input" || p.type === "dropdown") label = captionOfField(p.bbox, lines) ?? label;
+    else if (isToggle(p)) {
       // A toggle is named by its whole caption: the line right of a bare indicator, or the
       // lines its box cuts (« Accepte les » of « Accepte les conditions »), which are its text too.
       // A box fitted to its caption (fitToggles) is named by those words alone: one OCR line may run across the

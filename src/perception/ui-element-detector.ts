@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOfField, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -272,14 +272,18 @@ export class UIElementDetector implements ElementDetector {
             return { keep: true, ...(confidence !== undefined ? { confidence } : {}) };
           });
           const extras = rules.filter((r) => learned.every((l) => bboxIoU(l.bbox, r.bbox) < 0.5 && bboxCoverage(r.bbox, l.bbox) < 0.6));
-          const kept = retypeArrowedFields(gate
+          const judged = gate
             ? extras.flatMap((r) => {
                 const ctx = { scale, learned };
                 if (!gate.keep(r, ctx)) return [];
                 const confidence = gate.probability?.(r, ctx);
                 return [confidence === undefined ? r : { ...r, confidence }];
               })
-            : extras, greyImage, scale);
+            : extras;
+          // The rules' kept elements are read as the model's are: a field showing its value (named by its caption), a
+          // drop-down's arrow.
+          const lines = ocr.lines;
+          const kept = retypeArrowedFields(retypeLeftAlignedButtons(judged, drawn, greyImage, scale), greyImage, scale).map((r, k) => (judged[k]!.type === "button" && r.type !== "button" ? { ...r, label: captionOfField(r.bbox, lines) ?? r.label } : r));
           timings.model_elements = fused.length;
           timings.model_elements_kept = learned.length;
           timings.rules_extras = extras.length;
