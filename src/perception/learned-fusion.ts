@@ -4,9 +4,10 @@
 // `text`; a check box or radio button fitted to its caption (fitToggles) takes those words, else the whole
 // line its box cuts, or, when its box holds no words, the line right of it. Boxes are first fitted to
 // what is drawn: snapToShapes, widenFields, fitToggles; a combo box seen as a field and its arrow is one (joinSplitDropdowns);
-// a drawn wide « button » whose text sits at its left is a field showing its value (retypeLeftAlignedButtons).
+// what a face shows retypes an element (retypeByFace): a drawn wide « button » whose text sits at its left is a field
+// showing its value (retypeLeftAlignedButtons), a field whose right end shows a down arrow a drop-down (retypeArrowedFields).
 // Fill boxes (a FillProposer's: the model's coarse pass) are added only where no other element stands (fillIns).
-import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, type BBox } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, bboxUnion, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import { median } from "../core/vectors.js";
@@ -100,7 +101,7 @@ export function withoutWordsIn<L extends { text: string; bbox: BBox; words?: rea
   // OCR's word boundaries keep a separator read at the field's edge (« client | »): dropped with the field.
   const text = kept.map((w) => w.text).join(" ").replace(/[\s|]+$/u, "").trim();
   if (!text) return undefined;
-  return { text, bbox: [Math.min(...kept.map((w) => w.bbox[0])), Math.min(...kept.map((w) => w.bbox[1])), Math.max(...kept.map((w) => w.bbox[2])), Math.max(...kept.map((w) => w.bbox[3]))] };
+  return { text, bbox: kept.map((w) => w.bbox).reduce(bboxUnion) };
 }
 
 /**
@@ -524,9 +525,9 @@ export function inkGaps(grey: GreyImage, box: BBox): { left: number; right: numb
 }
 
 /**
- * A wide button of the model's on a drawn rectangle (its edges those of the face) whose text sits at its left, far from
- * its right end (or runs into it, cut), is a field showing its value: a button centres its face. Retyped text_input;
- * its caption is then looked for as a field's is.
+ * A wide button on a drawn rectangle (its edges those of the face) whose text sits at its left, far from its right end
+ * (or runs into it, cut), is a field showing its value: a button centres its face. Retyped text_input; the caller names
+ * it by its caption (captionOfField).
  */
 export function retypeLeftAlignedButtons<C extends { type: string; bbox: BBox }>(candidates: readonly C[], shapes: readonly { readonly kind: string; readonly bbox: BBox }[], grey: GreyImage, scale: number): C[] {
   return candidates.map((c) => {
@@ -590,4 +591,9 @@ export function downArrowAtRight(grey: GreyImage, box: BBox, scale: number): boo
 /** A field whose right end shows a drop-down's arrow ({@link downArrowAtRight}) is a drop-down. */
 export function retypeArrowedFields<C extends { type: string; bbox: BBox }>(candidates: readonly C[], grey: GreyImage, scale: number): C[] {
   return candidates.map((c) => (c.type === "text_input" && downArrowAtRight(grey, c.bbox, scale) ? { ...c, type: "dropdown" } : c));
+}
+
+/** What an element's face shows, read in order: a field showing its value ({@link retypeLeftAlignedButtons}), then a drop-down's arrow ({@link retypeArrowedFields}). */
+export function retypeByFace<C extends { type: string; bbox: BBox }>(candidates: readonly C[], shapes: readonly { readonly kind: string; readonly bbox: BBox }[], grey: GreyImage, scale: number): C[] {
+  return retypeArrowedFields(retypeLeftAlignedButtons(candidates, shapes, grey, scale), grey, scale);
 }

@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { captionOfField, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOfField, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeByFace, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -261,7 +261,7 @@ export class UIElementDetector implements ElementDetector {
           const gate = this.deps.rulesGate;
           const snapped = snapToShapes(proposals, drawn);
           const greyImage = { data: grey, width: img.width };
-          const fitted = retypeArrowedFields(retypeLeftAlignedButtons(fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines, greyImage), drawn, greyImage, scale), greyImage, scale);
+          const fitted = retypeByFace(fitToggles(joinSplitDropdowns(widenFields(snapped, drawn)), drawn, ocr.lines, greyImage), drawn, greyImage, scale);
           // The gate's model part keeps those of the model's elements likely right (with what the rules saw).
           // Where the gate knows how likely an element is right, that is its confidence (calibrated on the train
           // families' calibration split with what the rules and the model saw together).
@@ -283,7 +283,7 @@ export class UIElementDetector implements ElementDetector {
           // The rules' kept elements are read as the model's are: a field showing its value (named by its caption), a
           // drop-down's arrow.
           const lines = ocr.lines;
-          const kept = retypeArrowedFields(retypeLeftAlignedButtons(judged, drawn, greyImage, scale), greyImage, scale).map((r, k) => (judged[k]!.type === "button" && r.type !== "button" ? { ...r, label: captionOfField(r.bbox, lines) ?? r.label } : r));
+          const kept = retypeByFace(judged, drawn, greyImage, scale).map((r, k) => (judged[k]!.type === "button" && r.type !== "button" ? { ...r, label: captionOfField(r.bbox, lines) ?? r.label } : r));
           timings.model_elements = fused.length;
           timings.model_elements_kept = learned.length;
           timings.rules_extras = extras.length;
