@@ -10,92 +10,29 @@
 // come from the model alone (OCR only names them). Reliability: the learned detector's confidence
 // bins vs the share of its detections matching an element of that type. Nothing here is tuned on a
 // held family: the model's threshold and temperature come from its calibration split.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { readImageFile } from "../../src/capture/png.js";
 import { bboxIoU, type BBox } from "../../src/core/geometry.js";
-import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
-import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector, reliabilityTable } from "../../src/perception/learned-detector.js";
-import { CachedOcr } from "../../src/perception/ocr-cache.js";
-import { PpOcr } from "../../src/perception/ppocr-ocr.js";
-import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
-import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
-import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
-import { CORPUS_DIR, readCorpus } from "../corpus/build.js";
-import { benchHybridModel, round, writeResult } from "../lib.js";
-import { BENCH_TOGGLE_PAGES, FAMILY_SAMPLE, familySample, pageIndices, splitter } from "../../training/fold-split.js";
-import { htmlPageId } from "../../training/gen/gen-html.js";
+import { defaultDetectorModelDir, reliabilityTable } from "../../src/perception/learned-detector.js";
+import { round, writeResult } from "../lib.js";
+import { FAMILY_SAMPLE } from "../../training/fold-split.js";
+import { benchDetectors, benchScreens, matchOneToOne, readModelFiles, type Screen } from "./common.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const DATA = join(ROOT, "training", "data");
 const perFamily = Number(process.env.RPAV_BENCH_PER_FAMILY ?? FAMILY_SAMPLE);
 //   RPAV_BENCH_MODEL_DIR=<dir>  another model folder (ui-detector.onnx, .json, data-manifest.json) than the committed one
 const modelDir = process.env.RPAV_BENCH_MODEL_DIR ?? defaultDetectorModelDir();
-const meta = JSON.parse(readFileSync(join(modelDir, "ui-detector.json"), "utf8")) as { fold: string; figures: { held_families: string[] }; data_manifest_sha256: string };
-const manifest = JSON.parse(readFileSync(join(modelDir, "data-manifest.json"), "utf8")) as { files: Array<{ id: string; family: string; subfamily: string }> };
+const files = readModelFiles(modelDir);
+const { meta, manifest } = files;
 const held = meta.figures.held_families;
-
-// The split of training/detector/common.py split_of (same hash, same shares).
-const splitOf = splitter(held);
-
-interface Screen {
-  id: string;
-  family: string;
-  split: "train" | "held" | "dev" | "toggles";
-  image: string;
-  scale: number;
-  elements: Array<{ type: string; bbox: BBox }>;
-}
-const screens: Screen[] = [];
-for (const { split, family: fam, files } of familySample(manifest.files, splitOf, perFamily)) {
-  for (const f of files) {
-    const dir = join(DATA, f.family);
-    if (!existsSync(join(dir, `${f.id}.json`))) continue;
-    const m = JSON.parse(readFileSync(join(dir, `${f.id}.json`), "utf8")) as { image: string; variant: { scale?: number }; elements: Screen["elements"] };
-    screens.push({ id: f.id, family: fam, split: split === "held" ? "held" : "train", image: join(dir, m.image), scale: m.variant.scale ?? 1, elements: m.elements });
-  }
-}
-// The dev corpus as a whole (its figures before the learned detector were tuned on it by the rules). When the model's data
-// manifest holds it (family dev/<source>), the learned detector was trained on most of it too: its "dev" rows are then
-// trained-on figures for both detectors, and only the dev families the fold holds out count as held (above).
 const devTrained = manifest.files.some((f) => f.family === "dev");
-for (const it of readCorpus().filter((_, i) => i % Math.max(1, Math.round(96 / perFamily)) === 0))
-  screens.push({ id: it.id, family: `dev/${it.source}`, split: "dev", image: join(CORPUS_DIR, it.image), scale: it.variant.scale, elements: it.elements });
-// Pages of large toggles (1.5–2.6 times their caption's letters; training kits, a variant the model never saw and the
-// gate was not fitted on: fold-split.ts BENCH_TOGGLE_PAGES), on a row of their own, out of the means.
-for (const i of pageIndices(BENCH_TOGGLE_PAGES)) {
-  const id = htmlPageId(i);
-  if (!existsSync(join(DATA, "html", `${id}.json`))) continue;
-  const m = JSON.parse(readFileSync(join(DATA, "html", `${id}.json`), "utf8")) as { image: string; variant: { scale?: number }; elements: Screen["elements"] };
-  screens.push({ id, family: "html/large-toggles", split: "toggles", image: join(DATA, "html", m.image), scale: m.variant.scale ?? 1, elements: m.elements });
-}
 // RPAV_BENCH_SETS=train,toggles,dev: only those splits (held left out, as while changing code; the held figures are run
 // once, at the end).
-const sets = process.env.RPAV_BENCH_SETS?.split(",").filter(Boolean);
-if (sets) screens.splice(0, screens.length, ...screens.filter((s) => sets.includes(s.split)));
+const screens: Screen[] = benchScreens(files, perFamily, process.env.RPAV_BENCH_SETS?.split(",").filter(Boolean));
 if (screens.length === 0) {
   console.error("No screens: generate them first (npm run train -- bench-screens: the benches' screens, minutes; npm run train -- data: the whole data set, hours).");
   process.exit(1);
 }
 
-const pp = await PpOcr.create();
-const tess = await TesseractOcr.create();
-const ocr = new CachedOcr(new HybridOcr(pp, tess, AccentLexicon.load()), { dir: process.env.RPAV_BENCH_OCR_CACHE ?? mkdtempSync(join(tmpdir(), "rpav-bench-ocr-")) });
-const model = await LearnedDetector.create({ modelDir });
-// As the product composes them: the model alone with its coarse pass merged in, the hybrid with the pass's boxes where nothing
-// else stands (variants: lib.ts benchHybridModel).
-const hybridModel = benchHybridModel();
-const fineModel = await LearnedDetector.create({ modelDir, coarse: hybridModel.coarse });
-const fills = hybridModel.fills ? { fills: fineModel } : {};
-const rules = new UIElementDetector({ ocr });
-const learned = new UIElementDetector({ ocr, proposer: model });
-// The product's `--detector hybrid`: the union above, with the model's boxes on the rules' drawn edges where they overlap.
-const hybrid = new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, ...fills });
-// The product's hybrid since the gate: the rules' extras through models/ui-detector/rules-gate.json (fitted on the calibration
-// split of the training families), beside the ungated one above.
-const rulesGate = LogisticRulesGate.load(modelDir, DETECTOR_RESTORE_COMMAND);
-const gated = rulesGate ? new UIElementDetector({ ocr, proposer: fineModel, keepRules: true, rulesGate, ...fills }) : undefined;
+const { pp, tess, model, fineModel, rules, learned, hybrid, gated } = await benchDetectors(modelDir);
 
 interface Tally {
   screens: number;
@@ -108,17 +45,10 @@ interface Tally {
 }
 const tally = (): Tally => ({ screens: 0, tp: 0, fp: 0, fn: 0, typeOk: 0, gtByType: {}, tpByType: {} });
 function score(t: Tally, gts: Screen["elements"], preds: Array<{ type: string; bbox: BBox }>): Set<number> {
-  const pairs: Array<{ g: number; p: number; iou: number }> = [];
-  gts.forEach((g, gi) => preds.forEach((p, pi) => {
-    const iou = bboxIoU(g.bbox, p.bbox);
-    if (iou >= 0.5) pairs.push({ g: gi, p: pi, iou });
-  }));
-  pairs.sort((a, b) => b.iou - a.iou);
   const gU = new Set<number>();
   const pU = new Set<number>();
   const right = new Set<number>();
-  for (const pr of pairs) {
-    if (gU.has(pr.g) || pU.has(pr.p)) continue;
+  for (const pr of matchOneToOne(gts, preds)) {
     gU.add(pr.g);
     pU.add(pr.p);
     t.tp++;

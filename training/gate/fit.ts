@@ -197,6 +197,15 @@ const file = {
 };
 console.log(`${examples.length} extras on ${screens.length} screens, ${positives} right. Hybrid F1 on these screens: all extras ${round(all.f1)}, none ${round(none.f1)}, gated at p ≥ ${best.t}: ${round(best.f1)} (keeps ${best.kept}, ${keptRight} right)`);
 for (const [k, name] of RULES_GATE_FEATURES.entries()) console.log(`  ${name.padEnd(28)} ${w[k]!.toFixed(3)}`);
+// What the gate sees, by the extras' type and method: how many, how many right, how many it keeps (and right).
+const groups = new Map<string, [number, number, number, number]>();
+examples.forEach((e, k) => {
+  const name = (prefix: string) => RULES_GATE_FEATURES.find((f, j) => f.startsWith(prefix) && e.x[j] === 1)?.slice(prefix.length) ?? "?";
+  const g = groups.get(`${name("type:")} ${name("method:")}`) ?? [0, 0, 0, 0];
+  groups.set(`${name("type:")} ${name("method:")}`, [g[0] + 1, g[1] + e.y, g[2] + (probs[k]! >= best.t ? 1 : 0), g[3] + (probs[k]! >= best.t ? e.y : 0)]);
+});
+console.log("extras by type and method: count, right, kept, kept right");
+for (const [k, g] of [...groups].sort(([, a], [, b]) => b[0] - a[0])) console.log(`  ${k.padEnd(44)} ${g.join(", ")}`);
 if (!opts["dry-run"]) {
   writeFileSync(join(modelDir, RULES_GATE_FILE), `${JSON.stringify(file, null, 2)}\n`);
   console.log(`written: ${join(modelDir, RULES_GATE_FILE)}`);
