@@ -438,7 +438,7 @@ describe("withoutWordsIn (a line OCR merged across a caption and its field)", ()
   });
 });
 
-describe("downArrowAtRight (a drop-down's arrow at a field's right end)", () => {
+describe("downArrowAtRight (a drop-down's arrow, or up-down arrows, at a field's right end)", () => {
   const width = 300;
   // A 200×30 field at (20, 20), outlined, with a word at its left and a mark drawn by `mark` near its right end.
   const field = (mark: (set: (x: number, y: number) => void) => void) => {
@@ -461,11 +461,23 @@ describe("downArrowAtRight (a drop-down's arrow at a field's right end)", () => 
   const spinArrows = (set: (x: number, y: number) => void) => {
     for (let k = 0; k < 4; k++) for (let x = 202 - k; x <= 202 + k; x++) [26 + k, 43 - k].forEach((y) => set(x, y)); // ▲ over ▼
   };
+  const upDown = (set: (x: number, y: number) => void) => {
+    for (let k = 0; k < 4; k++) for (let x = 201 - k; x <= 201 + k; x++) [29 + k, 38 - k].forEach((y) => set(x, y)); // ⇕, 2 px apart
+  };
+  const spinButtons = (set: (x: number, y: number) => void) => {
+    upDown(set);
+    for (const [y0, y1] of [[24, 34], [35, 45]] as const) {
+      for (let x = 194; x <= 208; x++) [y0, y1].forEach((y) => set(x, y));
+      for (let y = y0; y <= y1; y++) [194, 208].forEach((x) => set(x, y));
+    }
+  };
   it("sees a triangle or a chevron pointing down; not a spin box's − + or ▲▼, nor a plain field", () => {
     expect(downArrowAtRight(field(triangle), box, 1)).toBe(true);
     expect(downArrowAtRight(field(chevron), box, 1)).toBe(true);
     expect(downArrowAtRight(field(minusPlus), box, 1)).toBe(false);
     expect(downArrowAtRight(field(spinArrows), box, 1)).toBe(false);
+    expect(downArrowAtRight(field(upDown), box, 1)).toBe(true); // a select's up-down arrows
+    expect(downArrowAtRight(field(spinButtons), box, 1)).toBe(false); // the same on two framed buttons
     expect(downArrowAtRight(field(() => {}), box, 1)).toBe(false);
     const flipped = (set: (x: number, y: number) => void) => { for (let k = 0; k < 5; k++) for (let x = 196 + k; x < 206 - k; x++) set(x, 37 - k); }; // ▲
     expect(downArrowAtRight(field(flipped), box, 1)).toBe(false);

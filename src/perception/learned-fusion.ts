@@ -543,15 +543,17 @@ export function retypeLeftAlignedButtons<C extends { type: string; bbox: BBox }>
 }
 
 /**
- * Whether a field's right end shows a drop-down's arrow: the rightmost mark inked there (its right 1.3 heights, inside
- * the border; marks are what stands 40 grey levels off the end's median and touches none of its sides, a border's or a
- * button's bevel aside) points down — at least 1.3 times as wide as tall and 3 px tall or more, its bottom third's rows
- * at most 0.6 of its top third's width (a triangle ▼, a chevron ⌄) — with no other mark above or below it (a spin box's
- * ▲▼) and a gap of a third of the height before the next mark left of it (text). A spin box's − + fails (a bar, a cross).
+ * Whether a field (two heights wide or more) shows a drop-down's arrow at its right end: the rightmost mark inked there
+ * (its right 1.3 heights, inside the border; marks are what stands 40 grey levels off the end's median and touches none
+ * of its sides, a border's or a button's bevel aside) points down — at least 1.3 times as wide as tall and 3 px tall or
+ * more, its bottom third's rows at most 0.6 of its top third's width (a triangle ▼, a chevron ⌄) — with no other mark
+ * above or below it, or it is the lower of a ⇕: an unframed ▲ close over it, alike in width and centred on it (a select's
+ * up-down arrows; a spin box's ▲▼ sit on buttons whose bevels are marks too, and fail) — and a gap of a third of the
+ * height lies before the next mark left of them (text). A spin box's − + fails (a bar, a cross).
  */
 export function downArrowAtRight(grey: GreyImage, box: BBox, scale: number): boolean {
   const h = box[3] - box[1];
-  if (h < 12 * scale || box[2] - box[0] < 3 * h) return false;
+  if (h < 12 * scale || box[2] - box[0] < 2 * h) return false;
   const [x0, x1] = [Math.round(Math.max(box[0], box[2] - 1.3 * h)), Math.round(box[2] - 0.1 * h)];
   const [y0, y1] = [Math.round(box[1] + 0.12 * h), Math.round(box[3] - 0.12 * h)];
   const height = Math.floor(grey.data.length / grey.width);
@@ -564,28 +566,47 @@ export function downArrowAtRight(grey: GreyImage, box: BBox, scale: number): boo
   vals.forEach((v, i) => (mask[i] = Math.abs(v - bg) >= 40 ? 1 : 0));
   const marks = connectedComponents(mask, W, H).filter((c) => c.pixels >= 3 && c.x1 > 0 && c.y1 > 0 && c.x2 < W && c.y2 < H);
   if (!marks.length) return false;
-  const arrow = marks.reduce((a, b) => (b.x2 > a.x2 ? b : a));
-  const [aw, ah] = [arrow.x2 - arrow.x1, arrow.y2 - arrow.y1];
-  if (ah < 3 || aw < 1.3 * ah) return false;
-  if (marks.some((m) => m !== arrow && (overlap(m.x1, m.x2, arrow.x1, arrow.x2) > 0 || arrow.x1 - m.x2 < h / 3))) return false;
-  const extent = (y: number) => {
-    let lo = -1;
-    let hi = -1;
-    for (let x = arrow.x1; x < arrow.x2; x++) {
-      if (!mask[y * W + x]) continue;
-      if (lo < 0) lo = x;
-      hi = x;
+  const rightmost = marks.reduce((a, b) => (b.x2 > a.x2 ? b : a));
+  // The marks in the rightmost one's column: itself alone (▼, ⌄), or a ▲ over a ▼ (⇕).
+  const column = marks.filter((m) => overlap(m.x1, m.x2, rightmost.x1, rightmost.x2) > 0).sort((a, b) => a.y1 - b.y1);
+  if (column.length > 2) return false;
+  const left = Math.min(...column.map((m) => m.x1));
+  if (marks.some((m) => !column.includes(m) && left - m.x2 < h / 3)) return false;
+  /** The summed widths of a mark's top and bottom thirds (rows of the mask within its box). */
+  const thirds = (m: (typeof marks)[number]) => {
+    const extent = (y: number) => {
+      let lo = -1;
+      let hi = -1;
+      for (let x = m.x1; x < m.x2; x++) {
+        if (!mask[y * W + x]) continue;
+        if (lo < 0) lo = x;
+        hi = x;
+      }
+      return lo < 0 ? 0 : hi - lo + 1;
+    };
+    const third = Math.max(1, Math.floor((m.y2 - m.y1) / 3));
+    let top = 0;
+    let bottom = 0;
+    for (let k = 0; k < third; k++) {
+      top += extent(m.y1 + k);
+      bottom += extent(m.y2 - 1 - k);
     }
-    return lo < 0 ? 0 : hi - lo + 1;
+    return { top, bottom };
   };
-  const third = Math.max(1, Math.floor(ah / 3));
-  let top = 0;
-  let bottom = 0;
-  for (let k = 0; k < third; k++) {
-    top += extent(arrow.y1 + k);
-    bottom += extent(arrow.y2 - 1 - k);
+  const [aw, ah] = [rightmost.x2 - rightmost.x1, rightmost.y2 - rightmost.y1];
+  if (column.length === 1) {
+    if (ah < 3 || aw < 1.3 * ah) return false;
+    const { top, bottom } = thirds(rightmost);
+    return bottom <= 0.6 * top;
   }
-  return bottom <= 0.6 * top;
+  // ⇕: two marks stacked close, alike in width and centred on one another, the upper pointing up, the lower down (their
+  // mirrored pair is evidence enough to let each be as tall as wide).
+  const [up, down] = column as [(typeof marks)[number], (typeof marks)[number]];
+  const [uw, uh, dw, dh] = [up.x2 - up.x1, up.y2 - up.y1, down.x2 - down.x1, down.y2 - down.y1];
+  if (uh < 2 || dh < 2 || uw < 0.9 * uh || dw < 0.9 * dh || up.y2 > down.y1 || down.y1 - up.y2 > Math.max(uh, dh)) return false;
+  if (Math.max(uw, dw) > 1.4 * Math.min(uw, dw) || Math.abs(up.x1 + up.x2 - down.x1 - down.x2) / 2 > 0.25 * Math.max(uw, dw)) return false;
+  const [u, d] = [thirds(up), thirds(down)];
+  return u.top <= 0.6 * u.bottom && d.bottom <= 0.6 * d.top;
 }
 
 /** A field whose right end shows a drop-down's arrow ({@link downArrowAtRight}) is a drop-down. */
