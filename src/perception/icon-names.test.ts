@@ -43,6 +43,11 @@ describe("icon figures from a glyph's ink (iconShapes)", () => {
     const boxed = ["############", "#..........#", "#....##....#", "#....##....#", "#..######..#", "#..######..#", "#....##....#", "#....##....#", "#..........#", "#..........#", "#..........#", "############"];
     expect(shapes(boxed)).toContain("plus");
     expect(shapes(["##########", "##########"])).toEqual(["minus"]);
+    // Three dots, in a row or a column (« more »), are no minus; two dots, or dots of unlike sizes, are not three dots.
+    expect(shapes(["###..###..###", "###..###..###", "###..###..###"])).toEqual(["dots"]);
+    expect(shapes(["###", "###", "...", "...", "###", "###", "...", "...", "###", "###"]).includes("dots")).toBe(true);
+    expect(shapes(["###..###", "###..###", "###..###"])).not.toContain("dots");
+    expect(shapes(["##..######..##", "##..######..##"])).not.toContain("dots");
     expect(shapes(["##########", "##########", "..........", "..........", "##########", "##########", "..........", "..........", "##########", "##########"])).toContain("bars");
   });
 

@@ -101,7 +101,8 @@ export type IconShape =
   | "arrow_right"
   | "arrow_left"
   | "arrow_up"
-  | "arrow_down";
+  | "arrow_down"
+  | "dots";
 
 /**
  * The figures a binary ink mask (1 = ink, row-major `w`×`h`, e.g. one glyph cut from an element)
@@ -137,8 +138,25 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
   };
   let total = 0;
   for (let y = 0; y < H; y++) total += rowShare(y) / H;
+  // Three dots in a row or a column (⋯ ⋮, « more »): three filled blobs alike in size, as long as the figure is thick,
+  // evenly spaced.
+  const threeDots = (len: number, thick: number, occupied: (i: number) => boolean, fill: (a: number, b: number) => number) => {
+    const runs: Array<[number, number]> = [];
+    for (let i = 0; i < len; i++) {
+      if (!occupied(i)) continue;
+      const last = runs[runs.length - 1];
+      if (last && last[1] === i) last[1] = i + 1;
+      else runs.push([i, i + 1]);
+    }
+    if (runs.length !== 3 || thick < 2) return false;
+    const sizes = runs.map(([a, b]) => b - a);
+    const gaps = [runs[1]![0] - runs[0]![1], runs[2]![0] - runs[1]![1]];
+    return Math.max(...sizes) <= 1.6 * Math.min(...sizes) && sizes.every((z) => z >= 0.5 * thick && z <= 2 * thick) && Math.abs(gaps[0]! - gaps[1]!) <= Math.max(1, 0.4 * Math.max(...gaps)) && runs.every(([a, b]) => fill(a, b) >= 0.5);
+  };
+  const dots = threeDots(W, H, (x) => colShare(x) > 0, (a, b) => boxShare(a, 0, b, H)) || threeDots(H, W, (y) => rowShare(y) > 0, (a, b) => boxShare(0, a, W, b));
+  if (dots) out.add("dots");
   // A flat bar.
-  if (H <= 0.45 * W && total >= 0.6) out.add("minus");
+  else if (H <= 0.45 * W && total >= 0.6) out.add("minus");
   // Three bars.
   if (H >= 5 && Math.abs(W - H) <= 0.5 * Math.max(W, H)) {
     const full = Array.from({ length: H }, (_, y) => rowShare(y));

@@ -362,7 +362,8 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | unde
   ["pager", undefined], ["pagination", undefined],
 ];
 
-export type RelationKind = "right_of" | "left_of" | "below" | "above" | "near";
+/** Where the target stands from another thing on screen; "row": on its row (a table's line: "the pencil in the Smith row"). */
+export type RelationKind = "right_of" | "left_of" | "below" | "above" | "near" | "row";
 
 /** Words that tie the target to another thing on screen ("next to Department", « à droite de la date »). */
 export const RELATION_PHRASES: readonly (readonly [string, RelationKind])[] = [
@@ -415,6 +416,7 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   lock: { words: ["padlock", "lock", "cadenas"], labels: ["lock", "verrouiller", "security", "securite", "password", "mot de passe"], shapes: [], classes: ["lock"] },
   download: { words: ["down arrow", "downward arrow", "fleche vers le bas", "tray", "download"], labels: ["download", "telecharger", "export", "exporter"], shapes: ["arrow_down"], classes: ["download"] },
   upload: { words: ["up arrow", "upward arrow", "fleche vers le haut", "upload"], labels: ["upload", "televerser", "import", "importer"], shapes: ["arrow_up"], classes: ["upload"] },
+  more: { words: ["three dots", "trois points", "dots", "ellipsis", "kebab", "points de suspension", "…", "..."], labels: ["more", "more actions", "plus d actions", "actions", "options", "…", "..."], shapes: ["dots"], classes: [] },
   arrow: { words: ["arrow", "fleche", "chevron"], labels: [], shapes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "triangle_right", "triangle_left"], classes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down"] },
   next: { words: ["next page", "page suivante", "right arrow", "fleche droite", "»", "›"], labels: ["next", "suivant", "suivante", "»", "›", ">"], shapes: ["arrow_right", "triangle_right"], classes: ["arrow_right"] },
   previous: { words: ["previous page", "page precedente", "left arrow", "fleche gauche", "«", "‹"], labels: ["previous", "precedent", "precedente", "back", "retour", "«", "‹", "<"], shapes: ["arrow_left", "triangle_left"], classes: ["arrow_left"] },

@@ -22,6 +22,15 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the button next to the password field").masked).toBeUndefined();
   });
 
+  it("a table row named by what it shows is where the target stands, in both languages; a row by rank is the element's rank", () => {
+    expect(parseInstruction("the print button in the Da Silva row")).toMatchObject({ target: "print", type: "button", relation: { kind: "row", anchor: "Da Silva" } });
+    expect(parseInstruction("le crayon de la ligne Zoë")).toMatchObject({ target: "", icon: "edit", relation: { kind: "row", anchor: "Zoë" } });
+    expect(parseInstruction("the three dots on the Smith row")).toMatchObject({ icon: "more", relation: { kind: "row", anchor: "Smith" } });
+    expect(parseInstruction("the copy icon on the last row")).toMatchObject({ icon: "copy", ordinal: -1 });
+    expect(parseInstruction("the copy icon on the last row").relation).toBeUndefined();
+    expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
+  });
+
   it("reads ranks in both languages, the last and the next-to-last", () => {
     expect(parseInstruction("the second City list, on the right")).toMatchObject({ target: "City", type: "dropdown", ordinal: 2, position: { horizontal: "right" } });
     expect(parseInstruction("la dernière case à cocher de la liste")).toMatchObject({ target: "", type: "checkbox", ordinal: -1 });

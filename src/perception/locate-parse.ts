@@ -171,6 +171,45 @@ function quotedText(raw: string): RegExpExecArray | null {
   return null;
 }
 
+const ROW_WORDS: ReadonlySet<string> = new Set(["row", "ligne", "rangee"]);
+const ROW_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
+const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une", "un"]);
+
+/**
+ * A table row named by what it shows, after a preposition: "in the Da Silva row", "on the Smith row", « de la ligne
+ * Zoë », « dans la ligne Dupont ». Its words (before the row word in English, after it in French) are the anchor;
+ * `rest` is the instruction without the phrase. None for a row named by rank ("the last row": the ordinal is the
+ * element's) or a row word with no preposition before it (« le champ Adresse ligne 2 »).
+ */
+function rowRelation(toks: readonly Token[]): { anchor: Token[]; rest: Token[] } | undefined {
+  for (let r = 0; r < toks.length; r++) {
+    if (!ROW_WORDS.has(toks[r]!.f)) continue;
+    const plain = (j: number) => !phraseAt(toks, j) && !toks[j]!.boundary;
+    const after: Token[] = [];
+    for (let j = r + 1; j < toks.length && plain(j); j++) after.push(toks[j]!);
+    const before: Token[] = [];
+    for (let j = r - 1; j >= 0 && !phraseAt(toks, j); j--) {
+      before.unshift(toks[j]!);
+      if (toks[j]!.boundary) break;
+    }
+    // The preposition (and article) that opens the phrase, just before `at`.
+    const opening = (at: number) => {
+      let j = at - 1;
+      while (j >= 0 && ARTICLES.has(toks[j]!.f)) j--;
+      return j >= 0 && ROW_PREPOSITIONS.has(toks[j]!.f) ? j : undefined;
+    };
+    if (toks[r]!.f === "row" && before.length) {
+      const start = opening(r - before.length);
+      if (start !== undefined) return { anchor: before, rest: [...toks.slice(0, start), ...toks.slice(r + 1)] };
+    }
+    if (after.length) {
+      const start = opening(r);
+      if (start !== undefined) return { anchor: after, rest: [...toks.slice(0, start), ...toks.slice(r + 1 + after.length)] };
+    }
+  }
+  return undefined;
+}
+
 /** Parses an instruction; never throws (an empty target means "no words name it"). */
 export function parseInstruction(instruction: string): ParsedInstruction {
   const raw = instruction.slice(0, MAX_INSTRUCTION_LENGTH).trim();
@@ -200,6 +239,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       toks = toks.slice(at + 1);
     }
   }
+  // « … de la ligne Zoë »: the row is the relation, whatever else the words say.
+  const row = rowRelation(toks);
+  if (row) toks = row.rest;
   // A quoted target: « … », "…", “…”.
   const quoted = verb !== "type" ? quotedText(raw) : null;
   const quotedWords = quoted ? new Set(tokens(quoted[1]!).map((t) => t.f)) : undefined;
@@ -213,7 +255,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let direction: ParsedInstruction["direction"];
   let region: ParsedInstruction["region"];
   const position: { vertical?: PositionHint["vertical"]; horizontal?: PositionHint["horizontal"] } = {};
-  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined;
+  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined = row ? { kind: "row", anchor: row.anchor } : undefined;
   const target: Token[] = [];
   const iconish = toks.some((t) => ICONISH.has(t.f));
   const iconCandidates: { v: string; depiction: boolean; at: number; len: number }[] = [];

@@ -109,6 +109,13 @@ describe("grounding a person's instruction", () => {
     expect(relationScore("below", { bbox: [100, 100, 200, 120] }, { bbox: [100, 100, 200, 120] })).toBe(0);
   });
 
+  it("a row relation picks the element on the named row, however far across, before one on the next row", () => {
+    const rows = [20, 60, 100].flatMap((y, k) => [el(`name${k}`, "link", [40, y, 120, y + 20], ["Dupont", "Zoë", "Smith"][k]!), el(`edit${k}`, "button", [900, y - 4, 930, y + 24], "Modifier")]);
+    expect(locate("le bouton Modifier de la ligne Zoë", rows, screen)).toMatchObject({ found: true, element_id: "edit1" });
+    expect(locate("the Modifier button in the Smith row", rows, screen)).toMatchObject({ found: true, element_id: "edit2" });
+    expect(relationScore("row", { bbox: [40, 60, 120, 80] }, { bbox: [900, 56, 930, 84] })).toBeGreaterThan(5 * relationScore("row", { bbox: [40, 60, 120, 80] }, { bbox: [130, 100, 160, 120] }));
+  });
+
   it("a combo box next to its caption is the one the caption names, not one beside the combo box; next to is on its row", () => {
     // Caption column, then the fields a column away; a legend just under the first caption.
     const ville = el("v", "dropdown", [200, 100, 400, 122], "Ville");

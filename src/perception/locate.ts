@@ -659,6 +659,11 @@ export function relationScore(kind: NonNullable<ParsedInstruction["relation"]>["
       const dy = a[1] - b[3];
       return dy < -h / 2 ? 0 : (sameColumn ? 1 : 0.3) * Math.exp(-Math.max(0, dy) / (8 * h));
     }
+    case "row": {
+      // On its row: beside it however far across; a row above or below hardly counts.
+      const dy = Math.max(0, b[1] - a[3], a[1] - b[3]);
+      return sameRow ? 1 : 0.1 * Math.exp(-dy / h);
+    }
     default: {
       // Next to: beside it on its row counts a quarter of the way across (a caption's field stands a column away),
       // whatever is on the rows above or below in full.
