@@ -31,6 +31,13 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
   });
 
+  it("« l'icône de la loupe »: the icon's own picture, not a thing beside it; « à côté de la loupe » stays beside", () => {
+    expect(parseInstruction("l'icône de la loupe")).toMatchObject({ target: "", icon: "search" });
+    expect(parseInstruction("l'icône de la loupe").relation).toBeUndefined();
+    expect(parseInstruction("the icon of a gear")).toMatchObject({ icon: "settings" });
+    expect(parseInstruction("l'icône à côté de la loupe").icon).toBeUndefined();
+  });
+
   it("reads ranks in both languages, the last and the next-to-last", () => {
     expect(parseInstruction("the second City list, on the right")).toMatchObject({ target: "City", type: "dropdown", ordinal: 2, position: { horizontal: "right" } });
     expect(parseInstruction("la dernière case à cocher de la liste")).toMatchObject({ target: "", type: "checkbox", ordinal: -1 });

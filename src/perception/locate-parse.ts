@@ -171,6 +171,8 @@ function quotedText(raw: string): RegExpExecArray | null {
   return null;
 }
 
+/** Relation phrases that may only say whose picture an icon is (« l'icône de la loupe », "the icon of a gear"). */
+const POSSESSIVE: ReadonlySet<string> = new Set(["of", "of the", "of a", "de", "de la", "de l", "du", "des", "d"]);
 const ROW_WORDS: ReadonlySet<string> = new Set(["row", "ligne", "rangee"]);
 const ROW_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
 const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une", "un"]);
@@ -259,6 +261,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   const target: Token[] = [];
   const iconish = toks.some((t) => ICONISH.has(t.f));
   const iconCandidates: { v: string; depiction: boolean; at: number; len: number }[] = [];
+  const anchorIcons: { v: string; at: number; len: number }[] = [];
+  /** The relation was opened by "of the", « de la »: an icon named after it may be the target's own picture. */
+  let possessive = false;
   let inAnchor = false;
   for (let i = 0; i < toks.length; ) {
     const t = toks[i]!;
@@ -285,6 +290,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       case "relation":
         if (!relation && i > 0) {
           relation = { kind: k.v, anchor: [] };
+          possessive = POSSESSIVE.has(toks.slice(i, i + hit.len).map((t) => t.f).join(" "));
           inAnchor = true;
         } else if (!relation) {
           // An instruction that starts with "under" or « sous »: no target before it, so not a relation.
@@ -312,6 +318,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         break;
       case "icon":
         if (!inAnchor) iconCandidates.push({ v: k.v, depiction: k.depiction, at: i, len: hit.len });
+        else anchorIcons.push({ v: k.v, at: i, len: hit.len });
         break;
       case "direction":
         direction ??= k.v;
@@ -324,6 +331,16 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         break;
     }
     i += hit.len;
+  }
+  // « l'icône de la loupe », "the icon of a gear": no target before « de », and all the "anchor" says is an icon's
+  // picture — the icon is the target, not a thing beside it.
+  const anchorIcon = anchorIcons.length === 1 ? anchorIcons[0]! : undefined;
+  if (anchorIcon && relation && iconish && possessive && !iconCandidates.length && target.every((t) => FILLER_WORDS.has(t.f) || ICONISH.has(t.f))) {
+    const own = new Set(toks.slice(anchorIcon.at, anchorIcon.at + anchorIcon.len));
+    if (relation.anchor.every((t) => own.has(t) || FILLER_WORDS.has(t.f))) {
+      iconCandidates.push({ v: anchorIcon.v, depiction: true, at: anchorIcon.at, len: anchorIcon.len });
+      relation = undefined;
+    }
   }
   // Icon words that are also UI words ("print", "copy", "play") describe an icon only when the
   // instruction speaks of an icon; otherwise they name the target.
