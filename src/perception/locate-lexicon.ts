@@ -362,8 +362,11 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | unde
   ["pager", undefined], ["pagination", undefined],
 ];
 
-/** Where the target stands from another thing on screen; "row": on its row (a table's line: "the pencil in the Smith row"). */
-export type RelationKind = "right_of" | "left_of" | "below" | "above" | "near" | "row";
+/**
+ * Where the target stands from another thing on screen; "row": on its row (a table's line: "the pencil in the Smith
+ * row"); "inside": in the group, card or section it titles (« l'option Oui dans le groupe Livraison »).
+ */
+export type RelationKind = "right_of" | "left_of" | "below" | "above" | "near" | "row" | "inside";
 
 /** Words that tie the target to another thing on screen ("next to Department", « à droite de la date »). */
 export const RELATION_PHRASES: readonly (readonly [string, RelationKind])[] = [

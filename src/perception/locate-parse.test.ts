@@ -29,6 +29,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the copy icon on the last row")).toMatchObject({ icon: "copy", ordinal: -1 });
     expect(parseInstruction("the copy icon on the last row").relation).toBeUndefined();
     expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
+    // A titled group, card or section is a place too.
+    expect(parseInstruction("l'option Remember me dans le groupe Company")).toMatchObject({ target: "Remember me", type: "radio_button", relation: { kind: "inside", anchor: "Company" } });
+    expect(parseInstruction("the drop-down in the Purchase order card")).toMatchObject({ target: "", type: "dropdown", relation: { kind: "inside", anchor: "Purchase order" } });
   });
 
   it("« l'icône de la loupe »: the icon's own picture, not a thing beside it; « à côté de la loupe » stays beside", () => {

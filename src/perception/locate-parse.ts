@@ -173,19 +173,28 @@ function quotedText(raw: string): RegExpExecArray | null {
 
 /** Relation phrases that may only say whose picture an icon is (« l'icône de la loupe », "the icon of a gear"). */
 const POSSESSIVE: ReadonlySet<string> = new Set(["of", "of the", "of a", "de", "de la", "de l", "du", "des", "d"]);
-const ROW_WORDS: ReadonlySet<string> = new Set(["row", "ligne", "rangee"]);
+/** Words that make the thing named beside them a place the target is in: a table's row, a titled group of controls. */
+const PLACE_WORDS: ReadonlyMap<string, "row" | "inside"> = new Map([
+  ...["row", "ligne", "rangee"].map((w) => [w, "row"] as const),
+  // Not "box": "the Name box" is a field.
+  ...["group", "section", "card", "panel", "frame", "fieldset", "pane", "groupe", "cadre", "carte", "panneau", "encadre", "volet", "bloc", "zone"].map((w) => [w, "inside"] as const),
+]);
+/** Place words English puts after the place's name ("the Smith row", "the Shipping section"). */
+const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "card", "panel", "frame", "fieldset", "pane"]);
 const ROW_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
 const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une", "un"]);
 
 /**
- * A table row named by what it shows, after a preposition: "in the Da Silva row", "on the Smith row", « de la ligne
- * Zoë », « dans la ligne Dupont ». Its words (before the row word in English, after it in French) are the anchor;
- * `rest` is the instruction without the phrase. None for a row named by rank ("the last row": the ordinal is the
- * element's) or a row word with no preposition before it (« le champ Adresse ligne 2 »).
+ * A place named by what it shows, after a preposition: a table's row ("in the Da Silva row", « de la ligne Zoë »,
+ * « dans la ligne Dupont ») or a titled group ("in the Shipping section", « dans le groupe Company », « de la carte
+ * Booking »). Its words (before the place word in English, after it in French) are the anchor; `rest` is the
+ * instruction without the phrase. None for a row named by rank ("the last row": the ordinal is the element's) or a
+ * place word with no preposition before it (« le champ Adresse ligne 2 »).
  */
-function rowRelation(toks: readonly Token[]): { anchor: Token[]; rest: Token[] } | undefined {
+function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor: Token[]; rest: Token[] } | undefined {
   for (let r = 0; r < toks.length; r++) {
-    if (!ROW_WORDS.has(toks[r]!.f)) continue;
+    const kind = PLACE_WORDS.get(toks[r]!.f);
+    if (!kind) continue;
     const plain = (j: number) => !phraseAt(toks, j) && !toks[j]!.boundary;
     const after: Token[] = [];
     for (let j = r + 1; j < toks.length && plain(j); j++) after.push(toks[j]!);
@@ -200,13 +209,13 @@ function rowRelation(toks: readonly Token[]): { anchor: Token[]; rest: Token[] }
       while (j >= 0 && ARTICLES.has(toks[j]!.f)) j--;
       return j >= 0 && ROW_PREPOSITIONS.has(toks[j]!.f) ? j : undefined;
     };
-    if (toks[r]!.f === "row" && before.length) {
+    if (ENGLISH_PLACE.has(toks[r]!.f) && before.length) {
       const start = opening(r - before.length);
-      if (start !== undefined) return { anchor: before, rest: [...toks.slice(0, start), ...toks.slice(r + 1)] };
+      if (start !== undefined) return { kind, anchor: before, rest: [...toks.slice(0, start), ...toks.slice(r + 1)] };
     }
     if (after.length) {
       const start = opening(r);
-      if (start !== undefined) return { anchor: after, rest: [...toks.slice(0, start), ...toks.slice(r + 1 + after.length)] };
+      if (start !== undefined) return { kind, anchor: after, rest: [...toks.slice(0, start), ...toks.slice(r + 1 + after.length)] };
     }
   }
   return undefined;
@@ -241,9 +250,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       toks = toks.slice(at + 1);
     }
   }
-  // « … de la ligne Zoë »: the row is the relation, whatever else the words say.
-  const row = rowRelation(toks);
-  if (row) toks = row.rest;
+  // « … de la ligne Zoë », « … dans le groupe Company »: the place is the relation, whatever else the words say.
+  const place = placeRelation(toks);
+  if (place) toks = place.rest;
   // A quoted target: « … », "…", “…”.
   const quoted = verb !== "type" ? quotedText(raw) : null;
   const quotedWords = quoted ? new Set(tokens(quoted[1]!).map((t) => t.f)) : undefined;
@@ -257,7 +266,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let direction: ParsedInstruction["direction"];
   let region: ParsedInstruction["region"];
   const position: { vertical?: PositionHint["vertical"]; horizontal?: PositionHint["horizontal"] } = {};
-  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined = row ? { kind: "row", anchor: row.anchor } : undefined;
+  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined = place ? { kind: place.kind, anchor: place.anchor } : undefined;
   const target: Token[] = [];
   const iconish = toks.some((t) => ICONISH.has(t.f));
   const iconCandidates: { v: string; depiction: boolean; at: number; len: number }[] = [];

@@ -116,6 +116,14 @@ describe("grounding a person's instruction", () => {
     expect(relationScore("row", { bbox: [40, 60, 120, 80] }, { bbox: [900, 56, 930, 84] })).toBeGreaterThan(5 * relationScore("row", { bbox: [40, 60, 120, 80] }, { bbox: [130, 100, 160, 120] }));
   });
 
+  it("an inside relation picks the element in the group its title heads, not the same one in the group beside it", () => {
+    const groups = [el("t1", "generic_interactive", [230, 190, 300, 205], "Company"), el("r1", "radio_button", [229, 290, 360, 310], "Remember me"),
+      el("t2", "generic_interactive", [865, 135, 933, 147], "Due date"), el("r2", "radio_button", [862, 166, 988, 196], "Remember me")];
+    expect(locate("l'option Remember me dans le groupe Company", groups, screen)).toMatchObject({ found: true, element_id: "r1" });
+    expect(locate("the Remember me radio in the Due date group", groups, screen)).toMatchObject({ found: true, element_id: "r2" });
+    expect(relationScore("inside", { bbox: [230, 190, 300, 205] }, { bbox: [60, 290, 150, 310] })).toBe(0); // left of the title
+  });
+
   it("a combo box next to its caption is the one the caption names, not one beside the combo box; next to is on its row", () => {
     // Caption column, then the fields a column away; a legend just under the first caption.
     const ville = el("v", "dropdown", [200, 100, 400, 122], "Ville");

@@ -361,7 +361,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     return c;
   };
   // The thing the target sits next to; when nothing on screen is called so, its words name the target.
-  const anchor = parsed.relation ? findAnchor(parsed.relation, elements, parsed.type) : undefined;
+  const anchors = parsed.relation ? findAnchors(parsed.relation, elements, parsed.type) : [];
+  const anchor = anchors[0];
   const target = parsed.relation && !anchor ? [parsed.target, parsed.relation.anchor].filter(Boolean).join(" ") : parsed.target;
   const variants = target ? lexiconVariants(target) : [];
   // "page 3" in a pager is the link "3".
@@ -433,8 +434,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       s.score += weight * (i - 0.4);
     }
   }
+  // In a group: any of the things so named will do (a site's name in its header and a card's title alike). A row's
+  // name seen twice stays the best match's (a name in one row's first column and in another's third).
+  const placed = parsed.relation?.kind === "inside" ? anchors : anchors.slice(0, 1);
   if (anchor)
-    for (const s of scored) s.score += 0.4 * (relationScore(parsed.relation!.kind, anchor, s.e) - 0.5);
+    for (const s of scored) s.score += 0.4 * (Math.max(...placed.map((a) => relationScore(parsed.relation!.kind, a, s.e))) - 0.5);
   // A field named by words: its caption rather than a field that shows those words (a placeholder).
   const enclosures = new Map<string, BBox | undefined>();
   const enclosed = (s: Scored) => {
@@ -608,8 +612,8 @@ function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scor
   return readingOrder(kept);
 }
 
-/** The element or text the relation's anchor names (the best match, or the nth of equal ones). */
-function findAnchor(rel: NonNullable<ParsedInstruction["relation"]>, elements: readonly LocatableElement[], targetType?: UIElementType): LocatableElement | undefined {
+/** The elements or texts the relation's anchor names, best first (those of equal match), or the nth of equal ones alone. */
+function findAnchors(rel: NonNullable<ParsedInstruction["relation"]>, elements: readonly LocatableElement[], targetType?: UIElementType): LocatableElement[] {
   const variants = lexiconVariants(rel.anchor);
   const scored = elements
     .map((e) => {
@@ -618,7 +622,7 @@ function findAnchor(rel: NonNullable<ParsedInstruction["relation"]>, elements: r
       return { e, s };
     })
     .filter((x) => x.s >= 0.7 && (!rel.anchorType || isText(x.e) || typeCompatibility(rel.anchorType, x.e.type) >= 0.6));
-  if (!scored.length) return undefined;
+  if (!scored.length) return [];
   const top = Math.max(...scored.map((x) => x.s));
   const tied = scored.filter((x) => x.s >= top - 0.05).sort((a, b) => b.s - a.s);
   // A field or drop-down named after its caption, of the kind asked for, is not the anchor those words name: the caption
@@ -626,11 +630,12 @@ function findAnchor(rel: NonNullable<ParsedInstruction["relation"]>, elements: r
   // beside it; "the Sign in button next to Department" is beside the field).
   const captioned = (e: LocatableElement) => FIELD_TYPES.includes(e.type) && targetType !== undefined && typeCompatibility(targetType, e.type) >= 0.6 && tied.some((x) => isText(x.e) && !bboxContainsPoint(boxOf(e), bboxCenter(boxOf(x.e))));
   const anchors = tied.filter((x) => isText(x.e) || !captioned(x.e));
-  if (rel.anchorOrdinal === undefined) return (anchors[0] ?? tied[0]!).e;
+  if (rel.anchorOrdinal === undefined) return (anchors.length ? anchors : tied.slice(0, 1)).map((x) => x.e);
   const kept: LocatableElement[] = [];
   for (const x of tied) if (!kept.some((k) => sameThing(boxOf(k), boxOf(x.e)))) kept.push(x.e);
   const ordered = readingOrder(kept);
-  return ordered[rel.anchorOrdinal > 0 ? rel.anchorOrdinal - 1 : ordered.length + rel.anchorOrdinal] ?? ordered[0];
+  const nth = ordered[rel.anchorOrdinal > 0 ? rel.anchorOrdinal - 1 : ordered.length + rel.anchorOrdinal] ?? ordered[0];
+  return nth ? [nth] : [];
 }
 
 /** How well `e` stands where the relation puts it from the anchor, in [0, 1]; 0 for the anchor itself. */
@@ -658,6 +663,11 @@ export function relationScore(kind: NonNullable<ParsedInstruction["relation"]>["
     case "above": {
       const dy = a[1] - b[3];
       return dy < -h / 2 ? 0 : (sameColumn ? 1 : 0.3) * Math.exp(-Math.max(0, dy) / (8 * h));
+    }
+    case "inside": {
+      // In what the anchor titles: below it (or on its line, after it), from its left edge on; the nearer, the likelier.
+      if (b[1] < a[1] - h / 2 || b[2] < a[0] - 2 * h) return 0;
+      return Math.exp(-Math.max(0, b[1] - a[3]) / (15 * h)) * Math.exp(-Math.max(0, b[0] - a[0]) / (40 * h));
     }
     case "row": {
       // On its row: beside it however far across; a row above or below hardly counts.
