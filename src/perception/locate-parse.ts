@@ -181,7 +181,7 @@ const PLACE_WORDS: ReadonlyMap<string, "row" | "inside"> = new Map([
 ]);
 /** Place words English puts after the place's name ("the Smith row", "the Shipping section"). */
 const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "card", "panel", "frame", "fieldset", "pane"]);
-const ROW_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
+const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
 const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une", "un"]);
 
 /**
@@ -207,7 +207,7 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
     const opening = (at: number) => {
       let j = at - 1;
       while (j >= 0 && ARTICLES.has(toks[j]!.f)) j--;
-      return j >= 0 && ROW_PREPOSITIONS.has(toks[j]!.f) ? j : undefined;
+      return j >= 0 && PLACE_PREPOSITIONS.has(toks[j]!.f) ? j : undefined;
     };
     if (ENGLISH_PLACE.has(toks[r]!.f) && before.length) {
       const start = opening(r - before.length);
