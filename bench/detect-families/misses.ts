@@ -26,6 +26,11 @@ const nearest = <T extends { bbox: BBox }>(b: BBox, xs: readonly T[]) => xs.redu
 }, { iou: 0 });
 const fam = new Map<string, { tp: number; fp: number; fn: number; typeOk: number }>();
 const byMethod = new Map<string, { right: number; wrongType: number; fp: number }>();
+const methodTally = (method: string) => {
+  const m = byMethod.get(method) ?? { right: 0, wrongType: 0, fp: 0 };
+  byMethod.set(method, m);
+  return m;
+};
 const missByType = new Map<string, number>();
 for (const s of screens) {
   const frame = await readImageFile(s.image, { scaleFactor: s.scale });
@@ -47,8 +52,7 @@ for (const s of screens) {
     }
     t.tp++;
     const p = els[pi]!;
-    const m = byMethod.get(p.detection_method) ?? { right: 0, wrongType: 0, fp: 0 };
-    byMethod.set(p.detection_method, m);
+    const m = methodTally(p.detection_method);
     if (p.type === g.type) {
       t.typeOk++;
       m.right++;
@@ -60,8 +64,7 @@ for (const s of screens) {
   els.forEach((p, pi) => {
     if (gotP.has(pi)) return;
     t.fp++;
-    const m = byMethod.get(p.detection_method) ?? { right: 0, wrongType: 0, fp: 0 };
-    byMethod.set(p.detection_method, m);
+    const m = methodTally(p.detection_method);
     m.fp++;
     const n = nearest(p.bbox, s.elements);
     lines.push(`FP   ${p.type} ${box(p.bbox)} ${q(p.label)} by ${p.detection_method} conf ${p.confidence.toFixed(2)}  nearest: ${n.x ? `${n.x.type} ${box(n.x.bbox)} ${q(n.x.label)} iou ${n.iou.toFixed(2)}` : "none"}`);

@@ -566,6 +566,7 @@ export function downArrowAtRight(grey: GreyImage, box: BBox, scale: number): boo
   vals.forEach((v, i) => (mask[i] = Math.abs(v - bg) >= 40 ? 1 : 0));
   const marks = connectedComponents(mask, W, H).filter((c) => c.pixels >= 3 && c.x1 > 0 && c.y1 > 0 && c.x2 < W && c.y2 < H);
   if (!marks.length) return false;
+  type Mark = (typeof marks)[number];
   const rightmost = marks.reduce((a, b) => (b.x2 > a.x2 ? b : a));
   // The marks in the rightmost one's column: itself alone (▼, ⌄), or a ▲ over a ▼ (⇕).
   const column = marks.filter((m) => overlap(m.x1, m.x2, rightmost.x1, rightmost.x2) > 0).sort((a, b) => a.y1 - b.y1);
@@ -573,7 +574,7 @@ export function downArrowAtRight(grey: GreyImage, box: BBox, scale: number): boo
   const left = Math.min(...column.map((m) => m.x1));
   if (marks.some((m) => !column.includes(m) && left - m.x2 < h / 3)) return false;
   /** The summed widths of a mark's top and bottom thirds (rows of the mask within its box). */
-  const thirds = (m: (typeof marks)[number]) => {
+  const thirds = (m: Mark) => {
     const extent = (y: number) => {
       let lo = -1;
       let hi = -1;
@@ -601,7 +602,7 @@ export function downArrowAtRight(grey: GreyImage, box: BBox, scale: number): boo
   }
   // ⇕: two marks stacked close, alike in width and centred on one another, the upper pointing up, the lower down (their
   // mirrored pair is evidence enough to let each be as tall as wide).
-  const [up, down] = column as [(typeof marks)[number], (typeof marks)[number]];
+  const [up, down] = column as [Mark, Mark];
   const [uw, uh, dw, dh] = [up.x2 - up.x1, up.y2 - up.y1, down.x2 - down.x1, down.y2 - down.y1];
   if (uh < 2 || dh < 2 || uw < 0.9 * uh || dw < 0.9 * dh || up.y2 > down.y1 || down.y1 - up.y2 > Math.max(uh, dh)) return false;
   if (Math.max(uw, dw) > 1.4 * Math.min(uw, dw) || Math.abs(up.x1 + up.x2 - down.x1 - down.x2) / 2 > 0.25 * Math.max(uw, dw)) return false;

@@ -201,8 +201,10 @@ for (const [k, name] of RULES_GATE_FEATURES.entries()) console.log(`  ${name.pad
 const groups = new Map<string, [number, number, number, number]>();
 examples.forEach((e, k) => {
   const name = (prefix: string) => RULES_GATE_FEATURES.find((f, j) => f.startsWith(prefix) && e.x[j] === 1)?.slice(prefix.length) ?? "?";
-  const g = groups.get(`${name("type:")} ${name("method:")}`) ?? [0, 0, 0, 0];
-  groups.set(`${name("type:")} ${name("method:")}`, [g[0] + 1, g[1] + e.y, g[2] + (probs[k]! >= best.t ? 1 : 0), g[3] + (probs[k]! >= best.t ? e.y : 0)]);
+  const key = `${name("type:")} ${name("method:")}`;
+  const kept = probs[k]! >= best.t ? 1 : 0;
+  const g = groups.get(key) ?? [0, 0, 0, 0];
+  groups.set(key, [g[0] + 1, g[1] + e.y, g[2] + kept, g[3] + kept * e.y]);
 });
 console.log("extras by type and method: count, right, kept, kept right");
 for (const [k, g] of [...groups].sort(([, a], [, b]) => b[0] - a[0])) console.log(`  ${k.padEnd(44)} ${g.join(", ")}`);
