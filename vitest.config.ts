@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
+import { LAB_COUNT } from "./test/lab/labs.js";
 
-// Two projects: unit/integration tests run in parallel; lab tests drive one shared virtual
-// desktop (focus, pointer, keyboard), so they run one file at a time, after the others.
+// Two projects: unit/integration tests run in parallel; lab tests drive virtual desktops (focus, pointer,
+// keyboard), one file at a time on each desktop, after the others.
 export default defineConfig({
   test: {
     // CI also writes a JSON report, from which .ci/run prints "N passed, N failed".
@@ -25,7 +26,9 @@ export default defineConfig({
           name: "lab",
           include: ["test/lab/**/*.test.ts"],
           globalSetup: ["test/lab/global-setup.ts"],
-          fileParallelism: false,
+          // One file at a time per desktop, one desktop per worker (test/lab/labs.ts).
+          maxWorkers: LAB_COUNT,
+          fileParallelism: LAB_COUNT > 1,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },

@@ -1,21 +1,20 @@
-// Brings the lab desktop up once for the lab tests (display :97, or $RPAV_TEST_DISPLAY when several
-// checkouts test at once; a developer's lab on :99 is
-// left alone) and takes it down afterwards with every process it started.
+// Brings the lab desktops up once for the lab tests (see labs.ts: one per worker) and takes them down afterwards with
+// every process they started. Each test file drives the desktop of its worker (support.ts).
 import type { TestProject } from "vitest/node";
 import { labDown, labUp, type LabSession } from "../../src/platform/x11/desktop-lab.js";
-
-export const LAB_DISPLAY = Number(process.env.RPAV_TEST_DISPLAY ?? 97);
+import { labDisplays } from "./labs.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    lab: LabSession;
+    labs: LabSession[];
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const session = await labUp({ display: LAB_DISPLAY, log: (m) => process.stderr.write(`[lab] ${m}\n`) });
-  project.provide("lab", session);
+  const sessions: LabSession[] = [];
+  for (const display of labDisplays()) sessions.push(await labUp({ display, log: (m) => process.stderr.write(`[lab :${display}] ${m}\n`) }));
+  project.provide("labs", sessions);
   return async () => {
-    await labDown({ display: LAB_DISPLAY });
+    for (const display of labDisplays()) await labDown({ display });
   };
 }

@@ -17,7 +17,9 @@ export interface LabKit {
 }
 
 export function labKit(): LabKit {
-  const session = inject("lab");
+  // The desktop of this worker: two files never share one (VITEST_POOL_ID runs from 1 to the lab's maxWorkers).
+  const labs = inject("labs");
+  const session = labs[(Math.max(1, Number(process.env.VITEST_POOL_ID ?? 1)) - 1) % labs.length]!;
   const env = { ...process.env, ...session.env };
   const windows = new X11WindowInfo({ env });
   const screen = new X11ScreenSource({ env, windows });
