@@ -77,6 +77,10 @@ describe("icon figures from a glyph's ink (iconShapes)", () => {
     expect(shapes(arrow)).toEqual(["arrow_right"]);
     const chevrons = ["##...##.....", ".##...##....", "..##...##...", "...##...##..", "..##...##...", ".##...##....", "##...##....."];
     expect(shapes(chevrons)).toEqual(["arrow_right"]);
+    // A download's arrow over the tray's edge points down; the edge apart from it is no wedge's base. Upside down: up.
+    const download = [".....##.....", ".....##.....", ".....##.....", ".....##.....", ".....##.....", ".##..##..##.", "..##.##.##..", "...######...", "....####....", ".....##.....", "............", "............", "############", "############"];
+    expect(shapes(download)).toEqual(["arrow_down"]);
+    expect(shapes([...download].reverse())).toEqual(["arrow_up"]);
   });
 
   it("letters and blobs are none of them", () => {

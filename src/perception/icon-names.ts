@@ -104,6 +104,12 @@ export type IconShape =
   | "arrow_down"
   | "dots";
 
+/** Rows (columns) left out of a pointing profile at its start and end. */
+interface BarCut {
+  readonly head: number;
+  readonly tail: number;
+}
+
 /**
  * The figures a binary ink mask (1 = ink, row-major `w`×`h`, e.g. one glyph cut from an element)
  * shows, from its geometry alone: bars, a cross, a plus (also inside a square frame), a ring
@@ -247,14 +253,22 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     return a < 0 ? 0 : (z - a + 1) / W;
   };
   /** Where a profile of spans narrows to a tip: at the end or the start, as a wedge (triangle, chevron) or an arrow (shaft and head). */
-  const pointing = (n: number, extent: (i: number) => number): { to: "end" | "start"; wedge: boolean } | undefined => {
+  const pointing = (size: number, extent: (i: number) => number, cut: BarCut): { to: "end" | "start"; wedge: boolean } | undefined => {
+    if (size < 6) return undefined;
+    let ex = Array.from({ length: size }, (_, i) => extent(i));
+    const { head, tail } = cut;
+    if (head || tail) {
+      ex = ex.slice(head, ex.length - tail);
+      const widest = Math.max(...ex);
+      ex = ex.map((v) => v / widest); // spans of the figure's own width, as if the bar were not there
+    }
+    const n = ex.length;
     if (n < 6) return undefined;
-    const ex = Array.from({ length: n }, (_, i) => extent(i));
     const mean = (a: number, z: number) => ex.slice(Math.floor(a * n), Math.max(Math.floor(a * n) + 1, Math.ceil(z * n))).reduce((s, v) => s + v, 0) / Math.max(1, Math.ceil(z * n) - Math.floor(a * n));
     const first = mean(0, 0.15);
     const last = mean(0.85, 1);
     const top = Math.max(...ex);
-    const peakAt = ex.indexOf(top) / (n - 1);
+    const peakAt = (ex.indexOf(top) + ex.lastIndexOf(top)) / 2 / (n - 1); // a flat peak's middle
     // A triangle or chevron: wide at one end, a tip at the other.
     if (first >= 0.6 && last <= 0.5 && first - last >= 0.4 && peakAt <= 0.4) return { to: "end", wedge: true };
     if (last >= 0.6 && first <= 0.5 && last - first >= 0.4 && peakAt >= 0.6) return { to: "start", wedge: true };
@@ -264,10 +278,12 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     return undefined;
   };
   if (!out.has("plus") && !out.has("cross") && !out.has("bars") && !out.has("square") && !out.has("ring") && !out.has("magnifier") && !out.has("gear")) {
-    const h1 = pointing(W, extentCol(1));
-    const h0 = pointing(W, extentCol(0));
-    const v1 = pointing(H, extentRow(1));
-    const v0 = pointing(H, extentRow(0));
+    const hCut = barCut(W, extentCol(0));
+    const vCut = barCut(H, extentRow(0));
+    const h1 = pointing(W, extentCol(1), hCut);
+    const h0 = pointing(W, extentCol(0), hCut);
+    const v1 = pointing(H, extentRow(1), vCut);
+    const v0 = pointing(H, extentRow(0), vCut);
     const horizontal = h1?.wedge ? h1 : h0?.wedge ? h0 : (h1 ?? h0);
     const vertical = v1?.wedge ? v1 : v0?.wedge ? v0 : (v1 ?? v0);
     // Both axes: a wedge beats an arrow; otherwise it is neither.
@@ -276,6 +292,24 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
       const solidBase = horizontal!.to === "end" ? colShare(0) >= 0.7 : colShare(W - 1) >= 0.7;
       out.add(horizontal!.to === "end" ? (solidBase ? "triangle_right" : "arrow_right") : solidBase ? "triangle_left" : "arrow_left");
     } else if (pick === "v" && H >= 0.5 * W) out.add(vertical!.to === "end" ? "arrow_down" : "arrow_up");
+  }
+  /**
+   * A wide bar apart from the figure at one end (the tray's edge under a download's arrow, over an upload's) is not a
+   * wedge's base: what points is the figure. The rows (columns) to leave out at each end, read on spans of single rows.
+   */
+  function barCut(size: number, extent: (i: number) => number): BarCut {
+    const ex = Array.from({ length: size }, (_, i) => extent(i));
+    const tail = detachedBar([...ex].reverse());
+    return { head: tail ? 0 : detachedBar(ex), tail };
+  }
+  /** The rows (columns) of a wide bar and the gap after it, when a profile starts with them and the figure beyond keeps most of it; else 0. */
+  function detachedBar(ex: readonly number[]): number {
+    let b = 0;
+    while (b < ex.length && ex[b]! > 0) b++;
+    let g = b;
+    while (g < ex.length && ex[g] === 0) g++;
+    const wide = Math.max(0, ...ex.slice(0, b)) >= 0.6;
+    return b > 0 && b <= 0.25 * ex.length && g > b && ex.length - g >= 0.5 * ex.length && wide ? g : 0;
   }
   /** Bumps on a round figure's outline (a gear's teeth): the outer radius, angle by angle, crossing its mean with a margin. */
   function teeth(): number {

@@ -28,10 +28,26 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the three dots on the Smith row")).toMatchObject({ icon: "more", relation: { kind: "row", anchor: "Smith" } });
     expect(parseInstruction("the copy icon on the last row")).toMatchObject({ icon: "copy", ordinal: -1 });
     expect(parseInstruction("the copy icon on the last row").relation).toBeUndefined();
+    expect(parseInstruction("the checkbox of the last row")).toMatchObject({ type: "checkbox", ordinal: -1 });
+    expect(parseInstruction("la case de la deuxième ligne")).toMatchObject({ type: "checkbox", ordinal: 2 });
     expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
     // A titled group, card or section is a place too.
     expect(parseInstruction("l'option Remember me dans le groupe Company")).toMatchObject({ target: "Remember me", type: "radio_button", relation: { kind: "inside", anchor: "Company" } });
     expect(parseInstruction("the drop-down in the Purchase order card")).toMatchObject({ target: "", type: "dropdown", relation: { kind: "inside", anchor: "Purchase order" } });
+  });
+
+  it("names the figures of toolbars and tables in both languages (funnel, share, check mark, window, eye, chain, clock…)", () => {
+    expect(parseInstruction("the filter icon")).toMatchObject({ icon: "filter" });
+    expect(parseInstruction("l'entonnoir")).toMatchObject({ target: "", icon: "filter" });
+    expect(parseInstruction("the share icon")).toMatchObject({ target: "", icon: "share" });
+    expect(parseInstruction("the check mark button")).toMatchObject({ target: "", icon: "check" });
+    expect(parseInstruction("l'icône plein écran")).toMatchObject({ target: "", icon: "maximize" });
+    expect(parseInstruction("l'œil de la ligne Smith")).toMatchObject({ icon: "eye", relation: { kind: "row", anchor: "Smith" } });
+    expect(parseInstruction("the paperclip")).toMatchObject({ icon: "attach" });
+    expect(parseInstruction("l'horloge en haut")).toMatchObject({ icon: "clock" });
+    // A label that is also a picture's name stays a label where nothing says "icon".
+    expect(parseInstruction("the Tags field")).toMatchObject({ target: "Tags", type: "text_input" });
+    expect(parseInstruction("the Tags field").icon).toBeUndefined();
   });
 
   it("« l'icône de la loupe »: the icon's own picture, not a thing beside it; « à côté de la loupe » stays beside", () => {

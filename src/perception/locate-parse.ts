@@ -123,6 +123,8 @@ const DIRECTIONS: readonly (readonly [string, "left" | "right" | "up" | "down"])
   ["vers la droite", "right"], ["vers la gauche", "left"], ["vers le haut", "up"], ["vers le bas", "down"],
   ["pointing right", "right"], ["pointing left", "left"], ["pointing up", "up"], ["pointing down", "down"],
   ["pointing to the right", "right"], ["pointing to the left", "left"], ["qui pointe a droite", "right"], ["qui pointe a gauche", "left"],
+  // An arrow up is any arrow that points up (a chevron, a caret, an arrow onto a tray's edge…), not only an upload's.
+  ["up arrow", "up"], ["upward arrow", "up"], ["arrow up", "up"], ["down arrow", "down"], ["downward arrow", "down"], ["arrow down", "down"],
 ];
 
 /** Every phrase table as [words, kind], longest phrases first. */
@@ -365,6 +367,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
   const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
   const anchorWords = relation?.anchor.filter((t) => !FILLER_WORDS.has(t.f)) ?? [];
+  // "the checkbox of the last row", « la case de la dernière ligne »: a rank with nothing named after it is the target's.
+  if (relation && !anchorWords.length && relation.anchorOrdinal !== undefined) ordinal ??= relation.anchorOrdinal;
   const pos = position.vertical || position.horizontal ? { ...(position.vertical ? { vertical: position.vertical } : {}), ...(position.horizontal ? { horizontal: position.horizontal } : {}) } : undefined;
   return {
     verb,

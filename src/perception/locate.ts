@@ -19,6 +19,7 @@ import { colourMatch, elementAppearance, switchShaped, type Appearance, type Gly
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
+import { numberedRuns } from "./numbered-run.js";
 import { ICON_CONCEPTS, UI_LEXICON } from "./locate-lexicon.js";
 import { showsMaskedText } from "./masked-entry.js";
 import { parseInstruction, type ParsedInstruction, type Verb } from "./locate-parse.js";
@@ -90,8 +91,9 @@ export function textSimilarity(target: string, label: string): number {
   const dice = total ? (2 * inter) / total : 0;
   // A label that contains the whole target from a word's start ("Save" in "Save draft", a
   // truncated "Redenb" in "Redenbacher") is nearly as good as equal; the tail of another word is
-  // not (« Nom » in « Prénom »).
-  const contains = ` ${b}`.includes(` ${a}`) || ` ${a}`.includes(` ${b}`) ? 0.9 * (Math.min(a.length, b.length) / Math.max(a.length, b.length)) ** 0.25 : 0;
+  // not (« Nom » in « Prénom »), nor is a lone letter the start of a word (an icon read as "C" is no « copier »).
+  const within = (long: string, short: string) => ` ${long} `.includes(` ${short} `) || (short.length >= 3 && ` ${long}`.includes(` ${short}`));
+  const contains = within(b, a) || within(a, b) ? 0.9 * (Math.min(a.length, b.length) / Math.max(a.length, b.length)) ** 0.25 : 0;
   return Math.max(tokenF1 * 0.95, dice * 0.9, contains);
 }
 
@@ -237,7 +239,11 @@ function iconProposalElements(pixels: Frame, elements: readonly LocatableElement
 /** The icon classifier's classes an instruction's icon may be, narrowed to the direction it gives. */
 function iconClasses(parsed: ParsedInstruction): readonly string[] {
   const all = parsed.icon ? (ICON_CONCEPTS[parsed.icon]?.classes ?? []) : [];
-  return parsed.direction ? all.filter((c) => !c.startsWith("arrow_") || c.endsWith(`_${parsed.direction}`)) : all;
+  const d = parsed.direction;
+  if (!d) return all;
+  // An upload's arrow points up, a download's down: arrows all the same.
+  const pointing: Readonly<Record<string, string>> = { upload: "up", download: "down" };
+  return all.filter((c) => (c.startsWith("arrow_") ? c.endsWith(`_${d}`) : !pointing[c] || pointing[c] === d));
 }
 
 /** Label, type and position: how replay finds a recorded target. */
@@ -368,6 +374,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   // "page 3" in a pager is the link "3".
   const page = /^(?:page|p\.?)\s+(\d{1,4})$/iu.exec(target.trim());
   if (page) variants.push(page[1]!);
+  // …and a pager's box whose number OCR missed stands for the number its place in the row gives.
+  const numbered = page ? numberedRuns(elements.filter((e) => !isText(e)).map((e) => ({ element_id: e.element_id, bbox: boxOf(e), label: e.label }))) : undefined;
   // An icon described: icon-sized blobs no element or text covers are candidates too.
   // Icons inside labelled elements (asked only with a recognizer) stay candidates only when it names them as the icon asked for.
   const labelled = elements.filter((e) => !isText(e) && e.label.trim().length > 2).map(boxOf);
@@ -378,8 +386,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const switches = parsed.switch && pixels ? new Set(elements.filter((e) => !isText(e) && e.type === "checkbox" && switchShaped(pixels, boxOf(e))).map((e) => e.element_id)) : undefined;
   const scored: Scored[] = [...elements, ...proposals].map((e) => {
     const bbox = boxOf(e);
-    const names = [e.label, e.text?.raw ?? "", captionOfField(e)];
-    const sim = (t: string) => Math.max(textSimilarity(t, names[0]!), textSimilarity(t, names[1]!) * 0.95, textSimilarity(t, names[2]!) * 0.97);
+    const names = [e.label, e.text?.raw ?? "", captionOfField(e), numbered?.get(e.element_id)?.toString() ?? ""];
+    const sim = (t: string) => Math.max(textSimilarity(t, names[0]!), textSimilarity(t, names[1]!) * 0.95, textSimilarity(t, names[2]!) * 0.97, textSimilarity(t, names[3]!) * 0.95);
     let text = 0.5;
     let said = target;
     if (target) {
@@ -456,7 +464,9 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   let ambiguous: boolean;
   if (parsed.ordinal !== undefined) {
     // Rank among the elements that fit, in reading order ("the second City list", « la dernière case »).
-    const ranked = rankable(plausible, parsed);
+    // « le premier engrenage », "the second trash can": ranks among the elements that show the icon, where enough do.
+    const showing = concept && !target ? plausible.filter((s) => figureOf(s.e)) : [];
+    const ranked = rankable(showing.length >= Math.abs(parsed.ordinal) ? showing : plausible, parsed);
     const pick = ranked[parsed.ordinal > 0 ? parsed.ordinal - 1 : ranked.length + parsed.ordinal];
     if (pick) best = pick;
     ambiguous = !pick;

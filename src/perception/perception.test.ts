@@ -52,6 +52,10 @@ describe("instruction parsing (EN / FR)", () => {
     expect(textSimilarity("Prénom", "Nom")).toBeLessThan(0.6);
     expect(textSimilarity("Nom", "Prénom")).toBeLessThan(0.6);
     expect(textSimilarity("Redenb", "Redenbacher")).toBeGreaterThan(0.7);
+    // A lone letter (an icon read as "C") starts many words but names none of them; as a whole word it still counts.
+    expect(textSimilarity("copier", "C")).toBeLessThan(0.45);
+    expect(textSimilarity("calendrier", "C")).toBeLessThan(0.45);
+    expect(textSimilarity("3", "3 items")).toBeGreaterThan(0.6);
   });
 
   const els = [

@@ -1,0 +1,62 @@
+// A row of like boxes numbered in order (a pager: « 1 2 3 … 8 »): where OCR read some of the numbers and missed or
+// misread others (grey digits on a dark theme, one glyph too small for the text detector), the others follow from
+// their place in the row. General geometry: equal boxes, equal steps, one row; no screen's layout is assumed.
+import type { BBox } from "../core/geometry.js";
+
+interface Boxed {
+  readonly element_id: string;
+  readonly bbox: BBox;
+  readonly label: string;
+}
+
+const NUMBER = /^\d{1,4}$/u;
+
+/**
+ * The numbers the unread boxes of numbered rows stand for, by element id. A run is three or more boxes of about one
+ * size on one line at even steps; its numbering is the one that at least two of its read numbers agree on (each
+ * read number n at index i says the run starts at n − i). Boxes whose own label is a number keep it.
+ */
+export function numberedRuns(elements: readonly Boxed[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const h = (e: Boxed) => e.bbox[3] - e.bbox[1];
+  const w = (e: Boxed) => e.bbox[2] - e.bbox[0];
+  const cy = (e: Boxed) => (e.bbox[1] + e.bbox[3]) / 2;
+  const cx = (e: Boxed) => (e.bbox[0] + e.bbox[2]) / 2;
+  const alike = (a: Boxed, b: Boxed) => Math.abs(cy(a) - cy(b)) <= 0.3 * Math.min(h(a), h(b)) && Math.abs(h(a) - h(b)) <= 0.5 * Math.max(h(a), h(b)) && Math.abs(w(a) - w(b)) <= 0.5 * Math.max(w(a), w(b));
+  const boxes = elements.filter((e) => w(e) > 0 && h(e) > 0 && w(e) <= 4 * h(e));
+  const seen = new Set<string>();
+  for (const start of boxes) {
+    if (seen.has(start.element_id)) continue;
+    const row = boxes.filter((e) => alike(start, e)).sort((a, b) => cx(a) - cx(b));
+    // Runs of even steps, each step no longer than about two boxes.
+    let run: Boxed[] = [];
+    const close = () => {
+      if (run.length >= 3) number(run, out);
+      run = [];
+    };
+    for (const e of row) {
+      seen.add(e.element_id);
+      const prev = run[run.length - 1];
+      if (prev && cx(e) - cx(prev) < 0.5 * w(prev)) continue; // the same box twice
+      const step = prev ? cx(e) - cx(prev) : 0;
+      const first = run.length >= 2 ? cx(run[1]!) - cx(run[0]!) : step;
+      if (prev && (step > 2.5 * Math.max(w(prev), w(e)) || Math.abs(step - first) > 0.25 * first)) close();
+      run.push(e);
+    }
+    close();
+  }
+  return out;
+}
+
+function number(run: readonly Boxed[], out: Map<string, number>): void {
+  const votes = new Map<number, number>();
+  run.forEach((e, i) => {
+    const t = e.label.trim();
+    if (NUMBER.test(t)) votes.set(Number(t) - i, (votes.get(Number(t) - i) ?? 0) + 1);
+  });
+  const [startAt, count] = [...votes].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  if (count < 2) return;
+  run.forEach((e, i) => {
+    if (!NUMBER.test(e.label.trim()) && startAt + i >= 1) out.set(e.element_id, startAt + i);
+  });
+}
