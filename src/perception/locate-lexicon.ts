@@ -367,7 +367,7 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | unde
   ["corner", undefined], ["coin", undefined], ["side", undefined], ["cote", undefined], ["row", undefined], ["ligne", undefined], ["screen", undefined], ["ecran", undefined],
   ["of the page", undefined], ["on the page", undefined], ["of the window", undefined], ["in the window", undefined],
   ["de la page", undefined], ["sur la page", undefined], ["de la fenetre", undefined], ["dans la fenetre", undefined],
-  ["pager", undefined], ["pagination", undefined],
+  ["pager", undefined], ["pagination", undefined], ["breadcrumb", undefined], ["breadcrumbs", undefined], ["fil d ariane", undefined],
 ];
 
 /**

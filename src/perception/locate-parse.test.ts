@@ -31,6 +31,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the checkbox of the last row")).toMatchObject({ type: "checkbox", ordinal: -1 });
     expect(parseInstruction("la case de la deuxième ligne")).toMatchObject({ type: "checkbox", ordinal: 2 });
     expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
+    // A French row named in English: its small words are the name's, not a new relation.
+    expect(parseInstruction("la case de la ligne Cash on delivery")).toMatchObject({ target: "", type: "checkbox", relation: { kind: "row", anchor: "Cash delivery" } });
+    expect(parseInstruction("the Tableau de bord link in the breadcrumb")).toMatchObject({ target: "Tableau bord", type: "link" });
     // A titled group, card or section is a place too.
     expect(parseInstruction("l'option Remember me dans le groupe Company")).toMatchObject({ target: "Remember me", type: "radio_button", relation: { kind: "inside", anchor: "Company" } });
     expect(parseInstruction("the drop-down in the Purchase order card")).toMatchObject({ target: "", type: "dropdown", relation: { kind: "inside", anchor: "Purchase order" } });

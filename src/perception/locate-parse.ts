@@ -183,6 +183,8 @@ const PLACE_WORDS: ReadonlyMap<string, "row" | "inside"> = new Map([
 ]);
 /** Place words English puts after the place's name ("the Smith row", "the Shipping section"). */
 const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "card", "panel", "frame", "fieldset", "pane"]);
+/** English words that may sit inside a name quoted in French (« Cash on delivery », « Terms of use »). */
+const ENGLISH_SMALL_WORDS: ReadonlySet<string> = new Set(["on", "of", "in", "at", "to", "for", "and", "the", "by", "with", "from"]);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
 const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une", "un"]);
 
@@ -197,7 +199,8 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
   for (let r = 0; r < toks.length; r++) {
     const kind = PLACE_WORDS.get(toks[r]!.f);
     if (!kind) continue;
-    const plain = (j: number) => !phraseAt(toks, j) && !toks[j]!.boundary;
+    // After a French place word, English small words belong to the place's name (« la ligne Cash on delivery »).
+    const plain = (j: number) => (!phraseAt(toks, j) || (!ENGLISH_PLACE.has(toks[r]!.f) && ENGLISH_SMALL_WORDS.has(toks[j]!.f))) && !toks[j]!.boundary;
     const after: Token[] = [];
     for (let j = r + 1; j < toks.length && plain(j); j++) after.push(toks[j]!);
     const before: Token[] = [];

@@ -241,10 +241,11 @@ function iconClasses(parsed: ParsedInstruction): readonly string[] {
   const all = parsed.icon ? (ICON_CONCEPTS[parsed.icon]?.classes ?? []) : [];
   const d = parsed.direction;
   if (!d) return all;
-  // An upload's arrow points up, a download's down: arrows all the same.
-  const pointing: Readonly<Record<string, string>> = { upload: "up", download: "down" };
-  return all.filter((c) => (c.startsWith("arrow_") ? c.endsWith(`_${d}`) : !pointing[c] || pointing[c] === d));
+  return all.filter((c) => (c.startsWith("arrow_") ? c.endsWith(`_${d}`) : !POINTING[c] || POINTING[c] === d));
 }
+
+/** Icon classes whose figure is an arrow pointing one way: an upload's up, a download's down, arrows all the same. */
+const POINTING: Readonly<Record<string, string>> = { upload: "up", download: "down" };
 
 /** Label, type and position: how replay finds a recorded target. */
 function locateByLabel(parsed: ParsedInstruction, elements: readonly LocatableElement[], frame: Size, options: LocateOptions): LocateResult {
