@@ -341,6 +341,9 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("click Enregistrer", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "b", icon_seen: true, instruction: { icon: "save" } });
     expect(await locateWithIcons("click Imprimer", buttons, f, recognizer)).toMatchObject({ found: false });
     expect(locate("click Enregistrer", buttons, f)).toMatchObject({ found: false });
+    // …or the one that bears such an icon's own label: a window's close button OCR read as "X".
+    const closable = [...buttons, el("x", "button", [400, 100, 440, 140], "X")];
+    expect(locate("the close button", closable, f)).toMatchObject({ found: true, element_id: "x", icon_named: true, instruction: { icon: "close" } });
     // When a command needs a recognizer at all.
     expect([mayAskIcons("the floppy disk icon"), mayAskIcons("click Enregistrer"), mayAskIcons("the play button"), mayAskIcons("the Name field")]).toEqual([true, true, true, false]);
   });

@@ -61,6 +61,8 @@ export type LocateResult =
       readonly instruction: ParsedInstruction;
       /** For an icon asked for: whether the chosen element shows it (its drawn shape, or the icon recognizer's P ≥ 0.5). */
       readonly icon_seen?: boolean;
+      /** For an icon asked for: whether the chosen element bears the label such an icon stands for ("X" for close). */
+      readonly icon_named?: boolean;
     }
   | { readonly found: false; readonly reason: string; readonly candidates: LocateCandidate[]; readonly instruction: ParsedInstruction };
 
@@ -208,7 +210,8 @@ function iconReading(parsed: ParsedInstruction): { parsed: ParsedInstruction; st
   return named ? { parsed: { ...parsed, target: "", icon: named }, strict: true } : undefined;
 }
 
-const accepted = (r: LocateResult, strict: boolean): boolean => r.found && (!strict || (r.icon_seen === true && !r.ambiguous));
+// Strict: the icon is seen, or the element bears the icon's own label ("X" on a window's close button), unambiguously.
+const accepted = (r: LocateResult, strict: boolean): boolean => r.found && (!strict || ((r.icon_seen === true || r.icon_named === true) && !r.ambiguous));
 
 /** The key of a glyph's ink box in `LocateOptions.iconScores`. */
 export const glyphKey = (b: BBox): string => b.map((v) => Math.round(v)).join(",");
@@ -518,7 +521,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const narrowed = narrowToWords(best.said, best.e) ?? narrowByCharacters(best.said, best.e);
     if (narrowed) chosen = { ...chosen, bbox: narrowed };
   }
-  const seen = concept ? { icon_seen: !!figureOf(best.e) } : {};
+  const seen = concept ? { icon_seen: !!figureOf(best.e), ...(iconLabelMatch(concept.labels, best.e) >= 0.9 ? { icon_named: true } : {}) } : {};
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed, ...seen };
 }
 
