@@ -151,6 +151,15 @@ describe("grounding a person's instruction", () => {
     expect(colourName(250, 250, 250)).toBe("white");
   });
 
+  it("of equal captions, a radio button's or check box's is the one with the toggle's circle or box before it", () => {
+    const f = canvas();
+    // "Non" three times (a list's value, a table cell, a radio's caption); a radio's outline before the third.
+    for (const [x0, y0, x1, y1] of [[480, 101, 494, 103], [480, 113, 494, 115], [480, 101, 482, 115], [492, 101, 494, 115]] as const) f.fill([x0, y0, x1, y1], [40, 40, 40]);
+    const texts = [el("text:1", "generic_interactive", [100, 100, 130, 116], "Non"), el("text:2", "generic_interactive", [300, 100, 330, 116], "Non"), el("text:3", "generic_interactive", [500, 100, 530, 116], "Non")];
+    expect(locate("the Non radio button", texts, f)).toMatchObject({ found: true, element_id: "text:3", ambiguous: false });
+    expect(locate("the Non radio button", texts, screen)).toMatchObject({ ambiguous: true }); // no pixels to tell them apart
+  });
+
   it("the password field is the one showing masked text, whatever its caption says", () => {
     const f = canvas();
     const boxes: BBox[] = [[200, 100, 460, 130], [200, 150, 460, 180], [200, 200, 460, 230]];

@@ -513,6 +513,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
           }
       }
     }
+    // Equal captions for a check box or radio button ("Non" in a list, in a table and beside a radio): the one with a
+    // toggle's box or circle just before it.
+    if (pixels && target && (wantType === "checkbox" || wantType === "radio_button") && parsed.ordinal === undefined && ambiguous) {
+      const tied = [best, ...scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && isCaption(s))];
+      const toggled = tied.filter((s) => toggleBefore(pixels, s.bbox));
+      if (toggled.length === 1) {
+        best = toggled[0]!;
+        chosen = controlOf(best) ?? { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
+        ambiguous = false;
+      }
+    }
   } else if (concept && !target) {
     // An icon described: click the icon itself (a detector's box may hold two icons, or the icon and its label).
     const g = figureOf(best.e);
@@ -523,6 +534,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   }
   const seen = concept ? { icon_seen: !!figureOf(best.e), ...(iconLabelMatch(concept.labels, best.e) >= 0.9 ? { icon_named: true } : {}) } : {};
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed, ...seen };
+}
+
+/** Whether a caption has a toggle's box or circle just before it: one glyph about as tall as the text, about square. */
+function toggleBefore(frame: Frame, caption: BBox): boolean {
+  const h = caption[3] - caption[1];
+  const region: BBox = [Math.max(0, caption[0] - 2.5 * h), caption[1] - 0.4 * h, caption[0] - 1, caption[3] + 0.4 * h];
+  if (region[2] - region[0] < h * 0.6) return false;
+  const g = elementAppearance(frame, region, true).glyph;
+  if (!g) return false;
+  const [w, gh] = [g.bbox[2] - g.bbox[0], g.bbox[3] - g.bbox[1]];
+  return gh >= 0.6 * h && gh <= 1.8 * h && w >= 0.75 * gh && w <= 1.33 * gh && caption[0] - g.bbox[2] <= 1.2 * h;
 }
 
 /** Whether a field's box shows a drop-down's arrow at its right end (a chevron, a small triangle). */
