@@ -19,7 +19,7 @@ import { colourMatch, elementAppearance, switchShaped, type Appearance, type Gly
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
-import { numberedRuns } from "./numbered-run.js";
+import { numberedMembers, numberedRuns } from "./numbered-run.js";
 import { ICON_CONCEPTS, UI_LEXICON } from "./locate-lexicon.js";
 import { showsMaskedText } from "./masked-entry.js";
 import { parseInstruction, type ParsedInstruction, type Verb } from "./locate-parse.js";
@@ -356,11 +356,16 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const other = Math.max(0, ...Object.entries(s).filter(([c]) => c !== "other" && !classes.includes(c)).map(([, p]) => p));
     return { wanted, other };
   };
+  // Boxes that are not OCR lines, as the pager readers take them.
+  const boxes = elements.filter((e) => !isText(e)).map((e) => ({ element_id: e.element_id, bbox: boxOf(e), label: e.label }));
+  let members: Set<string> | undefined;
+  const pagerNumbers = () => (members ??= numberedMembers(boxes));
   /** The element's glyph that shows the figure asked for (its drawn shape, or the recognizer's P ≥ 0.5), if any. */
   const figureOf = (e: LocatableElement) => {
     const a = look(e);
     const glyphs = [a?.glyph, ...(a?.glyphs ?? [])].filter((g): g is Glyph => !!g);
-    return glyphs.find((g) => g.shapes.some((x) => shapes.includes(x))) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5);
+    // A pager's number ("4" between "3" and "5") is a character, whatever its ink's outline looks like.
+    return glyphs.find((g) => !pagerNumbers().has(e.element_id) && g.shapes.some((x) => shapes.includes(x))) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5);
   };
   const lines = elements.filter(isText).map((t) => ({ text: t.label, bbox: boxOf(t), confidence: 1, words: [] }));
   const captions = new Map<string, string>();
@@ -379,7 +384,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const page = /^(?:page|p\.?)\s+(\d{1,4})$/iu.exec(target.trim());
   if (page) variants.push(page[1]!);
   // …and a pager's box whose number OCR missed stands for the number its place in the row gives.
-  const numbered = page ? numberedRuns(elements.filter((e) => !isText(e)).map((e) => ({ element_id: e.element_id, bbox: boxOf(e), label: e.label }))) : undefined;
+  const numbered = page ? numberedRuns(boxes) : undefined;
   // An icon described: icon-sized blobs no element or text covers are candidates too.
   // Icons inside labelled elements (asked only with a recognizer) stay candidates only when it names them as the icon asked for.
   const labelled = elements.filter((e) => !isText(e) && e.label.trim().length > 2).map(boxOf);

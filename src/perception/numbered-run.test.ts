@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BBox } from "../core/geometry.js";
-import { numberedRuns } from "./numbered-run.js";
+import { numberedMembers, numberedRuns } from "./numbered-run.js";
 
 const box = (id: string, x: number, label: string, y = 100, w = 50, h = 50) => ({ element_id: id, bbox: [x, y, x + w, y + h] as BBox, label });
 
@@ -15,6 +15,8 @@ describe("numbered runs (a pager whose digits OCR partly missed)", () => {
     expect(n.get("p7")).toBe(7);
     expect(n.has("prev")).toBe(false); // it would be 0
     expect(n.has("p2")).toBe(false); // read: its own label stands
+    // The read numbers that agree with their place are numbers of the row (not icons, whatever their ink looks like).
+    expect([...numberedMembers(row)].sort()).toEqual(["p2", "p3"]);
   });
 
   it("guesses nothing from one read number, across a wide gap, or off the row", () => {

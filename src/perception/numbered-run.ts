@@ -18,6 +18,26 @@ const NUMBER = /^\d{1,4}$/u;
  */
 export function numberedRuns(elements: readonly Boxed[]): Map<string, number> {
   const out = new Map<string, number>();
+  for (const { run, startAt } of numberings(elements))
+    run.forEach((e, i) => {
+      if (!NUMBER.test(e.label.trim()) && startAt + i >= 1) out.set(e.element_id, startAt + i);
+    });
+  return out;
+}
+
+/** The boxes of numbered rows whose own label is the number their place gives ("4" between "3" and "5" in a pager): numbers, not icons. */
+export function numberedMembers(elements: readonly Boxed[]): Set<string> {
+  const out = new Set<string>();
+  for (const { run, startAt } of numberings(elements))
+    run.forEach((e, i) => {
+      if (e.label.trim() === String(startAt + i)) out.add(e.element_id);
+    });
+  return out;
+}
+
+/** The runs of like boxes at even steps on one line, each with the numbering two or more of its read numbers agree on. */
+function numberings(elements: readonly Boxed[]): Array<{ run: readonly Boxed[]; startAt: number }> {
+  const found: Array<{ run: readonly Boxed[]; startAt: number }> = [];
   const h = (e: Boxed) => e.bbox[3] - e.bbox[1];
   const w = (e: Boxed) => e.bbox[2] - e.bbox[0];
   const cy = (e: Boxed) => (e.bbox[1] + e.bbox[3]) / 2;
@@ -31,7 +51,8 @@ export function numberedRuns(elements: readonly Boxed[]): Map<string, number> {
     // Runs of even steps, each step no longer than about two boxes.
     let run: Boxed[] = [];
     const close = () => {
-      if (run.length >= 3) number(run, out);
+      const startAt = run.length >= 3 ? numbering(run) : undefined;
+      if (startAt !== undefined) found.push({ run, startAt });
       run = [];
     };
     for (const e of row) {
@@ -45,18 +66,16 @@ export function numberedRuns(elements: readonly Boxed[]): Map<string, number> {
     }
     close();
   }
-  return out;
+  return found;
 }
 
-function number(run: readonly Boxed[], out: Map<string, number>): void {
+/** Where a run's numbering starts, when two or more of its read numbers agree on it. */
+function numbering(run: readonly Boxed[]): number | undefined {
   const votes = new Map<number, number>();
   run.forEach((e, i) => {
     const t = e.label.trim();
     if (NUMBER.test(t)) votes.set(Number(t) - i, (votes.get(Number(t) - i) ?? 0) + 1);
   });
   const [startAt, count] = [...votes].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
-  if (count < 2) return;
-  run.forEach((e, i) => {
-    if (!NUMBER.test(e.label.trim()) && startAt + i >= 1) out.set(e.element_id, startAt + i);
-  });
+  return count >= 2 ? startAt : undefined;
 }
