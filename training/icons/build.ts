@@ -64,23 +64,6 @@ export const ICON_KEYWORDS: Record<string, string[]> = {
   info: ["info", "information", "dialog information", "info circle", "circle info", "info square"],
   warning: ["warning", "alert", "exclamation", "dialog warning", "exclamation triangle", "triangle alert", "alert triangle", "warning circle", "error", "dialog error"],
   heart: ["heart", "favorite", "emblem favorite", "love"],
-  // 2026-12-06: sixteen more figures common on toolbars and in tables (34 → 50 classes).
-  filter: ["filter", "funnel", "filter alt", "filter variant", "view filter", "filter simple", "bx filter"],
-  share: ["share", "share nodes", "share network", "share variant", "share alt", "emblem shared", "share android", "share social"],
-  check: ["check", "checkmark", "check2", "tick", "done", "check lg", "check bold", "dialog ok", "emblem ok", "check simple"],
-  maximize: ["maximize", "maximise", "window maximize", "fullscreen", "arrows fullscreen", "arrows maximize", "expand", "arrows angle expand", "view fullscreen", "arrows out"],
-  eye: ["eye", "visibility", "eye open", "eye show", "preview", "view"],
-  link: ["link", "chain", "insert link", "link 45deg", "link simple", "link alt", "link chain"],
-  logout: ["logout", "log out", "sign out", "exit", "door exit", "system log out", "application exit", "box arrow right", "sign out alt", "right from bracket"],
-  clock: ["clock", "time", "schedule", "clock hour 3", "clock hour 4", "clock three", "timer", "clock rotate left", "history", "alarm"],
-  image: ["image", "photo", "picture", "images", "photograph", "image x generic", "file image", "image square"],
-  attach: ["paperclip", "attach", "attachment", "attach file", "paper clip", "mail attachment", "attach 2"],
-  cart: ["cart", "shopping cart", "basket", "shopping basket", "cart shopping", "shopping bag", "bag"],
-  tag: ["tag", "tags", "label", "price tag", "tag simple", "bookmark tag"],
-  key: ["key", "key skeleton", "dialog password", "passkey"],
-  chart: ["chart", "bar chart", "chart bar", "graph", "chart line", "chart pie", "pie chart", "analytics", "stats", "chart column", "bar chart line", "graph up", "chart area", "office chart bar"],
-  phone: ["phone", "telephone", "call", "phone call", "phone simple", "call start", "phone fill"],
-  camera: ["camera", "photo camera", "camera alt", "camera simple", "camera photo", "device camera"],
 };
 export const ICON_CLASSES = [...Object.keys(ICON_KEYWORDS), "other"];
 

@@ -17,7 +17,7 @@ CLASSES = {
     "SP_TitleBarCloseButton": "close", "SP_MediaPlay": "play", "SP_FileIcon": "file", "SP_ComputerIcon": "computer",
     "SP_MessageBoxInformation": "info", "SP_MessageBoxWarning": "warning", "SP_DirHomeIcon": "home", "SP_DesktopIcon": "computer",
     "SP_DriveHDIcon": "other", "SP_DriveNetIcon": "other", "SP_DriveCDIcon": "other", "SP_MediaPause": "other",
-    "SP_MediaStop": "other", "SP_MediaVolume": "other", "SP_DialogApplyButton": "check", "SP_DialogOkButton": "other",
+    "SP_MediaStop": "other", "SP_MediaVolume": "other", "SP_DialogApplyButton": "other", "SP_DialogOkButton": "other",
     "SP_FileDialogDetailedView": "other", "SP_FileDialogListView": "other", "SP_FileDialogContentsView": "other",
     "SP_FileDialogInfoView": "other", "SP_MediaSkipForward": "other", "SP_MediaSkipBackward": "other", "SP_DialogYesButton": "other",
     "SP_DialogNoButton": "other", "SP_FileLinkIcon": "other", "SP_TitleBarMenuButton": "other", "SP_TitleBarShadeButton": "other",
