@@ -253,9 +253,9 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     return a < 0 ? 0 : (z - a + 1) / W;
   };
   /** Where a profile of spans narrows to a tip: at the end or the start, as a wedge (triangle, chevron) or an arrow (shaft and head). */
-  const pointing = (size: number, extent: (i: number) => number, cut: BarCut): { to: "end" | "start"; wedge: boolean } | undefined => {
-    if (size < 6) return undefined;
-    let ex = Array.from({ length: size }, (_, i) => extent(i));
+  const pointing = (profile: readonly number[], cut: BarCut): { to: "end" | "start"; wedge: boolean } | undefined => {
+    if (profile.length < 6) return undefined;
+    let ex = profile;
     const { head, tail } = cut;
     if (head || tail) {
       ex = ex.slice(head, ex.length - tail);
@@ -278,12 +278,14 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     return undefined;
   };
   if (!out.has("plus") && !out.has("cross") && !out.has("bars") && !out.has("square") && !out.has("ring") && !out.has("magnifier") && !out.has("gear")) {
-    const hCut = barCut(W, extentCol(0));
-    const vCut = barCut(H, extentRow(0));
-    const h1 = pointing(W, extentCol(1), hCut);
-    const h0 = pointing(W, extentCol(0), hCut);
-    const v1 = pointing(H, extentRow(1), vCut);
-    const v0 = pointing(H, extentRow(0), vCut);
+    const profile = (size: number, extent: (i: number) => number) => Array.from({ length: size }, (_, i) => extent(i));
+    const [cols0, cols1, rows0, rows1] = [profile(W, extentCol(0)), profile(W, extentCol(1)), profile(H, extentRow(0)), profile(H, extentRow(1))];
+    const hCut = barCut(cols0);
+    const vCut = barCut(rows0);
+    const h1 = pointing(cols1, hCut);
+    const h0 = pointing(cols0, hCut);
+    const v1 = pointing(rows1, vCut);
+    const v0 = pointing(rows0, vCut);
     const horizontal = h1?.wedge ? h1 : h0?.wedge ? h0 : (h1 ?? h0);
     const vertical = v1?.wedge ? v1 : v0?.wedge ? v0 : (v1 ?? v0);
     // Both axes: a wedge beats an arrow; otherwise it is neither.
@@ -297,8 +299,7 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
    * A wide bar apart from the figure at one end (the tray's edge under a download's arrow, over an upload's) is not a
    * wedge's base: what points is the figure. The rows (columns) to leave out at each end, read on spans of single rows.
    */
-  function barCut(size: number, extent: (i: number) => number): BarCut {
-    const ex = Array.from({ length: size }, (_, i) => extent(i));
+  function barCut(ex: readonly number[]): BarCut {
     const tail = detachedBar([...ex].reverse());
     return { head: tail ? 0 : detachedBar(ex), tail };
   }
