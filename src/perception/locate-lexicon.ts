@@ -356,7 +356,7 @@ export const POSITION_WORDS: Readonly<Record<string, { vertical?: "top" | "botto
 };
 
 /** Parts of a window named as places: they say where, and are not part of the target's name. */
-export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | undefined])[] = [
+export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | "pager" | undefined])[] = [
   ["barre d outils", "top"], ["barre des outils", "top"], ["toolbar", "top"], ["tool bar", "top"],
   ["barre de menus", "top"], ["barre de menu", "top"], ["barre des menus", "top"], ["menu bar", "top"], ["menubar", "top"],
   ["barre de titre", "top"], ["title bar", "top"], ["titlebar", "top"], ["header bar", "top"], ["headerbar", "top"], ["header", "top"], ["en tete", "top"],
@@ -367,7 +367,22 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | unde
   ["corner", undefined], ["coin", undefined], ["side", undefined], ["cote", undefined], ["row", undefined], ["ligne", undefined], ["screen", undefined], ["ecran", undefined],
   ["of the page", undefined], ["on the page", undefined], ["of the window", undefined], ["in the window", undefined],
   ["de la page", undefined], ["sur la page", undefined], ["de la fenetre", undefined], ["dans la fenetre", undefined],
-  ["pager", undefined], ["pagination", undefined], ["breadcrumb", undefined], ["breadcrumbs", undefined], ["fil d ariane", undefined],
+  ["pager", "pager"], ["pagination", "pager"], ["paginator", "pager"], ["breadcrumb", undefined], ["breadcrumbs", undefined], ["fil d ariane", undefined],
+  ["sidebar", undefined], ["side bar", undefined], ["side menu", undefined], ["barre laterale", undefined], ["menu lateral", undefined], ["colonne laterale", undefined],
+];
+
+/**
+ * A state the target is said to be in: "on" (checked, ticked, a tab selected or active), "off" (unchecked, empty),
+ * "disabled" (greyed out), "enabled". Scored against the states the learned detector reads (uielement_v1 `state`).
+ */
+export type StateWord = "on" | "off" | "disabled" | "enabled";
+export const STATE_PHRASES: readonly (readonly [string, StateWord])[] = [
+  ["checked", "on"], ["ticked", "on"], ["selected", "on"], ["active", "on"], ["current", "on"], ["highlighted", "on"],
+  ["coche", "on"], ["cochee", "on"], ["selectionne", "on"], ["selectionnee", "on"], ["actif", "on"], ["actuel", "on"], ["actuelle", "on"], ["en cours", "on"],
+  ["unchecked", "off"], ["unticked", "off"], ["not checked", "off"], ["not ticked", "off"], ["unselected", "off"], ["not selected", "off"], ["empty", "off"], ["inactive", "off"],
+  ["decoche", "off"], ["decochee", "off"], ["non coche", "off"], ["non cochee", "off"], ["pas coche", "off"], ["pas cochee", "off"], ["vide", "off"], ["inactif", "off"], ["non selectionne", "off"], ["non selectionnee", "off"],
+  ["disabled", "disabled"], ["greyed out", "disabled"], ["grayed out", "disabled"], ["greyed", "disabled"], ["grayed", "disabled"], ["grise", "disabled"], ["grisee", "disabled"], ["desactive", "disabled"], ["desactivee", "disabled"],
+  ["enabled", "enabled"],
 ];
 
 /**
@@ -425,8 +440,8 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   calendar: { words: ["calendar", "calendrier"], labels: ["date", "calendar", "calendrier"], shapes: [], classes: ["calendar"] },
   bell: { words: ["bell", "cloche"], labels: ["notifications", "alerts", "alertes"], shapes: [], classes: ["bell"] },
   lock: { words: ["padlock", "lock", "cadenas"], labels: ["lock", "verrouiller", "security", "securite", "password", "mot de passe"], shapes: [], classes: ["lock"] },
-  download: { words: ["tray", "download"], labels: ["download", "telecharger", "export", "exporter"], shapes: ["arrow_down"], classes: ["download"] },
-  upload: { words: ["upload"], labels: ["upload", "televerser", "import", "importer"], shapes: ["arrow_up"], classes: ["upload"] },
+  download: { words: ["tray", "download", "telechargement"], labels: ["download", "telecharger", "export", "exporter"], shapes: ["arrow_down"], classes: ["download"] },
+  upload: { words: ["upload", "televersement"], labels: ["upload", "televerser", "import", "importer"], shapes: ["arrow_up"], classes: ["upload"] },
   more: { words: ["three dots", "trois points", "dots", "ellipsis", "kebab", "points de suspension", "…", "..."], labels: ["more", "more actions", "plus d actions", "actions", "options", "…", "..."], shapes: ["dots"], classes: [] },
   // Figures the icon classifier has no class for (a 50-class model was tried on 2026-12-06 and dropped: bench/RESULTS.md):
   // named by their words and the labels they stand for, seen by no recognizer.
@@ -452,7 +467,7 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
 };
 
 /** Phrases that only lead to what an icon looks like ("shaped like a gear", « en forme de roue dentée »). */
-export const FILLER_PHRASES: readonly string[] = ["shaped like", "shaped as", "in the shape of", "in the form of", "looks like", "looking like", "en forme de", "en forme d", "qui ressemble a", "ressemblant a"];
+export const FILLER_PHRASES: readonly string[] = ["shaped like", "shaped as", "in the shape of", "in the form of", "looks like", "looking like", "en forme de", "en forme d", "qui ressemble a", "ressemblant a", "s il vous plait", "s il te plait"];
 
 /** Words with no part in the target's name (articles, politeness, the word "icon" and the like). */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([

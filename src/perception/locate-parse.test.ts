@@ -13,7 +13,7 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("la zone de texte multiligne en bas")).toEqual({ verb: "click", target: "", type: "text_input", position: { vertical: "bottom" } });
     expect(parseInstruction("the multiline text box")).toMatchObject({ target: "", type: "text_input" });
     // A pager's links and a slider are named by their kind.
-    expect(parseInstruction("go to page 4 in the lower pager")).toEqual({ verb: "click", target: "page 4", type: "link", position: { vertical: "bottom" } });
+    expect(parseInstruction("go to page 4 in the lower pager")).toEqual({ verb: "click", target: "page 4", type: "link", position: { vertical: "bottom" }, pager: true });
     expect(parseInstruction("le curseur")).toEqual({ verb: "click", target: "", type: "generic_interactive" });
     expect(parseInstruction("the volume slider")).toMatchObject({ target: "volume", type: "generic_interactive" });
     // Password words keep naming the target and say the field shows masked text; an anchor's do not.
@@ -33,7 +33,7 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
     // A French row named in English: its small words are the name's, not a new relation.
     expect(parseInstruction("la case de la ligne Cash on delivery")).toMatchObject({ target: "", type: "checkbox", relation: { kind: "row", anchor: "Cash delivery" } });
-    expect(parseInstruction("the Tableau de bord link in the breadcrumb")).toMatchObject({ target: "Tableau bord", type: "link" });
+    expect(parseInstruction("the Tableau de bord link in the breadcrumb")).toMatchObject({ target: "Tableau de bord", type: "link" });
     // A titled group, card or section is a place too.
     expect(parseInstruction("l'option Remember me dans le groupe Company")).toMatchObject({ target: "Remember me", type: "radio_button", relation: { kind: "inside", anchor: "Company" } });
     expect(parseInstruction("the drop-down in the Purchase order card")).toMatchObject({ target: "", type: "dropdown", relation: { kind: "inside", anchor: "Purchase order" } });
@@ -122,6 +122,25 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the printer icon next to the privacy policy link")).toMatchObject({ icon: "print", relation: { kind: "near", anchor: "privacy policy", anchorType: "link" } });
     // A place, not a thing: no relation.
     expect(parseInstruction("le lien Accueil dans la barre du haut")).toEqual({ verb: "click", target: "Accueil", type: "link", region: "top" });
+  });
+
+  it("an English possessive is read as 'of'; a UI phrase keeps its small words; politeness names nothing", () => {
+    expect(parseInstruction("the last row's checkbox")).toEqual({ verb: "click", target: "", type: "checkbox", ordinal: -1 });
+    expect(parseInstruction("the Dupont row's print icon")).toMatchObject({ icon: "print", relation: { kind: "row", anchor: "Dupont" } });
+    expect(parseInstruction("l'interrupteur Intitulé du poste")).toMatchObject({ target: "Intitulé du poste", type: "checkbox" });
+    expect(parseInstruction("le champ Mot de passe")).toMatchObject({ target: "Mot de passe", masked: true });
+    expect(parseInstruction("cliquez sur OK s'il vous plaît")).toEqual({ verb: "click", target: "OK" });
+    expect(parseInstruction("l'icône de téléchargement")).toEqual({ verb: "click", target: "", icon: "download" });
+  });
+
+  it("states and pagers are read apart from the target's words", () => {
+    expect(parseInstruction("the checked checkbox")).toEqual({ verb: "click", target: "", type: "checkbox", state: "on" });
+    expect(parseInstruction("la case non cochée")).toEqual({ verb: "click", target: "", type: "checkbox", state: "off" });
+    expect(parseInstruction("l'onglet actif")).toMatchObject({ type: "tab", state: "on" });
+    expect(parseInstruction("the greyed out Save button")).toMatchObject({ target: "Save", type: "button", state: "disabled" });
+    expect(parseInstruction("the next page arrow in the pagination")).toMatchObject({ icon: "next", pager: true });
+    expect(parseInstruction("la page 3 de la pagination")).toEqual({ verb: "click", target: "page 3", pager: true });
+    expect(parseInstruction("Customers in the sidebar")).toEqual({ verb: "click", target: "Customers" });
   });
 
   it("'menu' asks for a menu entry, not a drop-down, even after 'open'", () => {

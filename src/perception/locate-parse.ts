@@ -16,10 +16,12 @@ import {
   POSITION_WORDS,
   REGION_PHRASES,
   RELATION_PHRASES,
+  STATE_PHRASES,
   TYPE_PHRASES,
   UI_LEXICON,
   type ColourName,
   type RelationKind,
+  type StateWord,
 } from "./locate-lexicon.js";
 
 export type Verb = "click" | "double_click" | "right_click" | "type" | "check" | "uncheck" | "select" | "open" | "hover";
@@ -50,16 +52,23 @@ export interface ParsedInstruction {
   readonly relation?: Relation;
   /** A part of the window named as a place (toolbar: top; status bar: bottom). */
   readonly region?: "top" | "bottom";
+  /** The instruction places it in a pager ("the next arrow in the pagination", « la page 2 de la pagination »). */
+  readonly pager?: boolean;
   /** The instruction says "menu" ("the Tools menu"): a menu-bar entry, whatever type the detector gave it. */
   readonly menu?: boolean;
   /** The target's words say password (« mot de passe »): a field showing masked text fits them, whatever its caption. */
   readonly masked?: boolean;
   /** The type was named a switch (« interrupteur », "toggle switch"): among check boxes, one drawn as a switch fits best. */
   readonly switch?: boolean;
+  /** A state the target is said to be in ("the checked box", « l'onglet actif », "the greyed-out button"). */
+  readonly state?: StateWord;
 }
 
 /** Folded type phrases that name a check box drawn as a switch (TYPE_PHRASES maps them to checkbox). */
 const SWITCH_PHRASES: ReadonlySet<string> = new Set(["switch", "toggle switch", "interrupteur"]);
+
+/** Words that place the target in a pager. */
+const PAGER_WORDS: ReadonlySet<string> = new Set(REGION_PHRASES.filter(([, v]) => v === "pager").map(([p]) => p));
 
 /** Folded word runs that say a field is a password field. */
 const MASKED_WORDS: readonly (readonly string[])[] = [["password"], ["passcode"], ["passwd"], ["mdp"], ["mot", "de", "passe"], ["mots", "de", "passe"], ["mot", "passe"], ["mots", "passe"]]; // « de » may be read as a filler
@@ -86,20 +95,25 @@ interface Token {
   readonly f: string;
   /** A comma, semicolon or parenthesis before it: ends a relation's anchor. */
   readonly boundary: boolean;
+  /** An apostrophe just before it ("row's": the "s" of an English possessive). */
+  readonly apos?: boolean;
 }
 
 /** Words of a text: split at spaces, punctuation, apostrophes (« l'icône » → l, icône) and hyphens; symbols like × » € kept. */
 function tokens(text: string): Token[] {
   const out: Token[] = [];
   let boundary = false;
+  let apos = false;
   for (const piece of text.split(/([\s,;:!.?()[\]{}"“”«»'’`‐‑–—-]+)/u)) {
     if (!piece) continue;
     if (/^[\s,;:!.?()[\]{}"“”«»'’`‐‑–—-]+$/u.test(piece)) {
       if (/[,;:()[\]]/.test(piece)) boundary = true;
+      apos = /^['’]$/u.test(piece);
       continue;
     }
-    out.push({ orig: piece, f: foldText(piece), boundary });
+    out.push({ orig: piece, f: foldText(piece), boundary, ...(apos ? { apos } : {}) });
     boundary = false;
+    apos = false;
   }
   return out;
 }
@@ -108,11 +122,12 @@ type Kind =
   | { k: "relation"; v: RelationKind }
   | { k: "ordinal"; v: number }
   | { k: "type"; v: UIElementType | "menu" }
-  | { k: "region"; v: "top" | "bottom" | undefined }
+  | { k: "region"; v: "top" | "bottom" | "pager" | undefined }
   | { k: "colour"; v: ColourName }
   | { k: "icon"; v: string; depiction: boolean }
   | { k: "direction"; v: "left" | "right" | "up" | "down" }
   | { k: "position"; v: PositionHint }
+  | { k: "state"; v: StateWord }
   | { k: "iconword" }
   | { k: "filler" };
 
@@ -137,6 +152,7 @@ const PHRASES: readonly (readonly [readonly string[], Kind])[] = [
   ...Object.entries(COLOUR_WORDS).map(([p, v]) => [split(p), { k: "colour", v }] as const),
   ...Object.entries(ICON_CONCEPTS).flatMap(([key, c]) => c.words.map((w) => [split(foldText(w)), { k: "icon", v: key, depiction: !LEXICON_PHRASES.has(foldText(w)) }] as const)),
   ...Object.entries(POSITION_WORDS).map(([p, v]) => [split(p), { k: "position", v }] as const),
+  ...STATE_PHRASES.map(([p, v]) => [split(p), { k: "state", v }] as const),
   ...[...ICONISH].map((w) => [[w], { k: "iconword" }] as const),
   ...[...FILLER_WORDS].map((w) => [[w], { k: "filler" }] as const),
   ...FILLER_PHRASES.map((p) => [split(p), { k: "filler" }] as const),
@@ -226,10 +242,22 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
   return undefined;
 }
 
+/**
+ * "the last row's checkbox", "the Dupont row's print icon": English names the owner first; read as "the checkbox of
+ * the last row", "the print icon of the Dupont row". The "s" after an apostrophe that French « s'il » has is no owner's.
+ */
+function possessiveAsOf(toks: readonly Token[]): readonly Token[] {
+  const p = toks.findIndex((t, i) => i > 0 && i + 1 < toks.length && t.apos && t.f === "s" && toks[i + 1]!.f !== "il" && toks[i + 1]!.f !== "ils");
+  if (p < 0) return toks;
+  const owner = toks.slice(0, p);
+  const word = (w: string): Token => ({ orig: w, f: w, boundary: false });
+  return [...toks.slice(p + 1), word("of"), ...(ARTICLES.has(owner[0]!.f) ? owner : [word("the"), ...owner])];
+}
+
 /** Parses an instruction; never throws (an empty target means "no words name it"). */
 export function parseInstruction(instruction: string): ParsedInstruction {
   const raw = instruction.slice(0, MAX_INSTRUCTION_LENGTH).trim();
-  let toks = tokens(raw);
+  let toks: readonly Token[] = tokens(raw);
   let verb: Verb = "click";
   let verbType: UIElementType | undefined;
   // The verb: the longest of the verb phrases that starts the instruction.
@@ -255,6 +283,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       toks = toks.slice(at + 1);
     }
   }
+  toks = possessiveAsOf(toks);
   // « … de la ligne Zoë », « … dans le groupe Company »: the place is the relation, whatever else the words say.
   const place = placeRelation(toks);
   if (place) toks = place.rest;
@@ -279,6 +308,11 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   /** The relation was opened by "of the", « de la »: an icon named after it may be the target's own picture. */
   let possessive = false;
   let inAnchor = false;
+  let state: StateWord | undefined;
+  // "pagination" also names a link's type; wherever it stands, it places the target in a pager.
+  const pager = toks.some((t) => PAGER_WORDS.has(t.f));
+  /** Words of a UI phrase ("intitulé du poste", "mot de passe"): kept whole, small words included. */
+  const kept = new Set<Token>();
   for (let i = 0; i < toks.length; ) {
     const t = toks[i]!;
     if (t.boundary) inAnchor = false;
@@ -290,6 +324,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     const hit = phraseAt(toks, i);
     // A UI phrase ("first name", "last name") beats a phrase of the tables that is no longer.
     if (label && (!hit || label >= hit.len) && hit?.kind.k !== "relation") {
+      for (const w of toks.slice(i, i + label)) kept.add(w);
       (inAnchor ? relation!.anchor : target).push(...toks.slice(i, i + label));
       i += label;
       continue;
@@ -325,7 +360,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         }
         break;
       case "region":
-        if (k.v) region ??= k.v;
+        if (k.v && k.v !== "pager") region ??= k.v;
         break;
       case "colour":
         if (!inAnchor) colour ??= k.v;
@@ -336,6 +371,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         break;
       case "direction":
         direction ??= k.v;
+        break;
+      case "state":
+        if (!inAnchor) state ??= k.v;
         break;
       case "position":
         if (k.v.vertical && (!position.vertical || position.vertical === "middle")) position.vertical = k.v.vertical;
@@ -364,12 +402,13 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   }
   target.sort((a, b) => toks.indexOf(a) - toks.indexOf(b));
   if (direction && !icon) icon = "arrow";
-  const words = target.filter((t) => !FILLER_WORDS.has(t.f));
+  const named = (t: Token) => !FILLER_WORDS.has(t.f) || kept.has(t);
+  const words = target.filter(named);
   const folded = target.map((t) => t.f);
   const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w)));
   const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
   const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
-  const anchorWords = relation?.anchor.filter((t) => !FILLER_WORDS.has(t.f)) ?? [];
+  const anchorWords = relation?.anchor.filter(named) ?? [];
   // "the checkbox of the last row", « la case de la dernière ligne »: a rank with nothing named after it is the target's.
   if (relation && !anchorWords.length && relation.anchorOrdinal !== undefined) ordinal ??= relation.anchorOrdinal;
   const pos = position.vertical || position.horizontal ? { ...(position.vertical ? { vertical: position.vertical } : {}), ...(position.horizontal ? { horizontal: position.horizontal } : {}) } : undefined;
@@ -390,5 +429,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     ...(menu ? { menu } : {}),
     ...(masked ? { masked } : {}),
     ...(isSwitch && finalType === "checkbox" ? { switch: true } : {}),
+    ...(state ? { state } : {}),
+    ...(pager ? { pager } : {}),
   };
 }

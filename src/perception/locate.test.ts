@@ -6,7 +6,7 @@ import { colourName, elementAppearance, switchShaped } from "./element-appearanc
 import { iconProposals } from "./icon-proposals.js";
 import { showsMaskedText } from "./masked-entry.js";
 import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
-import { lexiconVariants, locate, locateWithIcons, mayAskIcons, relationScore, textTargets, type LocatableElement } from "./locate.js";
+import { lexiconVariants, locate, locateWithIcons, mayAskIcons, relationScore, stateAgreement, textTargets, type LocatableElement } from "./locate.js";
 
 const screen = { width: 1000, height: 800 };
 const el = (element_id: string, type: LocatableElement["type"], bbox: BBox, label: string): LocatableElement => ({ element_id, type, bbox, label });
@@ -93,6 +93,38 @@ describe("grounding a person's instruction", () => {
     expect(locate("the first Échéance box", dues, screen)).toMatchObject({ found: true, element_id: "e1" });
     expect(locate("la deuxième zone Échéance", dues, screen)).toMatchObject({ found: true, element_id: "e2" });
     expect(locate("the third Échéance field", dues, screen)).toMatchObject({ found: true, element_id: "e2" }); // too few named alike: all that fit count
+  });
+
+  it("a state said (checked, unchecked, active, greyed out) chooses among the elements of the type asked, where the detector read one in it", () => {
+    const withState = (e: LocatableElement, state: LocatableElement["state"]): LocatableElement => ({ ...e, state });
+    const boxes = [withState(el("a", "checkbox", [10, 100, 30, 120], ""), { checked: false }), withState(el("b", "checkbox", [10, 130, 30, 150], ""), { checked: true }), withState(el("c", "checkbox", [10, 160, 30, 180], ""), { checked: false })];
+    expect(locate("the checked checkbox", boxes, screen)).toMatchObject({ found: true, element_id: "b", ambiguous: false });
+    expect(locate("la case non cochée du bas", boxes, screen)).toMatchObject({ found: true, element_id: "c" });
+    expect(locate("la deuxième case décochée", boxes, screen)).toMatchObject({ found: true, element_id: "c" });
+    // A state read on another kind of element is no evidence: the unselected tab is no unchecked box.
+    const tab = withState(el("t", "tab", [300, 20, 400, 50], "Résumé"), { selected: false });
+    expect(locate("the unchecked checkbox", [tab, ...boxes.slice(0, 2)], screen)).toMatchObject({ found: true, element_id: "a" });
+    expect(locate("l'onglet actif", [tab, withState(el("u", "tab", [410, 20, 500, 50], "Contacts"), { selected: true })], screen)).toMatchObject({ found: true, element_id: "u" });
+    // None read in the state said (every field read enabled): the state tells nothing, the rest decides.
+    const fields = [withState(el("f", "dropdown", [200, 100, 400, 130], "Ville"), { disabled: false }), el("g", "text_input", [200, 140, 400, 170], "Nom")];
+    expect(locate("the disabled drop-down", fields, screen)).toMatchObject({ found: true, element_id: "f" });
+    expect(stateAgreement("disabled", { disabled: true })).toBe(1);
+    expect(stateAgreement("enabled", { disabled: true })).toBe(-1);
+    expect(stateAgreement("on", {})).toBe(0);
+  });
+
+  it("'in the pagination' picks among a pager's row: its numbers and the arrows at its ends", () => {
+    const pager = ["«", "1", "2", "3", "»"].map((t, k) => el(`p${k}`, "link", [20 + 35 * k, 700, 54 + 35 * k, 730], t === "«" || t === "»" ? "" : t));
+    const nextButton = el("next", "link", [600, 100, 640, 130], "");
+    expect(locate("the last link in the pagination", [nextButton, ...pager], screen)).toMatchObject({ found: true, element_id: "p4" });
+    expect(locate("le premier lien de la pagination", [nextButton, ...pager], screen)).toMatchObject({ found: true, element_id: "p0" });
+  });
+
+  it("a switch set right of its caption is the control the caption names, where no toggle stands before the caption", () => {
+    const els = [el("cap", "generic_interactive", [100, 300, 260, 320], "Intitulé du poste:"), el("sw", "checkbox", [300, 296, 360, 324], ""), el("other", "checkbox", [100, 400, 120, 420], "Notifications")];
+    expect(locate("l'interrupteur Intitulé du poste", els, screen)).toMatchObject({ found: true, element_id: "sw" });
+    const boxed = [el("box", "checkbox", [70, 302, 88, 318], ""), ...els];
+    expect(locate("la case Intitulé du poste", boxed, screen)).toMatchObject({ found: true, element_id: "box" });
   });
 
   it("a position word chooses among equal candidates, relative to each other, not only to the window", () => {

@@ -19,8 +19,8 @@ import { colourMatch, elementAppearance, switchShaped, type Appearance, type Gly
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
-import { numberedMembers, numberedRuns } from "./numbered-run.js";
-import { ICON_CONCEPTS, UI_LEXICON } from "./locate-lexicon.js";
+import { numberedMembers, numberedRuns, pagerBands } from "./numbered-run.js";
+import { ICON_CONCEPTS, UI_LEXICON, type StateWord } from "./locate-lexicon.js";
 import { showsMaskedText } from "./masked-entry.js";
 import { parseInstruction, type ParsedInstruction, type Verb } from "./locate-parse.js";
 
@@ -34,6 +34,8 @@ export interface LocatableElement {
   readonly role?: string;
   readonly text?: { raw: string };
   readonly confidence?: number;
+  /** States the learned detector read (uielement_v1 `state`), where it could tell them. */
+  readonly state?: { readonly checked?: boolean; readonly selected?: boolean; readonly disabled?: boolean };
   /** Words with their boxes (on-screen text targets): a match on part of them narrows the box. */
   readonly words?: readonly { text: string; bbox: BBox }[];
 }
@@ -364,8 +366,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const figureOf = (e: LocatableElement) => {
     const a = look(e);
     const glyphs = [a?.glyph, ...(a?.glyphs ?? [])].filter((g): g is Glyph => !!g);
-    // A pager's number ("4" between "3" and "5") is a character, whatever its ink's outline looks like.
-    return glyphs.find((g) => !pagerNumbers().has(e.element_id) && g.shapes.some((x) => shapes.includes(x))) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5);
+    // A pager's number ("4" between "3" and "5") is a character, whatever its ink's outline looks like; so is the ink of
+    // a word ("Silva" underlined reads as an arrow) the recognizer, asked, sees no such icon in.
+    const worded = e.label.trim().length > 2;
+    const drawn = (g: Glyph) => !pagerNumbers().has(e.element_id) && g.shapes.some((x) => shapes.includes(x)) && !(worded && (learned(g)?.wanted ?? 1) < 0.1);
+    return glyphs.find(drawn) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5);
   };
   const lines = elements.filter(isText).map((t) => ({ text: t.label, bbox: boxOf(t), confidence: 1, words: [] }));
   const captions = new Map<string, string>();
@@ -433,6 +438,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const c = Math.max(colourMatch(parsed.colour, a.fill), a.glyph ? colourMatch(parsed.colour, a.glyph.colour) * (a.glyph.saturated ? 1 : 0.7) : 0);
       s.score += 0.3 * (c - 0.5);
     }
+  // "The checked box", « l'onglet actif », "the greyed-out button": the states the detector read, where it read them.
+  // "In the pagination": the elements in a pager's row (its numbers and the arrows at its ends).
+  const bands = parsed.pager ? pagerBands(boxes) : [];
+  const inPager = (s: Scored) => bands.some((b) => bboxContainsPoint(b, bboxCenter(s.bbox)));
+  for (const s of scored) if (inPager(s)) s.score += 0.2;
+  // Only among elements of the type asked (a state read on another kind of element says nothing of the target), and
+  // only where one of them is read in that state (where none is, the detector did not tell them apart).
+  if (parsed.state) {
+    const fitting = scored.filter((s) => !parsed.type || typeCompatibility(parsed.type, s.e.type) >= 0.6);
+    if (fitting.some((s) => stateAgreement(parsed.state!, s.e.state) > 0)) for (const s of fitting) s.score += 0.15 * stateAgreement(parsed.state, s.e.state);
+  }
   if (concept) {
     // The icon: its figure (drawn shape or the recognizer's belief), else the label such an icon
     // usually carries, else how icon-like the element is — less so when the recognizer sees another icon in it.
@@ -474,8 +490,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   if (parsed.ordinal !== undefined) {
     // Rank among the elements that fit, in reading order ("the second City list", « la dernière case »).
     // « le premier engrenage », "the second trash can": ranks among the elements that show the icon, where enough do.
-    const showing = concept && !target ? plausible.filter((s) => figureOf(s.e)) : [];
-    const ranked = rankable(showing.length >= Math.abs(parsed.ordinal) ? showing : plausible, parsed);
+    // "The first link of the pagination": ranks in the pager's row.
+    const paged = plausible.filter(inPager);
+    const among = paged.length >= Math.abs(parsed.ordinal) ? paged : plausible;
+    const showing = concept && !target ? among.filter((s) => figureOf(s.e)) : [];
+    const ranked = rankable(showing.length >= Math.abs(parsed.ordinal) ? showing : among, parsed);
     const pick = ranked[parsed.ordinal > 0 ? parsed.ordinal - 1 : ranked.length + parsed.ordinal];
     if (pick) best = pick;
     ambiguous = !pick;
@@ -539,6 +558,14 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   }
   const seen = concept ? { icon_seen: !!figureOf(best.e), ...(iconLabelMatch(concept.labels, best.e) >= 0.9 ? { icon_named: true } : {}) } : {};
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed, ...seen };
+}
+
+/** 1 when an element's read state is the one said, -1 when it is the other, 0 when the detector did not read it. */
+export function stateAgreement(said: StateWord, state: LocatableElement["state"]): number {
+  const on = state?.checked ?? state?.selected;
+  const value = said === "on" || said === "off" ? on : state?.disabled;
+  if (value === undefined) return 0;
+  return value === (said === "on" || said === "disabled") ? 1 : -1;
 }
 
 /** Whether a caption has a toggle's box or circle just before it: one glyph about as tall as the text, about square. */
@@ -641,6 +668,11 @@ function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scor
   const exact = parsed.type ? pool.filter((s) => s.e.type === parsed.type && s.type >= 1) : [];
   if (exact.length) pool = exact;
   if (!pool.length) pool = [...plausible];
+  // « la deuxième case cochée »: ranks among those in the state said, where the detector read it for enough of them.
+  if (parsed.state) {
+    const inState = pool.filter((s) => stateAgreement(parsed.state!, s.e.state) > 0);
+    if (inState.length >= Math.abs(parsed.ordinal ?? 1)) pool = inState;
+  }
   // Named ones count those that bear the name as well as the best does (« the first Échéance box »: the fields
   // captioned Échéance, not « Date d'échéance » above them), where there are enough of them for the ordinal.
   if (parsed.target && parsed.ordinal !== undefined) {
@@ -787,11 +819,14 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
   const ofType = elements.filter((e) => !e.element_id.startsWith("text:") && (e.type === type || COMPATIBLE[type]?.includes(e.type)));
   const dist = (e: LocatableElement) => Math.hypot(bboxCenter(e.bbox)[0] - bboxCenter(label)[0], bboxCenter(e.bbox)[1] - cy);
   let options: LocatableElement[];
-  if (type === "checkbox" || type === "radio_button")
+  const rightOf = (e: LocatableElement) => e.bbox[0] >= label[2] - h && e.bbox[0] - label[2] < 12 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h;
+  if (type === "checkbox" || type === "radio_button") {
     options = ofType.filter((e) => e.bbox[2] <= label[0] + h && label[0] - e.bbox[2] < 4 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h);
-  else
+    // A switch set right of its caption, as forms lay out switches (« Notifications : [switch] »), when none is before it.
+    if (!options.length) options = ofType.filter(rightOf);
+  } else
     options = ofType.filter((e) => {
-      const sameRow = e.bbox[0] >= label[2] - h && e.bbox[0] - label[2] < 12 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h;
+      const sameRow = rightOf(e);
       const below = e.bbox[1] >= label[1] && e.bbox[1] - label[3] < 4 * h && e.bbox[0] < label[2] && e.bbox[2] > label[0];
       return sameRow || below;
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BBox } from "../core/geometry.js";
-import { numberedMembers, numberedRuns } from "./numbered-run.js";
+import { numberedMembers, numberedRuns, pagerBands } from "./numbered-run.js";
 
 const box = (id: string, x: number, label: string, y = 100, w = 50, h = 50) => ({ element_id: id, bbox: [x, y, x + w, y + h] as BBox, label });
 
@@ -28,5 +28,14 @@ describe("numbered runs (a pager whose digits OCR partly missed)", () => {
     // A box on another line, or of another size, is not in the row.
     const off = numberedRuns([box("a", 0, "1"), box("b", 51, "2"), box("c", 102, "", 300), box("d", 153, "", 100, 200, 50)]);
     expect(off.size).toBe(0);
+  });
+
+  it("a pager's band is its numbered row widened by one step each side; no band without a numbering", () => {
+    const row = [box("1", 100, "1"), box("2", 151, "2"), box("3", 202, "3")];
+    const [band] = pagerBands([...row, box("far", 900, "Next")]);
+    expect(band![0]).toBeCloseTo(100 - 152 / 3, 6);
+    expect(band![2]).toBeCloseTo(252 + 152 / 3, 6);
+    expect([band![1], band![3]]).toEqual([100, 150]);
+    expect(pagerBands([box("a", 0, "x"), box("b", 51, "y"), box("c", 102, "z")])).toEqual([]);
   });
 });

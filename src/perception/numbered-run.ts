@@ -35,6 +35,19 @@ export function numberedMembers(elements: readonly Boxed[]): Set<string> {
   return out;
 }
 
+/**
+ * Where pagers are: each numbered row's box, widened by one step on each side (its « ‹ » and « › » boxes, which may
+ * not be like the numbers' boxes, and its ends cut by the run's edge).
+ */
+export function pagerBands(elements: readonly Boxed[]): BBox[] {
+  return numberings(elements).map(({ run }) => {
+    const x0 = Math.min(...run.map((e) => e.bbox[0]));
+    const x1 = Math.max(...run.map((e) => e.bbox[2]));
+    const step = (x1 - x0) / run.length;
+    return [x0 - step, Math.min(...run.map((e) => e.bbox[1])), x1 + step, Math.max(...run.map((e) => e.bbox[3]))] as BBox;
+  });
+}
+
 /** The runs of like boxes at even steps on one line, each with the numbering two or more of its read numbers agree on. */
 function numberings(elements: readonly Boxed[]): Array<{ run: readonly Boxed[]; startAt: number }> {
   const found: Array<{ run: readonly Boxed[]; startAt: number }> = [];
