@@ -2,7 +2,8 @@
 // every process they started. Each test file drives the desktop of its worker (support.ts).
 import type { TestProject } from "vitest/node";
 import { labDown, labUp, type LabSession } from "../../src/platform/x11/desktop-lab.js";
-import { labDisplays } from "./labs.js";
+import { rmSync } from "node:fs";
+import { claimFile, labDisplays } from "./labs.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,7 +13,10 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const sessions: LabSession[] = [];
-  for (const display of labDisplays()) sessions.push(await labUp({ display, log: (m) => process.stderr.write(`[lab :${display}] ${m}\n`) }));
+  for (const display of labDisplays()) {
+    rmSync(claimFile(`:${display}`), { force: true }); // a claim an earlier run left
+    sessions.push(await labUp({ display, log: (m) => process.stderr.write(`[lab :${display}] ${m}\n`) }));
+  }
   project.provide("labs", sessions);
   return async () => {
     for (const display of labDisplays()) await labDown({ display });

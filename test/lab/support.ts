@@ -4,6 +4,7 @@ import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp, type AppHandle, type AppSpec } from "../../src/lab/apps.js";
 import type { LabSession } from "../../src/platform/x11/desktop-lab.js";
 import { X11XTestInputDriver } from "../../src/platform/x11/x11-xtest-input-driver.js";
+import { claimDesktop } from "./labs.js";
 
 export interface LabKit {
   session: LabSession;
@@ -17,9 +18,8 @@ export interface LabKit {
 }
 
 export function labKit(): LabKit {
-  // The desktop of this worker: two files never share one (VITEST_POOL_ID runs from 1 to the lab's maxWorkers).
-  const labs = inject("labs");
-  const session = labs[(Math.max(1, Number(process.env.VITEST_POOL_ID ?? 1)) - 1) % labs.length]!;
+  // A desktop no other file drives now (labs.ts): two files never share one.
+  const { desktop: session, release } = claimDesktop(inject("labs"));
   const env = { ...process.env, ...session.env };
   const windows = new X11WindowInfo({ env });
   const screen = new X11ScreenSource({ env, windows });
@@ -37,9 +37,13 @@ export function labKit(): LabKit {
       return app;
     },
     async cleanup() {
-      await Promise.all(apps.splice(0).map((a) => a.stop()));
-      await screen.close();
-      await input.close();
+      try {
+        await Promise.all(apps.splice(0).map((a) => a.stop()));
+        await screen.close();
+        await input.close();
+      } finally {
+        release();
+      }
     },
   };
 }
