@@ -136,6 +136,9 @@ describe("instruction parsing: what names the target and what only describes it"
   it("states and pagers are read apart from the target's words", () => {
     expect(parseInstruction("the checked checkbox")).toEqual({ verb: "click", target: "", type: "checkbox", state: "on" });
     expect(parseInstruction("la case non cochée")).toEqual({ verb: "click", target: "", type: "checkbox", state: "off" });
+    // A box said ticked or not is a check box; an empty box stays a field.
+    expect(parseInstruction("the unchecked Notifications box")).toEqual({ verb: "click", target: "Notifications", type: "checkbox", state: "off" });
+    expect(parseInstruction("the empty box")).toMatchObject({ type: "text_input", state: "off" });
     expect(parseInstruction("l'onglet actif")).toMatchObject({ type: "tab", state: "on" });
     expect(parseInstruction("the greyed out Save button")).toMatchObject({ target: "Save", type: "button", state: "disabled" });
     expect(parseInstruction("the next page arrow in the pagination")).toMatchObject({ icon: "next", pager: true });

@@ -67,6 +67,11 @@ export interface ParsedInstruction {
 /** Folded type phrases that name a check box drawn as a switch (TYPE_PHRASES maps them to checkbox). */
 const SWITCH_PHRASES: ReadonlySet<string> = new Set(["switch", "toggle switch", "interrupteur"]);
 
+/** State words that only a check box (or a radio button) can be said to be in. */
+const CHECK_WORDS: ReadonlySet<string> = new Set(["checked", "ticked", "unchecked", "unticked", "not checked", "not ticked", "coche", "cochee", "decoche", "decochee", "non coche", "non cochee", "pas coche", "pas cochee"]);
+/** Type words that say a box, not which kind. */
+const GENERIC_BOX_WORDS: ReadonlySet<string> = new Set(["box", "zone"]);
+
 /** Words that place the target in a pager. */
 const PAGER_WORDS: ReadonlySet<string> = new Set(REGION_PHRASES.filter(([, v]) => v === "pager").map(([p]) => p));
 
@@ -309,6 +314,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let possessive = false;
   let inAnchor = false;
   let state: StateWord | undefined;
+  /** The state was said with a check box's words ("unchecked", « cochée »). */
+  let checkWord = false;
+  let typeWords = "";
   // "pagination" also names a link's type; wherever it stands, it places the target in a pager.
   const pager = toks.some((t) => PAGER_WORDS.has(t.f));
   /** Words of a UI phrase ("intitulé du poste", "mot de passe"): kept whole, small words included. */
@@ -356,6 +364,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         } else if (k.v === "menu") menu = true;
         else if (!type) {
           type = k.v;
+          typeWords = toks.slice(i, i + hit.len).map((t) => t.f).join(" ");
           isSwitch = SWITCH_PHRASES.has(toks.slice(i, i + hit.len).map((t) => t.f).join(" "));
         }
         break;
@@ -373,7 +382,10 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         direction ??= k.v;
         break;
       case "state":
-        if (!inAnchor) state ??= k.v;
+        if (!inAnchor) {
+          state ??= k.v;
+          if (CHECK_WORDS.has(toks.slice(i, i + hit.len).map((t) => t.f).join(" "))) checkWord = true;
+        }
         break;
       case "position":
         if (k.v.vertical && (!position.vertical || position.vertical === "middle")) position.vertical = k.v.vertical;
@@ -407,6 +419,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   const folded = target.map((t) => t.f);
   const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w)));
   const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
+  // "the unchecked Notifications box", « la case non cochée »: a box said ticked or not is a check box.
+  if (checkWord && (!type || (type === "text_input" && GENERIC_BOX_WORDS.has(typeWords)))) type = "checkbox";
   const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
   const anchorWords = relation?.anchor.filter(named) ?? [];
   // "the checkbox of the last row", « la case de la dernière ligne »: a rank with nothing named after it is the target's.

@@ -127,6 +127,16 @@ describe("grounding a person's instruction", () => {
     expect(locate("la case Intitulé du poste", boxed, screen)).toMatchObject({ found: true, element_id: "box" });
   });
 
+  it("a settings row: the caption at the left names the control at the row's right end when nothing stands between them", () => {
+    const row = [el("cap", "generic_interactive", [40, 300, 220, 324], "Facturation annuelle"), el("sw", "checkbox", [880, 298, 940, 326], ""), el("dd", "dropdown", [700, 400, 940, 440], "Visa")];
+    const card = [...row, el("cap2", "generic_interactive", [40, 408, 200, 432], "Carte bancaire")];
+    expect(locate("the Facturation annuelle switch", card, screen)).toMatchObject({ found: true, element_id: "sw" });
+    expect(locate("the Carte bancaire dropdown", card, screen)).toMatchObject({ found: true, element_id: "dd" });
+    // Something between them on the row: the caption is not the far control's.
+    const between = [...card, el("mid", "button", [500, 404, 580, 436], "Modifier")];
+    expect(locate("the Carte bancaire dropdown", between, screen)).not.toMatchObject({ element_id: "dd" });
+  });
+
   it("a position word chooses among equal candidates, relative to each other, not only to the window", () => {
     // Both in the left half of the window: "on the right" is the one further right.
     const apply = [el("l", "button", [20, 300, 100, 330], "Apply"), el("r", "button", [200, 300, 280, 330], "Apply"), el("x", "button", [900, 700, 980, 730], "Close")];

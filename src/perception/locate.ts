@@ -830,6 +830,12 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
       const below = e.bbox[1] >= label[1] && e.bbox[1] - label[3] < 4 * h && e.bbox[0] < label[2] && e.bbox[2] > label[0];
       return sameRow || below;
     });
+  // A settings row: the caption at the left, its control at the right end, nothing between them on the row.
+  if (!options.length) {
+    const midY = (b: readonly number[]) => (b[1]! + b[3]!) / 2;
+    const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && Math.abs(midY(o.bbox) - cy) < h);
+    options = ofType.filter((e) => e.bbox[0] >= label[2] - h && Math.abs(midY(e.bbox) - cy) < 1.5 * h && clear(e));
+  }
   return options.sort((a, b) => dist(a) - dist(b))[0];
 }
 
