@@ -1,5 +1,5 @@
 // How many lab desktops the lab tests use, and where: display :97 (or $RPAV_TEST_DISPLAY when several checkouts test
-// at once) and the next ones, one per worker ($RPAV_TEST_LABS, default 1); a developer's lab on :99 is left alone.
+// at once) and the next ones, one per worker ($RPAV_TEST_LABS, default 2); a developer's lab on :99 is left alone.
 // Lab tests spend most of their time waiting on apps, pointer paths and typing delays (the actor's file: 60 s of CPU
 // in 250 s), so desktops side by side shorten the lab run. Each test file claims a free desktop (`claimDesktop`): the
 // worker's VITEST_POOL_ID is no desktop number once the unit project has run in the same `vitest run` (both lab workers
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const LAB_DISPLAY = Number(process.env.RPAV_TEST_DISPLAY ?? 97);
-export const LAB_COUNT = Math.max(1, Math.floor(Number(process.env.RPAV_TEST_LABS ?? 1)) || 1);
+export const LAB_COUNT = Math.max(1, Math.floor(Number(process.env.RPAV_TEST_LABS ?? 2)) || 1);
 const DEVELOPER_DISPLAY = 99;
 
 /** The displays of the lab desktops, the first one being the worker 1's. */

@@ -1,4 +1,4 @@
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp, type AppHandle, type AppSpec } from "../../src/lab/apps.js";
@@ -18,8 +18,10 @@ export interface LabKit {
 }
 
 export function labKit(): LabKit {
-  // A desktop no other file drives now (labs.ts): two files never share one.
+  // A desktop no other file drives now (labs.ts): two files never share one. Held until the file's last test is done
+  // (files clean up after each test too); after hooks run in reverse, so this one after the file's own.
   const { desktop: session, release } = claimDesktop(inject("labs"));
+  afterAll(release);
   const env = { ...process.env, ...session.env };
   const windows = new X11WindowInfo({ env });
   const screen = new X11ScreenSource({ env, windows });
@@ -37,13 +39,9 @@ export function labKit(): LabKit {
       return app;
     },
     async cleanup() {
-      try {
-        await Promise.all(apps.splice(0).map((a) => a.stop()));
-        await screen.close();
-        await input.close();
-      } finally {
-        release();
-      }
+      await Promise.all(apps.splice(0).map((a) => a.stop()));
+      await screen.close();
+      await input.close();
     },
   };
 }
