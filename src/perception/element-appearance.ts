@@ -242,6 +242,36 @@ function components(mask: Uint8Array, w: number, h: number): Part[] {
 }
 
 /**
+ * How strongly an element's ink stands out from its background, 0–255: the 90th percentile of the pixels' luminance
+ * distance from the box's most common luminance (its fill). Greyed-out controls (a disabled field's pale value, a
+ * disabled check box's grey caption) stand out less than their enabled neighbours.
+ */
+export function inkContrast(frame: Frame, box: BBox): number {
+  const img = toRgb(frame);
+  const x1 = Math.max(0, Math.floor(box[0]));
+  const y1 = Math.max(0, Math.floor(box[1]));
+  const x2 = Math.min(img.width, Math.ceil(box[2]));
+  const y2 = Math.min(img.height, Math.ceil(box[3]));
+  if (x2 - x1 < 2 || y2 - y1 < 2) return 0;
+  const step = Math.max(1, Math.floor(Math.sqrt(((x2 - x1) * (y2 - y1)) / 20000)));
+  const lums: number[] = [];
+  const counts = new Uint32Array(256);
+  for (let y = y1; y < y2; y += step)
+    for (let x = x1; x < x2; x += step) {
+      const o = (y * img.width + x) * 3;
+      const l = Math.round(0.299 * img.data[o]! + 0.587 * img.data[o + 1]! + 0.114 * img.data[o + 2]!);
+      lums.push(l);
+      counts[l]!++;
+    }
+  let bg = 0;
+  for (let l = 1; l < 256; l++) if (counts[l]! > counts[bg]!) bg = l;
+  const d = lums.map((l) => Math.abs(l - bg)).sort((a, b) => a - b);
+  // Ink is a small share of a box: its strongest tenth, not the mean (mostly background).
+  const ink = d.filter((x) => x > 24);
+  return ink.length ? ink[Math.floor(0.9 * (ink.length - 1))]! : 0;
+}
+
+/**
  * Whether a toggle is drawn as a switch (a track wider than tall, its knob inside it) rather than a box or a ring: the
  * first piece of ink at the element's left end at least half as tall as the element, against the colour around the
  * element (the median of a ring of pixels just outside it), is 1.5 times as wide as tall or more. A caption's letters

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import { drawnFieldAround, enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
-import { colourName, elementAppearance, switchShaped } from "./element-appearance.js";
+import { colourName, elementAppearance, inkContrast, switchShaped } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
 import { showsMaskedText } from "./masked-entry.js";
 import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
@@ -111,6 +111,27 @@ describe("grounding a person's instruction", () => {
     expect(stateAgreement("disabled", { disabled: true })).toBe(1);
     expect(stateAgreement("enabled", { disabled: true })).toBe(-1);
     expect(stateAgreement("on", {})).toBe(0);
+  });
+
+  it("greyed out, where the detector read no state: the field whose value stands out far less than its neighbours'; an empty one is no evidence", () => {
+    const f = canvas();
+    const values: [BBox, number][] = [[[100, 100, 400, 130], 30], [[100, 150, 400, 180], 30], [[100, 200, 400, 230], 170]];
+    for (const [b, ink] of values) {
+      f.field(b);
+      f.fill([b[0] + 10, b[1] + 10, b[0] + 120, b[1] + 20], [ink, ink, ink]); // the value's "text"
+    }
+    f.field([100, 250, 400, 280]); // empty
+    const fields = [...values.map(([b], k) => el(`f${k}`, "text_input", b, "")), el("empty", "text_input", [100, 250, 400, 280], "")];
+    expect(inkContrast(f, [110, 105, 390, 125])).toBeGreaterThan(200);
+    expect(inkContrast(f, [110, 205, 390, 225])).toBeLessThan(100);
+    expect(locate("the disabled field", fields, f)).toMatchObject({ found: true, element_id: "f2", ambiguous: false });
+    expect(locate("le champ grisé", fields.slice(0, 2), f)).toMatchObject({ ambiguous: true }); // none greyed: no evidence
+  });
+
+  it("a rank over elements bearing the name counts a kin type where the exact type has too few of them", () => {
+    const els = [el("l", "link", [600, 100, 700, 130], "Reply all"), el("b", "button", [800, 300, 900, 330], "Reply all"), el("x", "button", [100, 300, 200, 330], "Send")];
+    expect(locate("le premier bouton Reply all", els, screen)).toMatchObject({ found: true, element_id: "l" });
+    expect(locate("the last Reply all button", els, screen)).toMatchObject({ found: true, element_id: "b" });
   });
 
   it("'in the pagination' picks among a pager's row: its numbers and the arrows at its ends", () => {

@@ -13,9 +13,10 @@ import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { foldText, normalizeLabel, tokenize } from "../core/text.js";
+import { median } from "../core/vectors.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
-import { colourMatch, elementAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
+import { colourMatch, elementAppearance, inkContrast, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
@@ -448,6 +449,15 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   if (parsed.state) {
     const fitting = scored.filter((s) => !parsed.type || typeCompatibility(parsed.type, s.e.type) >= 0.6);
     if (fitting.some((s) => stateAgreement(parsed.state!, s.e.state) > 0)) for (const s of fitting) s.score += 0.15 * stateAgreement(parsed.state, s.e.state);
+    else if (pixels && (parsed.state === "disabled" || parsed.state === "enabled")) {
+      // Not read by the detector: a greyed-out one is the one whose ink stands out far less than its kind's on screen.
+      const elements = fitting.filter((s) => !isText(s.e));
+      const contrast = new Map(elements.map((s) => [s, inkContrast(pixels, insetBox(s.bbox))]));
+      const typical = median([...contrast.values()]);
+      const greyed = (c: number) => c > 0 && c < 0.7 * typical;
+      if (elements.length >= 2 && [...contrast.values()].some(greyed))
+        for (const [s, c] of contrast) if (c > 0) s.score += 0.15 * (greyed(c) ? 1 : -1) * (parsed.state === "disabled" ? 1 : -1);
+    }
   }
   if (concept) {
     // The icon: its figure (drawn shape or the recognizer's belief), else the label such an icon
@@ -560,6 +570,12 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed, ...seen };
 }
 
+/** A box without its border: what it shows, not the frame drawn around it. */
+function insetBox(b: BBox): BBox {
+  const m = Math.max(3, 0.15 * Math.min(b[2] - b[0], b[3] - b[1]));
+  return [b[0] + m, b[1] + m, b[2] - m, b[3] - m];
+}
+
 /** 1 when an element's read state is the one said, -1 when it is the other, 0 when the detector did not read it. */
 export function stateAgreement(said: StateWord, state: LocatableElement["state"]): number {
   const on = state?.checked ?? state?.selected;
@@ -665,9 +681,18 @@ function relativePosition(boxes: readonly BBox[], hint: PositionHint): ((b: BBox
 function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scored[] {
   const typed = plausible.filter((s) => !isText(s.e));
   let pool = parsed.type ? plausible.filter((s) => !isText(s.e) ? typeCompatibility(parsed.type!, s.e.type) >= 0.6 : !CAPTIONED_TYPES.includes(parsed.type!) || !typed.length) : plausible;
+  const kin = pool;
   const exact = parsed.type ? pool.filter((s) => s.e.type === parsed.type && s.type >= 1) : [];
   if (exact.length) pool = exact;
   if (!pool.length) pool = [...plausible];
+  // « le premier bouton Reply all »: of the elements bearing the name, a kin type counts where too few of the exact
+  // type bear it (the detector typed one of two « Reply all » buttons a link).
+  if (parsed.target && parsed.ordinal !== undefined && exact.length) {
+    const top = Math.max(...kin.map((s) => s.text));
+    const named = (xs: readonly Scored[]) => xs.filter((s) => s.text >= top - 0.02);
+    const want = Math.max(2, Math.abs(parsed.ordinal)); // a rank says there are several
+    if (named(pool).length < want && named(kin).length >= want) pool = named(kin);
+  }
   // « la deuxième case cochée »: ranks among those in the state said, where the detector read it for enough of them.
   if (parsed.state) {
     const inState = pool.filter((s) => stateAgreement(parsed.state!, s.e.state) > 0);
