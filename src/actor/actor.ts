@@ -28,7 +28,7 @@ import { groundTarget, type Grounding, type PerceivedScreen } from "../replay/gr
 import type { TraceWriter } from "../replay/trace.js";
 import { fillTemplate, titleWithData, type Bindings } from "../replay/variables.js";
 import { checkAll, cropScreenBox, readFieldCheaply, STATE_KINDS, type CheckProbe } from "./checks.js";
-import { observeWindow, regionOf, stableFrame, type LastLook, type WindowObservation } from "./observe.js";
+import { observeWindow, regionOf, stableFrame, stillFrame, type LastLook, type WindowObservation } from "./observe.js";
 import { dangerousAllowed } from "./policy.js";
 import { clearField, RECOVERY_STRATEGIES, SCROLL_DOWN_TRIES, SCROLL_TRIES, scrollToTarget, waitStable, type RecoveryEnv, type RecoveryStrategy, type Situation } from "./recovery.js";
 
@@ -108,6 +108,8 @@ class StepFailure extends RpaError {
 }
 
 const TARGETED = new Set(["click", "double_click", "right_click", "middle_click", "drag", "select"]);
+/** How long a window whose target is missing is watched for change before the target is sought elsewhere (scrolled to). */
+const LOOK_AGAIN_MS = 400;
 /** Plain replay checked windows and, for these, that a click changed them. */
 const PLAIN_CHANGE = new Set(["checkbox", "radio_button", "tab", "dropdown"]);
 const NOT_RETRIED = ["window_not_found", "timeout", "display_unavailable", "provider_unavailable", "invalid_input", "assist_needed", "dangerous_action_blocked", "aborted"];
@@ -543,6 +545,7 @@ export class Actor {
     let screenBox: BBox | null = null;
     if (needsTarget) {
       let scrollAt: Point | undefined;
+      let lookedAgain = false;
       for (let scrolls = 0; ; scrolls++) {
         const r = scrolls === 0 && preGround ? preGround : await this.ground(step, frame, b);
         g = r.g;
@@ -553,6 +556,17 @@ export class Actor {
         timings.ground_ms = (timings.ground_ms ?? 0) + r.groundMs;
         overhead += r.perceiveMs + r.groundMs;
         if (g.found || this.plain || scrolls >= SCROLL_TRIES) break;
+        // Missing from a window one pair of frames called still: look a moment longer before scrolling. A window that
+        // changes meanwhile is still loading (on a busy machine an animation stalls for a frame): wait, then look again.
+        if (scrolls === 0 && !lookedAgain) {
+          lookedAgain = true;
+          if (!(await stillFrame(this.deps.screen, window, LOOK_AGAIN_MS, LOOK_AGAIN_MS, signal)).stable) {
+            await this.adapt(row, index, step, attempt, waitStable, this.situation(step, b, obs, { unstable: true }), [waitStable], `« ${step.target?.label ?? ""} » was not found and the window « ${window.title} » was still changing`);
+            frame = await this.deps.screen.capture(regionOf(window), signal);
+            scrolls--;
+            continue;
+          }
+        }
         const sit = this.situation(step, b, obs, { targetMissing: true, scrolls, neighbours: this.neighbours(step, window), ...(scrollAt ? { scrollAt } : {}) });
         if (!scrollToTarget.applies(sit)) break;
         const done = await this.adapt(row, index, step, attempt, scrollToTarget, sit, [scrollToTarget], `« ${step.target?.label ?? ""} » is not on the visible part of the window`);

@@ -45,6 +45,8 @@ def tick(k=0):
     c.itemconfigure(bar, fill="#3d7ad6" if k % 2 else "#9ab8e8")
     r.after(40, tick, k + 1)
 tick()
+r.update()
+print("shown", flush=True)
 r.mainloop()
 `;
 
@@ -217,10 +219,23 @@ export async function prepareRow(s: LabSurprise, workflow: Workflow, row: FormRo
   const dialog = s === "dialog" || s === "focus_stolen" ? await popDialog(s, env, windows) : undefined;
   let loading: ReturnType<typeof spawn> | undefined;
   const [x0, y0, x1, y1] = app.window.bbox;
-  // Over the whole form as the row starts: the window is there, its content not yet.
+  // Over the whole form as the row starts: the window is there, its content not yet. The row starts once the bar is
+  // drawn (Python and Tk take from 0.2 s to over a second to start on a busy machine).
   const startLoading = async () => {
-    loading = spawn("/usr/bin/python3", ["-c", LOADING_BAR, ...[x0, y0, x1 - x0, y1 - y0].map((v) => String(Math.round(v))), String(LOADING_MS)], { env, stdio: "ignore" });
-    await sleep(150);
+    const bar = spawn("/usr/bin/python3", ["-c", LOADING_BAR, ...[x0, y0, x1 - x0, y1 - y0].map((v) => String(Math.round(v))), String(LOADING_MS)], { env, stdio: ["ignore", "pipe", "ignore"] });
+    loading = bar;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, 10_000);
+      bar.stdout!.on("data", (d: Buffer) => {
+        if (d.toString().includes("shown")) done();
+      });
+      bar.on("exit", done);
+    });
+    await sleep(100);
   };
   return {
     workflow,
