@@ -439,13 +439,13 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const c = Math.max(colourMatch(parsed.colour, a.fill), a.glyph ? colourMatch(parsed.colour, a.glyph.colour) * (a.glyph.saturated ? 1 : 0.7) : 0);
       s.score += 0.3 * (c - 0.5);
     }
-  // "The checked box", « l'onglet actif », "the greyed-out button": the states the detector read, where it read them.
   // "In the pagination": the elements in a pager's row (its numbers and the arrows at its ends).
   const bands = parsed.pager ? pagerBands(boxes) : [];
   const inPager = (s: Scored) => bands.some((b) => bboxContainsPoint(b, bboxCenter(s.bbox)));
   for (const s of scored) if (inPager(s)) s.score += 0.2;
-  // Only among elements of the type asked (a state read on another kind of element says nothing of the target), and
-  // only where one of them is read in that state (where none is, the detector did not tell them apart).
+  // "The checked box", « l'onglet actif », "the greyed-out button": the states the detector read, only among elements
+  // of the type asked (a state read on another kind says nothing of the target), and only where one of them is read in
+  // that state (where none is, the detector did not tell them apart).
   if (parsed.state) {
     const fitting = scored.filter((s) => !parsed.type || typeCompatibility(parsed.type, s.e.type) >= 0.6);
     if (fitting.some((s) => stateAgreement(parsed.state!, s.e.state) > 0)) for (const s of fitting) s.score += 0.15 * stateAgreement(parsed.state, s.e.state);
@@ -857,9 +857,9 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
     });
   // A settings row: the caption at the left, its control at the right end, nothing between them on the row.
   if (!options.length) {
-    const midY = (b: readonly number[]) => (b[1]! + b[3]!) / 2;
-    const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && Math.abs(midY(o.bbox) - cy) < h);
-    options = ofType.filter((e) => e.bbox[0] >= label[2] - h && Math.abs(midY(e.bbox) - cy) < 1.5 * h && clear(e));
+    const rowOffset = (e: LocatableElement) => Math.abs(bboxCenter(e.bbox)[1] - cy);
+    const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && rowOffset(o) < h);
+    options = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e));
   }
   return options.sort((a, b) => dist(a) - dist(b))[0];
 }
