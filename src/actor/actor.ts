@@ -558,7 +558,7 @@ export class Actor {
         if (g.found || this.plain || scrolls >= SCROLL_TRIES) break;
         // Missing from a window one pair of frames called still: look a moment longer before scrolling. A window that
         // changes meanwhile is still loading (on a busy machine an animation stalls for a frame): wait, then look again.
-        if (scrolls === 0 && !lookedAgain) {
+        if (!lookedAgain) {
           lookedAgain = true;
           if (!(await stillFrame(this.deps.screen, window, LOOK_AGAIN_MS, LOOK_AGAIN_MS, signal)).stable) {
             await this.adapt(row, index, step, attempt, waitStable, this.situation(step, b, obs, { unstable: true }), [waitStable], `« ${step.target?.label ?? ""} » was not found and the window « ${window.title} » was still changing`);

@@ -376,11 +376,18 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | "pag
  * "disabled" (greyed out), "enabled". Scored against the states the learned detector reads (uielement_v1 `state`).
  */
 export type StateWord = "on" | "off" | "disabled" | "enabled";
+/** State words only a check box (or a radio button) is said to be in: a box said so is a check box. */
+export const CHECK_STATE_PHRASES: readonly (readonly [string, StateWord])[] = [
+  ["checked", "on"], ["ticked", "on"], ["coche", "on"], ["cochee", "on"],
+  ["unchecked", "off"], ["unticked", "off"], ["not checked", "off"], ["not ticked", "off"],
+  ["decoche", "off"], ["decochee", "off"], ["non coche", "off"], ["non cochee", "off"], ["pas coche", "off"], ["pas cochee", "off"],
+];
 export const STATE_PHRASES: readonly (readonly [string, StateWord])[] = [
-  ["checked", "on"], ["ticked", "on"], ["selected", "on"], ["active", "on"], ["current", "on"], ["highlighted", "on"],
-  ["coche", "on"], ["cochee", "on"], ["selectionne", "on"], ["selectionnee", "on"], ["actif", "on"], ["actuel", "on"], ["actuelle", "on"], ["en cours", "on"],
-  ["unchecked", "off"], ["unticked", "off"], ["not checked", "off"], ["not ticked", "off"], ["unselected", "off"], ["not selected", "off"], ["empty", "off"], ["inactive", "off"],
-  ["decoche", "off"], ["decochee", "off"], ["non coche", "off"], ["non cochee", "off"], ["pas coche", "off"], ["pas cochee", "off"], ["vide", "off"], ["inactif", "off"], ["non selectionne", "off"], ["non selectionnee", "off"],
+  ...CHECK_STATE_PHRASES,
+  ["selected", "on"], ["active", "on"], ["current", "on"], ["highlighted", "on"],
+  ["selectionne", "on"], ["selectionnee", "on"], ["actif", "on"], ["actuel", "on"], ["actuelle", "on"], ["en cours", "on"],
+  ["unselected", "off"], ["not selected", "off"], ["empty", "off"], ["inactive", "off"],
+  ["vide", "off"], ["inactif", "off"], ["non selectionne", "off"], ["non selectionnee", "off"],
   ["disabled", "disabled"], ["greyed out", "disabled"], ["grayed out", "disabled"], ["greyed", "disabled"], ["grayed", "disabled"], ["grise", "disabled"], ["grisee", "disabled"], ["desactive", "disabled"], ["desactivee", "disabled"],
   ["enabled", "enabled"],
 ];

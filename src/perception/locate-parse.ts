@@ -16,6 +16,7 @@ import {
   POSITION_WORDS,
   REGION_PHRASES,
   RELATION_PHRASES,
+  CHECK_STATE_PHRASES,
   STATE_PHRASES,
   TYPE_PHRASES,
   UI_LEXICON,
@@ -68,7 +69,7 @@ export interface ParsedInstruction {
 const SWITCH_PHRASES: ReadonlySet<string> = new Set(["switch", "toggle switch", "interrupteur"]);
 
 /** State words that only a check box (or a radio button) can be said to be in. */
-const CHECK_WORDS: ReadonlySet<string> = new Set(["checked", "ticked", "unchecked", "unticked", "not checked", "not ticked", "coche", "cochee", "decoche", "decochee", "non coche", "non cochee", "pas coche", "pas cochee"]);
+const CHECK_WORDS: ReadonlySet<string> = new Set(CHECK_STATE_PHRASES.map(([p]) => p));
 /** Type words that say a box, not which kind. */
 const GENERIC_BOX_WORDS: ReadonlySet<string> = new Set(["box", "zone"]);
 

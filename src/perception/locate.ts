@@ -20,7 +20,7 @@ import { colourMatch, elementAppearance, inkContrast, switchShaped, type Appeara
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
-import { numberedMembers, numberedRuns, pagerBands } from "./numbered-run.js";
+import { numberedRows, type NumberedRows } from "./numbered-run.js";
 import { ICON_CONCEPTS, UI_LEXICON, type StateWord } from "./locate-lexicon.js";
 import { showsMaskedText } from "./masked-entry.js";
 import { parseInstruction, type ParsedInstruction, type Verb } from "./locate-parse.js";
@@ -359,10 +359,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const other = Math.max(0, ...Object.entries(s).filter(([c]) => c !== "other" && !classes.includes(c)).map(([, p]) => p));
     return { wanted, other };
   };
-  // Boxes that are not OCR lines, as the pager readers take them.
-  const boxes = elements.filter((e) => !isText(e)).map((e) => ({ element_id: e.element_id, bbox: boxOf(e), label: e.label }));
-  let members: Set<string> | undefined;
-  const pagerNumbers = () => (members ??= numberedMembers(boxes));
+  // Numbered rows (pagers) among the boxes that are not OCR lines, read once when something asks: their numbers, their
+  // members, where they are.
+  let rows: NumberedRows | undefined;
+  const numberedOnScreen = () => (rows ??= numberedRows(elements.filter((e) => !isText(e)).map((e) => ({ element_id: e.element_id, bbox: boxOf(e), label: e.label }))));
+  const pagerNumbers = () => numberedOnScreen().members;
   /** The element's glyph that shows the figure asked for (its drawn shape, or the recognizer's P ≥ 0.5), if any. */
   const figureOf = (e: LocatableElement) => {
     const a = look(e);
@@ -390,7 +391,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const page = /^(?:page|p\.?)\s+(\d{1,4})$/iu.exec(target.trim());
   if (page) variants.push(page[1]!);
   // …and a pager's box whose number OCR missed stands for the number its place in the row gives.
-  const numbered = page ? numberedRuns(boxes) : undefined;
+  const numbered = page ? numberedOnScreen().numbers : undefined;
   // An icon described: icon-sized blobs no element or text covers are candidates too.
   // Icons inside labelled elements (asked only with a recognizer) stay candidates only when it names them as the icon asked for.
   const labelled = elements.filter((e) => !isText(e) && e.label.trim().length > 2).map(boxOf);
@@ -440,7 +441,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       s.score += 0.3 * (c - 0.5);
     }
   // "In the pagination": the elements in a pager's row (its numbers and the arrows at its ends).
-  const bands = parsed.pager ? pagerBands(boxes) : [];
+  const bands = parsed.pager ? numberedOnScreen().bands : [];
   const inPager = (s: Scored) => bands.some((b) => bboxContainsPoint(b, bboxCenter(s.bbox)));
   for (const s of scored) if (inPager(s)) s.score += 0.2;
   // "The checked box", « l'onglet actif », "the greyed-out button": the states the detector read, only among elements

@@ -17,22 +17,12 @@ const NUMBER = /^\d{1,4}$/u;
  * read number n at index i says the run starts at n − i). Boxes whose own label is a number keep it.
  */
 export function numberedRuns(elements: readonly Boxed[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const { run, startAt } of numberings(elements))
-    run.forEach((e, i) => {
-      if (!NUMBER.test(e.label.trim()) && startAt + i >= 1) out.set(e.element_id, startAt + i);
-    });
-  return out;
+  return numberedRows(elements).numbers;
 }
 
 /** The boxes of numbered rows whose own label is the number their place gives ("4" between "3" and "5" in a pager): numbers, not icons. */
 export function numberedMembers(elements: readonly Boxed[]): Set<string> {
-  const out = new Set<string>();
-  for (const { run, startAt } of numberings(elements))
-    run.forEach((e, i) => {
-      if (e.label.trim() === String(startAt + i)) out.add(e.element_id);
-    });
-  return out;
+  return numberedRows(elements).members;
 }
 
 /**
@@ -40,12 +30,32 @@ export function numberedMembers(elements: readonly Boxed[]): Set<string> {
  * not be like the numbers' boxes, and its ends cut by the run's edge).
  */
 export function pagerBands(elements: readonly Boxed[]): BBox[] {
-  return numberings(elements).map(({ run }) => {
+  return numberedRows(elements).bands;
+}
+
+/** What a screen's numbered rows say, read once: `numberedRuns`, `numberedMembers` and `pagerBands` together. */
+export interface NumberedRows {
+  readonly numbers: Map<string, number>;
+  readonly members: Set<string>;
+  readonly bands: BBox[];
+}
+
+export function numberedRows(elements: readonly Boxed[]): NumberedRows {
+  const numbers = new Map<string, number>();
+  const members = new Set<string>();
+  const bands: BBox[] = [];
+  for (const { run, startAt } of numberings(elements)) {
+    run.forEach((e, i) => {
+      const label = e.label.trim();
+      if (label === String(startAt + i)) members.add(e.element_id);
+      else if (!NUMBER.test(label) && startAt + i >= 1) numbers.set(e.element_id, startAt + i);
+    });
     const x0 = Math.min(...run.map((e) => e.bbox[0]));
     const x1 = Math.max(...run.map((e) => e.bbox[2]));
     const step = (x1 - x0) / run.length;
-    return [x0 - step, Math.min(...run.map((e) => e.bbox[1])), x1 + step, Math.max(...run.map((e) => e.bbox[3]))] as BBox;
-  });
+    bands.push([x0 - step, Math.min(...run.map((e) => e.bbox[1])), x1 + step, Math.max(...run.map((e) => e.bbox[3]))]);
+  }
+  return { numbers, members, bands };
 }
 
 /** The runs of like boxes at even steps on one line, each with the numbering two or more of its read numbers agree on. */

@@ -8,6 +8,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { alive } from "../../src/platform/x11/desktop-lab.js";
 
 export const LAB_DISPLAY = Number(process.env.RPAV_TEST_DISPLAY ?? 97);
 export const LAB_COUNT = Math.max(1, Math.floor(Number(process.env.RPAV_TEST_LABS ?? 2)) || 1);
@@ -22,15 +23,6 @@ export function labDisplays(): number[] {
 
 /** The file that says which process drives a lab desktop now. */
 export const claimFile = (display: string): string => join(tmpdir(), `rpav-test-lab-${display.replace(/\W/g, "")}.claim`);
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Writes the claim; a claim whose process is gone, or is this one (a file before that did not release it), is taken over. */
 function tryClaim(file: string): boolean {

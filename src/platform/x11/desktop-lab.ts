@@ -72,7 +72,8 @@ function statePath(dir: string, display: number): string {
   return join(dir, `display-${display}.json`);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process runs (signal 0 answers); never our own process group (pid ≤ 0). */
+export function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false; // kill(0) would signal our own process group
   try {
     process.kill(pid, 0);
