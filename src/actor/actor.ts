@@ -8,7 +8,7 @@ import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
 import { AbortedError, AssistNeededError, DangerousActionBlockedError, RpaError, TimeoutError, WindowNotFoundError, type ErrorCode, throwIfAborted } from "../core/errors.js";
 import { bboxFrameToScreen, bboxScreenToFrame, cropFrame, frameToScreen, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxCenter, bboxIoU, clampBBox } from "../core/geometry.js";
+import { bboxCenter, bboxIoU, clampBBox, padBBox } from "../core/geometry.js";
 import { contentHash, timestampedId } from "../core/ids.js";
 import { sleep } from "../core/process.js";
 import type { AssistAsker } from "../core/providers/assist-channel.js";
@@ -362,7 +362,7 @@ export class Actor {
 
   private cacheKey(step: Step, frame: Frame, bbox: BBox, b: Bindings): string {
     const m = 6 * frame.scaleFactor;
-    const around = clampBBox([bbox[0] - m, bbox[1] - m, bbox[2] + m, bbox[3] + m], frame);
+    const around = clampBBox(padBBox(bbox, m), frame);
     const crop = cropFrame(frame, around);
     const label = this.title(step.target?.by_text ?? step.target?.label ?? "", b);
     return `${frame.width}x${frame.height}|${label}|${around.join(",")}|${contentHash(crop.data)}`;

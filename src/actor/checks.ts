@@ -6,7 +6,7 @@
 import type { Frame } from "../core/frame.js";
 import { cropFrame, bboxScreenToFrame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { clampBBox } from "../core/geometry.js";
+import { clampBBox, padBBox } from "../core/geometry.js";
 import type { WindowDescriptor } from "../core/providers/window-info.js";
 import type { CheckResult } from "../core/schemas/trace.js";
 import type { CheckRegion, Postcondition, PostconditionKind } from "../core/schemas/workflow.js";
@@ -223,7 +223,7 @@ export async function readFieldCheaply(f: Frame, masked: boolean, readLine: ((f:
   }
   if (!readLine) return { text: (await readText(f)).join(" "), by: "ocr" };
   const m = Math.round(3 * f.scaleFactor);
-  const box = clampBBox([ink.box[0] - m, ink.box[1] - m, ink.box[2] + m, ink.box[3] + m], f);
+  const box = clampBBox(padBBox(ink.box, m), f);
   const text = await readLine(f, box);
   // A last run as thin as the cursor, apart from the text, or a cursor touching its end: read again without it (a value
   // may end in « l »; the read without it counts only when the read with it does not show the value).
@@ -341,7 +341,7 @@ export async function checkPostcondition(pc: Postcondition, probe: CheckProbe, o
       const deadline = Date.now() + settle;
       let r: ToggleRead;
       for (;;) {
-        r = readToggle(await probe.capture([b[0] - mx, b[1] - my, b[2] + mx, b[3] + my]), on, off);
+        r = readToggle(await probe.capture(padBBox(b, mx, my)), on, off);
         if (r.state === pc.state || Date.now() >= deadline) break;
         await probe.sleep(150);
       }

@@ -21,6 +21,7 @@ import { z } from "zod";
 import { writeFileAtomicSync } from "../core/atomic-write.js";
 import { AbortedError, ERROR_CODES, ProviderUnavailableError, RpaError, type ErrorCode } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
+import { pidAlive } from "../core/process.js";
 import { decodeImage } from "../capture/png.js";
 import type { ImageEmbedder } from "../core/providers/embedders.js";
 import type { Logger } from "../core/providers/logger.js";
@@ -81,15 +82,6 @@ export function daemonSocketPath(dataDir: string): string {
   return join(dir, `${createHash("sha256").update(dataDir).digest("hex").slice(0, 24)}.sock`);
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /** The lock a daemon holds from before it loads its engines until it stops: `detect.lock` beside the socket. */
 function daemonLockPath(dataDir: string): string {
   return join(daemonSocketPath(dataDir), "..", "detect.lock");
@@ -99,7 +91,7 @@ function daemonLockPath(dataDir: string): string {
 export function daemonLockHolder(dataDir: string): number | undefined {
   try {
     const pid = Number(readFileSync(daemonLockPath(dataDir), "utf8").trim());
-    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+    return Number.isInteger(pid) && pid > 0 && pidAlive(pid) ? pid : undefined;
   } catch {
     return undefined;
   }
@@ -489,7 +481,7 @@ export async function waitForDaemon(dataDir: string, pid: number, timeoutMs: num
   while (Date.now() < until && !signal?.aborted) {
     const info = await daemonInfo(dataDir, 1000);
     if (info) return info;
-    if (!isAlive(pid)) return undefined; // it exited: its log says why
+    if (!pidAlive(pid)) return undefined; // it exited: its log says why
     await new Promise((r) => setTimeout(r, 100));
   }
   return undefined;

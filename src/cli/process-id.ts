@@ -3,6 +3,7 @@
 // kill -9 is not taken for the run's.
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { pidAlive } from "../core/process.js";
 import type { ProcessProbe } from "../studio/runs.js";
 
 /** The start time of a process, or undefined where /proc does not tell (not Linux, gone). */
@@ -26,11 +27,7 @@ export function runningProcess(): { pid: number; host: string; pid_start?: strin
 /** Alive: the pid answers signal 0 on this host and, when the record has a start time, it is the same process. */
 export const procProcessProbe: ProcessProbe = (pid, host, start) => {
   if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
+  if (!pidAlive(pid)) return false;
   if (start === undefined) return true;
   const now = processStart(pid);
   return now === undefined ? true : now === start;

@@ -16,6 +16,7 @@ import {
   parsePositionHint,
   positionHintScore,
   positionOf,
+  padBBox,
   roundBBoxOut,
 } from "./geometry.js";
 
@@ -27,6 +28,13 @@ describe("bbox geometry", () => {
     expect(bboxIoU([0, 0, 10, 10], [5, 0, 15, 10])).toBeCloseTo(50 / 150);
     expect(bboxIoU([0, 0, 10, 10], [10, 0, 20, 10])).toBe(0);
     expect(bboxIoU([0, 0, 0, 0], [0, 0, 0, 0])).toBe(0);
+  });
+
+  it("pads a box on each side, shrinks it with a negative margin, and pads x and y apart", () => {
+    expect(padBBox([10, 20, 30, 40], 4)).toEqual([6, 16, 34, 44]);
+    expect(padBBox([10, 20, 30, 40], -3)).toEqual([13, 23, 27, 37]);
+    expect(padBBox([10, 20, 30, 40], 2, 5)).toEqual([8, 15, 32, 45]);
+    expect(bboxContains(padBBox([10, 20, 30, 40], 1), [10, 20, 30, 40])).toBe(true);
   });
 
   it("coverage is the share of the first box inside the second, not symmetric", () => {

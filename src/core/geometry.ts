@@ -78,6 +78,11 @@ export function scaleBBox(b: BBox, factor: number): BBox {
   return [b[0] * factor, b[1] * factor, b[2] * factor, b[3] * factor];
 }
 
+/** The box grown by `mx` on its left and right and `my` on its top and bottom (negative: shrunk). */
+export function padBBox(b: BBox, mx: number, my = mx): BBox {
+  return [b[0] - mx, b[1] - my, b[2] + mx, b[3] + my];
+}
+
 /** Round outward to integer pixels, so the rounded box still covers the original. */
 export function roundBBoxOut(b: BBox): BBox {
   return [Math.floor(b[0]), Math.floor(b[1]), Math.ceil(b[2]), Math.ceil(b[3])];

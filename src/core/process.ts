@@ -113,3 +113,14 @@ export function endHelper(child: ChildProcessWithoutNullStreams, graceMs = 2000)
     setTimeout(() => child.kill("SIGKILL"), graceMs).unref();
   });
 }
+
+/** Whether a process of this host exists: signal 0 answers, or EPERM (another user's). Never our own process group (pid ≤ 0). */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false; // kill(0) would signal our own process group
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -4,7 +4,7 @@
 // at its right end makes it a dropdown), a framed box with centred text a button, coloured text
 // or a regular column of short labels a link. Every element gets a confidence in [0, 1].
 import type { BBox } from "../core/geometry.js";
-import { bboxArea, bboxCenter, bboxContainsPoint, bboxIntersection, bboxUnion } from "../core/geometry.js";
+import { bboxArea, bboxCenter, bboxContainsPoint, bboxIntersection, bboxUnion, padBBox } from "../core/geometry.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { nameIcon } from "./icon-names.js";
@@ -1413,7 +1413,7 @@ function menuRows(input: ClassifyInput, lines: readonly OcrLine[]): MenuRow[] {
       if (out.some((x) => x.line === l || Math.abs((x.bbox[1] + x.bbox[3]) / 2 - cy) < 1.2 * m.pitch)) continue;
       if (input.shapes.some((sh) => !sh.container && bboxContainsPoint(sh.bbox, bboxCenter(l.bbox)))) continue;
       const h = l.bbox[3] - l.bbox[1];
-      out.push({ line: l, bbox: [l.bbox[0] - 0.15 * h, l.bbox[1] - 0.15 * h, l.bbox[2] + 0.15 * h, l.bbox[3] + 0.15 * h] });
+      out.push({ line: l, bbox: padBBox(l.bbox, 0.15 * h) });
     }
   return out;
 }

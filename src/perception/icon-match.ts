@@ -4,7 +4,7 @@
 // peaks), at several scales (a ×2 or ×1.5 desktop draws icons larger). A dark theme inverts an
 // icon's contrast: a strongly negative correlation counts too, reported as `inverted`.
 import type { Frame } from "../core/frame.js";
-import type { BBox } from "../core/geometry.js";
+import { padBBox, type BBox } from "../core/geometry.js";
 import { cropResize, toGrey, toRgb } from "./raster.js";
 
 export interface IconMatch {
@@ -231,7 +231,7 @@ export function fillContrast(frame: Frame, box: BBox): number {
   const w = box[2] - box[0];
   const h = box[3] - box[1];
   const inner: BBox = [box[0] + w / 4, box[1] + h / 4, box[2] - w / 4, box[3] - h / 4];
-  const outer: BBox = [box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4];
+  const outer = padBBox(box, 4);
   const fill = mode(() => true, inner);
   const ring = mode((x, y) => x < box[0] || x >= box[2] || y < box[1] || y >= box[3], outer);
   return fill === undefined || ring === undefined ? 0 : Math.abs(fill - ring);

@@ -8,7 +8,7 @@
 // Engines that do not detect and read boxes apart (`detectBoxes`, `readBoxes`), and a frame
 // changed over most of its area (a new screen), are read whole.
 import type { Frame } from "../core/frame.js";
-import type { BBox } from "../core/geometry.js";
+import { padBBox, type BBox } from "../core/geometry.js";
 import type { OcrLine, OcrProvider, OcrResult } from "../core/providers/ocr.js";
 
 export interface IncrementalOcrOptions {
@@ -138,7 +138,7 @@ export class IncrementalOcr implements OcrProvider {
       return this.remember(frame, { ...whole, timings: { ...timings, ...whole.timings, read_pct: 100 } });
     }
     // Pixels of a box and 2 px around it all as before.
-    const untouched = (b: BBox) => !changed.some((c) => overlaps(c, [b[0] - 2, b[1] - 2, b[2] + 2, b[3] + 2]));
+    const untouched = (b: BBox) => !changed.some((c) => overlaps(c, padBBox(b, 2)));
     const t1 = performance.now();
     const found = await inner.detectBoxes(frame, signal);
     timings.detect_ms = performance.now() - t1;

@@ -10,7 +10,7 @@
 // and position only, as before.
 import type { Frame } from "../core/frame.js";
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
-import { bboxCenter, bboxContainsPoint, bboxIoU, positionHintScore, readingOrder } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxIoU, padBBox, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { foldText, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
@@ -573,8 +573,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
 
 /** A box without its border: what it shows, not the frame drawn around it. */
 function insetBox(b: BBox): BBox {
-  const m = Math.max(3, 0.15 * Math.min(b[2] - b[0], b[3] - b[1]));
-  return [b[0] + m, b[1] + m, b[2] - m, b[3] - m];
+  return padBBox(b, -Math.max(3, 0.15 * Math.min(b[2] - b[0], b[3] - b[1])));
 }
 
 /** 1 when an element's read state is the one said, -1 when it is the other, 0 when the detector did not read it. */
@@ -613,10 +612,7 @@ function sameThing(a: BBox, b: BBox): boolean {
   return bboxIoU(a, b) > 0.5 || bboxContainsPoint(a, bboxCenter(b)) || bboxContainsPoint(b, bboxCenter(a));
 }
 
-const padBox = (b: BBox, f: number): BBox => {
-  const p = Math.max(2, Math.round(Math.max(b[2] - b[0], b[3] - b[1]) * f));
-  return [b[0] - p, b[1] - p, b[2] + p, b[3] + p];
-};
+const padBox = (b: BBox, f: number): BBox => padBBox(b, Math.max(2, Math.round(Math.max(b[2] - b[0], b[3] - b[1]) * f)));
 
 /** How well an element's label is one an icon of the concept carries ("Save", « Enregistrer », "×", "+"), in [0, 1]. */
 function iconLabelMatch(labels: readonly string[], e: LocatableElement): number {

@@ -2,7 +2,7 @@
 // into a secret field (so its characters are never written), and what elements and text a recorded screenshot holds.
 import { bboxFrameToScreen, bboxScreenToFrame, screenToFrame, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxArea, bboxCenter, bboxContainsPoint, bboxIntersection, bboxUnion } from "../core/geometry.js";
+import { bboxArea, bboxCenter, bboxContainsPoint, bboxIntersection, bboxUnion, padBBox } from "../core/geometry.js";
 import type { SecretQuery, SecretVerdict } from "./recorder.js";
 import { describeRole } from "../perception/roles.js";
 import type { UIElementDetector } from "../perception/ui-element-detector.js";
@@ -77,7 +77,7 @@ export function secretFieldFinder(detector: UIElementDetector): (q: SecretQuery)
     const smallestAt = (p: Point) => inputs.filter((e) => bboxContainsPoint(e.bbox, p)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
     const field = changed ? (smallestAt(bboxCenter(changed)) ?? inputs.filter((e) => bboxIntersection(e.bbox, changed)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0]) : click ? smallestAt(click) : undefined;
     const region = changed && field ? bboxUnion(changed, field.bbox) : (changed ?? field?.bbox);
-    const box = region ? bboxFrameToScreen(frame, [region[0] - 4, region[1] - 4, region[2] + 4, region[3] + 4]) : undefined;
+    const box = region ? bboxFrameToScreen(frame, padBBox(region, 4)) : undefined;
     if (!region) return { secret: true, box: undefined, why: "the focused field could not be located (nothing changed on screen)" };
     if (field && (field.role === "password_field" || isSecretCaption(field.label))) return { secret: true, box, why: `the field « ${field.label} » is a password field` };
     // A caption just left of the field (same row) or just above it.

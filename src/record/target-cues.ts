@@ -5,7 +5,7 @@
 // against the word lists instead of raw OCR.
 import { cropFrame, screenToFrame, type Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxCenter, bboxContainsPoint } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, padBBox } from "../core/geometry.js";
 import { foldText, stripAccelerators } from "../core/text.js";
 import { greyContrast, matchIcon } from "../perception/icon-match.js";
 import { captionOf as lineCaption } from "../perception/learned-fusion.js";
@@ -104,7 +104,7 @@ export interface IconCrop {
  * Undefined when the crop is flat (nothing to match): the caller picks another cue.
  */
 export function iconCrop(at: Frame, calm: Frame | undefined, point: Point, element: BBox | undefined, window: BBox | undefined): IconCrop | { flat: true; std: number } {
-  let box: BBox = element && element[2] - element[0] <= 120 && element[3] - element[1] <= 80 ? [element[0] - 4, element[1] - 4, element[2] + 4, element[3] + 4] : [point[0] - 40, point[1] - 40, point[0] + 40, point[1] + 40];
+  let box: BBox = element && element[2] - element[0] <= 120 && element[3] - element[1] <= 80 ? padBBox(element, 4) : padBBox([point[0], point[1], point[0], point[1]], 40);
   if (window) box = [Math.max(box[0], window[0]), Math.max(box[1], window[1]), Math.min(box[2], window[2]), Math.min(box[3], window[3])];
   box = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(at.width / at.scaleFactor, box[2]), Math.min(at.height / at.scaleFactor, box[3])];
   const toFrame = (f: Frame): BBox => {

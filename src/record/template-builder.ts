@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { InvalidInputError } from "../core/errors.js";
 import type { Frame } from "../core/frame.js";
 import type { BBox, Point } from "../core/geometry.js";
-import { bboxArea, bboxContainsPoint, bboxCenter, positionOf } from "../core/geometry.js";
+import { bboxArea, bboxCenter, bboxContainsPoint, padBBox, positionOf } from "../core/geometry.js";
 import type { UIElement } from "../core/schemas/uielement.js";
 import { WORKFLOW_V1, type Step, type Target, type TargetCue, type Workflow, type WorkflowVariable } from "../core/schemas/workflow.js";
 import { foldText, stripAccelerators } from "../core/text.js";
@@ -312,7 +312,7 @@ async function targetAt(screen: ReadScreen, point: Point, stepId: string, deps: 
   let el: UIElement | undefined = screen.elements.filter((e) => bboxContainsPoint(e.bbox, point) && !isArea(e)).sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))[0];
   // Text under the click: the smallest phrase or word of a line (a menu bar is one OCR line).
   let line: { text: string; bbox: BBox } | undefined = textTargets(lines, [])
-    .filter((l) => bboxContainsPoint([l.bbox[0] - 4, l.bbox[1] - 4, l.bbox[2] + 4, l.bbox[3] + 4], point))
+    .filter((l) => bboxContainsPoint(padBBox(l.bbox, 4), point))
     .sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))
     .map((l) => ({ text: l.label, bbox: l.bbox }))[0] ?? rowText({ ...screen, lines }, point);
   // A click on a row away from its text (a list's row, clicked right of its text): the nearest element, else line, on

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
+import { pidAlive } from "../core/process.js";
 import type { RunRecord, Store } from "../core/providers/store.js";
 import type { TraceEvent } from "../core/schemas/trace.js";
 import { readTrace, TRACE_FILE, type ReadTrace } from "../replay/trace.js";
@@ -15,12 +16,7 @@ export type ProcessProbe = (pid: number, host: string, start?: string) => boolea
 /** Signal 0 to the pid on this host: ESRCH means gone, EPERM alive (another user's). The CLI passes one that also compares start times. */
 export const localProcessProbe: ProcessProbe = (pid, host) => {
   if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return pidAlive(pid);
 };
 
 /**

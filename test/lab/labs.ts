@@ -8,7 +8,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { alive } from "../../src/platform/x11/desktop-lab.js";
+import { pidAlive } from "../../src/core/process.js";
 
 export const LAB_DISPLAY = Number(process.env.RPAV_TEST_DISPLAY ?? 97);
 export const LAB_COUNT = Math.max(1, Math.floor(Number(process.env.RPAV_TEST_LABS ?? 2)) || 1);
@@ -37,7 +37,7 @@ function tryClaim(file: string): boolean {
       } catch {
         // released meanwhile: try again
       }
-      if (owner && owner !== process.pid && alive(owner)) return false;
+      if (owner && owner !== process.pid && pidAlive(owner)) return false;
       rmSync(file, { force: true });
     }
   }

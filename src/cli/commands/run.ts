@@ -10,6 +10,7 @@ import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { AbortedError, InvalidInputError, RpaError } from "../../core/errors.js";
 import { timestampedId } from "../../core/ids.js";
+import { pidAlive } from "../../core/process.js";
 import type { AppSession, ItemRunner, ItemRunRequest, ItemRunResult } from "../../core/providers/item-runner.js";
 import type { LedgerItem, Store } from "../../core/providers/store.js";
 import type { PlanDocument } from "../../core/schemas/plan.js";
@@ -212,16 +213,6 @@ interface RunCliOptions {
   vlm?: boolean;
 }
 
-/** Whether a process of this host exists (EPERM: it exists, another user's). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 export function registerRunCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const globals = () => program.opts<GlobalOptions & StoreChoice>();
   program
@@ -274,7 +265,7 @@ export function registerRunCommand(program: Command, io: CliIo, setExit: (code: 
       const onSig = () => ctl.abort();
       process.once("SIGINT", onSig);
       process.once("SIGTERM", onSig);
-      const owner: LockOwner = { pid: process.pid, host: hostname(), alive: processAlive };
+      const owner: LockOwner = { pid: process.pid, host: hostname(), alive: pidAlive };
       let lock: HeldPlanLock | undefined;
       // One detector for the whole plan (the screen list and every item's run), built when first needed.
       let detectorParts: Promise<DetectorParts> | undefined;

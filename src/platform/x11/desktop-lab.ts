@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DisplayUnavailableError, InvalidInputError, ProviderUnavailableError } from "../../core/errors.js";
-import { CommandFailedError, runCommand, sleep, waitFor } from "../../core/process.js";
+import { CommandFailedError, pidAlive, runCommand, sleep, waitFor } from "../../core/process.js";
 
 export interface LabOptions {
   /** X display number (default 99). */
@@ -72,17 +72,6 @@ function statePath(dir: string, display: number): string {
   return join(dir, `display-${display}.json`);
 }
 
-/** Whether a process runs (signal 0 answers); never our own process group (pid ≤ 0). */
-export function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false; // kill(0) would signal our own process group
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** PIDs of every process whose environment has RPAV_LAB_ID=<id> (or, with `prefix`, an id starting so). */
 export function labProcesses(id: string, opts: { prefix?: boolean } = {}): number[] {
   const tail = opts.prefix ? "" : "\0";
@@ -125,7 +114,7 @@ export async function labStatus(opts: LabOptions = {}): Promise<LabSession | und
     return undefined;
   }
   if (session.partial || !session.env) return undefined;
-  const pidsAlive = alive(session.pids.xvfb) && alive(session.pids.openbox) && alive(session.pids.dbus);
+  const pidsAlive = pidAlive(session.pids.xvfb) && pidAlive(session.pids.openbox) && pidAlive(session.pids.dbus);
   if (!pidsAlive || !(await displayReady(session.env))) return undefined;
   return { ...session, upMs: 0 };
 }
@@ -176,7 +165,7 @@ export async function labUp(opts: LabOptions = {}): Promise<LabSession> {
   const lock = `/tmp/.X${display}-lock`;
   if (existsSync(lock)) {
     const owner = Number(readFileSync(lock, "utf8").trim());
-    if (alive(owner)) throw new DisplayUnavailableError(`Display :${display} is already used by another X server (pid ${owner}); choose another with --display.`);
+    if (pidAlive(owner)) throw new DisplayUnavailableError(`Display :${display} is already used by another X server (pid ${owner}); choose another with --display.`);
     rmSync(lock, { force: true });
     rmSync(`/tmp/.X11-unix/X${display}`, { force: true });
   }
@@ -208,7 +197,7 @@ async function bringUp(display: number, width: number, height: number, stateDir:
 
   log(`starting Xvfb :${display} ${width}x${height}x24`);
   const xvfb = spawnDetached("Xvfb", [`:${display}`, "-screen", "0", `${width}x${height}x24`, "-nolisten", "tcp", "+extension", "RECORD", "-ac"], base, logFile);
-  await waitFor(`Xvfb on :${display}`, async () => (!alive(xvfb) ? false : (await displayReady(base)) ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, signal: opts.signal }).then((ok) => {
+  await waitFor(`Xvfb on :${display}`, async () => (!pidAlive(xvfb) ? false : (await displayReady(base)) ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, signal: opts.signal }).then((ok) => {
     if (!ok) throw new DisplayUnavailableError(`Xvfb on :${display} exited at start; see ${logFile}.`);
   });
 
@@ -230,14 +219,14 @@ async function bringUp(display: number, width: number, height: number, stateDir:
     const up = await waitFor(
       "the openbox window manager",
       async () => {
-        if (!alive(pid)) return false;
+        if (!pidAlive(pid)) return false;
         const r = await runCommand("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], { env, check: false, timeoutMs: 3000 });
         return /window id #/.test(r.stdout) ? true : undefined;
       },
       { timeoutMs: 10_000, intervalMs: 50, signal: opts.signal },
     );
     if (up) break;
-    const xState = alive(xvfb) ? `pid ${xvfb} alive, ${(await displayReady(base)) ? "answering" : "not answering"}` : "gone";
+    const xState = pidAlive(xvfb) ? `pid ${xvfb} alive, ${(await displayReady(base)) ? "answering" : "not answering"}` : "gone";
     if (attempt >= 5) throw new DisplayUnavailableError(`openbox exited at start ${attempt} times (X server ${xState}); see ${logFile}.`);
     log(`openbox exited at start (X server ${xState}); starting it again`);
     await sleep(200 * attempt, opts.signal);
@@ -280,7 +269,7 @@ export async function labDown(opts: LabOptions & { quiet?: boolean } = {}): Prom
   let count = 0;
   if (session) {
     const tracked = [session.pids.openbox, session.pids.dbus, session.pids.xvfb].filter((p) => p > 0);
-    const pids = [...new Set([...labProcesses(session.id), ...tracked])].filter(alive);
+    const pids = [...new Set([...labProcesses(session.id), ...tracked])].filter(pidAlive);
     count = pids.length;
     for (const pid of pids) {
       try {
@@ -290,8 +279,8 @@ export async function labDown(opts: LabOptions & { quiet?: boolean } = {}): Prom
       }
     }
     const deadline = Date.now() + 3000;
-    while (Date.now() < deadline && pids.some(alive)) await sleep(50);
-    for (const pid of pids.filter(alive)) {
+    while (Date.now() < deadline && pids.some(pidAlive)) await sleep(50);
+    for (const pid of pids.filter(pidAlive)) {
       try {
         process.kill(pid, "SIGKILL");
       } catch {
