@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readImageFile } from "../../src/capture/png.js";
-import { bboxContainsPoint, type BBox } from "../../src/core/geometry.js";
+import { bboxContainsPoint, padBBox, type BBox } from "../../src/core/geometry.js";
 import { AccentLexicon, HybridOcr } from "../../src/perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector } from "../../src/perception/learned-detector.js";
 import { IconClassifier } from "../../src/perception/icon-classifier.js";
@@ -120,7 +120,7 @@ for (const [i, s] of screens.entries()) {
     for (const ins of s.instructions) {
       const res = await locateWithIcons(ins.text, targets, frame, icons);
       const g = s.elements[ins.target]!.bbox;
-      const hit = res.found && bboxContainsPoint([g[0] - 2, g[1] - 2, g[2] + 2, g[3] + 2], res.point);
+      const hit = res.found && bboxContainsPoint(padBBox(g, 2), res.point);
       for (const key of [`${s.split}/${ins.lang}`, `${s.split}/all`, `family:${s.family}`]) add(name, key, hit, !res.found);
       if (!hit) {
         const got = res.found ? `${res.candidates[0]?.type} "${res.candidates[0]?.label}"${res.ambiguous ? " (ambiguous)" : ""}` : `not found: ${res.reason}`;

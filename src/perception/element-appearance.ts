@@ -63,6 +63,16 @@ const MAX_GLYPH_SIDE = 400;
  * box, a proposed blob), the tight box: the glyph is the ink centred in it.
  */
 export function elementAppearance(frame: Frame, box: BBox, iconOnly = false, focus?: BBox): Appearance {
+  return appearance(frame, box, iconOnly, focus);
+}
+
+/** The ink of a region of the screen that is no element (nothing framed to leave out): its fill and glyphs, as for an icon-only element. */
+export function regionAppearance(frame: Frame, region: BBox): Appearance {
+  return appearance(frame, region, true, undefined, 0);
+}
+
+/** `margin`: left out along the box's sides (default: the element's own border, 8 % of its shorter side). */
+function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | undefined, margin?: number): Appearance {
   const img = toRgb(frame);
   const x1 = Math.max(0, Math.floor(box[0]));
   const y1 = Math.max(0, Math.floor(box[1]));
@@ -92,7 +102,7 @@ export function elementAppearance(frame: Frame, box: BBox, iconOnly = false, foc
   const fill = colourName(bg[0], bg[1], bg[2]);
   if (w > MAX_GLYPH_SIDE || h > MAX_GLYPH_SIDE) return { fill };
   // Ink: pixels far from the fill, inside a margin that leaves the element's own border out.
-  const m = Math.max(2, Math.round(Math.min(w, h) * 0.08));
+  const m = margin ?? Math.max(2, Math.round(Math.min(w, h) * 0.08));
   const mask = new Uint8Array(w * h);
   for (let y = m; y < h - m; y++)
     for (let x = m; x < w - m; x++) {
@@ -100,7 +110,9 @@ export function elementAppearance(frame: Frame, box: BBox, iconOnly = false, foc
       const d = Math.max(Math.abs(px[o]! - bg[0]), Math.abs(px[o + 1]! - bg[1]), Math.abs(px[o + 2]! - bg[2]));
       if (d > 40) mask[y * w + x] = 1;
     }
-  const parts = components(mask, w, h);
+  // A box drawn a little wider than the element leaves the element's own frame inside the margin: a rectangle drawn on
+  // its four sides around other ink is the frame, not the glyph (a bordered icon button boxed with its shadow).
+  const parts = withoutFrame(components(mask, w, h), w, h, m);
   if (!parts.length) return { fill };
   // Letters come in runs of pieces of one height; an icon is a piece that stands out from them.
   parts.sort((a, b) => b.area - a.area);
@@ -201,6 +213,41 @@ interface Part {
   pixels: number;
   area: number;
   members: number[];
+}
+
+/**
+ * The pieces without the element's own frame, which a box drawn a little wider than the element leaves inside the
+ * margin: a piece spanning most of the crop both ways whose ink lies along its sides, reaching two of its corners (a
+ * circle or a ring reaches none), with ink inside it; and thin strokes hugging the crop's sides, long or cut by its
+ * margin (what the margin left of a frame); `m`: that margin. All of them where nothing else is inked.
+ */
+function withoutFrame(parts: Part[], w: number, h: number, m: number): Part[] {
+  const frame = parts.find((p) => {
+    const [pw, ph] = [p.x2 - p.x1, p.y2 - p.y1];
+    if (pw < 0.8 * w || ph < 0.8 * h || pw < 12 || ph < 12) return false;
+    const [bx, by] = [Math.max(2, 0.12 * pw), Math.max(2, 0.12 * ph)];
+    let along = 0;
+    const corners = new Set<number>();
+    for (const i of p.members) {
+      const x = i % w;
+      const y = (i / w) | 0;
+      const [l, r, t, b] = [x < p.x1 + bx, x >= p.x2 - bx, y < p.y1 + by, y >= p.y2 - by];
+      if (l || r || t || b) along++;
+      if ((l || r) && (t || b)) corners.add((l ? 0 : 1) + (t ? 0 : 2));
+    }
+    if (along < 0.95 * p.pixels || corners.size < 2) return false;
+    return parts.some((q) => q !== p && q.x1 >= p.x1 + bx && q.x2 <= p.x2 - bx && q.y1 >= p.y1 + by && q.y2 <= p.y2 - by);
+  });
+  const stroke = (p: Part) => {
+    const [pw, ph] = [p.x2 - p.x1, p.y2 - p.y1];
+    // (long, or cut by the margin at one end: it goes on beyond it)
+    const [cutX, cutY] = [p.x1 <= m || p.x2 >= w - m, p.y1 <= m || p.y2 >= h - m];
+    const vertical = ph >= Math.max(4, cutY ? 0.2 * h : 0.6 * h) && pw <= Math.max(3, 0.1 * w) && (p.x2 <= 0.15 * w || p.x1 >= 0.85 * w);
+    const horizontal = pw >= Math.max(4, cutX ? 0.2 * w : 0.6 * w) && ph <= Math.max(3, 0.1 * h) && (p.y2 <= 0.15 * h || p.y1 >= 0.85 * h);
+    return vertical || horizontal;
+  };
+  const kept = parts.filter((p) => p !== frame && !stroke(p));
+  return kept.length ? kept : parts;
 }
 
 /** 8-connected pieces of a mask, with their pixels. */

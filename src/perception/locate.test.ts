@@ -219,7 +219,8 @@ describe("grounding a person's instruction", () => {
     // "Non" three times (a list's value, a table cell, a radio's caption); a radio's outline before the third.
     for (const [x0, y0, x1, y1] of [[480, 101, 494, 103], [480, 113, 494, 115], [480, 101, 482, 115], [492, 101, 494, 115]] as const) f.fill([x0, y0, x1, y1], [40, 40, 40]);
     const texts = [el("text:1", "generic_interactive", [100, 100, 130, 116], "Non"), el("text:2", "generic_interactive", [300, 100, 330, 116], "Non"), el("text:3", "generic_interactive", [500, 100, 530, 116], "Non")];
-    expect(locate("the Non radio button", texts, f)).toMatchObject({ found: true, element_id: "text:3", ambiguous: false });
+    // (its control: the circle drawn before it, which no element stands for)
+    expect(locate("the Non radio button", texts, f)).toMatchObject({ found: true, element_id: "text:3:toggle", bbox: [480, 101, 494, 115], ambiguous: false });
     expect(locate("the Non radio button", texts, screen)).toMatchObject({ ambiguous: true }); // no pixels to tell them apart
   });
 
@@ -255,6 +256,66 @@ describe("grounding a person's instruction", () => {
     expect(r.found && r.point[0]).toBeLessThan(205);
     expect(iconProposals(f, buttons.map((b) => b.bbox as BBox)).length).toBe(1);
     expect(elementAppearance(f, [100, 100, 140, 140], true).glyph?.shapes).toContain("plus");
+  });
+
+  it("an icon button boxed wider than its drawn frame: the glyph is the icon inside, not the frame (closed or cut by the margin)", () => {
+    const f = canvas();
+    const plus = (x: number, y: number) => {
+      f.fill([x - 10, y - 2, x + 10, y + 2], [40, 40, 40]);
+      f.fill([x - 2, y - 10, x + 2, y + 10], [40, 40, 40]);
+    };
+    const frame = (b: BBox) => {
+      f.fill(b, [40, 40, 40]);
+      f.fill([b[0] + 2, b[1] + 2, b[2] - 2, b[3] - 2], [236, 236, 236]);
+    };
+    // A frame 68 × 68 drawn inside a box 80 × 80 (the detector's box takes its shadow); a plus in the middle.
+    frame([106, 106, 174, 174]);
+    plus(140, 140);
+    const g = elementAppearance(f, [100, 100, 180, 180], true).glyph!;
+    expect(g.shapes).toContain("plus");
+    expect(g.bbox[2] - g.bbox[0]).toBeLessThan(30);
+    // The same with the box a little tighter: the margin cuts the frame's top and right sides, its left and bottom stay.
+    frame([306, 306, 374, 374]);
+    plus(340, 340);
+    expect(elementAppearance(f, [300, 300, 372, 372], true).glyph?.bbox[0]).toBeGreaterThan(320);
+    // A ring around a sign is the icon's own (a help or info icon): kept whole.
+    for (let a = 0; a < 360; a += 2) {
+      const [x, y] = [540 + 28 * Math.cos((a * Math.PI) / 180), 140 + 28 * Math.sin((a * Math.PI) / 180)].map(Math.round) as [number, number];
+      f.fill([x - 1, y - 1, x + 2, y + 2], [40, 40, 40]);
+    }
+    plus(540, 140);
+    const ring = elementAppearance(f, [510, 110, 570, 170], true).glyph!;
+    expect(ring.bbox[2] - ring.bbox[0]).toBeGreaterThan(40); // not the plus alone (20)
+  });
+
+  it("a check box drawn just before its caption (also a large one) is the caption's control, not a toggle further along the row or another caption's", () => {
+    const f = canvas();
+    const box = (b: BBox) => {
+      f.fill(b, [60, 60, 60]);
+      f.fill([b[0] + 2, b[1] + 2, b[2] - 2, b[3] - 2], [255, 255, 255]);
+    };
+    box([100, 92, 140, 132]); // a large box, twice the caption's height, before « Professionnel »
+    const els = [
+      el("text:1", "generic_interactive", [150, 102, 300, 122], "Professionnel"),
+      el("far", "radio_button", [700, 100, 800, 124], ""), // a radio at the row's right end
+      el("other", "checkbox", [100, 200, 200, 220], "Cheque"), // a detected check box with its own caption…
+      el("text:2", "generic_interactive", [240, 200, 290, 220], "High"), // …then « High », whose box the detector missed
+    ];
+    const r = locate("the Professionnel checkbox", els, f);
+    expect(r.found && r.point[0]).toBeLessThan(141);
+    box([220, 203, 234, 217]);
+    const high = locate("the High checkbox", els, f);
+    expect(high).toMatchObject({ found: true });
+    expect(high.found && high.point[0]).toBeGreaterThan(219);
+  });
+
+  it("an icon's sign inside words (« Mot de passe oublié ? ») is the words', not the icon asked for", () => {
+    const f = canvas();
+    // A "?"-like blob at the end of a link's words, and a help button's own "?" in a frame.
+    f.fill([400, 100, 408, 116], [40, 40, 40]);
+    f.fill([600, 96, 612, 116], [40, 40, 40]);
+    const els = [el("link", "link", [200, 96, 412, 120], "Mot de passe oublié ?"), el("help", "button", [590, 90, 622, 122], "?")];
+    expect(locate("le point d'interrogation", els, f)).toMatchObject({ found: true, element_id: "help" });
   });
 
   it("proposes a button cut in two blobs (its outline broken at the bottom) as one box, and an icon in a closed frame apart", () => {

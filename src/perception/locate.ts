@@ -16,7 +16,7 @@ import { foldText, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
-import { colourMatch, elementAppearance, inkContrast, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
+import { colourMatch, elementAppearance, inkContrast, regionAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
@@ -278,7 +278,7 @@ function locateByLabel(parsed: ParsedInstruction, elements: readonly LocatableEl
   // A caption whose field the detector did not find: the field drawn beside it in the pixels, as
   // for a person's instruction, never the caption's words (a click there focuses nothing, and the
   // text typed next goes to the field focused before).
-  const control = best.element_id.startsWith("text:") && captioned ? controlCaptionedBy(best.bbox, parsed.type!, elements) : undefined;
+  const control = best.element_id.startsWith("text:") && captioned ? controlCaptionedBy(best.bbox, parsed.type!, elements, best.label) : undefined;
   const probed = !control && best.element_id.startsWith("text:") && FIELD_TYPES.includes(parsed.type!) && hasPixels(frame) ? probeFieldBesideCaption(frame, best.bbox) : undefined;
   const narrowed = !control && !probed && parsed.target ? narrowToWords(parsed.target, elements.find((e) => e.element_id === best.element_id)) : undefined;
   const chosen = control ? { ...best, element_id: control.element_id, type: control.type, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : probed ? { ...best, element_id: `${best.element_id}:field`, type: parsed.type!, bbox: probed } : narrowed ? { ...best, bbox: narrowed } : best;
@@ -394,9 +394,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const numbered = page ? numberedOnScreen().numbers : undefined;
   // An icon described: icon-sized blobs no element or text covers are candidates too.
   // Icons inside labelled elements (asked only with a recognizer) stay candidates only when it names them as the icon asked for.
-  const labelled = elements.filter((e) => !isText(e) && e.label.trim().length > 2).map(boxOf);
+  // Not where the words read there hold the icon's sign ("?" in « Mot de passe oublié ? »): that ink is the word's.
+  const signs = (concept?.labels ?? []).filter((l) => !/\p{L}/u.test(l));
+  const labelled = elements.filter((e) => !isText(e) && e.label.trim().length > 2);
+  const inLabelled = (p: LocatableElement) => labelled.filter((e) => bboxContainsPoint(boxOf(e), bboxCenter(boxOf(p))));
   const proposals: LocatableElement[] = concept && pixels
-    ? (shared?.proposals ?? iconProposalElements(pixels, elements, !!options.iconScores)).filter((p) => !labelled.some((b) => bboxContainsPoint(b, bboxCenter(boxOf(p)))) || (look(p)?.glyph && (learned(look(p)!.glyph!)?.wanted ?? 0) >= 0.5))
+    ? (shared?.proposals ?? iconProposalElements(pixels, elements, !!options.iconScores)).filter((p) => {
+        const around = inLabelled(p);
+        if (!around.length) return true;
+        if (around.some((e) => signs.some((c) => e.label.includes(c)))) return false;
+        return !!look(p)?.glyph && (learned(look(p)!.glyph!)?.wanted ?? 0) >= 0.5;
+      })
     : [];
   // « The switch »: where check boxes drawn as switches are on screen, they are the type asked; the others are kin.
   const switches = parsed.switch && pixels ? new Set(elements.filter((e) => !isText(e) && e.type === "checkbox" && switchShaped(pixels, boxOf(e))).map((e) => e.element_id)) : undefined;
@@ -523,7 +531,12 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const controlOf = (s: Scored): typeof chosen | undefined => {
     const around = pixels && FIELD_TYPES.includes(wantType!) && isText(s.e) ? enclosed(s) : undefined;
     if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
-    const control = controlCaptionedBy(s.bbox, wantType!, elements);
+    const control = controlCaptionedBy(s.bbox, wantType!, elements, s.e.label);
+    // A toggle's box drawn just before the caption beats a detected control further away: one further along the row,
+    // or before that box (another toggle, with its own caption).
+    const drawn = pixels && (wantType === "checkbox" || wantType === "radio_button") ? toggleBefore(pixels, s.bbox) : undefined;
+    if (drawn && (!control || control.bbox[0] >= s.bbox[0] || control.bbox[2] <= drawn[0] + 1))
+      return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: drawn };
     if (control) return { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
     const probed = pixels && FIELD_TYPES.includes(wantType!) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined;
     return probed ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: probed } : undefined;
@@ -552,7 +565,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // toggle's box or circle just before it.
     if (pixels && target && (wantType === "checkbox" || wantType === "radio_button") && parsed.ordinal === undefined && ambiguous) {
       const tied = [best, ...scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && isCaption(s))];
-      const toggled = tied.filter((s) => toggleBefore(pixels, s.bbox));
+      const toggled = tied.filter((s) => !!toggleBefore(pixels, s.bbox));
       if (toggled.length === 1) {
         best = toggled[0]!;
         chosen = controlOf(best) ?? { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
@@ -584,15 +597,22 @@ export function stateAgreement(said: StateWord, state: LocatableElement["state"]
   return value === (said === "on" || said === "disabled") ? 1 : -1;
 }
 
-/** Whether a caption has a toggle's box or circle just before it: one glyph about as tall as the text, about square. */
-function toggleBefore(frame: Frame, caption: BBox): boolean {
+/**
+ * A toggle's box or circle drawn just before a caption: one glyph about square, as tall as the text or up to about
+ * three times taller (an accessible form's large toggle), centred on the caption's row. Its box, or undefined.
+ */
+function toggleBefore(frame: Frame, caption: BBox): BBox | undefined {
   const h = caption[3] - caption[1];
-  const region: BBox = [Math.max(0, caption[0] - 2.5 * h), caption[1] - 0.4 * h, caption[0] - 1, caption[3] + 0.4 * h];
-  if (region[2] - region[0] < h * 0.6) return false;
-  const g = elementAppearance(frame, region, true).glyph;
-  if (!g) return false;
+  const region: BBox = [Math.max(0, caption[0] - 4 * h), caption[1] - 1.2 * h, caption[0] - 1, caption[3] + 1.2 * h];
+  if (region[2] - region[0] < h * 0.6) return undefined;
+  const a = regionAppearance(frame, region);
+  // The ink nearest the caption (the region may also hold the end of the row's previous words).
+  const centred = (g: Glyph) => Math.abs((g.bbox[1] + g.bbox[3]) / 2 - (caption[1] + caption[3]) / 2) <= 0.35 * Math.max(g.bbox[3] - g.bbox[1], h);
+  const g = (a.glyphs ?? (a.glyph ? [a.glyph] : [])).filter(centred).sort((p, q) => q.bbox[2] - p.bbox[2])[0];
+  if (!g) return undefined;
   const [w, gh] = [g.bbox[2] - g.bbox[0], g.bbox[3] - g.bbox[1]];
-  return gh >= 0.6 * h && gh <= 1.8 * h && w >= 0.75 * gh && w <= 1.33 * gh && caption[0] - g.bbox[2] <= 1.2 * h;
+  const near = caption[0] - g.bbox[2] <= Math.max(1.2 * h, 0.6 * gh);
+  return gh >= 0.6 * h && gh <= 3 * h && w >= 0.75 * gh && w <= 1.33 * gh && near ? g.bbox : undefined;
 }
 
 /** Whether a field's box shows a drop-down's arrow at its right end (a chevron, a small triangle). */
@@ -835,10 +855,12 @@ function narrowByCharacters(target: string, e: LocatableElement): BBox | undefin
 }
 
 /** The control of `type` that a caption at `label` names: a field right of or below it, a toggle left of it. */
-function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly LocatableElement[]): LocatableElement | undefined {
+function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly LocatableElement[], caption: string): LocatableElement | undefined {
   const h = label[3] - label[1];
   const cy = (label[1] + label[3]) / 2;
-  const ofType = elements.filter((e) => !e.element_id.startsWith("text:") && (e.type === type || COMPATIBLE[type]?.includes(e.type)));
+  // A toggle whose box bears other words is another toggle, with its own caption (« Cheque » before « High »).
+  const foreign = (e: LocatableElement) => (type === "checkbox" || type === "radio_button") && /\p{L}{2}/u.test(e.label) && textSimilarity(e.label, caption) < 0.8;
+  const ofType = elements.filter((e) => !e.element_id.startsWith("text:") && (e.type === type || COMPATIBLE[type]?.includes(e.type)) && !foreign(e));
   const dist = (e: LocatableElement) => Math.hypot(bboxCenter(e.bbox)[0] - bboxCenter(label)[0], bboxCenter(e.bbox)[1] - cy);
   let options: LocatableElement[];
   const rightOf = (e: LocatableElement) => e.bbox[0] >= label[2] - h && e.bbox[0] - label[2] < 12 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h;
