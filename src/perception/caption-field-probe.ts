@@ -103,6 +103,9 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
   return undefined;
 }
 
+/** How far above and below its text, in text heights, a box's sides are looked for (a tall field padded around small text, as large-print forms draw them, reaches 2.5). */
+const REACH = 2.5;
+
 /**
  * The box drawn around a run of text, when there is one close around it (a field showing its value
  * or placeholder, a drop-down showing its choice): edges just above and below the text across its
@@ -127,13 +130,13 @@ export function enclosingBox(frame: Frame, text: BBox, leftReach?: number): BBox
   // (An OCR box may reach the box's own sides: the search starts a little inside it.)
   const inset = Math.round(0.2 * h);
   let top = -1;
-  for (let y = y0 + inset; y >= Math.max(1, y0 - 1.5 * h); y--)
+  for (let y = y0 + inset; y >= Math.max(1, y0 - REACH * h); y--)
     if (across(y) >= 0.9) {
       top = y;
       break;
     }
   let bottom = -1;
-  for (let y = y1 - inset; y < Math.min(H, y1 + 1.5 * h); y++)
+  for (let y = y1 - inset; y < Math.min(H, y1 + REACH * h); y++)
     if (across(y) >= 0.9) {
       bottom = y;
       break;
@@ -160,7 +163,7 @@ export function enclosingBox(frame: Frame, text: BBox, leftReach?: number): BBox
     for (let x = left + Math.ceil(0.6 * h); x < x1; x++) if (!hEdge(x, y) && !hEdge(x, y + 1) && ++miss > 2) return false;
     return true;
   };
-  if (!side(top) || !side(bottom) || bottom - top > 3 * h) return undefined;
+  if (!side(top) || !side(bottom) || bottom - top > (2 * REACH) * h) return undefined;
   let right = x1;
   for (let x = x1 + 1; x < Math.min(W, x1 + 80 * h); x++)
     if (down(x) >= 0.8) {

@@ -473,6 +473,9 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   previous: { words: ["previous page", "page precedente", "left arrow", "fleche gauche", "back arrow", "fleche retour", "fleche de retour", "«", "‹"], labels: ["previous", "precedent", "precedente", "back", "retour", "«", "‹", "<"], shapes: ["arrow_left", "triangle_left"], classes: ["arrow_left"] },
 };
 
+/** Words for the page's or window's title, an anchor no label bears: the tallest words on screen (« sous le titre »). */
+export const HEADING_WORDS: ReadonlySet<string> = new Set(["title", "heading", "page title", "main title", "titre", "titre de la page", "titre principal", "intitule de la page"]);
+
 /** Phrases that only lead to what an icon looks like ("shaped like a gear", « en forme de roue dentée »). */
 export const FILLER_PHRASES: readonly string[] = ["shaped like", "shaped as", "in the shape of", "in the form of", "looks like", "looking like", "en forme de", "en forme d", "qui ressemble a", "ressemblant a", "s il vous plait", "s il te plait"];
 

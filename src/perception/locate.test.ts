@@ -158,6 +158,32 @@ describe("grounding a person's instruction", () => {
     expect(locate("the Carte bancaire dropdown", between, screen)).not.toMatchObject({ element_id: "dd" });
   });
 
+  it("a caption's control of the very type asked beats a kin control beside or below it, and a kin element bearing the name", () => {
+    const els = [
+      el("cap", "generic_interactive", [40, 300, 220, 324], "Cash on delivery"),
+      el("dd", "dropdown", [700, 296, 940, 328], "Subscribe"), // its drop-down at the row's end
+      el("next", "button", [60, 360, 140, 392], "Next"), // the next row's button, under the caption
+      el("radio", "radio_button", [300, 500, 420, 524], "Personal"), // a radio bearing the name…
+      el("cap2", "generic_interactive", [40, 600, 200, 624], "Personal"), // …and a settings row whose switch is at its end
+      el("sw", "checkbox", [880, 598, 940, 626], ""),
+    ];
+    expect(locate("la liste déroulante Cash on delivery", els, screen)).toMatchObject({ found: true, element_id: "dd" });
+    expect(locate("the Personal switch", els, screen)).toMatchObject({ found: true, element_id: "sw" });
+    expect(locate("the Personal radio button", els, screen)).toMatchObject({ found: true, element_id: "radio" });
+  });
+
+  it("« under the title »: the tallest words on screen, where no label says title", () => {
+    const els = [
+      el("text:0", "generic_interactive", [100, 40, 500, 90], "Customer record"),
+      el("text:1", "generic_interactive", [100, 300, 200, 330], "Name"),
+      el("text:2", "generic_interactive", [300, 300, 400, 330], "City"),
+      el("up", "button", [120, 120, 160, 160], ""),
+      el("down", "button", [120, 500, 160, 540], ""),
+    ];
+    expect(locate("the button below the title", els, screen)).toMatchObject({ found: true, element_id: "up" });
+    expect(locate("le bouton sous le titre", els, screen)).toMatchObject({ found: true, element_id: "up" });
+  });
+
   it("a position word chooses among equal candidates, relative to each other, not only to the window", () => {
     // Both in the left half of the window: "on the right" is the one further right.
     const apply = [el("l", "button", [20, 300, 100, 330], "Apply"), el("r", "button", [200, 300, 280, 330], "Apply"), el("x", "button", [900, 700, 980, 730], "Close")];
@@ -401,8 +427,11 @@ describe("grounding a person's instruction", () => {
     field([100, 300, 500, 330]);
     field([100, 400, 500, 430]);
     for (let i = 0; i < 5; i++) f.fill([480 + i, 412 + i, 490 - i, 413 + i], [30, 30, 30]);
+    field([600, 500, 900, 580]); // a large-print field: five times as tall as its placeholder's small text
     const inside = enclosingBox(f, [110, 106, 200, 124]);
     for (const [i, v] of [100, 100, 499, 129].entries()) expect(Math.abs(inside![i]! - v)).toBeLessThanOrEqual(1);
+    const tall = enclosingBox(f, [620, 532, 700, 548]);
+    for (const [i, v] of [600, 500, 899, 579].entries()) expect(Math.abs(tall![i]! - v)).toBeLessThanOrEqual(1);
     // A caption between two fields is not inside either.
     expect(enclosingBox(f, [100, 140, 170, 160])).toBeUndefined();
     const targets = textTargets([line("Email", [100, 275, 150, 293]), line("Email", [100, 375, 150, 393])], []);
@@ -477,6 +506,12 @@ describe("grounding a person's instruction", () => {
     // …or the one that bears such an icon's own label: a window's close button OCR read as "X".
     const closable = [...buttons, el("x", "button", [400, 100, 440, 140], "X")];
     expect(locate("the close button", closable, f)).toMatchObject({ found: true, element_id: "x", icon_named: true, instruction: { icon: "close" } });
+    // A name only an element of a kin type bears (a side menu's link « Save »): the button that shows the icon, bearing no
+    // other words; not one whose words say something else.
+    const kin = [...buttons, el("menu", "link", [20, 300, 200, 330], "Save")];
+    expect(await locateWithIcons("the Save button", kin, f, recognizer)).toMatchObject({ found: true, element_id: "b" });
+    const worded = [el("menu", "link", [20, 300, 200, 330], "Save"), el("b", "button", [140, 100, 180, 140], "Continuer")];
+    expect(await locateWithIcons("the Save button", worded, f, recognizer)).toMatchObject({ found: true, element_id: "menu" });
     // When a command needs a recognizer at all.
     expect([mayAskIcons("the floppy disk icon"), mayAskIcons("click Enregistrer"), mayAskIcons("the play button"), mayAskIcons("the Name field")]).toEqual([true, true, true, false]);
   });

@@ -21,7 +21,7 @@ import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
 import { numberedRows, type NumberedRows } from "./numbered-run.js";
-import { ICON_CONCEPTS, UI_LEXICON, type StateWord } from "./locate-lexicon.js";
+import { HEADING_WORDS, ICON_CONCEPTS, UI_LEXICON, type StateWord } from "./locate-lexicon.js";
 import { showsMaskedText } from "./masked-entry.js";
 import { parseInstruction, type ParsedInstruction, type Verb } from "./locate-parse.js";
 
@@ -166,10 +166,17 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
   };
   const parsed = parseInstruction(instruction);
   const r = await withScores(parsed);
-  const icon = r.found ? undefined : iconReading(parsed);
+  // Read as an icon where no label matched, or where only a detected element of a kin type bears the name ("the home
+  // button": a link « Accueil » in a side menu) and an element of the very type shows the icon and bears no other words
+  // (the button showing a house).
+  const kinOnly = r.found && !!parsed.type && !isText({ element_id: r.element_id }) && (r.candidates.find((c) => c.element_id === r.element_id)?.type_score ?? 1) < 1;
+  const icon = r.found && !kinOnly ? undefined : iconReading(parsed);
   if (!icon) return r;
   const again = await withScores(icon.parsed);
-  return accepted(again, icon.strict) ? again : r;
+  if (!accepted(again, icon.strict)) return r;
+  if (!kinOnly) return again;
+  const shown = again.found && again.icon_seen === true ? again.candidates.find((c) => c.element_id === again.element_id) : undefined;
+  return shown && shown.type_score >= 1 && shown.label.trim().length <= 2 ? again : r;
 }
 
 /** The appearances and icon proposals of a screen's candidates, and what the recognizer said of their glyphs. */
@@ -541,6 +548,13 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const probed = pixels && FIELD_TYPES.includes(wantType!) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined;
     return probed ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: probed } : undefined;
   };
+  // A kin element bearing the name (a radio button « Personal ») yields to a caption of the same words that names a
+  // control of the very type asked (« Personal » opening a settings row whose switch stands at its end).
+  if (wantType && target && parsed.ordinal === undefined && !isCaption(best) && best.type < 1) {
+    const kin = best;
+    const caption = scored.find((s) => isCaption(s) && s.text >= kin.text - 0.05 && kin.score - s.score <= 0.1 && controlOf(s)?.type === wantType);
+    if (caption) best = caption;
+  }
   if (isCaption(best)) {
     chosen = controlOf(best) ?? chosen;
     // Equal captions ("Email address" over a field and over a drop-down): the one whose box shows
@@ -737,7 +751,10 @@ function findAnchors(rel: NonNullable<ParsedInstruction["relation"]>, elements: 
       return { e, s };
     })
     .filter((x) => x.s >= 0.7 && (!rel.anchorType || isText(x.e) || typeCompatibility(rel.anchorType, x.e.type) >= 0.6));
-  if (!scored.length) return [];
+  if (!scored.length) {
+    const title = HEADING_WORDS.has(foldText(rel.anchor).trim()) ? headingOf(elements) : undefined;
+    return title ? [title] : [];
+  }
   const top = Math.max(...scored.map((x) => x.s));
   const tied = scored.filter((x) => x.s >= top - 0.05).sort((a, b) => b.s - a.s);
   // A field or drop-down named after its caption, of the kind asked for, is not the anchor those words name: the caption
@@ -751,6 +768,14 @@ function findAnchors(rel: NonNullable<ParsedInstruction["relation"]>, elements: 
   const ordered = readingOrder(kept);
   const nth = ordered[rel.anchorOrdinal > 0 ? rel.anchorOrdinal - 1 : ordered.length + rel.anchorOrdinal] ?? ordered[0];
   return nth ? [nth] : [];
+}
+
+/** The title: the tallest words on screen, where they stand above the rest (1.25 times the median words' height). */
+function headingOf(elements: readonly LocatableElement[]): LocatableElement | undefined {
+  const texts = elements.filter(isText);
+  const height = (e: LocatableElement) => e.bbox[3] - e.bbox[1];
+  const tallest = texts.reduce<LocatableElement | undefined>((t, e) => (!t || height(e) > height(t) ? e : t), undefined);
+  return tallest && height(tallest) >= 1.25 * median(texts.map(height)) ? tallest : undefined;
 }
 
 /** How well `e` stands where the relation puts it from the anchor, in [0, 1]; 0 for the anchor itself. */
@@ -874,13 +899,17 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
       const below = e.bbox[1] >= label[1] && e.bbox[1] - label[3] < 4 * h && e.bbox[0] < label[2] && e.bbox[2] > label[0];
       return sameRow || below;
     });
-  // A settings row: the caption at the left, its control at the right end, nothing between them on the row.
-  if (!options.length) {
+  // A settings row: the caption at the left, its control at the right end, nothing between them on the row — also
+  // where only a control of a kin type stands beside or below the caption (the next row's button under a caption whose
+  // drop-down is at its row's end).
+  const exact = (e: LocatableElement) => e.type === type;
+  if (!options.some(exact)) {
     const rowOffset = (e: LocatableElement) => Math.abs(bboxCenter(e.bbox)[1] - cy);
     const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && rowOffset(o) < h);
-    options = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e));
+    const row = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e));
+    if (!options.length || row.some(exact)) options = row;
   }
-  return options.sort((a, b) => dist(a) - dist(b))[0];
+  return options.sort((a, b) => Number(exact(b)) - Number(exact(a)) || dist(a) - dist(b))[0];
 }
 
 /**
