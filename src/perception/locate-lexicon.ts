@@ -469,8 +469,8 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   phone: { words: ["phone", "telephone", "handset", "combine"], labels: ["call", "appeler", "phone", "telephone"], shapes: [], classes: [] },
   camera: { words: ["camera", "appareil photo"], labels: ["camera", "take photo", "prendre une photo"], shapes: [], classes: [] },
   arrow: { words: ["arrow", "fleche", "chevron"], labels: [], shapes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "triangle_right", "triangle_left"], classes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "upload", "download"] },
-  next: { words: ["next page", "page suivante", "right arrow", "fleche droite", "forward arrow", "fleche avant", "»", "›"], labels: ["next", "suivant", "suivante", "»", "›", ">"], shapes: ["arrow_right", "triangle_right"], classes: ["arrow_right"] },
-  previous: { words: ["previous page", "page precedente", "left arrow", "fleche gauche", "back arrow", "fleche retour", "fleche de retour", "«", "‹"], labels: ["previous", "precedent", "precedente", "back", "retour", "«", "‹", "<"], shapes: ["arrow_left", "triangle_left"], classes: ["arrow_left"] },
+  next: { words: ["next page", "page suivante", "right arrow", "fleche droite", "forward arrow", "fleche avant", "next arrow", "fleche suivante", "»", "›"], labels: ["next", "suivant", "suivante", "»", "›", ">"], shapes: ["arrow_right", "triangle_right"], classes: ["arrow_right"] },
+  previous: { words: ["previous page", "page precedente", "left arrow", "fleche gauche", "back arrow", "fleche retour", "fleche de retour", "previous arrow", "fleche precedente", "«", "‹"], labels: ["previous", "precedent", "precedente", "back", "retour", "«", "‹", "<"], shapes: ["arrow_left", "triangle_left"], classes: ["arrow_left"] },
 };
 
 /** Words for the page's or window's title, an anchor no label bears: the tallest words on screen (« sous le titre »). */

@@ -48,6 +48,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("l'œil de la ligne Smith")).toMatchObject({ icon: "eye", relation: { kind: "row", anchor: "Smith" } });
     expect(parseInstruction("the paperclip")).toMatchObject({ icon: "attach" });
     expect(parseInstruction("l'horloge en haut")).toMatchObject({ icon: "clock" });
+    expect(parseInstruction("the back arrow button")).toMatchObject({ target: "", icon: "previous" });
+    expect(parseInstruction("la flèche précédente de la pagination")).toMatchObject({ target: "", icon: "previous", pager: true });
+    expect(parseInstruction("la flèche suivante")).toMatchObject({ target: "", icon: "next" });
     // A label that is also a picture's name stays a label where nothing says "icon".
     expect(parseInstruction("the Tags field")).toMatchObject({ target: "Tags", type: "text_input" });
     expect(parseInstruction("the Tags field").icon).toBeUndefined();

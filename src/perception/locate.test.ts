@@ -172,6 +172,22 @@ describe("grounding a person's instruction", () => {
     expect(locate("the Personal radio button", els, screen)).toMatchObject({ found: true, element_id: "radio" });
   });
 
+  it("a rank with a place counts among the elements there; a settings row's far toggle may bear its own « Enable »; a row a radio also names is the words' row", () => {
+    const bar = [el("a", "button", [40, 20, 80, 50], ""), el("b", "button", [100, 20, 140, 50], ""), el("c", "button", [860, 20, 900, 50], ""), el("d", "button", [920, 20, 960, 50], ""), el("e", "button", [900, 700, 960, 730], "")];
+    expect(locate("the last button top right", bar, screen)).toMatchObject({ found: true, element_id: "d" });
+    expect(locate("the first button top right", bar, screen)).toMatchObject({ found: true, element_id: "c" });
+    const rows = [
+      el("text:1", "generic_interactive", [40, 300, 200, 324], "Express shipping"),
+      el("en1", "checkbox", [880, 300, 960, 324], "Enable"),
+      el("text:2", "generic_interactive", [40, 400, 140, 424], "Business"),
+      el("en2", "checkbox", [880, 400, 960, 424], "Enable"),
+      el("r1", "radio_button", [600, 500, 760, 524], "I agree"),
+      el("r2", "radio_button", [800, 500, 900, 524], "Business"),
+    ];
+    expect(locate("the Express shipping checkbox", rows, screen)).toMatchObject({ found: true, element_id: "en1" });
+    expect(locate("la case à cocher de la ligne Business", rows, screen)).toMatchObject({ found: true, element_id: "en2" });
+  });
+
   it("« under the title »: the tallest words on screen, where no label says title", () => {
     const els = [
       el("text:0", "generic_interactive", [100, 40, 500, 90], "Customer record"),

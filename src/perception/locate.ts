@@ -10,7 +10,7 @@
 // and position only, as before.
 import type { Frame } from "../core/frame.js";
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
-import { bboxCenter, bboxContainsPoint, bboxIoU, padBBox, positionHintScore, readingOrder } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxIoU, matchesPositionHint, padBBox, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { foldText, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
@@ -495,7 +495,14 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   }
   // In a group: any of the things so named will do (a site's name in its header and a card's title alike). A row's
   // name seen twice stays the best match's (a name in one row's first column and in another's third).
-  const placed = parsed.relation?.kind === "inside" ? anchors : anchors.slice(0, 1);
+  // (A row named by a toggle of a kin type — a radio button « Business » — and by words, whose row holds an element of
+  // the very type asked — « Business » opening a settings row whose check box is at its end —: the words' row.)
+  const first = anchors[0];
+  const kinNamed = !!first && !!parsed.type && (first.type === "checkbox" || first.type === "radio_button") && first.type !== parsed.type && typeCompatibility(parsed.type, first.type) >= 0.6;
+  const rowWith = parsed.relation?.kind === "row" && kinNamed
+    ? anchors.find((a) => elements.some((e) => !isText(e) && e.type === parsed.type && !sameThing(boxOf(e), boxOf(a)) && relationScore("row", a, e) >= 0.5))
+    : undefined;
+  const placed = parsed.relation?.kind === "inside" ? anchors : anchors.length ? [rowWith ?? anchors[0]!] : [];
   if (anchor)
     for (const s of scored) s.score += 0.4 * (Math.max(...placed.map((a) => relationScore(parsed.relation!.kind, a, s.e))) - 0.5);
   // A field named by words: its caption rather than a field that shows those words (a placeholder).
@@ -517,8 +524,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // Rank among the elements that fit, in reading order ("the second City list", « la dernière case »).
     // « le premier engrenage », "the second trash can": ranks among the elements that show the icon, where enough do.
     // "The first link of the pagination": ranks in the pager's row.
+    // "The last button top right": ranks among those in that part of the window, where enough are.
     const paged = plausible.filter(inPager);
-    const among = paged.length >= Math.abs(parsed.ordinal) ? paged : plausible;
+    const placed = hint ? plausible.filter((s) => matchesPositionHint(s.bbox, hint, frame)) : [];
+    const enough = (xs: readonly Scored[]) => xs.length >= Math.abs(parsed.ordinal!);
+    const among = enough(paged) ? paged : enough(placed) ? placed : plausible;
     const showing = concept && !target ? among.filter((s) => figureOf(s.e)) : [];
     const ranked = rankable(showing.length >= Math.abs(parsed.ordinal) ? showing : among, parsed);
     const pick = ranked[parsed.ordinal > 0 ? parsed.ordinal - 1 : ranked.length + parsed.ordinal];
@@ -538,11 +548,14 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const controlOf = (s: Scored): typeof chosen | undefined => {
     const around = pixels && FIELD_TYPES.includes(wantType!) && isText(s.e) ? enclosed(s) : undefined;
     if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
-    const control = controlCaptionedBy(s.bbox, wantType!, elements, s.e.label);
+    // (A toggle's caption read in one line with the words before it, « Échéance : High »: the words said.)
+    const toggle = wantType === "checkbox" || wantType === "radio_button";
+    const cap = (toggle && narrowToWords(s.said, s.e)) || s.bbox;
+    const control = controlCaptionedBy(cap, wantType!, elements, s.e.label);
     // A toggle's box drawn just before the caption beats a detected control further away: one further along the row,
     // or before that box (another toggle, with its own caption).
-    const drawn = pixels && (wantType === "checkbox" || wantType === "radio_button") ? toggleBefore(pixels, s.bbox) : undefined;
-    if (drawn && (!control || control.bbox[0] >= s.bbox[0] || control.bbox[2] <= drawn[0] + 1))
+    const drawn = pixels && toggle ? toggleBefore(pixels, cap) : undefined;
+    if (drawn && (!control || control.bbox[0] >= cap[0] || control.bbox[2] <= drawn[0] + 1))
       return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: drawn };
     if (control) return { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
     const probed = pixels && FIELD_TYPES.includes(wantType!) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined;
@@ -883,16 +896,17 @@ function narrowByCharacters(target: string, e: LocatableElement): BBox | undefin
 function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly LocatableElement[], caption: string): LocatableElement | undefined {
   const h = label[3] - label[1];
   const cy = (label[1] + label[3]) / 2;
-  // A toggle whose box bears other words is another toggle, with its own caption (« Cheque » before « High »).
-  const foreign = (e: LocatableElement) => (type === "checkbox" || type === "radio_button") && /\p{L}{2}/u.test(e.label) && textSimilarity(e.label, caption) < 0.8;
-  const ofType = elements.filter((e) => !e.element_id.startsWith("text:") && (e.type === type || COMPATIBLE[type]?.includes(e.type)) && !foreign(e));
+  const ofType = elements.filter((e) => !e.element_id.startsWith("text:") && (e.type === type || COMPATIBLE[type]?.includes(e.type)));
+  // Beside the caption, a toggle whose box bears other words is another toggle, with its own caption (« Cheque » before
+  // « High »); at a settings row's far end, a toggle's own short caption (« Enable ») does not make it another's.
+  const foreign = (e: LocatableElement) => /\p{L}{2}/u.test(e.label) && textSimilarity(e.label, caption) < 0.8;
   const dist = (e: LocatableElement) => Math.hypot(bboxCenter(e.bbox)[0] - bboxCenter(label)[0], bboxCenter(e.bbox)[1] - cy);
   let options: LocatableElement[];
   const rightOf = (e: LocatableElement) => e.bbox[0] >= label[2] - h && e.bbox[0] - label[2] < 12 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h;
   if (type === "checkbox" || type === "radio_button") {
-    options = ofType.filter((e) => e.bbox[2] <= label[0] + h && label[0] - e.bbox[2] < 4 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h);
+    options = ofType.filter((e) => !foreign(e) && e.bbox[2] <= label[0] + h && label[0] - e.bbox[2] < 4 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h);
     // A switch set right of its caption, as forms lay out switches (« Notifications : [switch] »), when none is before it.
-    if (!options.length) options = ofType.filter(rightOf);
+    if (!options.length) options = ofType.filter((e) => !foreign(e) && rightOf(e));
   } else
     options = ofType.filter((e) => {
       const sameRow = rightOf(e);
@@ -906,7 +920,7 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
   if (!options.some(exact)) {
     const rowOffset = (e: LocatableElement) => Math.abs(bboxCenter(e.bbox)[1] - cy);
     const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && rowOffset(o) < h);
-    const row = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e));
+    const row = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e) && !(foreign(e) && rightOf(e)));
     if (!options.length || row.some(exact)) options = row;
   }
   return options.sort((a, b) => Number(exact(b)) - Number(exact(a)) || dist(a) - dist(b))[0];
