@@ -188,6 +188,17 @@ describe("grounding a person's instruction", () => {
     expect(locate("la case à cocher de la ligne Business", rows, screen)).toMatchObject({ found: true, element_id: "en2" });
   });
 
+  it("a rank over fields counts a field the detector missed, whose words a drawn box encloses", () => {
+    const f = canvas();
+    f.field([600, 100, 900, 140]);
+    f.field([600, 300, 900, 340]);
+    const els = [el("one", "text_input", [600, 100, 900, 140], "Search"), el("text:1", "generic_interactive", [620, 310, 700, 330], "Search")];
+    const r = locate("the second search field", els, f);
+    expect(r).toMatchObject({ found: true, ambiguous: false });
+    expect(r.found && r.point[1]).toBeGreaterThan(299);
+    expect(r.found && r.point[0]).toBeGreaterThan(599);
+  });
+
   it("« under the title »: the tallest words on screen, where no label says title", () => {
     const els = [
       el("text:0", "generic_interactive", [100, 40, 500, 90], "Customer record"),

@@ -525,12 +525,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // « le premier engrenage », "the second trash can": ranks among the elements that show the icon, where enough do.
     // "The first link of the pagination": ranks in the pager's row.
     // "The last button top right": ranks among those in that part of the window, where enough are.
-    const paged = plausible.filter(inPager);
-    const placed = hint ? plausible.filter((s) => matchesPositionHint(s.bbox, hint, frame)) : [];
+    // A field's words inside a box drawn around them, where the detector missed the field, stand for that field (the
+    // second « Search » field, of which only the placeholder was read).
+    const fieldText = (s: Scored) => !!pixels && FIELD_TYPES.includes(parsed.type!) && isText(s.e) && !!enclosed(s);
+    const topText = Math.max(...plausible.map((s) => s.text));
+    const fits = target && pixels && FIELD_TYPES.includes(parsed.type!) ? [...plausible, ...scored.filter((s) => !plausible.includes(s) && s.text >= topText - 0.02 && fieldText(s))] : plausible;
+    const paged = fits.filter(inPager);
+    const placed = hint ? fits.filter((s) => matchesPositionHint(s.bbox, hint, frame)) : [];
     const enough = (xs: readonly Scored[]) => xs.length >= Math.abs(parsed.ordinal!);
-    const among = enough(paged) ? paged : enough(placed) ? placed : plausible;
+    const among = enough(paged) ? paged : enough(placed) ? placed : fits;
     const showing = concept && !target ? among.filter((s) => figureOf(s.e)) : [];
-    const ranked = rankable(showing.length >= Math.abs(parsed.ordinal) ? showing : among, parsed);
+    const ranked = rankable(showing.length >= Math.abs(parsed.ordinal) ? showing : among, parsed, fieldText);
     const pick = ranked[parsed.ordinal > 0 ? parsed.ordinal - 1 : ranked.length + parsed.ordinal];
     if (pick) best = pick;
     ambiguous = !pick;
@@ -722,11 +727,11 @@ function relativePosition(boxes: readonly BBox[], hint: PositionHint): ((b: BBox
  * Where the screen has elements of exactly that type, only they count: « the last radio button » is not a check box
  * after the radio buttons; a kin type (a check box for a radio, a drop-down for a field) counts only when none is there.
  */
-function rankable(plausible: readonly Scored[], parsed: ParsedInstruction): Scored[] {
+function rankable(plausible: readonly Scored[], parsed: ParsedInstruction, fieldText: (s: Scored) => boolean = () => false): Scored[] {
   const typed = plausible.filter((s) => !isText(s.e));
-  let pool = parsed.type ? plausible.filter((s) => !isText(s.e) ? typeCompatibility(parsed.type!, s.e.type) >= 0.6 : !CAPTIONED_TYPES.includes(parsed.type!) || !typed.length) : plausible;
+  let pool = parsed.type ? plausible.filter((s) => !isText(s.e) ? typeCompatibility(parsed.type!, s.e.type) >= 0.6 : !CAPTIONED_TYPES.includes(parsed.type!) || !typed.length || fieldText(s)) : plausible;
   const kin = pool;
-  const exact = parsed.type ? pool.filter((s) => s.e.type === parsed.type && s.type >= 1) : [];
+  const exact = parsed.type ? pool.filter((s) => (s.e.type === parsed.type && s.type >= 1) || fieldText(s)) : [];
   if (exact.length) pool = exact;
   if (!pool.length) pool = [...plausible];
   // « le premier bouton Reply all »: of the elements bearing the name, a kin type counts where too few of the exact
