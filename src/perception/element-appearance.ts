@@ -182,7 +182,21 @@ function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | un
     if (n < 12) return undefined;
     const saturated = satN >= 0.25 * n && satN >= 6;
     const colour = saturated ? colourName(satSums[0]! / satN, satSums[1]! / satN, satSums[2]! / satN) : colourName(sums[0]! / n, sums[1]! / n, sums[2]! / n);
-    return { bbox: [x1 + gx1, y1 + gy1, x1 + gx2, y1 + gy2], colour, saturated, shapes: iconShapes(glyphMask, gx2 - gx1, gy2 - gy1) };
+    let shapes = iconShapes(glyphMask, gx2 - gx1, gy2 - gy1);
+    // Small dots drawn close (⋯ on a small button) blur into one bar at the ink threshold: where the bar's core, its ink
+    // far from the fill, falls apart in three alike dots, they are dots.
+    if (shapes.includes("minus") && gx2 - gx1 <= 40) {
+      let far = 0;
+      const distance = (x: number, y: number) => {
+        const o = ((y1 + y) * img.width + x1 + x) * 3;
+        return Math.max(Math.abs(px[o]! - bg[0]), Math.abs(px[o + 1]! - bg[1]), Math.abs(px[o + 2]! - bg[2]));
+      };
+      for (let y = gy1; y < gy2; y++) for (let x = gx1; x < gx2; x++) far = Math.max(far, distance(x, y));
+      const core = new Uint8Array(glyphMask.length);
+      for (let y = gy1; y < gy2; y++) for (let x = gx1; x < gx2; x++) if (distance(x, y) >= 0.7 * far) core[(y - gy1) * (gx2 - gx1) + x - gx1] = 1;
+      if (iconShapes(core, gx2 - gx1, gy2 - gy1).includes("dots")) shapes = shapes.map((x) => (x === "minus" ? "dots" : x));
+    }
+    return { bbox: [x1 + gx1, y1 + gy1, x1 + gx2, y1 + gy2], colour, saturated, shapes };
   };
   const whole = iconOnly && !focus;
   const start = whole ? ([Math.min(...parts.map((p) => p.x1)), Math.min(...parts.map((p) => p.y1)), Math.max(...parts.map((p) => p.x2)), Math.max(...parts.map((p) => p.y2))] as const) : ([main.x1, main.y1, main.x2, main.y2] as const);

@@ -362,6 +362,17 @@ describe("grounding a person's instruction", () => {
     expect(high.found && high.point[0]).toBeGreaterThan(219);
   });
 
+  it("small dots blurred into one bar at the ink threshold are dots (⋯), a bar is a bar", () => {
+    const f = canvas();
+    // Three dark 3 × 3 dots, the 2-pixel gaps between them grey (anti-aliasing): one piece of ink at the threshold.
+    f.fill([100, 100, 113, 103], [180, 180, 180]);
+    for (const x of [100, 105, 110]) f.fill([x, 100, x + 3, 103], [30, 30, 30]);
+    // A bar of even ink.
+    f.fill([200, 100, 213, 103], [30, 30, 30]);
+    expect(elementAppearance(f, [92, 90, 121, 113], true).glyph?.shapes).toContain("dots");
+    expect(elementAppearance(f, [192, 90, 221, 113], true).glyph?.shapes).toEqual(["minus"]);
+  });
+
   it("an icon's sign inside words (« Mot de passe oublié ? ») is the words', not the icon asked for", () => {
     const f = canvas();
     // A "?"-like blob at the end of a link's words, and a help button's own "?" in a frame.
