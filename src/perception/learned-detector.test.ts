@@ -12,7 +12,7 @@ import type { ElementProposal, ElementProposer } from "../core/providers/element
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, captionOfField, completeRowSelectors, completeTabStrips, fillIns, fitToggles, downArrowAtRight, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
+import { captionOf, captionOfField, completeCaptionedToggles, completeRowSelectors, completeTabStrips, fillIns, fitToggles, downArrowAtRight, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -401,6 +401,50 @@ describe("completeRowSelectors (a table's row selectors the model and its gate l
     expect(completeRowSelectors([], squares, [], page(), 1)).toEqual([]);
     // Discs (radio buttons) are no row selectors.
     expect(completeRowSelectors([], squares.map((s) => ({ ...s, kind: "disc" })), rows, page(), 1)).toEqual([]);
+  });
+});
+
+describe("completeCaptionedToggles (toggles drawn before their captions, which no element holds)", () => {
+  const line = (text: string, bbox: BBox): OcrLine => ({ text, bbox, confidence: 0.9, words: [{ text, bbox, confidence: 0.9 }] });
+  const width = 600;
+  // A white page: a large outlined square (40 px, a tick in it) and a large ring (40 px, its border 8 px thick), each
+  // before a caption of 16 px letters; a square icon with three marks in it before a third caption.
+  const page = () => {
+    const data = new Uint8Array(width * 400).fill(255);
+    const set = (x: number, y: number, v: number) => (data[y * width + x] = v);
+    for (let i = 0; i < 40; i++) for (const [x, y] of [[40 + i, 100], [40 + i, 139], [40, 100 + i], [79, 100 + i]] as const) set(x, y, 100);
+    for (let i = 0; i < 14; i++) set(50 + i, 120 + (i < 5 ? i : 9 - i), 0);
+    for (let y = 200; y < 240; y++) for (let x = 40; x < 80; x++) {
+      const r = Math.hypot(x - 59.5, y - 219.5);
+      if (r <= 20 && r >= 12) set(x, y, 100);
+    }
+    for (let i = 0; i < 40; i++) for (const [x, y] of [[40 + i, 300], [40 + i, 339], [40, 300 + i], [79, 300 + i]] as const) set(x, y, 100);
+    for (const [x0, y0] of [[48, 308], [62, 308], [48, 324], [62, 324]] as const) for (let y = y0; y < y0 + 8; y++) for (let x = x0; x < x0 + 8; x++) set(x, y, 0);
+    return { data, width };
+  };
+  const shapes = [
+    { kind: "rectangle", bbox: [40, 100, 80, 140] as BBox },
+    { kind: "disc", bbox: [40, 200, 80, 240] as BBox },
+    { kind: "rectangle", bbox: [40, 300, 80, 340] as BBox },
+  ];
+  const lines = [line("Include VAT", [92, 112, 200, 128]), line("Express", [92, 212, 160, 228]), line("Documents", [92, 312, 190, 328])];
+  it("makes a blank square a check box and a disc a radio button, spanning the indicator and its caption", () => {
+    const added = completeCaptionedToggles([], shapes, lines, page(), 1);
+    expect(added.map((c) => [c.type, c.bbox, c.label, c.method])).toEqual([
+      ["checkbox", [40, 100, 200, 140], "Include VAT", "heuristic_caption_toggle"],
+      ["radio_button", [40, 200, 160, 240], "Express", "heuristic_caption_toggle"],
+    ]);
+  });
+  it("leaves an indicator or a caption an element holds, and a square far from any words, alone", () => {
+    const found: ElementCandidate = { type: "link", bbox: [90, 110, 210, 130], label: "Include VAT", text: "", confidence: 0.9, method: "learned", filled: false };
+    expect(completeCaptionedToggles([found], shapes, lines, page(), 1).map((c) => c.label)).toEqual(["Express"]);
+    const far = [line("Include VAT", [300, 112, 400, 128])];
+    expect(completeCaptionedToggles([], shapes.slice(0, 1), far, page(), 1)).toEqual([]);
+    // A table's blank header cell before the next cell's words: its top and bottom edges run on into that cell.
+    const table = page();
+    for (let x = 40; x < 400; x++) for (const y of [360, 399]) table.data[y * width + x] = 100;
+    for (let y = 360; y < 400; y++) for (const x of [40, 79, 399]) table.data[y * width + x] = 100;
+    expect(completeCaptionedToggles([], [{ kind: "rectangle", bbox: [40, 360, 80, 400] }], [line("Due date", [92, 372, 170, 388])], table, 1)).toEqual([]);
   });
 });
 

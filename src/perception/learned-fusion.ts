@@ -514,6 +514,55 @@ export function completeRowSelectors(candidates: readonly ElementCandidate[], sh
 }
 
 /**
+ * Large toggles no element holds, found from what is drawn before a caption: a blank square or disc (no word in it, one
+ * mark at most: a tick, a dot) 24 to 72 px a side at scale 1 (a usual toggle's is 13–20) and 1.3 times as tall as its
+ * caption's letters or more, with words starting just after it on its
+ * rows that no element holds either, becomes a check box (a square) or a radio button (a disc) spanning the indicator
+ * and its caption (up to the next such indicator), named by it; confidence 0.6 set by hand, as the rules' are. The model
+ * boxes large toggles (an accessible form's, 1.5–2.6 times its letters) alone or not at all — it never saw one — and
+ * the gate refuses an uncaptioned square; the caption drawn beside it says what it is. General geometry: no word, kit
+ * or app is named.
+ */
+export function completeCaptionedToggles(candidates: readonly ElementCandidate[], shapes: readonly { readonly kind: string; readonly bbox: BBox }[], lines: readonly OcrLine[], grey: GreyImage, scale: number): ElementCandidate[] {
+  const words = lines.flatMap((l) => l.words);
+  const held = (b: BBox) => candidates.some((c) => bboxContainsPoint(c.bbox, bboxCenter(b)));
+  const blank = shapes
+    .filter((s) => {
+      const b = s.bbox;
+      const [w, h] = [b[2] - b[0], b[3] - b[1]];
+      // (or blank within its middle: a large indicator's thick ring or border is no mark there, a tick at most two)
+      const middle: BBox = [b[0] + 0.2 * w, b[1] + 0.2 * h, b[2] - 0.2 * w, b[3] - 0.2 * h];
+      const marked = faceMarks(grey.data, grey.width, b) > 1 && faceMarks(grey.data, grey.width, middle) > 2;
+      return h >= 24 * scale && h <= 72 * scale && Math.abs(w - h) <= 0.2 * Math.max(w, h) && !words.some((x) => bboxContainsPoint(b, bboxCenter(x.bbox))) && !marked;
+    })
+    .sort((a, b) => (b.bbox[2] - b.bbox[0]) - (a.bbox[2] - a.bbox[0]));
+  // (A ring's inner edge is a disc of its own: the outer one stands for both.)
+  const indicators = blank.filter((s, i) => !blank.slice(0, i).some((o) => bboxContainsPoint(o.bbox, bboxCenter(s.bbox))));
+  const added: ElementProposal[] = [];
+  for (const { kind, bbox: m } of indicators) {
+    if (held(m)) continue;
+    const side = m[3] - m[1];
+    // A table's blank cell is no indicator: its top or bottom edge runs on into the next cell.
+    const runsOn = (y: number) => inkedColumns(grey, [m[2] + 2, y - 1, m[2] + 2 + 0.5 * side, y + 2]) >= 0.8;
+    if (runsOn(m[1]) || runsOn(m[3])) continue;
+    const onRows = (w: OcrWord) => (w.bbox[1] + w.bbox[3]) / 2 >= m[1] && (w.bbox[1] + w.bbox[3]) / 2 <= m[3];
+    const next = indicators.filter((o) => o.bbox[0] >= m[2] && o.bbox[1] <= (m[1] + m[3]) / 2 && o.bbox[3] >= (m[1] + m[3]) / 2).reduce((x, o) => Math.min(x, o.bbox[0]), Infinity);
+    const row = words.filter((w) => onRows(w) && w.bbox[0] >= m[2] - 2 && w.bbox[2] <= next + 2).sort((a, b) => a.bbox[0] - b.bbox[0]);
+    const first = row[0];
+    if (!first || held(first.bbox)) continue;
+    const wh = first.bbox[3] - first.bbox[1];
+    if (side < 1.3 * wh || first.bbox[0] - m[2] > Math.max(1.2 * wh, 0.8 * side)) continue;
+    let [end, top, bottom] = [first.bbox[2], Math.min(m[1], first.bbox[1]), Math.max(m[3], first.bbox[3])];
+    for (const w of row.slice(1)) {
+      if (w.bbox[0] - end > 0.8 * wh || held(w.bbox)) break;
+      [end, top, bottom] = [Math.max(end, w.bbox[2]), Math.min(top, w.bbox[1]), Math.max(bottom, w.bbox[3])];
+    }
+    added.push({ type: kind === "disc" ? "radio_button" : "checkbox", bbox: [m[0], top, end, bottom], confidence: 0.6 });
+  }
+  return fuseWithOcr(added, lines).map((c) => ({ ...c, method: "heuristic_caption_toggle" }));
+}
+
+/**
  * The space left and right of what is inked in a box's middle rows (its outer quarter-heights aside, where a border and
  * rounded corners are drawn), in pixels; undefined when nothing is inked there.
  */

@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { captionOfField, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeByFace, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOfField, completeCaptionedToggles, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeByFace, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -296,9 +296,11 @@ export class UIElementDetector implements ElementDetector {
           const filled = fuseWithOcr(onDrawn, ocr.lines);
           timings.fill_ins = filled.length;
           const found = [...joined, ...filled];
-          // Then what the gate judges alone and a row or column shows: a table's row selectors, a strip's tabs.
+          // Then what the gate judges alone and a row, a column or a caption shows: a table's row selectors, toggles drawn
+          // before their captions, a strip's tabs.
           const selectors = completeRowSelectors(found, drawn, ocr.lines, greyImage, scale);
-          const all = [...found, ...selectors];
+          const toggles = completeCaptionedToggles([...found, ...selectors], drawn, ocr.lines, greyImage, scale);
+          const all = [...found, ...selectors, ...toggles];
           // Each kept element's confidence, recalibrated by how it was found where the gate knows how (its fit).
           candidates = [...all, ...completeTabStrips(all, ocr.lines)].map((c) => {
             const calibrated = gate?.calibrate?.(c);
