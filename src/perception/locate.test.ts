@@ -185,6 +185,11 @@ describe("grounding a person's instruction", () => {
       el("r2", "radio_button", [800, 500, 900, 524], "Business"),
     ];
     expect(locate("the Express shipping checkbox", rows, screen)).toMatchObject({ found: true, element_id: "en1" });
+    // A form's caption column: « First name: » names the check box further along its row, which bears its own word;
+    // « High » right before another toggle of a row of them does not.
+    const form = [el("text:3", "generic_interactive", [40, 600, 180, 624], "First name:"), el("cb", "checkbox", [200, 600, 320, 624], "Personal"), el("text:4", "generic_interactive", [40, 700, 90, 724], "High"), el("rm", "checkbox", [100, 700, 240, 724], "Remember me")];
+    expect(locate("the First name checkbox", form, screen)).toMatchObject({ found: true, element_id: "cb" });
+    expect(locate("the High checkbox", form, screen)).not.toMatchObject({ element_id: "rm" });
     expect(locate("la case à cocher de la ligne Business", rows, screen)).toMatchObject({ found: true, element_id: "en2" });
   });
 
@@ -550,6 +555,10 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("the Save button", kin, f, recognizer)).toMatchObject({ found: true, element_id: "b" });
     const worded = [el("menu", "link", [20, 300, 200, 330], "Save"), el("b", "button", [140, 100, 180, 140], "Continuer")];
     expect(await locateWithIcons("the Save button", worded, f, recognizer)).toMatchObject({ found: true, element_id: "menu" });
+    // Placed beside something: the icon so named standing there beats the element bearing the name far from it; the
+    // thing beside may be named by the words it shows (a search field showing « Search », its caption another).
+    const placed = [...buttons, el("save", "button", [700, 700, 780, 730], "Save"), { ...el("field", "text_input", [200, 100, 400, 140], "Preferences"), text: { raw: "Search" } } as LocatableElement];
+    expect(await locateWithIcons("le bouton enregistrer à côté de la recherche", placed, f, recognizer)).toMatchObject({ found: true, element_id: "b" });
     // When a command needs a recognizer at all.
     expect([mayAskIcons("the floppy disk icon"), mayAskIcons("click Enregistrer"), mayAskIcons("the play button"), mayAskIcons("the Name field")]).toEqual([true, true, true, false]);
   });

@@ -170,10 +170,15 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
   // button": a link « Accueil » in a side menu) and an element of the very type shows the icon and bears no other words
   // (the button showing a house).
   const kinOnly = r.found && !!parsed.type && !isText({ element_id: r.element_id }) && (r.candidates.find((c) => c.element_id === r.element_id)?.type_score ?? 1) < 1;
-  const icon = r.found && !kinOnly ? undefined : iconReading(parsed);
+  // …or where the instruction places the target beside something and the icon so named stands there much better than
+  // the element bearing the name (« le bouton actualiser à côté de la recherche »: the refresh icon by the search field,
+  // not the « Refresh » button at the bottom).
+  const placed = r.found && !!parsed.relation;
+  const icon = r.found && !kinOnly && !placed ? undefined : iconReading(parsed);
   if (!icon) return r;
   const again = await withScores(icon.parsed);
   if (!accepted(again, icon.strict)) return r;
+  if (placed && !kinOnly) return again.found && r.found && again.element_id !== r.element_id && again.score >= r.score + 0.1 ? again : r;
   if (!kinOnly) return again;
   const shown = again.found && again.icon_seen === true ? again.candidates.find((c) => c.element_id === again.element_id) : undefined;
   return shown && shown.type_score >= 1 && shown.label.trim().length <= 2 ? again : r;
@@ -765,7 +770,7 @@ function findAnchors(rel: NonNullable<ParsedInstruction["relation"]>, elements: 
   const scored = elements
     .map((e) => {
       let s = Math.max(textSimilarity(rel.anchor, e.label), textSimilarity(rel.anchor, e.text?.raw ?? "") * 0.95);
-      for (const v of variants) s = Math.max(s, textSimilarity(v, e.label) * 0.95);
+      for (const v of variants) s = Math.max(s, textSimilarity(v, e.label) * 0.95, textSimilarity(v, e.text?.raw ?? "") * 0.9);
       return { e, s };
     })
     .filter((x) => x.s >= 0.7 && (!rel.anchorType || isText(x.e) || typeCompatibility(rel.anchorType, x.e.type) >= 0.6));
@@ -904,14 +909,17 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
   const ofType = elements.filter((e) => !e.element_id.startsWith("text:") && (e.type === type || COMPATIBLE[type]?.includes(e.type)));
   // Beside the caption, a toggle whose box bears other words is another toggle, with its own caption (« Cheque » before
   // « High »); at a settings row's far end, a toggle's own short caption (« Enable ») does not make it another's.
-  const foreign = (e: LocatableElement) => /\p{L}{2}/u.test(e.label) && textSimilarity(e.label, caption) < 0.8;
+  // A caption ending in a colon is a form's label, no toggle's own: the toggle it names may bear its own words.
+  const foreign = (e: LocatableElement) => !/[:：]\s*$/u.test(caption) && /\p{L}{2}/u.test(e.label) && textSimilarity(e.label, caption) < 0.8;
   const dist = (e: LocatableElement) => Math.hypot(bboxCenter(e.bbox)[0] - bboxCenter(label)[0], bboxCenter(e.bbox)[1] - cy);
   let options: LocatableElement[];
   const rightOf = (e: LocatableElement) => e.bbox[0] >= label[2] - h && e.bbox[0] - label[2] < 12 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h;
   if (type === "checkbox" || type === "radio_button") {
     options = ofType.filter((e) => !foreign(e) && e.bbox[2] <= label[0] + h && label[0] - e.bbox[2] < 4 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h);
     // A switch set right of its caption, as forms lay out switches (« Notifications : [switch] »), when none is before it.
-    if (!options.length) options = ofType.filter((e) => !foreign(e) && rightOf(e));
+    // (A toggle right after the caption, at a word's gap, bearing other words is the next toggle of a row of them: « ☐ High
+    // ☑ Remember me »; one further along is the control a form's caption column names: « First name:   ☐ Personal ».)
+    if (!options.length) options = ofType.filter((e) => !(foreign(e) && e.bbox[0] - label[2] < 1.5 * h) && rightOf(e));
   } else
     options = ofType.filter((e) => {
       const sameRow = rightOf(e);
@@ -925,7 +933,7 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
   if (!options.some(exact)) {
     const rowOffset = (e: LocatableElement) => Math.abs(bboxCenter(e.bbox)[1] - cy);
     const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && rowOffset(o) < h);
-    const row = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e) && !(foreign(e) && rightOf(e)));
+    const row = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e) && !(foreign(e) && e.bbox[0] - label[2] < 1.5 * h));
     if (!options.length || row.some(exact)) options = row;
   }
   return options.sort((a, b) => Number(exact(b)) - Number(exact(a)) || dist(a) - dist(b))[0];
