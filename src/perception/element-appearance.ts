@@ -216,7 +216,39 @@ function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | un
       if (d) glyphs.push(d);
     }
   }
+  // A ring drawn around the icon (a round button's outline around its gear), whole or cut by the margin into arcs: the
+  // icon inside is a glyph too, beside the whole (a help icon's "?" in its circle stays one glyph as well).
+  const inner = ringedInner(parts, [glyph.bbox[0] - x1, glyph.bbox[1] - y1, glyph.bbox[2] - x1, glyph.bbox[3] - y1], [m, m, w - m, h - m]);
+  const innerGlyph = inner ? describe(inner) : undefined;
+  if (innerGlyph) glyphs.splice(0, glyphs.length, ...(glyphs.length ? glyphs : [glyph]), innerGlyph);
   return { fill, glyph, ...(glyphs.length > 1 ? { glyphs } : {}) };
+}
+
+/**
+ * The box of what a ring encloses, in crop pixels: inside a piece spanning most of the glyph's box both ways, hollow
+ * (its ink a third of its box at most), the pieces that keep clear of it; or, where the margin cut the ring into arcs,
+ * the pieces but those arcs (pieces touching the margin's edge, centred off the largest piece). Undefined without either.
+ */
+function ringedInner(parts: readonly Part[], g: readonly [number, number, number, number], inside: readonly [number, number, number, number]): readonly [number, number, number, number] | undefined {
+  const box = (ps: readonly Part[]) => [Math.min(...ps.map((p) => p.x1)), Math.min(...ps.map((p) => p.y1)), Math.max(...ps.map((p) => p.x2)), Math.max(...ps.map((p) => p.y2))] as const;
+  const [gw, gh] = [g[2] - g[0], g[3] - g[1]];
+  const ring = parts.find((p) => p.x2 - p.x1 >= 0.8 * gw && p.y2 - p.y1 >= 0.8 * gh && p.x2 - p.x1 >= 12 && p.pixels <= p.area / 3);
+  if (ring) {
+    const m = 0.1 * Math.min(ring.x2 - ring.x1, ring.y2 - ring.y1);
+    const held = parts.filter((p) => p !== ring && p.pixels >= 4 && p.x1 >= ring.x1 + m && p.x2 <= ring.x2 - m && p.y1 >= ring.y1 + m && p.y2 <= ring.y2 - m);
+    return held.length ? box(held) : undefined;
+  }
+  const main = parts.reduce((a, p) => (p.area > a.area ? p : a), parts[0]!);
+  const clear = (p: Part) => {
+    const [cx, cy] = [(p.x1 + p.x2) / 2, (p.y1 + p.y2) / 2];
+    return cx < main.x1 || cx > main.x2 || cy < main.y1 || cy > main.y2;
+  };
+  const arc = (p: Part) => p !== main && clear(p) && (p.x1 <= inside[0] || p.y1 <= inside[1] || p.x2 >= inside[2] || p.y2 >= inside[3]);
+  const arcs = parts.filter(arc);
+  if (arcs.length < 2) return undefined;
+  const rest = parts.filter((p) => !arcs.includes(p));
+  const b = box(rest);
+  return b[2] - b[0] < 0.85 * gw || b[3] - b[1] < 0.85 * gh ? b : undefined;
 }
 
 interface Part {

@@ -344,6 +344,15 @@ describe("grounding a person's instruction", () => {
     plus(540, 140);
     const ring = elementAppearance(f, [510, 110, 570, 170], true).glyph!;
     expect(ring.bbox[2] - ring.bbox[0]).toBeGreaterThan(40); // not the plus alone (20)
+    // A round button's outline cut by the margin into arcs at its corners: the plus inside is a glyph too.
+    for (let a = 0; a < 360; a += 1) {
+      const [x, y] = [740 + 25 * Math.cos((a * Math.PI) / 180), 440 + 25 * Math.sin((a * Math.PI) / 180)].map(Math.round) as [number, number];
+      f.fill([x - 1, y - 1, x + 1, y + 1], [40, 40, 40]);
+    }
+    plus(740, 440);
+    const round = elementAppearance(f, [713, 413, 767, 467], true);
+    expect(round.glyph!.bbox[2] - round.glyph!.bbox[0]).toBeGreaterThan(30);
+    expect(round.glyphs?.some((x) => x.shapes.includes("plus") && x.bbox[2] - x.bbox[0] <= 22)).toBe(true);
   });
 
   it("a check box drawn just before its caption (also a large one) is the caption's control, not a toggle further along the row or another caption's", () => {
