@@ -902,7 +902,7 @@ function narrowByCharacters(target: string, e: LocatableElement): BBox | undefin
   return [b[0] + best.from * per, b[1], b[0] + best.to * per, b[3]];
 }
 
-/** The control of `type` that a caption at `label` names: a field right of or below it, a toggle left of it. */
+/** The control of `type` that a caption (`caption`'s words at `label`) names: a field right of or below it, a toggle left of it. */
 function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly LocatableElement[], caption: string): LocatableElement | undefined {
   const h = label[3] - label[1];
   const cy = (label[1] + label[3]) / 2;
