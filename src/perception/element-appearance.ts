@@ -335,6 +335,29 @@ function components(mask: Uint8Array, w: number, h: number): Part[] {
 }
 
 /**
+ * The share of a box's pixels in a saturated colour (an accent: a selected tab's coloured bar or fill, a checked
+ * toggle's), 0–1; 0 for an empty box.
+ */
+export function accentShare(frame: Frame, box: BBox): number {
+  const img = toRgb(frame);
+  const x1 = Math.max(0, Math.floor(box[0]));
+  const y1 = Math.max(0, Math.floor(box[1]));
+  const x2 = Math.min(img.width, Math.ceil(box[2]));
+  const y2 = Math.min(img.height, Math.ceil(box[3]));
+  if (x2 - x1 < 2 || y2 - y1 < 2) return 0;
+  let n = 0;
+  let all = 0;
+  for (let y = y1; y < y2; y++)
+    for (let x = x1; x < x2; x++, all++) {
+      const o = (y * img.width + x) * 3;
+      const [r, g, b] = [img.data[o]!, img.data[o + 1]!, img.data[o + 2]!];
+      const mx = Math.max(r, g, b);
+      if (mx - Math.min(r, g, b) >= 60 && (mx - Math.min(r, g, b)) / mx >= 0.35) n++;
+    }
+  return n / all;
+}
+
+/**
  * How strongly an element's ink stands out from its background, 0–255: the 90th percentile of the pixels' luminance
  * distance from the box's most common luminance (its fill). Greyed-out controls (a disabled field's pale value, a
  * disabled check box's grey caption) stand out less than their enabled neighbours.

@@ -113,6 +113,15 @@ describe("grounding a person's instruction", () => {
     expect(stateAgreement("on", {})).toBe(0);
   });
 
+  it("the selected tab, where the detector read none selected: the one tab in an accent colour its siblings lack", () => {
+    const f = canvas();
+    const tabs = [el("t1", "tab", [100, 100, 180, 130], "Security"), el("t2", "tab", [190, 100, 270, 130], "Activity"), el("t3", "tab", [280, 100, 360, 130], "Notes")].map((t) => ({ ...t, state: { selected: false } }));
+    f.fill([100, 126, 180, 130], [40, 110, 220]); // a blue bar under the first
+    expect(locate("the selected tab", tabs, f)).toMatchObject({ found: true, element_id: "t1", ambiguous: false });
+    // Without pixels, or with every tab alike, nothing tells them apart.
+    expect(locate("the selected tab", tabs, screen)).toMatchObject({ ambiguous: true });
+  });
+
   it("greyed out, where the detector read no state: the field whose value stands out far less than its neighbours'; an empty one is no evidence", () => {
     const f = canvas();
     const values: [BBox, number][] = [[[100, 100, 400, 130], 30], [[100, 150, 400, 180], 30], [[100, 200, 400, 230], 170]];

@@ -16,7 +16,7 @@ import { foldText, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
-import { colourMatch, elementAppearance, inkContrast, regionAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
+import { accentShare, colourMatch, elementAppearance, inkContrast, regionAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
@@ -470,7 +470,15 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   if (parsed.state) {
     const fitting = scored.filter((s) => !parsed.type || typeCompatibility(parsed.type, s.e.type) >= 0.6);
     if (fitting.some((s) => stateAgreement(parsed.state!, s.e.state) > 0)) for (const s of fitting) s.score += 0.15 * stateAgreement(parsed.state, s.e.state);
-    else if (pixels && (parsed.state === "disabled" || parsed.state === "enabled")) {
+    else if (pixels && parsed.state === "on" && parsed.type === "tab") {
+      // « l'onglet actif », where the detector read none selected: the one tab in an accent colour its siblings lack
+      // (a selected tab's coloured bar or fill).
+      const tabs = fitting.filter((s) => !isText(s.e));
+      const accents = new Map(tabs.map((s) => [s, accentShare(pixels, s.bbox)]));
+      const ranked = [...accents.entries()].sort((a, b) => b[1] - a[1]);
+      const [top, next] = [ranked[0], ranked[1]];
+      if (tabs.length >= 2 && top && top[1] >= 0.03 && (next?.[1] ?? 0) <= 0.25 * top[1]) top[0].score += 0.15;
+    } else if (pixels && (parsed.state === "disabled" || parsed.state === "enabled")) {
       // Not read by the detector: a greyed-out one is the one whose ink stands out far less than its kind's on screen.
       const elements = fitting.filter((s) => !isText(s.e));
       const contrast = new Map(elements.map((s) => [s, inkContrast(pixels, insetBox(s.bbox))]));
