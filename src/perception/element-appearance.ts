@@ -74,10 +74,7 @@ export function regionAppearance(frame: Frame, region: BBox): Appearance {
 /** `margin`: left out along the box's sides (default: the element's own border, 8 % of its shorter side). */
 function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | undefined, margin?: number): Appearance {
   const img = toRgb(frame);
-  const x1 = Math.max(0, Math.floor(box[0]));
-  const y1 = Math.max(0, Math.floor(box[1]));
-  const x2 = Math.min(img.width, Math.ceil(box[2]));
-  const y2 = Math.min(img.height, Math.ceil(box[3]));
+  const [x1, y1, x2, y2] = pixelBox(img, box);
   const w = x2 - x1;
   const h = y2 - y1;
   if (w < 2 || h < 2) return { fill: "grey" };
@@ -170,8 +167,7 @@ function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | un
         sums[0]! += r;
         sums[1]! += g;
         sums[2]! += b;
-        const mx = Math.max(r, g, b);
-        if (mx - Math.min(r, g, b) >= 60 && (mx - Math.min(r, g, b)) / mx >= 0.35) {
+        if (saturatedPixel(r, g, b)) {
           satN++;
           satSums[0]! += r;
           satSums[1]! += g;
@@ -334,16 +330,24 @@ function components(mask: Uint8Array, w: number, h: number): Part[] {
   return out;
 }
 
+/** A box's whole pixels inside the image: [x1, y1, x2, y2), rounded outward, clamped. */
+function pixelBox(img: { width: number; height: number }, box: BBox): [number, number, number, number] {
+  return [Math.max(0, Math.floor(box[0])), Math.max(0, Math.floor(box[1])), Math.min(img.width, Math.ceil(box[2])), Math.min(img.height, Math.ceil(box[3]))];
+}
+
+/** A colour far from grey: a glyph's or an accent's hue, not a shade. */
+function saturatedPixel(r: number, g: number, b: number): boolean {
+  const spread = Math.max(r, g, b) - Math.min(r, g, b);
+  return spread >= 60 && spread / Math.max(r, g, b) >= 0.35;
+}
+
 /**
  * The share of a box's pixels in a saturated colour (an accent: a selected tab's coloured bar or fill, a checked
  * toggle's), 0–1; 0 for an empty box.
  */
 export function accentShare(frame: Frame, box: BBox): number {
   const img = toRgb(frame);
-  const x1 = Math.max(0, Math.floor(box[0]));
-  const y1 = Math.max(0, Math.floor(box[1]));
-  const x2 = Math.min(img.width, Math.ceil(box[2]));
-  const y2 = Math.min(img.height, Math.ceil(box[3]));
+  const [x1, y1, x2, y2] = pixelBox(img, box);
   if (x2 - x1 < 2 || y2 - y1 < 2) return 0;
   let n = 0;
   let all = 0;
@@ -351,8 +355,7 @@ export function accentShare(frame: Frame, box: BBox): number {
     for (let x = x1; x < x2; x++, all++) {
       const o = (y * img.width + x) * 3;
       const [r, g, b] = [img.data[o]!, img.data[o + 1]!, img.data[o + 2]!];
-      const mx = Math.max(r, g, b);
-      if (mx - Math.min(r, g, b) >= 60 && (mx - Math.min(r, g, b)) / mx >= 0.35) n++;
+      if (saturatedPixel(r, g, b)) n++;
     }
   return n / all;
 }
@@ -364,10 +367,7 @@ export function accentShare(frame: Frame, box: BBox): number {
  */
 export function inkContrast(frame: Frame, box: BBox): number {
   const img = toRgb(frame);
-  const x1 = Math.max(0, Math.floor(box[0]));
-  const y1 = Math.max(0, Math.floor(box[1]));
-  const x2 = Math.min(img.width, Math.ceil(box[2]));
-  const y2 = Math.min(img.height, Math.ceil(box[3]));
+  const [x1, y1, x2, y2] = pixelBox(img, box);
   if (x2 - x1 < 2 || y2 - y1 < 2) return 0;
   const step = Math.max(1, Math.floor(Math.sqrt(((x2 - x1) * (y2 - y1)) / 20000)));
   const lums: number[] = [];
