@@ -298,6 +298,7 @@ function locateByLabel(parsed: ParsedInstruction, elements: readonly LocatableEl
 }
 
 const isText = (e: { element_id: string }) => e.element_id.startsWith("text:");
+const isToggleType = (t: UIElementType | undefined): boolean => t === "checkbox" || t === "radio_button";
 const hasPixels = (f: Size | Frame): f is Frame => (f as Frame).data instanceof Uint8Array && typeof (f as Frame).channels === "number";
 const FIELD_TYPES: readonly UIElementType[] = ["text_input", "dropdown"];
 const CAPTIONED_TYPES: readonly UIElementType[] = ["text_input", "dropdown", "checkbox", "radio_button"];
@@ -511,7 +512,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   // (A row named by a toggle of a kin type — a radio button « Business » — and by words, whose row holds an element of
   // the very type asked — « Business » opening a settings row whose check box is at its end —: the words' row.)
   const first = anchors[0];
-  const kinNamed = !!first && !!parsed.type && (first.type === "checkbox" || first.type === "radio_button") && first.type !== parsed.type && typeCompatibility(parsed.type, first.type) >= 0.6;
+  const kinNamed = !!first && !!parsed.type && isToggleType(first.type) && first.type !== parsed.type && typeCompatibility(parsed.type, first.type) >= 0.6;
   const rowWith = parsed.relation?.kind === "row" && kinNamed
     ? anchors.find((a) => elements.some((e) => !isText(e) && e.type === parsed.type && !sameThing(boxOf(e), boxOf(a)) && relationScore("row", a, e) >= 0.5))
     : undefined;
@@ -567,7 +568,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const around = pixels && FIELD_TYPES.includes(wantType!) && isText(s.e) ? enclosed(s) : undefined;
     if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
     // (A toggle's caption read in one line with the words before it, « Échéance : High »: the words said.)
-    const toggle = wantType === "checkbox" || wantType === "radio_button";
+    const toggle = isToggleType(wantType);
     const cap = (toggle && narrowToWords(s.said, s.e)) || s.bbox;
     const control = controlCaptionedBy(cap, wantType!, elements, s.e.label);
     // A toggle's box drawn just before the caption beats a detected control further away: one further along the row,
@@ -608,7 +609,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     }
     // Equal captions for a check box or radio button ("Non" in a list, in a table and beside a radio): the one with a
     // toggle's box or circle just before it.
-    if (pixels && target && (wantType === "checkbox" || wantType === "radio_button") && parsed.ordinal === undefined && ambiguous) {
+    if (pixels && target && isToggleType(wantType) && parsed.ordinal === undefined && ambiguous) {
       const tied = [best, ...scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && isCaption(s))];
       const toggled = tied.filter((s) => !!toggleBefore(pixels, s.bbox));
       if (toggled.length === 1) {
@@ -919,15 +920,17 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
   // « High »); at a settings row's far end, a toggle's own short caption (« Enable ») does not make it another's.
   // A caption ending in a colon is a form's label, no toggle's own: the toggle it names may bear its own words.
   const foreign = (e: LocatableElement) => !/[:：]\s*$/u.test(caption) && /\p{L}{2}/u.test(e.label) && textSimilarity(e.label, caption) < 0.8;
+  /** Another toggle of a row of them: bearing other words, right after the caption at a word's gap. */
+  const nextToggle = (e: LocatableElement) => foreign(e) && e.bbox[0] - label[2] < 1.5 * h;
   const dist = (e: LocatableElement) => Math.hypot(bboxCenter(e.bbox)[0] - bboxCenter(label)[0], bboxCenter(e.bbox)[1] - cy);
   let options: LocatableElement[];
   const rightOf = (e: LocatableElement) => e.bbox[0] >= label[2] - h && e.bbox[0] - label[2] < 12 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h;
-  if (type === "checkbox" || type === "radio_button") {
+  if (isToggleType(type)) {
     options = ofType.filter((e) => !foreign(e) && e.bbox[2] <= label[0] + h && label[0] - e.bbox[2] < 4 * h && Math.abs((e.bbox[1] + e.bbox[3]) / 2 - cy) < h);
     // A switch set right of its caption, as forms lay out switches (« Notifications : [switch] »), when none is before it.
     // (A toggle right after the caption, at a word's gap, bearing other words is the next toggle of a row of them: « ☐ High
     // ☑ Remember me »; one further along is the control a form's caption column names: « First name:   ☐ Personal ».)
-    if (!options.length) options = ofType.filter((e) => !(foreign(e) && e.bbox[0] - label[2] < 1.5 * h) && rightOf(e));
+    if (!options.length) options = ofType.filter((e) => !nextToggle(e) && rightOf(e));
   } else
     options = ofType.filter((e) => {
       const sameRow = rightOf(e);
@@ -941,7 +944,7 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
   if (!options.some(exact)) {
     const rowOffset = (e: LocatableElement) => Math.abs(bboxCenter(e.bbox)[1] - cy);
     const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && rowOffset(o) < h);
-    const row = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e) && !(foreign(e) && e.bbox[0] - label[2] < 1.5 * h));
+    const row = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e) && !nextToggle(e));
     if (!options.length || row.some(exact)) options = row;
   }
   return options.sort((a, b) => Number(exact(b)) - Number(exact(a)) || dist(a) - dist(b))[0];
