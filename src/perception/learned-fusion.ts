@@ -7,7 +7,7 @@
 // what a face shows retypes an element (retypeByFace): a drawn wide « button » whose text sits at its left is a field
 // showing its value (retypeLeftAlignedButtons), a field whose right end shows a down arrow a drop-down (retypeArrowedFields).
 // Fill boxes (a FillProposer's: the model's coarse pass) are added only where no other element stands (fillIns).
-import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, bboxUnion, type BBox } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, bboxUnion, padBBox, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import { median } from "../core/vectors.js";
@@ -516,8 +516,7 @@ export function completeRowSelectors(candidates: readonly ElementCandidate[], sh
 /**
  * Large toggles no element holds, found from what is drawn before a caption: a blank square or disc (no word in it, one
  * mark at most: a tick, a dot) 24 to 72 px a side at scale 1 (a usual toggle's is 13–20) and 1.3 times as tall as its
- * caption's letters or more, with words starting just after it on its
- * rows that no element holds either, becomes a check box (a square) or a radio button (a disc) spanning the indicator
+ * caption's letters or more, with words starting just after it on its rows that no element holds either, becomes a check box (a square) or a radio button (a disc) spanning the indicator
  * and its caption (up to the next such indicator), named by it; confidence 0.6 set by hand, as the rules' are. The model
  * boxes large toggles (an accessible form's, 1.5–2.6 times its letters) alone or not at all — it never saw one — and
  * the gate refuses an uncaptioned square; the caption drawn beside it says what it is. General geometry: no word, kit
@@ -530,10 +529,9 @@ export function completeCaptionedToggles(candidates: readonly ElementCandidate[]
     .filter((s) => {
       const b = s.bbox;
       const [w, h] = [b[2] - b[0], b[3] - b[1]];
+      if (h < 24 * scale || h > 72 * scale || Math.abs(w - h) > 0.2 * Math.max(w, h) || words.some((x) => bboxContainsPoint(b, bboxCenter(x.bbox)))) return false;
       // (or blank within its middle: a large indicator's thick ring or border is no mark there, a tick at most two)
-      const middle: BBox = [b[0] + 0.2 * w, b[1] + 0.2 * h, b[2] - 0.2 * w, b[3] - 0.2 * h];
-      const marked = faceMarks(grey.data, grey.width, b) > 1 && faceMarks(grey.data, grey.width, middle) > 2;
-      return h >= 24 * scale && h <= 72 * scale && Math.abs(w - h) <= 0.2 * Math.max(w, h) && !words.some((x) => bboxContainsPoint(b, bboxCenter(x.bbox))) && !marked;
+      return faceMarks(grey.data, grey.width, b) <= 1 || faceMarks(grey.data, grey.width, padBBox(b, -0.2 * w, -0.2 * h)) <= 2;
     })
     .sort((a, b) => (b.bbox[2] - b.bbox[0]) - (a.bbox[2] - a.bbox[0]));
   // (A ring's inner edge is a disc of its own: the outer one stands for both.)
