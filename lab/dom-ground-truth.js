@@ -95,6 +95,14 @@ function rpavCollectGroundTruth() {
     }
     return out;
   };
+  // The containing block of an absolutely placed box inside `host` (CSS 2 §10.1): the nearest of host and its ancestors
+  // whose position is not static, within the document's body; none (the viewport) is left out.
+  const containingBlock = (host, hs) => {
+    for (let e = host, cs = hs; e && e !== document.body && e !== document.documentElement; e = e.parentElement, cs = e && getComputedStyle(e)) {
+      if (cs.position !== "static" || (cs.transform && cs.transform !== "none")) return { cs, cr: e.getBoundingClientRect() };
+    }
+    return undefined;
+  };
   // The boxes of an element's painted ::before / ::after: absolutely placed from their offsets, or (in the flow) a ::before
   // sits just before the element's first text.
   const pseudoRects = (host) => {
@@ -118,11 +126,15 @@ function rpavCollectGroundTruth() {
         dy = Number(m[2]);
       }
       if (s.position === "absolute") {
-        if (hs.position === "static") continue;
-        const bl = parseFloat(hs.borderLeftWidth) || 0;
-        const bt = parseFloat(hs.borderTopWidth) || 0;
-        const x = s.left !== "auto" ? hr.left + bl + parseFloat(s.left) : s.right !== "auto" ? hr.right - (parseFloat(hs.borderRightWidth) || 0) - parseFloat(s.right) - w : hr.left + bl;
-        const y = s.top !== "auto" ? hr.top + bt + parseFloat(s.top) : s.bottom !== "auto" ? hr.bottom - (parseFloat(hs.borderBottomWidth) || 0) - parseFloat(s.bottom) - h : hr.top + bt;
+        // Placed in its containing block: the host when positioned, else its nearest positioned ancestor (GOV.UK's radio
+        // discs are their label's ::before placed in the item around the label).
+        const block = containingBlock(host, hs);
+        if (!block) continue;
+        const { cs, cr } = block;
+        const bl = parseFloat(cs.borderLeftWidth) || 0;
+        const bt = parseFloat(cs.borderTopWidth) || 0;
+        const x = s.left !== "auto" ? cr.left + bl + parseFloat(s.left) : s.right !== "auto" ? cr.right - (parseFloat(cs.borderRightWidth) || 0) - parseFloat(s.right) - w : hr.left + bl;
+        const y = s.top !== "auto" ? cr.top + bt + parseFloat(s.top) : s.bottom !== "auto" ? cr.bottom - (parseFloat(cs.borderBottomWidth) || 0) - parseFloat(s.bottom) - h : hr.top + bt;
         out.push({ left: x + dx, top: y + dy, right: x + dx + w, bottom: y + dy + h });
       } else if (which === "::before" && s.position !== "fixed") {
         const first = textRects(host)[0];

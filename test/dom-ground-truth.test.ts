@@ -111,4 +111,28 @@ describe("DOM ground truth", () => {
     expect(icon.bbox[0]).toBe(40);
     await page.close();
   });
+
+  it("a box its label's ::before draws in a positioned ancestor (the label static, as GOV.UK's) is that box and the text", async () => {
+    const page = await browser.newPage({ viewport: { width: 500, height: 200 } });
+    await page.setContent(`<!doctype html><html><head><style>
+      body{margin:0;font:19px sans-serif}
+      .item{position:relative;padding-left:40px;min-height:40px;margin-bottom:10px}
+      .item input{position:absolute;z-index:1;top:-2px;left:-2px;width:44px;height:44px;margin:0;opacity:0}
+      .item label{display:inline-block;padding:8px 15px 5px}
+      .item label::before{content:"";box-sizing:border-box;position:absolute;top:0;left:0;width:40px;height:40px;border:2px solid #0b0c0c;border-radius:50%}
+      </style></head><body>
+      <div class="item" style="position:absolute;left:60px;top:30px"><input type="radio" id="y" name="r"><label for="y" id="ly">Oui, toujours</label></div>
+    </body></html>`);
+    await page.addScriptTag({ content: readFileSync(join(import.meta.dirname, "..", "lab", "dom-ground-truth.js"), "utf8") });
+    const { elements } = await page.evaluate(() => (globalThis as unknown as { rpavCollectGroundTruth(): { elements: Element[] } }).rpavCollectGroundTruth());
+    const textRight = (await page.evaluate(`(() => { const r = document.createRange(); r.selectNodeContents(document.querySelector("#ly")); return Math.round(r.getBoundingClientRect().right); })()`)) as number;
+    const yes = elements.find((e) => e.label === "Oui, toujours")!;
+    expect(yes.type).toBe("radio_button");
+    // From the disc (the hidden input reaches 2 px beyond it) to the end of the text, the disc's full height.
+    expect(yes.bbox[0]).toBeLessThanOrEqual(60);
+    expect(yes.bbox[0]).toBeGreaterThanOrEqual(58);
+    expect(yes.bbox[2]).toBe(textRight);
+    expect(yes.bbox[3] - yes.bbox[1]).toBeGreaterThanOrEqual(40);
+    await page.close();
+  });
 });

@@ -26,7 +26,9 @@ export const CORPUS_DIR = join(HERE, "out");
 const DEPS = join(HERE, ".deps");
 // 3: DOM check boxes and radio buttons include their label text (the desktop convention).
 // 4: each screenshot keeps its window as the app shows it (title, application, client area).
-const CORPUS_VERSION = 4;
+// 5: a toggle painted by its label's ::before placed in an ancestor (GOV.UK) is that box and its text; GOV.UK fixtures'
+//    ids are their own (a label named another fixture's input).
+const CORPUS_VERSION = 5;
 /** The lab's display (:94 unless RPAV_CORPUS_DISPLAY names another number). */
 const LAB_DISPLAY = Number(process.env.RPAV_CORPUS_DISPLAY ?? 94);
 
@@ -82,13 +84,23 @@ const ADMINLTE3_PAGES = [
 const ADMINLTE2_PAGES = ["index.html", "pages/forms/general.html", "pages/UI/buttons.html", "pages/examples/login.html", "pages/examples/register.html", "pages/tables/simple.html"];
 const GOVUK_COMPONENTS = ["button", "input", "checkboxes", "radios", "select", "textarea", "tabs", "date-input", "character-count", "password-input", "file-upload", "pagination", "header", "summary-list", "cookie-banner", "error-summary", "breadcrumbs", "footer"];
 
+/** A fixture's ids made its own on a page of several (the fixtures of a component share ids: a label would name another
+ * fixture's input, and a click on it toggle that one): the first fixture's kept, the others' suffixed, references too. */
+function uniqueIds(html: string, fixture: number): string {
+  if (fixture === 0) return html;
+  const own = (ids: string) => ids.split(/\s+/).map((id) => (id ? `${id}-f${fixture}` : id)).join(" ");
+  return html
+    .replace(/\b(id|for|aria-describedby|aria-controls|aria-labelledby)="([^"]*)"/g, (_, a: string, v: string) => `${a}="${own(v)}"`)
+    .replace(/\bhref="#([^"]+)"/g, (_, v: string) => `href="#${v}-f${fixture}"`);
+}
+
 function govukPages(): Array<{ name: string; file: string }> {
   const dist = join(DEPS, "node_modules", "govuk-frontend", "dist", "govuk");
   const outDir = join(DEPS, "govuk-pages");
   mkdirSync(outDir, { recursive: true });
   return GOVUK_COMPONENTS.map((c) => {
     const fixtures = (JSON.parse(readFileSync(join(dist, "components", c, "fixtures.json"), "utf8")) as { fixtures: Array<{ name: string; html: string; hidden?: boolean }> }).fixtures.filter((f) => !f.hidden).slice(0, 6);
-    const body = fixtures.map((f) => `<h2 class="govuk-heading-s">${f.name}</h2>\n${f.html}`).join("\n<hr class=\"govuk-section-break govuk-section-break--m\">\n");
+    const body = fixtures.map((f, i) => `<h2 class="govuk-heading-s">${f.name}</h2>\n${uniqueIds(f.html, i)}`).join("\n<hr class=\"govuk-section-break govuk-section-break--m\">\n");
     const html = `<!DOCTYPE html><html lang="en" class="govuk-template"><head><meta charset="utf-8"><title>${c}</title>
 <link rel="stylesheet" href="${pathToFileURL(join(dist, "govuk-frontend.min.css")).href}"></head>
 <body class="govuk-template__body govuk-frontend-supported"><div class="govuk-width-container"><main class="govuk-main-wrapper"><h1 class="govuk-heading-l">${c}</h1>
