@@ -184,6 +184,10 @@ async function clickNode(ctx: { input: X11XTestInputDriver; nodes: () => Promise
   await sleep(600);
 }
 
+/** Mousepad with its settings in memory: it opens at its own default size, not at the size a session on this machine
+ * last left it (saved in the user's dconf: a window left 435 × 105 px by another run shrank the corpus's screens). */
+const MOUSEPAD_ENV = { GSETTINGS_BACKEND: "memory" };
+
 function gtkScenes(tmp: string): GtkScene[] {
   const note = join(tmp, "facture-janvier.txt");
   writeFileSync(note, "Facture n° 2025-00123 — DUPONT Jean\nMontant : 1 250,00 €\nStatut : À valider\n");
@@ -196,10 +200,10 @@ function gtkScenes(tmp: string): GtkScene[] {
     wf(1),
     wf(2),
     wf(3),
-    { name: "mousepad-editor", app: { command: "mousepad", args: [note], window: { app: "mousepad" } } },
+    { name: "mousepad-editor", app: { command: "mousepad", args: [note], window: { app: "mousepad" }, env: MOUSEPAD_ENV } },
     {
       name: "mousepad-open-dialog",
-      app: { command: "mousepad", args: [note], window: { app: "mousepad" } },
+      app: { command: "mousepad", args: [note], window: { app: "mousepad" }, env: MOUSEPAD_ENV },
       prepare: async (ctx) => {
         await ctx.input.key("ctrl+o");
         await sleep(1500);

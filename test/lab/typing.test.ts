@@ -35,7 +35,8 @@ describe("typing, read back from real applications", () => {
     const dir = mkdtempSync(join(tmpdir(), "rpav-mousepad-"));
     const file = join(dir, "note.txt");
     writeFileSync(file, "");
-    const app = await kit.launch({ command: "mousepad", args: [file], window: { app: "mousepad" } });
+    // Its settings in memory: nothing it saves (its window's size) reaches the next mousepad on this machine.
+    const app = await kit.launch({ command: "mousepad", args: [file], window: { app: "mousepad" }, env: { GSETTINGS_BACKEND: "memory" } });
     await kit.windows.activate(app.window.id);
     const guard = { targetWindow: app.window.id };
     const text = "Première ligne\tcolonne\nDeuxième : Zoë, € 12,50 ; œuf ç à ù\nfin";
