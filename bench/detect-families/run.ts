@@ -127,6 +127,19 @@ for (const split of ["train", "held", "dev", "toggles"]) {
   if (fams.length) {
     const m = { rules_f1: mean(fams.map(([, v]) => figures(v.rules).f1)), learned_f1: mean(fams.map(([, v]) => figures(v.learned).f1)), union_f1: mean(fams.map(([, v]) => figures(v.union).f1)), rules_type: mean(fams.map(([, v]) => figures(v.rules).type_accuracy)), learned_type: mean(fams.map(([, v]) => figures(v.learned).type_accuracy)), union_type: mean(fams.map(([, v]) => figures(v.union).type_accuracy)), hybrid_f1: mean(fams.map(([, v]) => figures(v.hybrid).f1)), hybrid_type: mean(fams.map(([, v]) => figures(v.hybrid).type_accuracy)), ...(gated ? { hybrid_gated_f1: mean(fams.map(([, v]) => figures(v.gated).f1)), hybrid_gated_type: mean(fams.map(([, v]) => figures(v.gated).type_accuracy)) } : {}) };
     out[`${split}_mean`] = m;
+    // The product's recall by type over the split's families pooled (a true element found with its own type; the issue's
+    // targets per type are on the held families).
+    if (gated) {
+      const pooled = tally();
+      for (const [, v] of fams)
+        for (const [k, n] of Object.entries(v.gated.gtByType)) {
+          pooled.gtByType[k] = (pooled.gtByType[k] ?? 0) + n;
+          pooled.tpByType[k] = (pooled.tpByType[k] ?? 0) + (v.gated.tpByType[k] ?? 0);
+        }
+      const byType = figures(pooled).recall_by_type;
+      out[`${split}_recall_by_type`] = Object.fromEntries(Object.entries(byType).map(([k, r]) => [k, { recall: r, true_elements: pooled.gtByType[k] }]));
+      console.log(`${`${split} families pooled, product's recall by type`.padEnd(39)} | ${Object.entries(byType).sort(([a], [b]) => a.localeCompare(b)).map(([k, r]) => `${k} ${r.toFixed(3)} (${pooled.gtByType[k]})`).join(", ")}`);
+    }
     console.log(`${`mean of ${split} families`.padEnd(39)} | F1 ${m.rules_f1}, type ${m.rules_type}            | F1 ${m.learned_f1}, type ${m.learned_type}          | F1 ${m.union_f1}, type ${m.union_type}     | F1 ${m.hybrid_f1}, type ${m.hybrid_type}${gated ? `  | F1 ${m.hybrid_gated_f1}, type ${m.hybrid_gated_type}` : ""}`);
   }
 }
