@@ -7,6 +7,7 @@
 //   RPAV_BENCH_COLD=<n>      cold starts of each kind (default 3): first run, and later runs with the data folder kept
 //   RPAV_BENCH_MODEL_THREADS=<n>  the model's intra-op threads for the warm runs (default: the product's, 2)
 //   RPAV_BENCH_DAEMON=0      skip the cold starts with the detection daemon running (RPAV_BENCH_DAEMON_RUNS, default 8)
+//   RPAV_BENCH_DETECTORS=<list>  the warm runs of these detectors only, in this order (default hybrid,learned,rules)
 // No OCR cache, and each detector its own engines warmed up on a screen outside the sample: every detection reads a
 // screen its OCR never saw (the OCR keeps lines it read, so a second detector on the same screens would be flattered). Targets: median ≤ 500 ms, p95 ≤ 1 s, model ≤ 150 ms,
 // cold start ≤ 1.5 s.
@@ -49,7 +50,8 @@ const out: Record<string, unknown> = { screens: picked.map((f) => `${f.id} ${f.w
 // faster by the next), warmed up on a screen outside the sample: every timed detection reads a screen it never saw.
 // hybrid: the model and the rules (`--detector hybrid`, the product's default; its coarse pass's boxes where nothing else
 // stands, lib.ts benchHybridModel); learned: the model alone, with its coarse pass merged in.
-const kinds = ["hybrid", "learned", "rules"] as const;
+const known = ["hybrid", "learned", "rules"] as const;
+const kinds = process.env.RPAV_BENCH_DETECTORS ? process.env.RPAV_BENCH_DETECTORS.split(",").filter((k): k is (typeof known)[number] => (known as readonly string[]).includes(k)) : known;
 const hybridModel = benchHybridModel();
 for (const name of kinds) {
   const pp = await PpOcr.create();
