@@ -10,7 +10,7 @@ import { clampBBox, padBBox } from "../core/geometry.js";
 import type { WindowDescriptor } from "../core/providers/window-info.js";
 import type { CheckResult } from "../core/schemas/trace.js";
 import type { CheckRegion, Postcondition, PostconditionKind } from "../core/schemas/workflow.js";
-import { foldText } from "../core/text.js";
+import { foldText, levenshtein } from "../core/text.js";
 import { readToggle, type ToggleRead } from "./toggle-look.js";
 import { isModified, normTitle, windowsNamed } from "./windows.js";
 
@@ -54,20 +54,6 @@ const MASK = /^[•●*·∙⬤◦o.]+$/u;
 /** Letters and digits only, folded: OCR engines disagree on accents, spaces and punctuation. */
 export function comparable(s: string): string {
   return foldText(s).replace(/[^\p{L}\p{N}]+/gu, "");
-}
-
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length]!;
 }
 
 /**

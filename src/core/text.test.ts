@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldText, normalizeLabel, tokenize } from "./text.js";
+import { foldText, levenshtein, normalizeLabel, tokenize } from "./text.js";
 
 describe("label normalization", () => {
   it.each([
@@ -31,5 +31,12 @@ describe("label normalization", () => {
 
   it("keeps currency and percent signs as tokens", () => {
     expect(tokenize("10% off, 5€")).toEqual(["10", "%", "off", "5", "€"]);
+  });
+
+  it("counts the edits between two strings", () => {
+    expect(levenshtein("muller", "miller")).toBe(1);
+    expect(levenshtein("export", "import")).toBe(2);
+    expect(levenshtein("", "abc")).toBe(3);
+    expect(levenshtein("same", "same")).toBe(0);
   });
 });

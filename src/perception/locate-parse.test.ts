@@ -22,6 +22,21 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the button next to the password field").masked).toBeUndefined();
   });
 
+  it("a field or a link is never ticked nor selected: a state word after its name's first word is part of what it shows", () => {
+    expect(parseInstruction("la zone de texte No item selected")).toEqual({ verb: "click", target: "No item selected", type: "text_input" });
+    expect(parseInstruction("the link Show all selected")).toMatchObject({ target: "Show all selected", type: "link" });
+    expect(parseInstruction("the link Show all selected")).not.toHaveProperty("state");
+    // Said of what has such a state, or before the name, it stays a state.
+    expect(parseInstruction("l'onglet Général sélectionné")).toMatchObject({ target: "Général", type: "tab", state: "on" });
+    expect(parseInstruction("the selected field Name")).toMatchObject({ target: "Name", type: "text_input", state: "on" });
+  });
+
+  it("a place beside a thing named by its type alone (« à côté du lien »), not by a possessive nor a row", () => {
+    expect(parseInstruction("le curseur à côté du lien")).toEqual({ verb: "click", target: "", type: "generic_interactive", relation: { kind: "near", anchor: "", anchorType: "link" } });
+    expect(parseInstruction("the field under the drop-down")).toMatchObject({ type: "text_input", relation: { kind: "below", anchor: "", anchorType: "dropdown" } });
+    expect(parseInstruction("la case de la liste")).not.toHaveProperty("relation");
+  });
+
   it("a table row named by what it shows is where the target stands, in both languages; a row by rank is the element's rank", () => {
     expect(parseInstruction("the print button in the Da Silva row")).toMatchObject({ target: "print", type: "button", relation: { kind: "row", anchor: "Da Silva" } });
     expect(parseInstruction("le crayon de la ligne Zoë")).toMatchObject({ target: "", icon: "edit", relation: { kind: "row", anchor: "Zoë" } });

@@ -315,6 +315,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let possessive = false;
   let inAnchor = false;
   let state: StateWord | undefined;
+  let stateTokens: Token[] = [];
   /** The state was said with a check box's words ("unchecked", « cochée »). */
   let checkWord = false;
   let typeWords = "";
@@ -384,6 +385,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         break;
       case "state":
         if (!inAnchor) {
+          if (!state) stateTokens = toks.slice(i, i + hit.len);
           state ??= k.v;
           if (CHECK_WORDS.has(toks.slice(i, i + hit.len).map((t) => t.f).join(" "))) checkWord = true;
         }
@@ -415,17 +417,31 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   }
   target.sort((a, b) => toks.indexOf(a) - toks.indexOf(b));
   if (direction && !icon) icon = "arrow";
-  const named = (t: Token) => !FILLER_WORDS.has(t.f) || kept.has(t);
-  const words = target.filter(named);
-  const folded = target.map((t) => t.f);
-  const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w)));
-  const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
   // "the unchecked Notifications box", « la case non cochée »: a box said ticked or not is a check box.
   if (checkWord && (!type || (type === "text_input" && GENERIC_BOX_WORDS.has(typeWords)))) type = "checkbox";
   const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
-  const anchorWords = relation?.anchor.filter(named) ?? [];
+  // A field or a link is never ticked nor selected: a state word said of one, after its first word, is part of what
+  // it shows (« la zone de texte No item selected »), the small words between them too.
+  const isNamed = (t: Token) => !FILLER_WORDS.has(t.f) || kept.has(t);
+  const firstNamed = target.filter(isNamed).reduce((m, t) => Math.min(m, toks.indexOf(t)), Infinity);
+  if ((state === "on" || state === "off") && !checkWord && (finalType === "text_input" || finalType === "link") && stateTokens.length && toks.indexOf(stateTokens[0]!) > firstNamed) {
+    const between = toks.slice(firstNamed + 1, toks.indexOf(stateTokens[0]!));
+    for (const t of [...between, ...stateTokens]) {
+      kept.add(t);
+      if (!target.includes(t)) target.push(t);
+    }
+    target.sort((a, b) => toks.indexOf(a) - toks.indexOf(b));
+    state = undefined;
+  }
+  const words = target.filter(isNamed);
+  const folded = target.map((t) => t.f);
+  const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w)));
+  const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
+  const anchorWords = relation?.anchor.filter(isNamed) ?? [];
   // "the checkbox of the last row", « la case de la dernière ligne »: a rank with nothing named after it is the target's.
   if (relation && !anchorWords.length && relation.anchorOrdinal !== undefined) ordinal ??= relation.anchorOrdinal;
+  // « le curseur à côté du lien », "the field under the drop-down": a place beside a thing named by its type alone.
+  const byTypeAlone = !!relation && !anchorWords.length && !!relation.anchorType && relation.anchorOrdinal === undefined && !possessive && relation.kind !== "row" && relation.kind !== "inside";
   const pos = position.vertical || position.horizontal ? { ...(position.vertical ? { vertical: position.vertical } : {}), ...(position.horizontal ? { horizontal: position.horizontal } : {}) } : undefined;
   return {
     verb,
@@ -437,7 +453,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     ...(colour ? { colour } : {}),
     ...(icon ? { icon } : {}),
     ...(direction ? { direction } : {}),
-    ...(relation && anchorWords.length
+    ...(relation && (anchorWords.length || byTypeAlone)
       ? { relation: { kind: relation.kind, anchor: anchorWords.map((t) => t.orig).join(" "), ...(relation.anchorType ? { anchorType: relation.anchorType } : {}), ...(relation.anchorOrdinal !== undefined ? { anchorOrdinal: relation.anchorOrdinal } : {}) } }
       : {}),
     ...(region ? { region } : {}),

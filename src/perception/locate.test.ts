@@ -6,7 +6,7 @@ import { colourName, elementAppearance, inkContrast, switchShaped } from "./elem
 import { iconProposals } from "./icon-proposals.js";
 import { showsMaskedText } from "./masked-entry.js";
 import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
-import { lexiconVariants, locate, locateWithIcons, mayAskIcons, relationScore, stateAgreement, textTargets, type LocatableElement } from "./locate.js";
+import { lexiconVariants, locate, locateWithIcons, mayAskIcons, relationScore, stateAgreement, textSimilarity, textTargets, type LocatableElement } from "./locate.js";
 
 const screen = { width: 1000, height: 800 };
 const el = (element_id: string, type: LocatableElement["type"], bbox: BBox, label: string): LocatableElement => ({ element_id, type, bbox, label });
@@ -29,6 +29,21 @@ function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, numb
 }
 
 describe("grounding a person's instruction", () => {
+  it("a name the OCR misread by a letter, or read with its spaces lost, is still the name; another word is not", () => {
+    expect(textSimilarity("No item selected", "Noitemselected")).toBeGreaterThanOrEqual(0.9);
+    expect(textSimilarity("Müller", "Miller")).toBeGreaterThanOrEqual(0.7);
+    expect(textSimilarity("Export", "Import")).toBeLessThan(0.7);
+    expect(textSimilarity("Nom", "Non")).toBeLessThan(0.7);
+    // The row of « Müller », read "Miller": its eye button, not the misread name.
+    const rows = [el("m", "button", [900, 100, 930, 126], ""), el("g", "button", [900, 140, 930, 166], ""), ...textTargets([line("Miller", [20, 104, 80, 122]), line("Girard", [20, 144, 80, 162])], [])];
+    expect(locate("the button of the Müller row", rows, screen)).toMatchObject({ found: true, element_id: "m" });
+  });
+
+  it("a thing named by its type alone as the place (« à côté du lien »): the target beside one of that type", () => {
+    const targets = [el("menu", "generic_interactive", [0, 0, 60, 28], "Tools"), el("l", "link", [20, 240, 150, 270], "Privacy policy"), el("s", "generic_interactive", [160, 240, 360, 270], "")];
+    expect(locate("le curseur à côté du lien", targets, screen)).toMatchObject({ found: true, element_id: "s" });
+  });
+
   it("finds a screen's words through the UI lexicon when the instruction is in the other language", () => {
     const menu = textTargets([{ text: "File Edit Tools Help", bbox: [0, 0, 260, 20], words: [{ text: "File", bbox: [5, 0, 35, 20] }, { text: "Edit", bbox: [60, 0, 90, 20] }, { text: "Tools", bbox: [115, 0, 160, 20] }, { text: "Help", bbox: [185, 0, 220, 20] }] }], []);
     const r = locate("le menu Outils", menu, screen);

@@ -12,7 +12,7 @@ import type { Frame } from "../core/frame.js";
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, matchesPositionHint, padBBox, positionHintScore, readingOrder } from "../core/geometry.js";
 import type { UIElementType } from "../core/schemas/uielement.js";
-import { foldText, normalizeLabel, tokenize } from "../core/text.js";
+import { foldText, levenshtein, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
@@ -75,6 +75,9 @@ export function textSimilarity(target: string, label: string): number {
   const b = normalizeLabel(label);
   if (!a || !b) return 0;
   if (a === b) return 1;
+  // The same letters with spaces lost or added by the OCR ("Noitemselected", "Pass word").
+  const [sa, sb] = [a.replace(/ /g, ""), b.replace(/ /g, "")];
+  if (sa.length >= 4 && sa === sb) return 0.95;
   const ta = new Set(tokenize(a));
   const tb = new Set(tokenize(b));
   let common = 0;
@@ -99,7 +102,11 @@ export function textSimilarity(target: string, label: string): number {
   // not (« Nom » in « Prénom »), nor is a lone letter the start of a word (an icon read as "C" is no « copier »).
   const within = (long: string, short: string) => ` ${long} `.includes(` ${short} `) || (short.length >= 3 && ` ${long}`.includes(` ${short}`));
   const contains = within(b, a) || within(a, b) ? 0.9 * (Math.min(a.length, b.length) / Math.max(a.length, b.length)) ** 0.25 : 0;
-  return Math.max(tokenF1 * 0.95, dice * 0.9, contains);
+  // One letter misread in a word of five or more (« Müller » read "Miller"), two in a longer text: the same name.
+  const longest = Math.max(sa.length, sb.length);
+  const slips = longest >= 5 && Math.abs(sa.length - sb.length) <= 2 ? levenshtein(sa, sb) : Infinity;
+  const misread = slips <= (longest >= 10 ? 2 : 1) ? 0.9 - (0.5 * slips) / longest : 0;
+  return Math.max(tokenF1 * 0.95, dice * 0.9, contains, misread);
 }
 
 const COMPATIBLE: Partial<Record<UIElementType, UIElementType[]>> = {
@@ -516,7 +523,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const rowWith = parsed.relation?.kind === "row" && kinNamed
     ? anchors.find((a) => elements.some((e) => !isText(e) && e.type === parsed.type && !sameThing(boxOf(e), boxOf(a)) && relationScore("row", a, e) >= 0.5))
     : undefined;
-  const placed = parsed.relation?.kind === "inside" ? anchors : anchors.length ? [rowWith ?? anchors[0]!] : [];
+  const placed = parsed.relation?.kind === "inside" || parsed.relation?.anchor === "" ? anchors : anchors.length ? [rowWith ?? anchors[0]!] : [];
   if (anchor)
     for (const s of scored) s.score += 0.4 * (Math.max(...placed.map((a) => relationScore(parsed.relation!.kind, a, s.e))) - 0.5);
   // A field named by words: its caption rather than a field that shows those words (a placeholder).
@@ -775,6 +782,8 @@ function rankable(plausible: readonly Scored[], parsed: ParsedInstruction, field
 
 /** The elements or texts the relation's anchor names, best first (those of equal match), or the nth of equal ones alone. */
 function findAnchors(rel: NonNullable<ParsedInstruction["relation"]>, elements: readonly LocatableElement[], targetType?: UIElementType): LocatableElement[] {
+  // Named by its type alone (« à côté du lien »): the elements of that type, wherever the target stands best by one.
+  if (!rel.anchor) return elements.filter((e) => !isText(e) && e.type === rel.anchorType);
   const variants = lexiconVariants(rel.anchor);
   const scored = elements
     .map((e) => {
