@@ -1,8 +1,11 @@
 // PNG in and out of Frames (sharp / libvips). Typed errors for corrupt, truncated or huge images.
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { readBoundedFile } from "../core/bounded-read.js";
 import { InvalidInputError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
+
+/** sharp (libvips), loaded on first use: a command that hands its image to the detection daemon never loads it. */
+const loadSharp = async () => (await import("sharp")).default;
 
 /** Largest image accepted (pixels): 8K × 8K. Larger inputs are refused before decoding. */
 export const MAX_IMAGE_PIXELS = 8192 * 8192;
@@ -20,6 +23,7 @@ export interface DecodeOptions {
 export async function decodeImage(bytes: Uint8Array, source: string, opts: DecodeOptions = {}): Promise<Frame> {
   if (bytes.length === 0) throw new InvalidInputError(`${source}: the file is empty (0 bytes); expected a PNG image.`, { details: { source } });
   const maxPixels = opts.maxPixels ?? MAX_IMAGE_PIXELS;
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -44,6 +48,7 @@ export async function readImageFile(path: string, opts: DecodeOptions = {}): Pro
 
 /** Encodes a frame as PNG. */
 export async function encodePng(frame: Frame, opts: { compressionLevel?: number } = {}): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frame.channels } })
     .png({ compressionLevel: opts.compressionLevel ?? 6 })
     .toBuffer();

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { InvalidInputError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
+import { encodePng } from "../capture/png.js";
 import { LayoutImageEmbedder } from "../embedding/layout-image-embedder.js";
 import type { DetectionResult, DetectOptions, ElementDetector } from "../perception/ui-element-detector.js";
 import { acquireDaemonLock, buildKey, connectDaemon, daemonInfo, daemonLockHolder, daemonSocketPath, DaemonDetector, serveDetectDaemon, stopDaemon, trimDaemonLog, type DaemonServer } from "./detect-daemon.js";
@@ -109,6 +110,26 @@ describe("detection daemon", () => {
     expect(Array.from(await remote.embed(frame))).toEqual(Array.from(await local.embed(frame)));
     expect((await daemonInfo(dataDir))?.served).toBe(5);
     expect(det.calls.length).toBe(2);
+  });
+
+  it("detects in an encoded image it decodes itself: the same pixels, its size and the screen vector come back; a corrupt one is a typed error naming it", async () => {
+    const det = new EchoDetector();
+    const { dataDir } = await serve(det);
+    const client = (await connectDaemon(dataDir, { detector: "hybrid", ocr: "hybrid", build: "B1" }))!;
+    const { detector } = client.withScreenVector("layout_v2_512", 512)!;
+    const frame = frameOf(96, 64, 11);
+    const png = await encodePng(frame);
+    const { result, width, height, vector } = await detector.detectImage(png, "ecran.png", 2, { appName: "app" });
+    expect([width, height]).toEqual([96, 64]);
+    const seen = det.calls[0]!;
+    expect(Buffer.compare(Buffer.from(seen.frame.data), Buffer.from(frame.data))).toBe(0);
+    expect(seen.frame.scaleFactor).toBe(2);
+    expect(seen.options).toMatchObject({ appName: "app" });
+    expect(result.elements).toEqual((await new EchoDetector().detect(frame, { appName: "app" })).elements);
+    expect(Array.from(vector!)).toEqual(Array.from(await new LayoutImageEmbedder(512).embed(frame)));
+    await expect(detector.detectImage(new Uint8Array([1, 2, 3, 4]), "cassé.png", 1)).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("cassé.png") });
+    expect(det.calls.length).toBe(1);
+    expect((await client.detectImage(png, "ecran.png", 1)).width).toBe(96);
   });
 
   it("throws the detector's typed error again on the client; an untyped one is detector_failed", async () => {

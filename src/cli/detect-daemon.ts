@@ -63,7 +63,11 @@ const FrameHeaderSchema = z.strictObject({
   scaleFactor: z.number().positive().finite(),
   origin: z.tuple([z.number().finite(), z.number().finite()]),
 });
-const RequestHeaderSchema = z.strictObject({ frame: FrameHeaderSchema, options: RemoteOptionsSchema.optional(), embedder: z.string().max(200).optional() });
+/** An encoded image (PNG, JPEG, WebP) sent as it is, decoded by the daemon: `source` names it in errors. */
+const ImageHeaderSchema = z.strictObject({ source: z.string().max(4096), scaleFactor: z.number().positive().finite() });
+const RequestHeaderSchema = z
+  .strictObject({ frame: FrameHeaderSchema.optional(), image: ImageHeaderSchema.optional(), options: RemoteOptionsSchema.optional(), embedder: z.string().max(200).optional() })
+  .refine((h) => (h.frame === undefined) !== (h.image === undefined), "a request carries either raw pixels (frame) or an encoded image (image)");
 const HEADER = "x-rpav-detect";
 /** A daemon started without --idle stops after this many minutes without a request. */
 export const DEFAULT_IDLE_MINUTES = 30;
@@ -199,11 +203,14 @@ const ErrorAnswerSchema = z.object({ error: z.object({ code: z.string(), message
 const RESTART = "restart it: rpav daemon stop && rpav daemon start";
 
 /** Sends a frame to the daemon at `socket` and returns its JSON answer; the daemon's typed errors are thrown again here. */
-async function sendFrame(socket: string, identity: DaemonIdentity, route: string, frame: Frame, extra: Omit<z.infer<typeof RequestHeaderSchema>, "frame">, signal?: AbortSignal): Promise<unknown> {
-  const header = { frame: { width: frame.width, height: frame.height, channels: frame.channels, scaleFactor: frame.scaleFactor, origin: [...frame.origin] }, ...extra };
+function sendFrame(socket: string, identity: DaemonIdentity, route: string, frame: Frame, extra: Omit<z.infer<typeof RequestHeaderSchema>, "frame" | "image">, signal?: AbortSignal): Promise<unknown> {
+  return send(socket, identity, route, frame.data, { frame: { width: frame.width, height: frame.height, channels: frame.channels, scaleFactor: frame.scaleFactor, origin: [...frame.origin] }, ...extra }, signal);
+}
+
+async function send(socket: string, identity: DaemonIdentity, route: string, body: Uint8Array, header: z.input<typeof RequestHeaderSchema>, signal?: AbortSignal): Promise<unknown> {
   let r: HttpAnswer;
   try {
-    r = await call(socket, "POST", route, frame.data, { [HEADER]: encodeURIComponent(JSON.stringify(header)) }, undefined, signal);
+    r = await call(socket, "POST", route, body, { [HEADER]: encodeURIComponent(JSON.stringify(header)) }, undefined, signal);
   } catch (e) {
     if (signal?.aborted) throw new AbortedError("The detection was cancelled.");
     throw new ProviderUnavailableError(`The detection daemon (pid ${identity.pid}) stopped answering: ${(e as Error).message}. Run the command again (it detects in its own process when no daemon answers), or ${RESTART}.`, { cause: e });
@@ -235,14 +242,40 @@ export class DaemonDetector implements ElementDetector {
   ) {}
 
   async detect(frame: Frame, options: DetectOptions = {}): Promise<DetectionResult> {
+    const { result, vector } = this.answer(await sendFrame(this.socket, this.identity, "/detect", frame, this.request(options), options.signal));
+    if (vector) this.vectors.set(frame, vector);
+    return result;
+  }
+
+  /**
+   * Detects in an encoded image (PNG, JPEG, WebP) the daemon decodes itself, `source` naming it in errors (a corrupt or
+   * huge image is the daemon's typed invalid_input): this process decodes nothing. Its size comes back, and the screen
+   * vector when this detector asks for one (`withScreenVector`).
+   */
+  async detectImage(bytes: Uint8Array, source: string, scaleFactor: number, options: DetectOptions = {}): Promise<{ result: DetectionResult; width: number; height: number; vector?: Vector }> {
+    const json = await send(this.socket, this.identity, "/detect", bytes, { image: { source, scaleFactor }, ...this.request(options) }, options.signal);
+    const size = z.object({ size: z.tuple([z.number().int().positive(), z.number().int().positive()]) }).safeParse(json);
+    if (!size.success) throw new ProviderUnavailableError(`The detection daemon (pid ${this.identity.pid}) answered no image size; ${RESTART}.`);
+    const { result, vector } = this.answer(json);
+    return { result, width: size.data.size[0], height: size.data.size[1], ...(vector ? { vector } : {}) };
+  }
+
+  /** Whether its detections bring the screen's vector back (`withScreenVector`). */
+  get bringsScreenVector(): boolean {
+    return this.alongside !== undefined;
+  }
+
+  private request(options: DetectOptions): Omit<z.infer<typeof RequestHeaderSchema>, "frame" | "image"> {
     if (options.cropDir !== undefined) throw new RpaError("invalid_input", "The detection daemon does not return element crops: detect in this process to write them.");
-    const along = this.alongside;
-    const json = await sendFrame(this.socket, this.identity, "/detect", frame, { options: Object.fromEntries(REMOTE_OPTIONS.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])), ...(along ? { embedder: along.name } : {}) }, options.signal);
+    return { options: Object.fromEntries(REMOTE_OPTIONS.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])), ...(this.alongside ? { embedder: this.alongside.name } : {}) };
+  }
+
+  private answer(json: unknown): { result: DetectionResult; vector?: Vector } {
     const a = AnswerSchema.safeParse(json);
     if (!a.success) throw new ProviderUnavailableError(`The detection daemon (pid ${this.identity.pid}) answered a detection of another shape (${a.error.issues[0]?.message}); ${RESTART}.`);
     const { vector, ...d } = a.data as unknown as Omit<DetectionResult, "crops" | "vectors" | "ocr"> & { ocr: DetectionResult["ocr"] | null; vector?: number[] };
-    if (along && vector?.length === along.dimensions) this.vectors.set(frame, Float32Array.from(vector));
-    return { elements: d.elements, perception: d.perception, metadata: d.metadata, ocr: d.ocr ?? undefined, crops: new Map(), vectors: new Map() };
+    const along = this.alongside;
+    return { result: { elements: d.elements, perception: d.perception, metadata: d.metadata, ocr: d.ocr ?? undefined, crops: new Map(), vectors: new Map() }, ...(along && vector?.length === along.dimensions ? { vector: Float32Array.from(vector) } : {}) };
   }
 
   /**
@@ -393,7 +426,8 @@ export async function serveDetectDaemon(o: DaemonServerOptions): Promise<DaemonS
     const run = queue.then(async () => {
       clearTimeout(idle);
       try {
-        const frame = makeFrame({ data: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), ...head.frame, origin: head.frame.origin });
+        const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+        const frame = head.frame ? makeFrame({ data: bytes, ...head.frame, origin: head.frame.origin }) : await decodeImage(bytes, head.image!.source, { scaleFactor: head.image!.scaleFactor });
         const answer = await work(frame, head, abort.signal);
         identity.served++;
         return { status: 200, body: answer };
@@ -416,7 +450,8 @@ export async function serveDetectDaemon(o: DaemonServerOptions): Promise<DaemonS
       const embedder = head.embedder === undefined ? undefined : embedderNamed(head.embedder);
       const det = await o.detector.detect(frame, { ...head.options, signal });
       const vector = embedder ? { vector: Array.from(await embedder.embed(frame, signal)) } : {};
-      return { elements: det.elements, perception: det.perception, metadata: det.metadata, ocr: det.ocr ?? null, ...vector };
+      // An image it decoded: its size, which the client did not read.
+      return { elements: det.elements, perception: det.perception, metadata: det.metadata, ocr: det.ocr ?? null, ...vector, ...(head.image ? { size: [frame.width, frame.height] } : {}) };
     }),
   );
   app.post(

@@ -15,7 +15,9 @@ import type { Logger } from "../../core/providers/logger.js";
 import type { Frame } from "../../core/frame.js";
 import { readDocument } from "../../core/schemas/documents.js";
 import type { ScreenState } from "../../core/schemas/screenstate.js";
-import { encodePng, readImageFile } from "../../capture/png.js";
+import { encodePng, MAX_IMAGE_FILE_BYTES, readImageFile } from "../../capture/png.js";
+import { readBoundedFile } from "../../core/bounded-read.js";
+import type { Vector } from "../../core/vectors.js";
 import { LayoutImageEmbedder } from "../../embedding/layout-image-embedder.js";
 import type { AccentLexicon } from "../../perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_RESTORE_COMMAND, LearnedDetector } from "../../perception/learned-detector.js";
@@ -24,7 +26,7 @@ import type { DetectionResult, ElementDetector, UIElementDetector } from "../../
 import { resolveDataDir, type GlobalOptions } from "../config.js";
 import { resolveVlmConfig } from "../vlm-config.js";
 import { DaemonModeSchema, DetectorKindSchema, readConfigFile, type DaemonMode, type DetectorKind } from "../config-file.js";
-import { buildKey, daemonInfo, daemonLockHolder, daemonLogPath, DEFAULT_IDLE_MINUTES, spawnDaemon, usableDaemon } from "../detect-daemon.js";
+import { buildKey, daemonInfo, daemonLockHolder, daemonLogPath, DEFAULT_IDLE_MINUTES, spawnDaemon, usableDaemon, type DaemonDetector } from "../detect-daemon.js";
 import type { VlmClient, VlmGrounding } from "../../core/providers/vlm.js";
 import { bboxCenter } from "../../core/geometry.js";
 import type { CliIo } from "./desktop.js";
@@ -141,8 +143,7 @@ async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind },
   const mode = resolveDaemonMode(dataDir, io.env);
   const logger = obs.logger;
   if (remote && mode !== "off") {
-    const info = await daemonInfo(dataDir);
-    const daemon = info ? usableDaemon(dataDir, info, { detector: o.detector, ocr: o.ocr, build: buildKey(defaultDetectorModelDir()) }, logger) : undefined;
+    const { info, daemon } = await daemonFor(o, dataDir, logger);
     if (daemon) {
       logger?.debug({ pid: daemon.identity.pid }, "detecting in the detection daemon");
       const local = screenImageEmbedder();
@@ -156,6 +157,46 @@ async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind },
     }
   }
   return createDetector(o, join(dataDir, "cache", "ocr"), embed, obs);
+}
+
+/**
+ * `rpav detect`'s screen state (enriched mode) with its screen vector written, so that its vector_id names a file: under
+ * `out` (relative to it, like the element crops and vectors), else in the data folder (an absolute path).
+ */
+function screenStateOf(det: DetectionResult, screen: Parameters<typeof enrichedState>[1], provider: string, vector: Vector, dataDir: string, out: string | undefined): ScreenState {
+  const vectorRel = `data/embeddings/screens/image/${screen.id}.npy`;
+  const vectorFile = out ? join(resolve(out), vectorRel) : join(dataDir, "embeddings", "screens", "image", `${screen.id}.npy`);
+  writeOutputFile(vectorFile, encodeNpy(vector), out ? "--out" : "--data-dir");
+  return enrichedState(det, screen, { provider, vector_id: out ? vectorRel : vectorFile });
+}
+
+/** `rpav detect`'s answer: the state as JSON, or the elements one a line with what failed. */
+function printDetection(io: CliIo, det: DetectionResult, state: ScreenState, { json }: { json: boolean }): void {
+  if (json) return void io.out(`${JSON.stringify(state, null, 2)}\n`);
+  io.out(`${det.elements.length} elements, ${det.perception.detected_text.length} text lines in ${Math.round(det.metadata.detection_time_ms)} ms\n`);
+  for (const e of det.elements) io.out(`  ${e.type.padEnd(19)} ${JSON.stringify(e.label).padEnd(32)} [${e.bbox.join(", ")}] ${e.role} ${e.confidence}${e.properties.is_dangerous ? " DANGEROUS" : ""}\n`);
+  if (det.metadata.failed) io.out(`  detector failed (${det.metadata.failed.code}): ${det.metadata.failed.message} — matching will use the whole screen\n`);
+  for (const r of det.metadata.region_errors) io.out(`  region [${r.bbox.map(Math.round).join(", ")}] skipped: ${r.message}\n`);
+}
+
+/** The data folder's daemon as this choice's detector, when one runs this build and choice (and what it said of itself). */
+async function daemonFor(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, logger?: Logger): Promise<{ info?: Awaited<ReturnType<typeof daemonInfo>>; daemon?: DaemonDetector }> {
+  const info = await daemonInfo(dataDir);
+  const daemon = info ? usableDaemon(dataDir, info, { detector: o.detector, ocr: o.ocr, build: buildKey(defaultDetectorModelDir()) }, logger) : undefined;
+  return { ...(info ? { info } : {}), ...(daemon ? { daemon } : {}) };
+}
+
+/**
+ * `rpav detect`'s image handed as it is to a running daemon that decodes it and brings the screen's vector back with
+ * the detection (nothing else to do with its pixels here: no crops, debug image, store or model regions); undefined when
+ * the command decodes and detects here or through `oneShotDetector`.
+ */
+async function handedToDaemon(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, io: CliIo, logger?: Logger): Promise<DaemonDetector | undefined> {
+  if (resolveDaemonMode(dataDir, io.env) === "off") return undefined;
+  const { daemon } = await daemonFor(o, dataDir, logger);
+  const local = screenImageEmbedder();
+  const paired = daemon?.withScreenVector(local.name, local.dimensions)?.detector;
+  return paired?.bringsScreenVector ? paired : undefined;
 }
 
 /** Logging of the detector (the logger, and the folder where failed detections keep their screenshot) and its optional VLM. */
@@ -288,20 +329,33 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
     .option("--no-vlm", "no model, whatever config.json says")
     .option("--remember", "store this screen (complete mode: screenshot, elements, state embedding) so that later detections know it")
     .action(async (image: string, o: PerceptionChoice & { app: string; title: string; json?: boolean; debugImage?: string; out?: string; vlmRegions?: string | boolean; vlm?: boolean; remember?: boolean }) => {
-      const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       // Output places are checked before the detection, not after it.
       if (o.out) makeDirs(o.out, "--out");
       if (o.debugImage) checkOutputFile(o.debugImage, "--debug-image");
       const dataDir = resolveDataDir(globals(), io.env);
       const vlmConfig = resolveVlmConfig(dataDir, io.env);
       const mode = regionsMode(o.vlmRegions, o.vlm, vlmConfig);
+      const remote = !o.out && !o.remember && mode === "off";
+      // With a daemon running, the image goes to it as it is (decoded there: this process loads no image library).
+      const handed = remote && !o.debugImage ? await handedToDaemon({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, dataDir, io, io.logger?.()) : undefined;
+      if (handed) {
+        if (!o.json) io.err(`detecting elements in ${image}…\n`);
+        const { result: det, width, height, vector } = await handed.detectImage(await readBoundedFile(image, MAX_IMAGE_FILE_BYTES), image, o.scale ?? 1, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1 });
+        const embedder = screenImageEmbedder();
+        // (A vector the daemon did not bring back is made here.)
+        const screenVector = vector ?? (await embedder.embed(await readImageFile(image, { scaleFactor: o.scale ?? 1 })));
+        const state = screenStateOf(det, { id: timestampedId("screen"), app: o.app, title: o.title, width, height, scale: o.scale ?? 1, screenshot: resolve(image) }, embedder.name, screenVector, dataDir, o.out);
+        printDetection(io, det, state, { json: !!o.json });
+        return;
+      }
+      const frame = await readImageFile(image, { scaleFactor: o.scale ?? 1 });
       const proposer = mode !== "off" ? (await import("../vlm-providers.js")).createVlmProviders(vlmConfig).proposer : undefined;
       const store = mode === "new_screens" || o.remember ? await (await import("./store.js")).openStore(globals(), io.env) : undefined;
       const manager = defaultStateManager();
       const vlmGate = store && mode === "new_screens" ? newScreenGate(store, manager, vlmConfig) : undefined;
       const obs = { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) };
       const choice = { ...o, detector: resolveDetector(dataDir, io.env, o.detector) };
-      const { detector, imageEmbedder = screenImageEmbedder(), close: closeDetector } = await oneShotDetector(choice, dataDir, io, obs, { remote: !o.out && !o.remember && mode === "off", embed: !!o.out, screenVector: true });
+      const { detector, imageEmbedder = screenImageEmbedder(), close: closeDetector } = await oneShotDetector(choice, dataDir, io, obs, { remote, embed: !!o.out, screenVector: true });
       const close = async () => {
         await closeDetector();
         await store?.close();
@@ -311,18 +365,8 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
         const det = await detector.detect(frame, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1, cropDir: o.out ? "elements" : undefined });
         const meta = { appName: o.app, title: o.title, sessionId: "rpav-detect", tags: [] };
         const remembered = store && o.remember ? await rememberScreen(store, dataDir, frame, det, await embedDetectedScreen(manager, frame, det, meta), meta) : undefined;
-        let state: ScreenState;
-        if (remembered) state = remembered; // complete mode: its vectors are in the store
-        else {
-          const id = timestampedId("screen");
-          // The screen vector is always written, so its vector_id names a file: under --out (relative
-          // to it, like the element crops and vectors), else in the data folder (absolute path).
-          const imageVector = await imageEmbedder.embed(frame);
-          const vectorRel = `data/embeddings/screens/image/${id}.npy`;
-          const vectorFile = o.out ? join(resolve(o.out), vectorRel) : join(dataDir, "embeddings", "screens", "image", `${id}.npy`);
-          writeOutputFile(vectorFile, encodeNpy(imageVector), o.out ? "--out" : "--data-dir");
-          state = enrichedState(det, { id, app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, { provider: imageEmbedder.name, vector_id: o.out ? vectorRel : vectorFile });
-        }
+        // complete mode: its vectors are in the store
+        const state = remembered ?? screenStateOf(det, { id: timestampedId("screen"), app: o.app, title: o.title, width: frame.width, height: frame.height, scale: o.scale ?? 1, screenshot: resolve(image) }, imageEmbedder.name, await imageEmbedder.embed(frame), dataDir, o.out);
         if (o.out) {
           const out = resolve(o.out);
           makeDirs(join(out, "elements"), "--out");
@@ -331,12 +375,8 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
           writeOutputFile(join(out, "screen_state.json"), `${JSON.stringify(state, null, 2)}\n`, "--out");
         }
         if (o.debugImage) writeOutputFile(o.debugImage, await (await import("../../perception/debug-image.js")).drawBoxes(frame, det.elements), "--debug-image");
-        if (o.json) io.out(`${JSON.stringify(state, null, 2)}\n`);
-        else {
-          io.out(`${det.elements.length} elements, ${det.perception.detected_text.length} text lines in ${Math.round(det.metadata.detection_time_ms)} ms\n`);
-          for (const e of det.elements) io.out(`  ${e.type.padEnd(19)} ${JSON.stringify(e.label).padEnd(32)} [${e.bbox.join(", ")}] ${e.role} ${e.confidence}${e.properties.is_dangerous ? " DANGEROUS" : ""}\n`);
-          if (det.metadata.failed) io.out(`  detector failed (${det.metadata.failed.code}): ${det.metadata.failed.message} — matching will use the whole screen\n`);
-          for (const r of det.metadata.region_errors) io.out(`  region [${r.bbox.map(Math.round).join(", ")}] skipped: ${r.message}\n`);
+        printDetection(io, det, state, { json: !!o.json });
+        if (!o.json) {
           const gate = det.metadata.vlm_gate;
           if (gate) io.out(`  model regions: ${gate.novel ? "asked, a new screen" : "not asked, a known screen"} (${gate.nearest ? `nearest stored state ${gate.nearest.id}, cosine ${gate.nearest.cosine.toFixed(3)} ${gate.novel ? "<" : "≥"} ${gate.minCosine}` : "no state stored yet"})\n`);
           if (det.metadata.vlm_error) io.out(`  model regions failed: ${det.metadata.vlm_error} — heuristics only\n`);
