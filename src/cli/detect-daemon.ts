@@ -198,6 +198,8 @@ const AnswerSchema = z.looseObject({
   vector: z.array(z.number().finite()).optional(),
 });
 const VectorAnswerSchema = z.object({ vector: z.array(z.number().finite()) });
+/** An image the daemon decoded: its size, which the client did not read. */
+const SizeAnswerSchema = z.object({ size: z.tuple([z.number().int().positive(), z.number().int().positive()]) });
 const ErrorAnswerSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 const RESTART = "restart it: rpav daemon stop && rpav daemon start";
@@ -254,7 +256,7 @@ export class DaemonDetector implements ElementDetector {
    */
   async detectImage(bytes: Uint8Array, source: string, scaleFactor: number, options: DetectOptions = {}): Promise<{ result: DetectionResult; width: number; height: number; vector?: Vector }> {
     const json = await send(this.socket, this.identity, "/detect", bytes, { image: { source, scaleFactor }, ...this.request(options) }, options.signal);
-    const size = z.object({ size: z.tuple([z.number().int().positive(), z.number().int().positive()]) }).safeParse(json);
+    const size = SizeAnswerSchema.safeParse(json);
     if (!size.success) throw new ProviderUnavailableError(`The detection daemon (pid ${this.identity.pid}) answered no image size; ${RESTART}.`);
     const { result, vector } = this.answer(json);
     return { result, width: size.data.size[0], height: size.data.size[1], ...(vector ? { vector } : {}) };

@@ -195,7 +195,7 @@ function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | un
     return { bbox: [x1 + gx1, y1 + gy1, x1 + gx2, y1 + gy2], colour, saturated, shapes };
   };
   const whole = iconOnly && !focus;
-  const start = whole ? ([Math.min(...parts.map((p) => p.x1)), Math.min(...parts.map((p) => p.y1)), Math.max(...parts.map((p) => p.x2)), Math.max(...parts.map((p) => p.y2))] as const) : ([main.x1, main.y1, main.x2, main.y2] as const);
+  const start = whole ? partsBox(parts) : ([main.x1, main.y1, main.x2, main.y2] as const);
   const gap = Math.max(2, 0.35 * mainH, focus && iconOnly ? 0.25 * Math.min(focus[2] - focus[0], focus[3] - focus[1]) : 0);
   const glyph = describe(grow(start, gap, iconOnly));
   if (!glyph) return { fill };
@@ -226,13 +226,12 @@ function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | un
  * the pieces but those arcs (pieces touching the margin's edge, centred off the largest piece). Undefined without either.
  */
 function ringedInner(parts: readonly Part[], g: readonly [number, number, number, number], inside: readonly [number, number, number, number]): readonly [number, number, number, number] | undefined {
-  const box = (ps: readonly Part[]) => [Math.min(...ps.map((p) => p.x1)), Math.min(...ps.map((p) => p.y1)), Math.max(...ps.map((p) => p.x2)), Math.max(...ps.map((p) => p.y2))] as const;
   const [gw, gh] = [g[2] - g[0], g[3] - g[1]];
   const ring = parts.find((p) => p.x2 - p.x1 >= 0.8 * gw && p.y2 - p.y1 >= 0.8 * gh && p.x2 - p.x1 >= 12 && p.pixels <= p.area / 3);
   if (ring) {
     const m = 0.1 * Math.min(ring.x2 - ring.x1, ring.y2 - ring.y1);
     const held = parts.filter((p) => p !== ring && p.pixels >= 4 && p.x1 >= ring.x1 + m && p.x2 <= ring.x2 - m && p.y1 >= ring.y1 + m && p.y2 <= ring.y2 - m);
-    return held.length ? box(held) : undefined;
+    return held.length ? partsBox(held) : undefined;
   }
   const main = parts.reduce((a, p) => (p.area > a.area ? p : a), parts[0]!);
   const clear = (p: Part) => {
@@ -243,8 +242,13 @@ function ringedInner(parts: readonly Part[], g: readonly [number, number, number
   const arcs = parts.filter(arc);
   if (arcs.length < 2) return undefined;
   const rest = parts.filter((p) => !arcs.includes(p));
-  const b = box(rest);
+  const b = partsBox(rest);
   return b[2] - b[0] < 0.85 * gw || b[3] - b[1] < 0.85 * gh ? b : undefined;
+}
+
+/** The box around pieces, in crop pixels. */
+function partsBox(ps: readonly Part[]): readonly [number, number, number, number] {
+  return [Math.min(...ps.map((p) => p.x1)), Math.min(...ps.map((p) => p.y1)), Math.max(...ps.map((p) => p.x2)), Math.max(...ps.map((p) => p.y2))];
 }
 
 interface Part {

@@ -516,8 +516,9 @@ export function completeRowSelectors(candidates: readonly ElementCandidate[], sh
 /**
  * Large toggles no element holds, found from what is drawn before a caption: a blank square or disc (no word in it, one
  * mark at most: a tick, a dot) 24 to 72 px a side at scale 1 (a usual toggle's is 13–20) and 1.3 times as tall as its
- * caption's letters or more, with words starting just after it on its rows that no element holds either, becomes a check box (a square) or a radio button (a disc) spanning the indicator
- * and its caption (up to the next such indicator), named by it; confidence 0.6 set by hand, as the rules' are. The model
+ * caption's letters or more, with words starting just after it on its rows that no element holds either, becomes a
+ * check box (a square) or a radio button (a disc) spanning the indicator and its caption (up to the next such indicator),
+ * named by it; confidence 0.6 set by hand, as the rules' are. The model
  * boxes large toggles (an accessible form's, 1.5–2.6 times its letters) alone or not at all — it never saw one — and
  * the gate refuses an uncaptioned square; the caption drawn beside it says what it is. General geometry: no word, kit
  * or app is named.

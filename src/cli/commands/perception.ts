@@ -336,8 +336,9 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const vlmConfig = resolveVlmConfig(dataDir, io.env);
       const mode = regionsMode(o.vlmRegions, o.vlm, vlmConfig);
       const remote = !o.out && !o.remember && mode === "off";
+      const choice = { ...o, detector: resolveDetector(dataDir, io.env, o.detector) };
       // With a daemon running, the image goes to it as it is (decoded there: this process loads no image library).
-      const handed = remote && !o.debugImage ? await handedToDaemon({ ...o, detector: resolveDetector(dataDir, io.env, o.detector) }, dataDir, io, io.logger?.()) : undefined;
+      const handed = remote && !o.debugImage ? await handedToDaemon(choice, dataDir, io, io.logger?.()) : undefined;
       if (handed) {
         if (!o.json) io.err(`detecting elements in ${image}…\n`);
         const { result: det, width, height, vector } = await handed.detectImage(await readBoundedFile(image, MAX_IMAGE_FILE_BYTES), image, o.scale ?? 1, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1 });
@@ -354,7 +355,6 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const manager = defaultStateManager();
       const vlmGate = store && mode === "new_screens" ? newScreenGate(store, manager, vlmConfig) : undefined;
       const obs = { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) };
-      const choice = { ...o, detector: resolveDetector(dataDir, io.env, o.detector) };
       const { detector, imageEmbedder = screenImageEmbedder(), close: closeDetector } = await oneShotDetector(choice, dataDir, io, obs, { remote, embed: !!o.out, screenVector: true });
       const close = async () => {
         await closeDetector();
