@@ -232,4 +232,4 @@ console.log("slowest screens:");
 for (const t of result.slowest) console.log(`  ${t.id}: ${t.ms} ms (${Object.entries(t.stages).map(([k, v]) => `${k} ${v}`).join(", ")})`);
 console.log(`peak RSS ${result.peak_rss_mib} MiB`);
 console.log(`result: ${writeResult("detect", result)}`);
-await tess?.close();
+await Promise.all([tess?.close(), pp.close()]);

@@ -31,6 +31,15 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the selected field Name")).toMatchObject({ target: "Name", type: "text_input", state: "on" });
   });
 
+  it("a capitalised type or icon word is the name when nothing else is (« le lien Icons », \"the Link button button\"); a menu and the instruction's first word stay what they are", () => {
+    expect(parseInstruction("cliquer sur le lien Icons")).toEqual({ verb: "click", target: "Icons", type: "link" });
+    expect(parseInstruction("click the Icons link")).toEqual({ verb: "click", target: "Icons", type: "link" });
+    expect(parseInstruction("click the Link button button")).toEqual({ verb: "click", target: "Link", type: "button" });
+    expect(parseInstruction("Button")).toEqual({ verb: "click", target: "", type: "button" });
+    expect(parseInstruction("Open the Menu")).toEqual({ verb: "open", target: "", menu: true });
+    expect(parseInstruction("click the Save button")).toEqual({ verb: "click", target: "Save", type: "button" });
+  });
+
   it("a place beside a thing named by its type alone (« à côté du lien »), not by a possessive nor a row", () => {
     expect(parseInstruction("le curseur à côté du lien")).toEqual({ verb: "click", target: "", type: "generic_interactive", relation: { kind: "near", anchor: "", anchorType: "link" } });
     expect(parseInstruction("the field under the drop-down")).toMatchObject({ type: "text_input", relation: { kind: "below", anchor: "", anchorType: "dropdown" } });

@@ -323,6 +323,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   const pager = toks.some((t) => PAGER_WORDS.has(t.f));
   /** Words of a UI phrase ("intitulé du poste", "mot de passe"): kept whole, small words included. */
   const kept = new Set<Token>();
+  const capitalised: Token[][] = [];
   for (let i = 0; i < toks.length; ) {
     const t = toks[i]!;
     if (t.boundary) inAnchor = false;
@@ -345,6 +346,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       continue;
     }
     const k = hit.kind;
+    // A type or icon word written with a capital inside the instruction may be what the screen shows ("the Icons link").
+    if (((k.k === "type" && k.v !== "menu") || k.k === "iconword") && !inAnchor && /^\p{Lu}/u.test(t.orig)) capitalised.push(toks.slice(i, i + hit.len));
     switch (k.k) {
       case "relation":
         if (!relation && i > 0) {
@@ -434,6 +437,21 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     state = undefined;
   }
   const words = target.filter(isNamed);
+  // Nothing named but a capitalised type or icon word past the instruction's start (« le lien Icons », "the Link
+  // button button"): that word is the name, as if quoted.
+  if (!words.length && !quoted && !icon) {
+    const wordAt = (w: string) => {
+      let at = raw.indexOf(w);
+      while (at > 0 && /[\p{L}\p{N}]/u.test(raw[at - 1]!)) at = raw.indexOf(w, at + 1);
+      return at;
+    };
+    const named = capitalised.map((ws) => ({ ws, at: wordAt(ws[0]!.orig) })).find((c) => c.at > 0);
+    if (named) {
+      const phrase = named.ws.map((w) => w.orig);
+      const end = phrase.slice(1).reduce((at, w) => raw.indexOf(w, at) + w.length, named.at + phrase[0]!.length);
+      return parseInstruction(`${raw.slice(0, named.at)}"${raw.slice(named.at, end)}"${raw.slice(end)}`);
+    }
+  }
   const folded = target.map((t) => t.f);
   const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w)));
   const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");

@@ -34,6 +34,10 @@ describe("grounding a person's instruction", () => {
     expect(textSimilarity("Müller", "Miller")).toBeGreaterThanOrEqual(0.7);
     expect(textSimilarity("Export", "Import")).toBeLessThan(0.7);
     expect(textSimilarity("Nom", "Non")).toBeLessThan(0.7);
+    // An icon read as a lone sign before the words (a sidebar's circle read "O") leaves the words the name; not a lone word.
+    expect(textSimilarity("Validation", "O Validation")).toBeGreaterThanOrEqual(0.95);
+    expect(textSimilarity("Validation", "Validation")).toBeGreaterThan(textSimilarity("Validation", "O Validation"));
+    expect(textSimilarity("A", "O A")).toBeLessThan(0.95);
     // The row of « Müller », read "Miller": its eye button, not the misread name.
     const rows = [el("m", "button", [900, 100, 930, 126], ""), el("g", "button", [900, 140, 930, 166], ""), ...textTargets([line("Miller", [20, 104, 80, 122]), line("Girard", [20, 144, 80, 162])], [])];
     expect(locate("the button of the Müller row", rows, screen)).toMatchObject({ found: true, element_id: "m" });

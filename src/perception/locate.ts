@@ -106,7 +106,10 @@ export function textSimilarity(target: string, label: string): number {
   const longest = Math.max(sa.length, sb.length);
   const slips = longest >= 5 && Math.abs(sa.length - sb.length) <= 2 ? levenshtein(sa, sb) : Infinity;
   const misread = slips <= (longest >= 10 ? 2 : 1) ? 0.9 - (0.5 * slips) / longest : 0;
-  return Math.max(tokenF1 * 0.95, dice * 0.9, contains, misread);
+  // An icon the OCR read as a lone sign before the words (a sidebar's circle read "O", a magnifier "Q"): the words.
+  const glyphless = b.replace(/^\S (?=\S\S)/u, "");
+  const bare = glyphless !== b && a.length >= 2 && !/^\S /u.test(a) ? 0.95 * textSimilarity(a, glyphless) : 0;
+  return Math.max(tokenF1 * 0.95, dice * 0.9, contains, misread, bare);
 }
 
 const COMPATIBLE: Partial<Record<UIElementType, UIElementType[]>> = {
