@@ -348,6 +348,17 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const two = fitToggles(marks.slice(0, 2).map((m) => ({ type: "checkbox" as const, bbox: [106, m.bbox[1] - 2, 170, m.bbox[3] + 2] as BBox, confidence: 0.8 })), marks, rows);
     expect(two.map((f) => f.bbox[2])).toEqual([178, 154]);
   });
+  it("keeps every row selector of a table's column to its indicator: a row whose cells do not line up, a ticked one the shapes miss", () => {
+    // Rows 1–3 and 5 « [ ] Name  City  Amount »; row 4's first cell runs on into its next (« FAC-2025-00123 » then
+    // « Nantes » a word space on); row 0's box is ticked, filled with its accent colour: no drawn square for it.
+    const cells = [["Johnson", "Paris", "12"], ["Girard", "Paris", "12"], ["Zoé", "Lyon", "7"], ["Martin", "Nantes", "130"], ["FAC-2025-00123", "Nantes", "9"], ["Dupont", "Lille", "4"]];
+    const at = (i: number, k: number, t: string): BBox => (i === 4 && k === 1 ? [130 + 8 * 15, 500 + 30 * i, 130 + 8 * 21, 515 + 30 * i] : [130 + 100 * k, 500 + 30 * i, 130 + 100 * k + 8 * t.length, 515 + 30 * i]);
+    const rows: OcrLine[] = cells.flatMap((texts, i) => texts.map((t, k) => ({ text: t, bbox: at(i, k, t), confidence: 0.9, words: [word(t, at(i, k, t))] })));
+    const marks = [1, 2, 3, 4, 5].map((i) => ({ bbox: [108, 500 + 30 * i, 124, 516 + 30 * i] as BBox }));
+    const boxes: BBox[] = [0, 1, 2, 3, 4, 5].map((i) => [106, 496 + 30 * i, 200, 520 + 30 * i]);
+    const fitted = fitToggles(boxes.map((bbox) => ({ type: "checkbox" as const, bbox, confidence: 0.8 })), marks, rows);
+    expect(fitted.map((f) => f.bbox)).toEqual([[108, 500, 124, 516], ...marks.map((m) => m.bbox)]);
+  });
   it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
     const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
     expect(alone!.bbox).toEqual([600, 300, 616, 316]);

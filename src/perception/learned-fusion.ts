@@ -255,14 +255,34 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     // alone: it never saw one) takes its caption whatever the model's box covers; one the model knows, as its box says.
     const large = !!drawn && !!first && drawn[3] - drawn[1] >= 1.4 * (first.bbox[3] - first.bbox[1]);
     if (end > mark[2] && (large || reachesIn || bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark))) return { fitted: { ...p, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
-    return { fitted: { ...p, bbox: drawn ?? p.bbox } };
+    return { fitted: { ...p, bbox: drawn ?? p.bbox }, ...(drawn ? { mark: drawn, next } : {}) };
   });
-  const selectors = tableRowSelectors(fits.flatMap((f) => (f.mark && f.fitted.caption ? [{ mark: f.mark, caption: f.fitted.caption, next: f.next ?? Infinity }] : [])), words);
+  const columns = tableRowSelectors(fits.flatMap((f) => (f.mark ? [{ mark: f.mark, caption: f.fitted.caption ?? [], next: f.next ?? Infinity }] : [])), words);
   return fits.map(({ fitted, mark }) => {
-    if (!mark || !selectors.has(mark)) return fitted;
-    const { caption: _caption, ...selector } = fitted;
-    return { ...selector, bbox: mark };
+    const selector = mark ? (columns.some((c) => c.includes(mark)) ? mark : undefined) : fitted.caption && columnIndicator(fitted, columns);
+    if (!selector) return fitted;
+    const { caption: _caption, ...alone } = fitted;
+    return { ...alone, bbox: selector };
   });
+}
+
+/**
+ * A toggle fitted to a caption with no indicator drawn as a shape (a ticked box filled with its accent colour) whose
+ * box starts at a table's column of row selectors, among its rows (within 1.5 rows' pitch of the column's ends), and is
+ * about their size: a row selector too, boxed as its column's indicators are, on its own rows.
+ */
+function columnIndicator(p: ElementProposal, columns: readonly (readonly BBox[])[]): BBox | undefined {
+  const [x0, y0, , y1] = p.bbox;
+  const cy = (y0 + y1) / 2;
+  for (const marks of columns) {
+    const side = median(marks.map((m) => m[3] - m[1]));
+    const left = median(marks.map((m) => m[0]));
+    const ys = marks.map((m) => (m[1] + m[3]) / 2).sort((a, b) => a - b);
+    const pitch = (ys[ys.length - 1]! - ys[0]!) / (ys.length - 1);
+    if (Math.abs(x0 - left) > side / 3 || y1 - y0 < 0.7 * side || y1 - y0 > 2 * side || cy < ys[0]! - 1.5 * pitch || cy > ys[ys.length - 1]! + 1.5 * pitch) continue;
+    return [left, cy - side / 2, left + side, cy + side / 2];
+  }
+  return undefined;
 }
 
 /** A frame's grey levels, row by row. */
@@ -297,20 +317,22 @@ export function inkedColumns(grey: GreyImage, box: BBox): number {
 }
 
 /**
- * The indicators of a table's row selectors among toggles fitted to a caption: three or more drawn indicators stacked
- * in one column (left sides within a third of their size) whose rows go on, past their « captions », with words that
- * start at one x on three of those rows or more (and on at least half of them): a table's next columns. On those rows
- * the words after the indicator are the next cell, not a caption; the toggle is its indicator alone. A list of check
- * boxes, whose rows hold nothing past their captions (or only the next toggle of the row, which bounds them), is not
- * one.
+ * The indicators of a table's row selectors among toggles on a drawn indicator (with a caption or none): three or more
+ * drawn indicators stacked in one column (left sides within a third of their size) whose rows go on, past their
+ * « captions », with words that start at one x on three of those rows or more (and on at least half of them): a table's
+ * next columns. On its rows the words after the indicator are the next cell, not a caption; the toggle is its indicator
+ * alone. A list of check boxes, whose rows hold nothing past their captions (or only the next toggle of the row, which
+ * bounds them), is not one. The columns found, each as its indicators.
  */
-function tableRowSelectors(fitted: readonly { mark: BBox; caption: readonly OcrWord[]; next: number }[], words: readonly OcrWord[]): Set<BBox> {
-  const out = new Set<BBox>();
+function tableRowSelectors(fitted: readonly { mark: BBox; caption: readonly OcrWord[]; next: number }[], words: readonly OcrWord[]): BBox[][] {
+  const out: BBox[][] = [];
   const size = (b: BBox) => b[3] - b[1];
   const rests = fitted.map((f) => {
     const cy = (f.mark[1] + f.mark[3]) / 2;
-    const end = Math.max(...f.caption.map((w) => w.bbox[2]));
-    return words.filter((w) => w.bbox[1] <= cy && w.bbox[3] >= cy && w.bbox[0] > end && w.bbox[2] <= f.next + 2 && !f.caption.includes(w)).map((w) => w.bbox[0]);
+    // Past the caption; with none, past where a caption's first word could stand (a list's bare captions are no cells).
+    const end = f.caption.length ? Math.max(...f.caption.map((w) => w.bbox[2])) : f.mark[2];
+    const beyond = (w: OcrWord) => w.bbox[0] > end + (f.caption.length ? 0 : Math.max(1.2 * (w.bbox[3] - w.bbox[1]), size(f.mark)));
+    return words.filter((w) => w.bbox[1] <= cy && w.bbox[3] >= cy && beyond(w) && w.bbox[2] <= f.next + 2 && !f.caption.includes(w)).map((w) => w.bbox[0]);
   });
   const done = new Set<number>();
   fitted.forEach((f, i) => {
@@ -321,7 +343,11 @@ function tableRowSelectors(fitted: readonly { mark: BBox; caption: readonly OcrW
     const tolerance = size(f.mark) / 3;
     const rowsAt = (x: number) => column.filter((j) => rests[j]!.some((r) => Math.abs(r - x) <= tolerance));
     const table = column.flatMap((j) => rests[j]!).map(rowsAt).reduce<number[]>((a, b) => (b.length > a.length ? b : a), []);
-    if (table.length >= 3 && table.length >= column.length / 2) for (const j of table) out.add(fitted[j]!.mark);
+    // A table: every indicator of the column from its first such row to its last is a row's selector, also where that
+    // row's cells did not line up (toggles of a form below the table, at the same x, are not).
+    if (table.length < 3 || table.length < column.length / 2) return;
+    const [top, bottom] = [Math.min(...table.map((j) => fitted[j]!.mark[1])), Math.max(...table.map((j) => fitted[j]!.mark[3]))];
+    out.push(column.map((j) => fitted[j]!.mark).filter((m) => m[1] >= top && m[3] <= bottom));
   });
   return out;
 }
