@@ -38,6 +38,9 @@ describe("grounding a person's instruction", () => {
     expect(textSimilarity("Validation", "O Validation")).toBeGreaterThanOrEqual(0.95);
     expect(textSimilarity("Validation", "Validation")).toBeGreaterThan(textSimilarity("Validation", "O Validation"));
     expect(textSimilarity("A", "O A")).toBeLessThan(0.95);
+    // Tabs set close, read as one word with their capitals ("BillingHistoryDetails"): each name is in it.
+    expect(textSimilarity("History", "BillingHistoryDetails")).toBeGreaterThanOrEqual(0.6);
+    expect(textSimilarity("History", "BillingDetails")).toBeLessThan(0.5);
     // The row of « Müller », read "Miller": its eye button, not the misread name.
     const rows = [el("m", "button", [900, 100, 930, 126], ""), el("g", "button", [900, 140, 930, 166], ""), ...textTargets([line("Miller", [20, 104, 80, 122]), line("Girard", [20, 144, 80, 162])], [])];
     expect(locate("the button of the Müller row", rows, screen)).toMatchObject({ found: true, element_id: "m" });

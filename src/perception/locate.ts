@@ -71,6 +71,13 @@ export type LocateResult =
 
 /** Similarity of a target phrase and a label, in [0, 1]: token overlap, then character bigrams. */
 export function textSimilarity(target: string, label: string): number {
+  // Words the OCR read run together, each still capitalised ("BillingHistoryDetails": three tabs set close).
+  const apart = label.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
+  const whole = labelSimilarity(target, label);
+  return apart === label ? whole : Math.max(whole, 0.95 * labelSimilarity(target, apart));
+}
+
+function labelSimilarity(target: string, label: string): number {
   const a = normalizeLabel(target);
   const b = normalizeLabel(label);
   if (!a || !b) return 0;
