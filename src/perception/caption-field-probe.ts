@@ -107,6 +107,31 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
 const REACH = 2.5;
 
 /**
+ * A pill around text (a search field's rounded ends, no straight side): its top and bottom sides run on together past
+ * the text both ways to where its round ends begin, each end's curve reaching half its height further at mid-height.
+ */
+function pillAround(x0: number, x1: number, top: number, bottom: number, hEdge: (x: number, y: number) => boolean, vEdge: (x: number, y: number) => boolean, W: number, leftReach: number): BBox | undefined {
+  const near = (x: number, y: number) => hEdge(x, y - 1) || hEdge(x, y) || hEdge(x, y + 1);
+  const both = (x: number) => near(x, top) && near(x, bottom);
+  for (let x = x0; x < x1; x++) if (!both(x)) return undefined;
+  let lx = x0;
+  while (lx > 1 && x0 - lx < leftReach && both(lx - 1)) lx--;
+  let rx = x1;
+  while (rx < W - 2 && both(rx + 1)) rx++;
+  const r = (bottom - top) / 2;
+  const mid = Math.round((top + bottom) / 2);
+  // The columns of a round end's curve at mid-height, outermost first.
+  const curve = (from: number, to: number, step: 1 | -1) => {
+    const [a, b] = [Math.max(1, Math.round(from)), Math.min(W - 1, Math.round(to))];
+    for (let x = step > 0 ? a : b; step > 0 ? x <= b : x >= a; x += step) if (vEdge(x, mid) || vEdge(x, mid - 1) || vEdge(x, mid + 1)) return x;
+    return undefined;
+  };
+  if (r < 4) return undefined;
+  const [left, right] = [curve(lx - r - 2, lx - 0.4 * r, 1), curve(rx + 0.4 * r, rx + r + 2, -1)];
+  return left !== undefined && right !== undefined ? [left, top, right, bottom] : undefined;
+}
+
+/**
  * The box drawn around a run of text, when there is one close around it (a field showing its value
  * or placeholder, a drop-down showing its choice): edges just above and below the text across its
  * width, and one at its left (looked for up to `leftReach` px left of the text; default four times its
@@ -153,7 +178,7 @@ export function enclosingBox(frame: Frame, text: BBox, leftReach?: number): BBox
       left = x;
       break;
     }
-  if (left < 0) return undefined;
+  if (left < 0) return pillAround(x0, x1, top, bottom, hEdge, vEdge, W, leftReach ?? 4 * h);
   // One box: its top and bottom sides run from its left side (rounded corners aside) past the text.
   const side = (y: number) => {
     let gap = 0;

@@ -500,6 +500,31 @@ describe("grounding a person's instruction", () => {
     expect(b.found && b.bbox[2]).toBeLessThanOrEqual(175);
   });
 
+  it("a pill drawn around words (a search field's round ends) is the field; an element of another type read over its placeholder leads to it", () => {
+    const f = canvas();
+    // A pill 400 × 60 at (100, 600): straight top and bottom from x 130 to 470, half discs of radius 30 at both ends.
+    const [cx0, cx1, cy, r] = [130, 470, 630, 30];
+    for (let y = cy - r; y <= cy + r; y++)
+      for (let x = cx0 - r; x <= cx1 + r; x++) {
+        const d = x < cx0 ? Math.hypot(x - cx0, y - cy) : x > cx1 ? Math.hypot(x - cx1, y - cy) : Math.abs(y - cy);
+        if (Math.abs(d - r) < 1) f.fill([x, y, x + 1, y + 1], [150, 150, 150]);
+      }
+    for (let x = 160; x < 260; x += 8) f.fill([x, 622, x + 4, 638], [90, 90, 90]); // the placeholder's letters
+    f.field([520, 605, 570, 655]); // a help button right of the field
+    const pill = enclosingBox(f, [155, 618, 265, 642]);
+    for (const [i, v] of [100, 600, 500, 660].entries()) expect(Math.abs(pill![i]! - v)).toBeLessThanOrEqual(2);
+    // The detector read the placeholder as a radio button's caption; a help button stands right of the field.
+    const targets = [el("r", "radio_button", [150, 615, 270, 645], "Search..."), el("help", "button", [520, 605, 570, 655], "?")];
+    const r0 = locate("the search field", targets, f);
+    expect(r0).toMatchObject({ found: true, element_id: "r:field" });
+    const [px, py] = r0.found ? r0.point : [0, 0];
+    expect([px > 100 && px < 500, py > 600 && py < 660]).toEqual([true, true]);
+    // A button's own border tight around its words is no field around them.
+    const g = canvas();
+    g.field([100, 700, 220, 740]);
+    expect(locate("the search field", [el("b", "button", [100, 700, 220, 740], "Search")], g)).not.toMatchObject({ found: true, element_id: "b:field" });
+  });
+
   it("text inside a drawn box is the field that shows it; of two equal captions, the drop-down asked for is the one with an arrow", () => {
     const f = canvas();
     const field = f.field;

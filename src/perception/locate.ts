@@ -582,7 +582,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const isCaption = (s: Scored) => !!wantType && CAPTIONED_TYPES.includes(wantType) && (isText(s.e) || typeCompatibility(wantType, s.e.type) < 0.6);
   /** The control a caption names: the box it sits in, a detected control beside it, or a box drawn beside it. */
   const controlOf = (s: Scored): typeof chosen | undefined => {
-    const around = pixels && FIELD_TYPES.includes(wantType!) && isText(s.e) ? enclosed(s) : undefined;
+    // (An element of another type read over a field's placeholder — a pill's words taken for a radio button's caption —:
+    // the drawn box around it, wide of its words as a field is, not a button's own border tight around them.)
+    const aroundAny = pixels && FIELD_TYPES.includes(wantType!) ? enclosed(s) : undefined;
+    const h = s.bbox[3] - s.bbox[1];
+    const around = aroundAny && (isText(s.e) || (aroundAny[2] - s.bbox[2] >= 2 * h && s.bbox[0] - aroundAny[0] < aroundAny[2] - s.bbox[2])) ? aroundAny : undefined;
     if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
     // (A toggle's caption read in one line with the words before it, « Échéance : High »: the words said.)
     const toggle = isToggleType(wantType);
