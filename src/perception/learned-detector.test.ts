@@ -359,6 +359,25 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const fitted = fitToggles(boxes.map((bbox) => ({ type: "checkbox" as const, bbox, confidence: 0.8 })), marks, rows);
     expect(fitted.map((f) => f.bbox)).toEqual([[108, 500, 124, 516], ...marks.map((m) => m.bbox)]);
   });
+  it("takes a check box's caption wrapped onto a second line, not the next check box's caption below it", () => {
+    // « [x] Subscribe to / newsletter » (the label wraps under its box), then « [ ] Annual billing », each box drawn.
+    const width = 400;
+    const grey = { data: new Uint8Array(width * 300).fill(255), width };
+    for (const y0 of [100, 150]) for (let i = 0; i < 16; i++) for (const [x, y] of [[100 + i, y0], [100 + i, y0 + 15], [100, y0 + i], [115, y0 + i]] as const) grey.data[y * width + x] = 120;
+    const words = [word("Subscribe", [124, 100, 194, 116]), word("to", [198, 100, 212, 116]), word("newsletter", [100, 124, 172, 137]), word("Annual", [124, 150, 170, 166]), word("billing", [174, 150, 220, 166])];
+    const lines: OcrLine[] = words.map((w) => ({ text: w.text, bbox: w.bbox, confidence: 0.9, words: [w] }));
+    const marks = [{ bbox: [100, 100, 116, 116] as BBox }, { bbox: [100, 150, 116, 166] as BBox }];
+    const [subscribe, annual] = fitToggles(marks.map((m) => ({ type: "checkbox" as const, bbox: [98, m.bbox[1] - 2, 214, m.bbox[3] + 2] as BBox, confidence: 0.8 })), marks, lines, grey);
+    expect(subscribe!.bbox).toEqual([100, 98, 212, 137]);
+    expect(annual!.bbox).toEqual([100, 148, 220, 168]);
+    // A list set tight: the next box a line's spacing below, its caption under the first one's words — not a wrap.
+    const tight = { data: new Uint8Array(width * 300).fill(255), width };
+    for (const y0 of [100, 122]) for (let i = 0; i < 16; i++) for (const [x, y] of [[100 + i, y0], [100 + i, y0 + 15], [100, y0 + i], [115, y0 + i]] as const) tight.data[y * width + x] = 120;
+    const list = [word("Subscribe", [124, 100, 194, 116]), word("Annual", [124, 122, 170, 138])];
+    const tightMarks = [{ bbox: [100, 100, 116, 116] as BBox }, { bbox: [100, 122, 116, 138] as BBox }];
+    const [first] = fitToggles(tightMarks.map((m) => ({ type: "checkbox" as const, bbox: [98, m.bbox[1] - 2, 200, m.bbox[3] + 2] as BBox, confidence: 0.8 })), tightMarks, list.map((w) => ({ text: w.text, bbox: w.bbox, confidence: 0.9, words: [w] })), tight);
+    expect(first!.bbox).toEqual([100, 98, 194, 118]);
+  });
   it("leaves a box with neither a drawn indicator nor a caption starting in it as it is", () => {
     const [alone] = fitToggles([{ type: "checkbox", bbox: [600, 300, 616, 316], confidence: 0.7 }], shapes, lines);
     expect(alone!.bbox).toEqual([600, 300, 616, 316]);

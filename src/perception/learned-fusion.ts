@@ -245,6 +245,31 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
       top = Math.min(top, w.bbox[1]);
       bottom = Math.max(bottom, w.bbox[3]);
     }
+    // A check box's caption wrapped onto a second line: words right below its first, about as tall, a line's spacing
+    // down, starting under its first word with nothing drawn before them (a hanging indent) or under the box with a word
+    // there (a label wrapping its box) — not the next toggle's caption, which starts after its own box.
+    const lead = caption.find((w) => w.bbox[2] > mark[2]);
+    if (lead && grey && p.type === "checkbox") {
+      const lh = lead.bbox[3] - lead.bbox[1];
+      const below = words
+        .filter((w) => !caption.includes(w) && w.bbox[1] >= bottom - 0.2 * lh && w.bbox[1] - bottom <= lh && Math.abs(w.bbox[3] - w.bbox[1] - lh) <= 0.35 * lh && w.bbox[0] >= mark[0] - 0.5 * lh && w.bbox[0] <= end + lh)
+        .sort((a, b) => a.bbox[0] - b.bbox[0]);
+      const head = below[0];
+      const boxed = (x0b: number, x1b: number) => !!head && boxes.some((b) => square(b, mark[3] - mark[1]) && overlap(b[1], b[3], head.bbox[1], head.bbox[3]) > 0 && overlap(b[0], b[2], x0b, x1b) > 0);
+      const faint = (b: BBox) => (inkedColumnFlags(grey, b, 12) ?? [true]).filter(Boolean).length;
+      const hanging = !!head && Math.abs(head.bbox[0] - lead.bbox[0]) <= 0.5 * lh && !boxed(mark[0], mark[2]) && faint([mark[0], head.bbox[1], mark[2], head.bbox[3]]) === 0;
+      const under = !!head && Math.abs(head.bbox[0] - mark[0]) <= 0.5 * lh && head.text.trim().length >= 2 && !boxed(head.bbox[0], head.bbox[2]);
+      if (hanging || under) {
+        let prev = head!.bbox[0];
+        for (const w of below) {
+          if (w.bbox[0] - prev > 0.8 * lh) break;
+          prev = w.bbox[2];
+          caption.push(w);
+          end = Math.max(end, w.bbox[2]);
+          bottom = Math.max(bottom, w.bbox[3]);
+        }
+      }
+    }
     // Across: from the indicator to its caption's end; down: the model's rows too (a widget's padding around its ink).
     const withCaption: BBox = [mark[0], Math.min(top, y0), end, Math.max(bottom, y1)];
     // A long caption: the model's box (it sees through a limited window) covers little of it, but reaches into it — past
