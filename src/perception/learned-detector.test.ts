@@ -370,6 +370,9 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     const [subscribe, annual] = fitToggles(marks.map((m) => ({ type: "checkbox" as const, bbox: [98, m.bbox[1] - 2, 214, m.bbox[3] + 2] as BBox, confidence: 0.8 })), marks, lines, grey);
     expect(subscribe!.bbox).toEqual([100, 98, 212, 137]);
     expect(annual!.bbox).toEqual([100, 148, 220, 168]);
+    // Words another toggle's box holds are its caption: the model saw a toggle there.
+    const [held] = fitToggles([...marks.map((m) => ({ type: "checkbox" as const, bbox: [98, m.bbox[1] - 2, 214, m.bbox[3] + 2] as BBox, confidence: 0.8 })), { type: "radio_button", bbox: [96, 120, 176, 140], confidence: 0.6 }], marks, lines, grey);
+    expect(held!.bbox).toEqual([100, 98, 212, 118]);
     // A list set tight: the next box a line's spacing below, its caption under the first one's words — not a wrap.
     const tight = { data: new Uint8Array(width * 300).fill(255), width };
     for (const y0 of [100, 122]) for (let i = 0; i < 16; i++) for (const [x, y] of [[100 + i, y0], [100 + i, y0 + 15], [100, y0 + i], [115, y0 + i]] as const) tight.data[y * width + x] = 120;

@@ -245,11 +245,11 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
       top = Math.min(top, w.bbox[1]);
       bottom = Math.max(bottom, w.bbox[3]);
     }
-    // A check box's caption wrapped onto a second line: words right below its first, about as tall, a line's spacing
+    // A drawn check box's caption wrapped onto a second line: words right below its first, about as tall, a line's spacing
     // down, starting under its first word with nothing drawn before them (a hanging indent) or under the box with a word
     // there (a label wrapping its box) — not the next toggle's caption, which starts after its own box.
     const lead = caption.find((w) => w.bbox[2] > mark[2]);
-    if (lead && grey && p.type === "checkbox") {
+    if (lead && grey && drawn && p.type === "checkbox") {
       const lh = lead.bbox[3] - lead.bbox[1];
       const below = words
         .filter((w) => !caption.includes(w) && w.bbox[1] >= bottom - 0.2 * lh && w.bbox[1] - bottom <= lh && Math.abs(w.bbox[3] - w.bbox[1] - lh) <= 0.35 * lh && w.bbox[0] >= mark[0] - 0.5 * lh && w.bbox[0] <= end + lh)
@@ -258,8 +258,10 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
       const boxed = (x0b: number, x1b: number) => !!head && boxes.some((b) => square(b, mark[3] - mark[1]) && overlap(b[1], b[3], head.bbox[1], head.bbox[3]) > 0 && overlap(b[0], b[2], x0b, x1b) > 0);
       const faint = (b: BBox) => (inkedColumnFlags(grey, b, 12) ?? [true]).filter(Boolean).length;
       const hanging = !!head && Math.abs(head.bbox[0] - lead.bbox[0]) <= 0.5 * lh && !boxed(mark[0], mark[2]) && faint([mark[0], head.bbox[1], mark[2], head.bbox[3]]) === 0;
-      const under = !!head && Math.abs(head.bbox[0] - mark[0]) <= 0.5 * lh && head.text.trim().length >= 2 && !boxed(head.bbox[0], head.bbox[2]);
-      if (hanging || under) {
+      const under = !!head && Math.abs(head.bbox[0] - mark[0]) <= 0.5 * lh && /^[\p{L}\p{N}]{2}/u.test(head.text.trim()) && !boxed(head.bbox[0], head.bbox[2]);
+      // (Words another toggle's box holds are that toggle's caption: the model saw its box there.)
+      const another = !!head && proposals.some((o) => o !== p && isToggle(o) && bboxContainsPoint(o.bbox, bboxCenter(head.bbox)));
+      if ((hanging || under) && !another) {
         let prev = head!.bbox[0];
         for (const w of below) {
           if (w.bbox[0] - prev > 0.8 * lh) break;
