@@ -191,7 +191,8 @@ export function widenFields(proposals: readonly ElementProposal[], shapes: reado
  * indicator 1.4 times as tall as its caption's first word or more (an accessible form's large toggle, which the model
  * never saw and boxes alone) takes its caption whatever the box covers, even a box on the indicator's own edges; a
  * caption's words need only sit on the indicator's rows (their middle within half its size of its middle: a large
- * ring's caption sits off its middle).
+ * ring's caption sits off its middle). Since stop 57 (decided the same way): a drawn check box's caption wrapped onto a
+ * second line is part of it; every selector of a table's column is its indicator (`columnIndicator` for a ticked one).
  */
 export function fitToggles(proposals: readonly ElementProposal[], shapes: readonly { readonly bbox: BBox }[], lines: readonly OcrLine[], grey?: GreyImage): FittedProposal[] {
   const words = lines.flatMap((l) => l.words);
