@@ -31,6 +31,12 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the selected field Name")).toMatchObject({ target: "Name", type: "text_input", state: "on" });
   });
 
+  it("« grisé » with its accent is the state, « grise » the colour", () => {
+    expect(parseInstruction("le bouton radio grisé")).toEqual({ verb: "click", target: "", type: "radio_button", state: "disabled" });
+    expect(parseInstruction("la zone grise")).toMatchObject({ colour: "grey" });
+    expect(parseInstruction("le bouton gris")).toMatchObject({ colour: "grey" });
+  });
+
   it("a capitalised type or icon word is the name when nothing else is (« le lien Icons », \"the Link button button\"); a menu and the instruction's first word stay what they are", () => {
     expect(parseInstruction("cliquer sur le lien Icons")).toEqual({ verb: "click", target: "Icons", type: "link" });
     expect(parseInstruction("click the Icons link")).toEqual({ verb: "click", target: "Icons", type: "link" });

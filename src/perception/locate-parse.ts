@@ -345,7 +345,10 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       i++;
       continue;
     }
-    const k = hit.kind;
+    // « grisé » folds to « grise », the colour: written with its accent, it is the state (« le bouton radio grisé »).
+    const said = toks.slice(i, i + hit.len);
+    const stateToo = hit.kind.k === "colour" && said.some((w) => /é/iu.test(w.orig)) ? STATE_PHRASES.find(([ph]) => ph === said.map((w) => w.f).join(" ")) : undefined;
+    const k: typeof hit.kind = stateToo ? { k: "state", v: stateToo[1] } : hit.kind;
     // A type or icon word written with a capital inside the instruction may be what the screen shows ("the Icons link").
     if (((k.k === "type" && k.v !== "menu") || k.k === "iconword") && !inAnchor && /^\p{Lu}/u.test(t.orig)) capitalised.push(toks.slice(i, i + hit.len));
     switch (k.k) {
