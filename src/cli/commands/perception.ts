@@ -139,11 +139,12 @@ export function resolveDaemonMode(dataDir: string, env: NodeJS.ProcessEnv): Daem
  * the screen's vector back in the same request); else one made here (element vectors with `embed`) —
  * and in "auto" mode a daemon started in the background for the next command.
  */
-async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, io: CliIo, obs: DetectorObservers, { remote, embed, screenVector = false }: { remote: boolean; embed: boolean; screenVector?: boolean }): Promise<{ detector: ElementDetector; imageEmbedder?: ImageEmbedder; close: () => Promise<void> }> {
+async function oneShotDetector(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, io: CliIo, obs: DetectorObservers, { remote, embed, screenVector = false, found }: { remote: boolean; embed: boolean; screenVector?: boolean; found?: DaemonFound }): Promise<{ detector: ElementDetector; imageEmbedder?: ImageEmbedder; close: () => Promise<void> }> {
   const mode = resolveDaemonMode(dataDir, io.env);
   const logger = obs.logger;
   if (remote && mode !== "off") {
-    const { info, daemon } = await daemonFor(o, dataDir, logger);
+    // (The daemon asked about already, when the command looked for one to hand its image to.)
+    const { info, daemon } = found ?? (await daemonFor(o, dataDir, logger));
     if (daemon) {
       logger?.debug({ pid: daemon.identity.pid }, "detecting in the detection daemon");
       const local = screenImageEmbedder();
@@ -179,8 +180,14 @@ function printDetection(io: CliIo, det: DetectionResult, state: ScreenState, { j
   for (const r of det.metadata.region_errors) io.out(`  region [${r.bbox.map(Math.round).join(", ")}] skipped: ${r.message}\n`);
 }
 
+/** What the data folder's daemon said of itself, and the daemon as this choice's detector when it runs this build and choice. */
+interface DaemonFound {
+  info?: Awaited<ReturnType<typeof daemonInfo>>;
+  daemon?: DaemonDetector;
+}
+
 /** The data folder's daemon as this choice's detector, when one runs this build and choice (and what it said of itself). */
-async function daemonFor(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, logger?: Logger): Promise<{ info?: Awaited<ReturnType<typeof daemonInfo>>; daemon?: DaemonDetector }> {
+async function daemonFor(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, logger?: Logger): Promise<DaemonFound> {
   const info = await daemonInfo(dataDir);
   const daemon = info ? usableDaemon(dataDir, info, { detector: o.detector, ocr: o.ocr, build: buildKey(defaultDetectorModelDir()) }, logger) : undefined;
   return { ...(info ? { info } : {}), ...(daemon ? { daemon } : {}) };
@@ -188,15 +195,15 @@ async function daemonFor(o: PerceptionChoice & { detector: DetectorKind }, dataD
 
 /**
  * `rpav detect`'s image handed as it is to a running daemon that decodes it and brings the screen's vector back with
- * the detection (nothing else to do with its pixels here: no crops, debug image, store or model regions); undefined when
- * the command decodes and detects here or through `oneShotDetector`.
+ * the detection (nothing else to do with its pixels here: no crops, debug image, store or model regions); none when
+ * the command decodes and detects here or through `oneShotDetector`, which takes what the daemon said (`found`).
  */
-async function handedToDaemon(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, io: CliIo, logger?: Logger): Promise<DaemonDetector | undefined> {
-  if (resolveDaemonMode(dataDir, io.env) === "off") return undefined;
-  const { daemon } = await daemonFor(o, dataDir, logger);
+async function handedToDaemon(o: PerceptionChoice & { detector: DetectorKind }, dataDir: string, io: CliIo, logger?: Logger): Promise<{ handed?: DaemonDetector; found?: DaemonFound }> {
+  if (resolveDaemonMode(dataDir, io.env) === "off") return {};
+  const found = await daemonFor(o, dataDir, logger);
   const local = screenImageEmbedder();
-  const paired = daemon?.withScreenVector(local.name, local.dimensions)?.detector;
-  return paired?.bringsScreenVector ? paired : undefined;
+  const paired = found.daemon?.withScreenVector(local.name, local.dimensions)?.detector;
+  return paired?.bringsScreenVector ? { handed: paired, found } : { found };
 }
 
 /** Logging of the detector (the logger, and the folder where failed detections keep their screenshot) and its optional VLM. */
@@ -338,7 +345,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const remote = !o.out && !o.remember && mode === "off";
       const choice = { ...o, detector: resolveDetector(dataDir, io.env, o.detector) };
       // With a daemon running, the image goes to it as it is (decoded there: this process loads no image library).
-      const handed = remote && !o.debugImage ? await handedToDaemon(choice, dataDir, io, io.logger?.()) : undefined;
+      const { handed, found } = remote && !o.debugImage ? await handedToDaemon(choice, dataDir, io, io.logger?.()) : {};
       if (handed) {
         if (!o.json) io.err(`detecting elements in ${image}…\n`);
         const { result: det, width, height, vector } = await handed.detectImage(await readBoundedFile(image, MAX_IMAGE_FILE_BYTES), image, o.scale ?? 1, { appName: o.app, windowTitle: o.title, scale: o.scale ?? 1 });
@@ -355,7 +362,7 @@ export function registerPerceptionCommands(program: Command, io: CliIo, setExit:
       const manager = defaultStateManager();
       const vlmGate = store && mode === "new_screens" ? newScreenGate(store, manager, vlmConfig) : undefined;
       const obs = { logger: io.logger?.(), failureDir: join(dataDir, "failures"), ...(proposer ? { vlm: proposer } : {}), ...(vlmGate ? { vlmGate } : {}) };
-      const { detector, imageEmbedder = screenImageEmbedder(), close: closeDetector } = await oneShotDetector(choice, dataDir, io, obs, { remote, embed: !!o.out, screenVector: true });
+      const { detector, imageEmbedder = screenImageEmbedder(), close: closeDetector } = await oneShotDetector(choice, dataDir, io, obs, { remote, embed: !!o.out, screenVector: true, ...(found ? { found } : {}) });
       const close = async () => {
         await closeDetector();
         await store?.close();
