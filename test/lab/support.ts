@@ -1,4 +1,5 @@
-import { afterAll, inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
+import { pidAlive, sleep } from "../../src/core/process.js";
 import { X11ScreenSource } from "../../src/platform/x11/x11-screen-source.js";
 import { X11WindowInfo } from "../../src/platform/x11/x11-window-info.js";
 import { launchApp, type AppHandle, type AppSpec } from "../../src/lab/apps.js";
@@ -27,6 +28,9 @@ export function labKit(): LabKit {
   const screen = new X11ScreenSource({ env, windows });
   const input = new X11XTestInputDriver({ env, speed: 3 });
   const apps: AppHandle[] = [];
+  // Each file starts on an empty desktop: a window an earlier file left (an app a workflow launched, a test that
+  // failed before its clean-up) would be grounded, activated or read in this file's place.
+  beforeAll(() => clearDesktop(windows, session.display));
   return {
     session,
     env,
@@ -44,4 +48,25 @@ export function labKit(): LabKit {
       await input.close();
     },
   };
+}
+
+/** Ends the app of every window on the desktop (nothing of the lab's own has a client window), and says which. */
+export async function clearDesktop(windows: X11WindowInfo, display: string): Promise<void> {
+  const left = await windows.list();
+  if (left.length === 0) return;
+  process.stderr.write(`[lab ${display}] windows left by an earlier file, closed: ${left.map((w) => `${w.appName} « ${w.title} » (pid ${w.pid ?? "?"})`).join(", ")}\n`);
+  const pids = [...new Set(left.map((w) => w.pid).filter((p): p is number => p !== null && p !== process.pid))];
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    for (const pid of pids) {
+      try {
+        if (pidAlive(pid)) process.kill(pid, signal);
+      } catch {
+        // ended meanwhile
+      }
+    }
+    for (let i = 0; i < 40 && (await windows.list()).length > 0; i++) await sleep(50);
+    if ((await windows.list()).length === 0) return;
+  }
+  const still = await windows.list();
+  if (still.length > 0) throw new Error(`lab ${display}: windows still open after their apps were ended: ${still.map((w) => `« ${w.title} »`).join(", ")}`);
 }
