@@ -91,9 +91,13 @@ static Window client_of(Window w, int depth) {
   return found;
 }
 
+/* Set by any X error: a window destroyed while it is being read (a click that closed it). */
+static volatile int x_failed = 0;
+
 static int ignore_errors(Display *d, XErrorEvent *e) {
   (void)d;
   (void)e;
+  x_failed = 1;
   return 0;
 }
 
@@ -101,6 +105,7 @@ static void put_window_under_pointer(void) {
   Window root, child = 0;
   int rx, ry, wx, wy;
   unsigned mask;
+  x_failed = 0;
   if (!XQueryPointer(ctrl, DefaultRootWindow(ctrl), &root, &child, &rx, &ry, &wx, &wy, &mask) || !child) return;
   Window w = client_of(child, 0);
   if (!w) return;
@@ -122,6 +127,14 @@ static void put_window_under_pointer(void) {
   }
   XClassHint cls = {NULL, NULL};
   XGetClassHint(ctrl, w, &cls);
+  XSync(ctrl, False);
+  if (x_failed) {
+    /* Gone while being read: no window rather than one with an empty title (the recorder keeps the one it saw). */
+    if (title) XFree(title);
+    if (cls.res_name) XFree(cls.res_name);
+    if (cls.res_class) XFree(cls.res_class);
+    return;
+  }
   printf(",\"window\":{\"id\":\"0x%lx\",\"title\":", (unsigned long)w);
   put_json_string(title ? title : "");
   printf(",\"app\":");

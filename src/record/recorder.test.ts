@@ -99,6 +99,13 @@ describe("recorder", () => {
     expect(session.actions[0]).toMatchObject({ kind: "click", window: { id: "0xd1a", title: "Confirmation" } });
   });
 
+  it("a click that closed its window, the title read as the window went away (empty): the title the windows showed before the press", async () => {
+    const form = { id: "0xf0", title: "Nouveau patient", appName: "Yad", instance: "yad", pid: 1, bbox: [0, 0, W, W] as const, frame: { left: 0, right: 0, top: 0, bottom: 0 }, active: true, visible: true };
+    const windows = { active: async () => form, list: async () => [form], get: async () => form } as unknown as WindowInfo;
+    const { session } = await record([{ t: 1, ev: "button_down", button: 1, x: 20, y: 20, window: { id: "0xf0", title: "", app: "Yad", bbox: form.bbox } }, { t: 4, ev: "button_up", button: 1, x: 20, y: 20 }], { windows });
+    expect(session.actions[0]).toMatchObject({ kind: "click", window: { id: "0xf0", title: "Nouveau patient" } });
+  });
+
   it("a burst is secret when nothing says otherwise, and the field or window is painted over; the text never reaches the disk", async () => {
     const queries: SecretQuery[] = [];
     const { dir, session } = await record([...key(1, "x", "x"), ...key(10, "y", "y"), ...key(20, "Tab", "\t"), ...key(30, "q", "q"), ...key(40, "z", "z")], {

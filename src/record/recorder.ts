@@ -342,6 +342,9 @@ export class Recorder {
           // Nothing asked at the press, or the one seen before it gone or unmapped since (a dialog closing): that one.
           const now = pressWindow ? await this.deps.windows.get(seen.id).catch(() => seen) : undefined;
           if (!pressWindow || !now?.visible) pressWindow = describedWindow(seen);
+        } else if (seen && pressWindow && pressWindow.title === "" && seen.title !== "") {
+          // The same window, its title read as it was going away (the click closed it): the title seen before the press.
+          pressWindow = { ...pressWindow, title: seen.title };
         }
       }
       if (e.ev === "button_down" && pressWindow) lastWindow = pressWindow;

@@ -87,7 +87,7 @@ describe("recorder + template builder on a real yad form", () => {
     expect(session.actions.find((a) => a.secret)?.length).toBe([...SECRET].length);
     for (const a of session.actions) {
       expect(a.before, `before of ${a.seq}`).toBeTruthy();
-      expect(a.window?.title).toBe("Nouveau patient");
+      expect(a.window?.title, `window of ${a.seq} (${a.kind})`).toBe("Nouveau patient");
     }
     // The secret is nowhere on disk (session, screenshots, anything in the folder).
     for (const f of filesUnder(dir)) expect(readFileSync(f).includes(Buffer.from(SECRET)), f).toBe(false);
