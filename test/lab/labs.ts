@@ -5,7 +5,7 @@
 // worker's VITEST_POOL_ID is no desktop number once the unit project has run in the same `vitest run` (both lab workers
 // were numbered 1 there, so two files drove one desktop — the failures `.ci/run` showed with several desktops).
 
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pidAlive } from "../../src/core/process.js";
@@ -24,24 +24,35 @@ export function labDisplays(): number[] {
 /** The file that says which process drives a lab desktop now. */
 export const claimFile = (display: string): string => join(tmpdir(), `rpav-test-lab-${display.replace(/\W/g, "")}.claim`);
 
-/** Writes the claim; a claim whose process is gone, or is this one (a file before that did not release it), is taken over. */
+/**
+ * Writes the claim; a claim whose process is gone, or is this one (a file before that did not release it), is taken over.
+ * The claim appears whole or not at all (written aside, then linked into place: `link` fails when the claim exists):
+ * written in place with `wx`, a file another process created but had not yet written read as no owner, and two files
+ * starting at once both took the first desktop (CI runs with a form typed twice, windows of another file on the screen).
+ */
 function tryClaim(file: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: "wx" });
-      return true;
-    } catch {
-      let owner = 0;
+  const mine = `${file}.${process.pid}`;
+  writeFileSync(mine, String(process.pid));
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        owner = Number(readFileSync(file, "utf8").trim());
+        linkSync(mine, file);
+        return true;
       } catch {
-        // released meanwhile: try again
+        let owner: number | undefined;
+        try {
+          owner = Number(readFileSync(file, "utf8").trim());
+        } catch {
+          continue; // released meanwhile: try again
+        }
+        if (owner !== process.pid && pidAlive(owner)) return false;
+        rmSync(file, { force: true });
       }
-      if (owner && owner !== process.pid && pidAlive(owner)) return false;
-      rmSync(file, { force: true });
     }
+    return false;
+  } finally {
+    rmSync(mine, { force: true });
   }
-  return false;
 }
 
 /**
