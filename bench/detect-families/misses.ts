@@ -32,6 +32,8 @@ const methodTally = (method: string) => {
   return m;
 };
 const missByType = new Map<string, number>();
+// Recall by what the generator drew (GTK's Switch and TextView, HTML's switch and textarea…), where the truth says.
+const bySource = new Map<string, { found: number; all: number }>();
 for (const s of screens) {
   const frame = await readImageFile(s.image, { scaleFactor: s.scale });
   const els = (await gated.detect(frame, { scale: s.scale })).elements;
@@ -43,6 +45,9 @@ for (const s of screens) {
   const lines: string[] = [];
   s.elements.forEach((g, gi) => {
     const pi = gotG.get(gi);
+    const src = `${g.type}/${(g as { source?: string }).source ?? "?"}`;
+    const sc = bySource.get(src) ?? { found: 0, all: 0 };
+    bySource.set(src, { found: sc.found + (pi === undefined ? 0 : 1), all: sc.all + 1 });
     if (pi === undefined) {
       t.fn++;
       missByType.set(g.type, (missByType.get(g.type) ?? 0) + 1);
@@ -80,5 +85,6 @@ for (const [k, t] of [...fam].sort(([a], [b]) => a.localeCompare(b))) {
 }
 console.log(`MEAN F1 ${(f1s.reduce((a, b) => a + b, 0) / Math.max(1, f1s.length)).toFixed(4)} over ${f1s.length} families`);
 console.log("misses by type:", Object.fromEntries([...missByType].sort(([, a], [, b]) => b - a)));
+console.log("recall by type/source:", [...bySource].sort(([, a], [, b]) => b.all - b.found - (a.all - a.found)).map(([k, v]) => `${k} ${v.found}/${v.all}`).join(", "));
 for (const [k, m] of [...byMethod].sort(([, a], [, b]) => b.fp - a.fp)) console.log(`by method ${k.padEnd(24)} right ${m.right}, wrong type ${m.wrongType}, false positives ${m.fp}`);
 await Promise.all([tess.close(), pp.close(), model.close(), fineModel.close()]);

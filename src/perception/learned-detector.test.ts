@@ -12,7 +12,7 @@ import type { ElementProposal, ElementProposer } from "../core/providers/element
 import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES } from "../core/schemas/uielement.js";
 import { calibratedConfidence, decodeDetections, defaultDetectorModelDir, logitForConfidence, mergeCoarse, widenCoarse, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, LearnedDetector, reliabilityTable, type CoarsePass, type DetectorMeta } from "./learned-detector.js";
-import { captionOf, captionOfField, completeCaptionedToggles, completeRowSelectors, completeTabStrips, fillIns, fitToggles, downArrowAtRight, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
+import { captionOf, captionOfField, completeCaptionedToggles, completeRowSelectors, completeSwitches, completeTabStrips, fillIns, fitToggles, downArrowAtRight, fuseWithOcr, inkGaps, joinSplitDropdowns, keepFused, retypeArrowedFields, retypeLeftAlignedButtons, snapToShapes, widenFields, withoutWordsIn } from "./learned-fusion.js";
 import { PpOcr } from "./ppocr-ocr.js";
 import { UIElementDetector } from "./ui-element-detector.js";
 import { CachedOcr } from "./ocr-cache.js";
@@ -478,6 +478,23 @@ describe("completeCaptionedToggles (toggles drawn before their captions, which n
     for (let x = 40; x < 400; x++) for (const y of [360, 399]) table.data[y * width + x] = 100;
     for (let y = 360; y < 400; y++) for (const x of [40, 79, 399]) table.data[y * width + x] = 100;
     expect(completeCaptionedToggles([], [{ kind: "rectangle", bbox: [40, 360, 80, 400] }], [line("Due date", [92, 372, 170, 388])], table, 1)).toEqual([]);
+  });
+});
+
+describe("completeSwitches (switches drawn that no element holds)", () => {
+  const line = (text: string, bbox: BBox): OcrLine => ({ text, bbox, confidence: 0.9, words: [{ text, bbox, confidence: 0.9 }] });
+  const lines = [line("Dark mode", [80, 24, 170, 40]), line("Notifications :", [100, 104, 220, 120]), line("Beta", [330, 104, 370, 120]), line("Save", [410, 24, 450, 40])];
+  const switches: BBox[] = [[20, 20, 70, 44], [230, 100, 280, 124], [400, 20, 460, 44]];
+  it("a check box on the switch with the caption that follows it, or the switch alone named by the caption before it", () => {
+    expect(completeSwitches([], switches, lines).map((c) => [c.type, c.bbox, c.label, c.method])).toEqual([
+      ["checkbox", [20, 20, 170, 44], "Dark mode", "heuristic_switch"],
+      ["checkbox", [230, 100, 280, 124], "Notifications", "heuristic_switch"],
+    ]);
+  });
+  it("leaves a switch an element holds, and names a bare one by a caption no element holds", () => {
+    const held: ElementCandidate = { type: "checkbox", bbox: [18, 18, 172, 46], label: "Dark mode", text: "", confidence: 0.9, method: "learned", filled: false };
+    const caption: ElementCandidate = { type: "link", bbox: [98, 102, 222, 122], label: "Notifications :", text: "", confidence: 0.9, method: "learned", filled: false };
+    expect(completeSwitches([held, caption], switches, lines).map((c) => [c.bbox, c.label])).toEqual([[[230, 100, 280, 124], "Beta"]]);
   });
 });
 

@@ -7,6 +7,8 @@
 // what a face shows retypes an element (retypeByFace): a drawn wide « button » whose text sits at its left is a field
 // showing its value (retypeLeftAlignedButtons), a field whose right end shows a down arrow a drop-down (retypeArrowedFields).
 // Fill boxes (a FillProposer's: the model's coarse pass) are added only where no other element stands (fillIns).
+// What a row, a column or a drawing shows completes them where no element stands: a table's row selectors
+// (completeRowSelectors), large toggles before their captions (completeCaptionedToggles), switches (completeSwitches).
 import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, bboxUnion, padBBox, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
@@ -613,6 +615,50 @@ export function completeCaptionedToggles(candidates: readonly ElementCandidate[]
     added.push({ type: kind === "disc" ? "radio_button" : "checkbox", bbox: [m[0], top, end, bottom], confidence: 0.6 });
   }
   return fuseWithOcr(added, lines).map((c) => ({ ...c, method: "heuristic_caption_toggle" }));
+}
+
+/**
+ * Switches no element holds (`switchesOf`: a round knob at one end of a track), which the model misses where a theme
+ * draws them as it never saw (a knob larger than its track, a faint outline): a check box on the switch — with the
+ * words that follow it on its row from a word's gap (a label wrapping its switch, named and boxed as a check box with
+ * its caption), else the switch alone, named by the caption just before it on its row (a form's caption column) or, as
+ * a bare indicator, after it. Not a pill a word reaches into (a button, a badge, a search field). Confidence 0.55 set by
+ * hand, as the rules' are. General geometry: no word, kit or app is named.
+ */
+export function completeSwitches(candidates: readonly ElementCandidate[], switches: readonly BBox[], lines: readonly OcrLine[]): ElementCandidate[] {
+  const words = lines.flatMap((l) => l.words);
+  const held = (b: BBox) => candidates.some((c) => bboxContainsPoint(c.bbox, bboxCenter(b)) || bboxIoU(c.bbox, b) >= 0.3);
+  const added: FittedProposal[] = [];
+  const bare: BBox[] = [];
+  for (const s of switches) {
+    if (held(s) || added.some((a) => bboxContainsPoint(a.bbox, bboxCenter(s)))) continue;
+    const h = s[3] - s[1];
+    const cy = (s[1] + s[3]) / 2;
+    const into = (w: OcrWord) => overlap(w.bbox[0], w.bbox[2], s[0], s[2]) > 0.3 * (w.bbox[2] - w.bbox[0]) && overlap(w.bbox[1], w.bbox[3], s[1], s[3]) > 0.5 * (w.bbox[3] - w.bbox[1]);
+    if (words.some(into)) continue;
+    const row = words.filter((w) => Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) <= 0.5 * h && w.bbox[0] >= s[2] - 2).sort((a, b) => a.bbox[0] - b.bbox[0]);
+    const caption: OcrWord[] = [];
+    let [end, top, bottom] = [s[2], s[1], s[3]];
+    for (const w of row) {
+      const wh = w.bbox[3] - w.bbox[1];
+      if (w.bbox[0] - end > (caption.length ? 0.8 * wh : Math.max(1.2 * wh, 0.5 * h)) || held(w.bbox)) break;
+      caption.push(w);
+      [end, top, bottom] = [Math.max(end, w.bbox[2]), Math.min(top, w.bbox[1]), Math.max(bottom, w.bbox[3])];
+    }
+    if (caption.length) added.push({ type: "checkbox", bbox: [s[0], top, end, bottom], confidence: 0.55, caption });
+    else {
+      added.push({ type: "checkbox", bbox: s, confidence: 0.55 });
+      bare.push(s);
+    }
+  }
+  const free = lines.filter((l) => !held(l.bbox));
+  return fuseWithOcr(added, lines).map((c) => {
+    if (!bare.includes(c.bbox)) return { ...c, method: "heuristic_switch" };
+    // A bare switch: the caption no element holds ending just before it on its row (within three letters' heights), else
+    // one starting just after it.
+    const caption = captionOf(c.bbox, free, "left", 3) ?? captionOf(c.bbox, free, "right", 3);
+    return { ...c, label: caption?.text.replace(/\s*:\s*$/u, "") ?? "", method: "heuristic_switch" };
+  });
 }
 
 /**

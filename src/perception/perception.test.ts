@@ -422,6 +422,36 @@ describe("pixel helpers", () => {
   });
 });
 
+describe("switchesOf (a round knob at one end of a track)", () => {
+  // Pills and discs drawn as a browser does (the shape's pixels where its centre line is within its radius).
+  const pill = (draw: ReturnType<typeof canvas>, x1: number, y1: number, x2: number, y2: number, c: readonly number[]) => {
+    const r = (y2 - y1) / 2;
+    for (let y = y1; y < y2; y++)
+      for (let x = x1; x < x2; x++) if (Math.hypot(x + 0.5 - Math.min(Math.max(x + 0.5, x1 + r), x2 - r), y + 0.5 - (y1 + r)) <= r) draw.img.data.set(c, (y * draw.img.width + x) * 3);
+  };
+  const switches = (draw: ReturnType<typeof canvas>, scale = 1) => proposeRegions(draw.img, { scale }).switches;
+  it("finds a knob inside a pill and a knob larger than a thin track, at either end, as the knob and track together", () => {
+    const d = canvas(400, 200, 246);
+    pill(d, 20, 20, 70, 44, [190, 190, 190]); // off: a grey pill, its white knob at the left
+    pill(d, 22, 22, 42, 42, [255, 255, 255]);
+    pill(d, 120, 20, 170, 44, [13, 110, 253]); // on: a blue pill, its knob at the right
+    pill(d, 148, 22, 168, 42, [255, 255, 255]);
+    pill(d, 220, 112, 280, 128, [150, 180, 230]); // a thin track, a larger knob over its right end
+    pill(d, 250, 106, 282, 134, [30, 100, 210]);
+    expect(switches(d).map((b) => [...b]).sort((a, b) => a[0]! - b[0]!)).toEqual([[20, 20, 70, 44], [120, 20, 170, 44], [220, 106, 282, 134]]);
+  });
+  it("no switch in a slider (a thin long track), a square handle on a track, a lone pill or a lone disc", () => {
+    const d = canvas(600, 200, 246);
+    d.rect(20, 47, 320, 53, [180, 180, 180]); // a slider: a 6 px track under a 20 px knob
+    pill(d, 100, 40, 120, 60, [255, 255, 255]);
+    pill(d, 20, 120, 80, 144, [190, 190, 190]); // a square handle at a pill's end
+    d.rect(22, 122, 42, 142, [255, 255, 255]);
+    pill(d, 400, 20, 480, 50, [13, 110, 253]); // a lone pill (a badge, a button's face)
+    pill(d, 400, 120, 430, 150, [13, 110, 253]); // a lone disc
+    expect(switches(d)).toEqual([]);
+  });
+});
+
 describe("text links, icon buttons, menus (synthetic screens)", () => {
   const w = (text: string, bbox: [number, number, number, number]): OcrWord => ({ text, bbox, confidence: 0.95 });
   const line = (...words: OcrWord[]) => ({ text: words.map((x) => x.text).join(" "), bbox: [Math.min(...words.map((x) => x.bbox[0])), Math.min(...words.map((x) => x.bbox[1])), Math.max(...words.map((x) => x.bbox[2])), Math.max(...words.map((x) => x.bbox[3]))] as [number, number, number, number], confidence: 0.95, words });

@@ -163,7 +163,7 @@ export function colourComponents(img: RgbImage, tol: number): { root: Int32Array
 }
 
 /** Shapes and glyphs from one labelling of the image's flat-colour surfaces. */
-export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}): { shapes: ShapeRegion[]; glyphs: GlyphRegion[] } {
+export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}): { shapes: ShapeRegion[]; glyphs: GlyphRegion[]; switches: BBox[] } {
   const tol = options.tolerance ?? 6;
   const scale = options.scale ?? 1;
   const minSide = (options.minSide ?? 9) * scale;
@@ -217,7 +217,65 @@ export function proposeRegions(img: RgbImage, options: ShapeProposerOptions = {}
     const fill: [number, number, number] = [s.r / s.n, s.g / s.n, s.b / s.n];
     out.push({ kind, bbox: [Math.max(0, s.x1 - 1), Math.max(0, s.y1 - 1), Math.min(W, s.x2 + 1), Math.min(H, s.y2 + 1)], fill, fillRatio, surround: surroundColour(img, s), container });
   }
-  return { shapes: dedupeShapes(out), glyphs: glyphsOf(root, stats, W, H, scale) };
+  return { shapes: dedupeShapes(out), glyphs: glyphsOf(root, stats, W, H, scale), switches: switchesOf(root, stats, W, scale) };
+}
+
+/**
+ * Switches as drawn: a knob — a round surface (a disc, or a pill up to four times as wide as tall: its box's corners
+ * left empty) — at one end of a track, a band of another surface centred on the knob's middle row, between a third of
+ * the knob's height and 1.6 times it (a thin track under a large knob, or a pill around a small one), running past the
+ * knob's other side by half its width or more; together 1.4 to 8 times as wide as tall (a switch stretched over its
+ * column, its knob up to four times as wide as tall; a slider's track is thinner or runs longer).
+ * Each switch's box is the knob's and the track's together. Words are not looked at here (a caller sets apart a pill
+ * holding text, a button or a badge). General geometry: no kit's colours or sizes.
+ */
+export function switchesOf(root: Int32Array, stats: readonly Stats[], W: number, scale: number): BBox[] {
+  const knobs: number[] = [];
+  const tracks: number[] = [];
+  stats.forEach((s, k) => {
+    const w = s.x2 - s.x1;
+    const h = s.y2 - s.y1;
+    if (h >= 4 * scale && h <= 50 * scale && w >= h && s.n >= 0.45 * w * h) tracks.push(k);
+    if (h < 10 * scale || h > 50 * scale || w < 0.75 * h || w > 4 * h) return;
+    const fill = s.n / (w * h);
+    if (fill < 0.6 || fill > 0.95) return;
+    // Round: its box's corners (a fifth of its height square) mostly not its own.
+    const q = Math.max(2, Math.floor(h / 5));
+    let inCorner = 0;
+    for (let dy = 0; dy < q; dy++)
+      for (let dx = 0; dx < q; dx++)
+        for (const [cx, cy] of [[s.x1 + dx, s.y1 + dy], [s.x2 - 1 - dx, s.y1 + dy], [s.x1 + dx, s.y2 - 1 - dy], [s.x2 - 1 - dx, s.y2 - 1 - dy]] as const) if (root[cy * W + cx] === k) inCorner++;
+    if (inCorner / (4 * q * q) < 0.3) knobs.push(k);
+  });
+  const found: BBox[] = [];
+  for (const k of knobs) {
+    const K = stats[k]!;
+    const [kw, kh, kcy] = [K.x2 - K.x1, K.y2 - K.y1, (K.y1 + K.y2) / 2];
+    for (const t of tracks) {
+      if (t === k) continue;
+      const T = stats[t]!;
+      const th = T.y2 - T.y1;
+      if (th < 0.33 * kh || th > 1.6 * kh || Math.abs((T.y1 + T.y2) / 2 - kcy) > 0.2 * Math.max(th, kh)) continue;
+      if (T.x1 > K.x2 + 2 || T.x2 < K.x1 - 2) continue;
+      const U: BBox = [Math.min(K.x1, T.x1), Math.min(K.y1, T.y1), Math.max(K.x2, T.x2), Math.max(K.y2, T.y2)];
+      const [uw, uh] = [U[2] - U[0], U[3] - U[1]];
+      if (uw < 1.4 * uh || uw > 8 * uh) continue;
+      // The knob at one end, the track running past its other side.
+      const atLeft = K.x1 - U[0] <= 0.3 * uh && T.x2 - K.x2 >= 0.5 * kw;
+      const atRight = U[2] - K.x2 <= 0.3 * uh && K.x1 - T.x1 >= 0.5 * kw;
+      if (!atLeft && !atRight) continue;
+      // The two surfaces fill most of their box (a pill: about 0.85; a thin track under a knob less).
+      if ((K.n + T.n) / (uw * uh) < 0.45) continue;
+      // On one surface (a form's, a cell's): the ring 3 px around them mostly one region (not a map's or a picture's).
+      if (ringUniformity(root, W, root.length / W, U, 3) < 0.75) continue;
+      found.push(U);
+    }
+  }
+  // One switch per place: the largest of boxes overlapping by half.
+  const sorted = found.sort((a, b) => area(b) - area(a));
+  const kept: BBox[] = [];
+  for (const b of sorted) if (!kept.some((k) => bboxIoU(k, b) > 0.4)) kept.push(b);
+  return kept;
 }
 
 /**
@@ -299,6 +357,27 @@ function surroundColour(img: RgbImage, s: Stats): [number, number, number] {
     add(s.x2 - 1 + m, y);
   }
   return c ? [r / c, g / c, b / c] : [255, 255, 255];
+}
+
+/** The share of a ring `d` px outside a box (inside the image) taken by its most frequent region. */
+function ringUniformity(root: Int32Array, W: number, H: number, b: BBox, d: number): number {
+  const count = new Map<number, number>();
+  let n = 0;
+  const add = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= W || y >= H) return;
+    const r = root[y * W + x]!;
+    count.set(r, (count.get(r) ?? 0) + 1);
+    n++;
+  };
+  for (let x = b[0] - d; x < b[2] + d; x++) {
+    add(x, b[1] - d);
+    add(x, b[3] - 1 + d);
+  }
+  for (let y = b[1] - d; y < b[3] + d; y++) {
+    add(b[0] - d, y);
+    add(b[2] - 1 + d, y);
+  }
+  return n ? Math.max(...count.values()) / n : 0;
 }
 
 /** Nested near-identical boxes (a border ring around a face) keep the outer one. */

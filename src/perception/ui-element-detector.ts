@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { captionOfField, completeCaptionedToggles, completeRowSelectors, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeByFace, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOfField, completeCaptionedToggles, completeRowSelectors, completeSwitches, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeByFace, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -228,7 +228,7 @@ export class UIElementDetector implements ElementDetector {
         const t1 = performance.now();
         const img = toRgb(frame);
         if (options.scale === undefined && options.autoScale) scale = frame.scaleFactor * uiScaleOf(ocr.lines);
-        const { shapes, glyphs } = proposeRegions(img, { scale });
+        const { shapes, glyphs, switches } = proposeRegions(img, { scale });
         timings.proposals_ms = performance.now() - t1;
         // Characters the text detector passes over (a pager's lone digits, too small at its
         // reading size) are read box by box, inside small boxes holding a glyph and no word.
@@ -300,7 +300,7 @@ export class UIElementDetector implements ElementDetector {
           // before their captions, a strip's tabs.
           const selectors = completeRowSelectors(found, drawn, ocr.lines, greyImage, scale);
           const toggles = completeCaptionedToggles([...found, ...selectors], drawn, ocr.lines, greyImage, scale);
-          const all = [...found, ...selectors, ...toggles];
+          const all = [...found, ...selectors, ...toggles, ...completeSwitches([...found, ...selectors, ...toggles], switches, ocr.lines)];
           // Each kept element's confidence, recalibrated by how it was found where the gate knows how (its fit).
           candidates = [...all, ...completeTabStrips(all, ocr.lines)].map((c) => {
             const calibrated = gate?.calibrate?.(c);
