@@ -203,6 +203,19 @@ describe("grounding a person's instruction", () => {
     expect(locate("the Personal radio button", els, screen)).toMatchObject({ found: true, element_id: "radio" });
   });
 
+  it("« the switch » named by words two captions bear: the caption whose control is drawn as a switch, not the one a box stands before", () => {
+    const page = canvas();
+    page.field([76, 304, 92, 320]); // a toggle's box before the first caption (a radio, a check box)
+    page.fill([880, 498, 940, 526], [150, 150, 150]); // a settings row's switch at its end: a track, its knob inside
+    page.fill([882, 500, 906, 524], [255, 255, 255]);
+    const els = [
+      el("cap", "generic_interactive", [100, 300, 300, 324], "Paiement à la livraison"),
+      el("cap2", "generic_interactive", [40, 500, 240, 524], "Paiement à la livraison"),
+      el("sw", "checkbox", [880, 498, 940, 526], ""),
+    ];
+    expect(locate("l'interrupteur Paiement à la livraison", els, page)).toMatchObject({ found: true, element_id: "sw", ambiguous: false });
+  });
+
   it("a rank with a place counts among the elements there; a settings row's far toggle may bear its own « Enable »; a row a radio also names is the words' row", () => {
     const bar = [el("a", "button", [40, 20, 80, 50], ""), el("b", "button", [100, 20, 140, 50], ""), el("c", "button", [860, 20, 900, 50], ""), el("d", "button", [920, 20, 960, 50], ""), el("e", "button", [900, 700, 960, 730], "")];
     expect(locate("the last button top right", bar, screen)).toMatchObject({ found: true, element_id: "d" });

@@ -632,7 +632,9 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // toggle's box or circle just before it.
     if (pixels && target && isToggleType(wantType) && parsed.ordinal === undefined && ambiguous) {
       const tied = [best, ...scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && isCaption(s))];
-      const toggled = tied.filter((s) => !!toggleBefore(pixels, s.bbox));
+      // « The switch »: the caption whose control is drawn as a switch (a settings row's heading), before any other.
+      const switched = switches?.size ? tied.filter((s) => switches.has(controlOf(s)?.element_id ?? "")) : [];
+      const toggled = switched.length === 1 ? switched : tied.filter((s) => !!toggleBefore(pixels, s.bbox));
       if (toggled.length === 1) {
         best = toggled[0]!;
         chosen = controlOf(best) ?? { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
