@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { LAB_COUNT } from "./test/lab/labs.js";
 
@@ -14,6 +15,10 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          // Every core, and two on a 2-core machine: vitest's default (the cores less one) ran the unit files one at a
+          // time there, while many of them wait on the processes they start (the CLI, the daemon, PostgreSQL). Measured
+          // on 2 cores: 7 min 11 s one at a time (CI's log) → 4 min 27 s two at a time, the same 107 files passing.
+          maxWorkers: Math.max(2, availableParallelism()),
           testTimeout: 60_000,
           hookTimeout: 120_000,
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
