@@ -272,10 +272,7 @@ export function switchesOf(root: Int32Array, stats: readonly Stats[], W: number,
     }
   }
   // One switch per place: the largest of boxes overlapping by half.
-  const sorted = found.sort((a, b) => area(b) - area(a));
-  const kept: BBox[] = [];
-  for (const b of sorted) if (!kept.some((k) => bboxIoU(k, b) > 0.4)) kept.push(b);
-  return kept;
+  return largestApart(found, (b) => b, 0.4);
 }
 
 /**
@@ -382,9 +379,13 @@ function ringUniformity(root: Int32Array, W: number, H: number, b: BBox, d: numb
 
 /** Nested near-identical boxes (a border ring around a face) keep the outer one. */
 export function dedupeShapes(shapes: ShapeRegion[]): ShapeRegion[] {
-  const sorted = [...shapes].sort((a, b) => area(b.bbox) - area(a.bbox));
-  const kept: ShapeRegion[] = [];
-  for (const s of sorted) if (!kept.some((k) => bboxIoU(k.bbox, s.bbox) > 0.8)) kept.push(s);
+  return largestApart(shapes, (s) => s.bbox, 0.8);
+}
+
+/** Largest first, each kept unless it overlaps one kept already by more than `maxIoU`. */
+function largestApart<T>(items: readonly T[], boxOf: (t: T) => BBox, maxIoU: number): T[] {
+  const kept: T[] = [];
+  for (const t of [...items].sort((a, b) => area(boxOf(b)) - area(boxOf(a)))) if (!kept.some((k) => bboxIoU(boxOf(k), boxOf(t)) > maxIoU)) kept.push(t);
   return kept;
 }
 

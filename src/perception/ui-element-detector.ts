@@ -300,7 +300,8 @@ export class UIElementDetector implements ElementDetector {
           // before their captions, a strip's tabs.
           const selectors = completeRowSelectors(found, drawn, ocr.lines, greyImage, scale);
           const toggles = completeCaptionedToggles([...found, ...selectors], drawn, ocr.lines, greyImage, scale);
-          const all = [...found, ...selectors, ...toggles, ...completeSwitches([...found, ...selectors, ...toggles], switches, ocr.lines)];
+          const completed = [...found, ...selectors, ...toggles];
+          const all = [...completed, ...completeSwitches(completed, switches, ocr.lines)];
           // Each kept element's confidence, recalibrated by how it was found where the gate knows how (its fit).
           candidates = [...all, ...completeTabStrips(all, ocr.lines)].map((c) => {
             const calibrated = gate?.calibrate?.(c);

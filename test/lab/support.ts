@@ -64,8 +64,10 @@ export async function clearDesktop(windows: X11WindowInfo, display: string): Pro
         // ended meanwhile
       }
     }
-    for (let i = 0; i < 40 && (await windows.list()).length > 0; i++) await sleep(50);
-    if ((await windows.list()).length === 0) return;
+    for (let i = 0; i < 40; i++) {
+      if ((await windows.list()).length === 0) return;
+      await sleep(50);
+    }
   }
   const still = await windows.list();
   if (still.length > 0) throw new Error(`lab ${display}: windows still open after their apps were ended: ${still.map((w) => `« ${w.title} »`).join(", ")}`);
