@@ -67,25 +67,60 @@ export const ICON_KEYWORDS: Record<string, string[]> = {
 };
 export const ICON_CLASSES = [...Object.keys(ICON_KEYWORDS), "other"];
 
+/**
+ * The extra figures (`--extra`): common on toolbars and in tables, named by a second model that only looks at what
+ * the first calls "other" (src/perception/icon-classifier.ts composes them), so adding them leaves the first model,
+ * and the classes workflows were recorded with, as they are. Its data: the same sources, every icon of these names
+ * labelled so, every other icon (the first model's classes included) "other".
+ */
+export const EXTRA_ICON_KEYWORDS: Record<string, string[]> = {
+  filter: ["filter", "funnel", "filter alt", "filter variant", "view filter", "filter simple"],
+  share: ["share", "share nodes", "share network", "share variant", "share alt", "emblem shared", "share android", "share social"],
+  check: ["check", "checkmark", "check2", "tick", "done", "check lg", "check bold", "dialog ok", "emblem ok", "check simple"],
+  maximize: ["maximize", "maximise", "window maximize", "fullscreen", "arrows fullscreen", "arrows maximize", "expand", "arrows angle expand", "view fullscreen", "arrows out"],
+  eye: ["eye", "visibility", "eye open", "eye show", "preview", "view", "eye off", "eye slash", "eye closed", "visibility off", "eye check"],
+  link: ["link", "chain", "insert link", "link 45deg", "link simple", "link alt", "link chain"],
+  logout: ["logout", "log out", "sign out", "exit", "door exit", "system log out", "application exit", "box arrow right", "sign out alt", "right from bracket"],
+  clock: ["clock", "time", "schedule", "clock hour 3", "clock hour 4", "clock three", "timer", "clock rotate left", "history", "alarm"],
+  image: ["image", "photo", "picture", "images", "photograph", "image x generic", "file image", "image square"],
+  attach: ["paperclip", "attach", "attachment", "attach file", "paper clip", "mail attachment", "attach 2"],
+  cart: ["cart", "shopping cart", "basket", "shopping basket", "cart shopping", "shopping bag", "bag"],
+  tag: ["tag", "tags", "label", "price tag", "tag simple", "bookmark tag"],
+  key: ["key", "key skeleton", "dialog password", "passkey"],
+  chart: ["chart", "bar chart", "chart bar", "graph", "chart line", "chart pie", "pie chart", "analytics", "stats", "chart column", "bar chart line", "graph up", "chart area", "office chart bar"],
+  phone: ["phone", "telephone", "call", "phone call", "phone simple", "call start"],
+  camera: ["camera", "photo camera", "camera alt", "camera simple", "camera photo", "device camera"],
+  more: ["more", "dots", "dots vertical", "ellipsis horizontal", "ellipsis vertical", "dots horizontal", "three dots", "three dots vertical", "ellipsis", "ellipsis vertical", "ellipsis h", "ellipsis v", "more vertical", "more horizontal", "more vert", "more horiz", "dots three", "dots three vertical", "kebab horizontal", "view more", "overflow menu vertical", "overflow menu horizontal"],
+};
+export const EXTRA_ICON_CLASSES = [...Object.keys(EXTRA_ICON_KEYWORDS), "other"];
+
 /** Words that say how an icon is drawn, not what it shows. */
 const STYLE_WORDS = new Set(
   "fill filled outline outlined line lines solid regular bold light thin duotone sharp round rounded alt o circle circled square squared sm lg md ios mini micro small large symbolic bx bxs bxl fa s r symbolic rtl ltr variant twotone two tone full fi mono".split(" "),
 );
 
-const KEYWORD_CLASS = new Map<string, string>();
-for (const [c, ks] of Object.entries(ICON_KEYWORDS)) for (const k of ks) KEYWORD_CLASS.set(k, c);
-const CLASS_TOKENS = new Set([...KEYWORD_CLASS.keys()].flatMap((k) => k.split(" ")));
+const keywordClasses = (keywords: Record<string, string[]>) => {
+  const byName = new Map<string, string>();
+  for (const [c, ks] of Object.entries(keywords)) for (const k of ks) byName.set(k, c);
+  return { byName, tokens: new Set([...byName.keys()].flatMap((k) => k.split(" "))) };
+};
+const KEYWORDS = keywordClasses(ICON_KEYWORDS);
+const ALL_KEYWORDS = keywordClasses({ ...ICON_KEYWORDS, ...EXTRA_ICON_KEYWORDS });
 
-/** An icon file name's class, "other", or undefined (two classes mixed: left out). */
-export function classOfName(file: string): string | undefined {
+/**
+ * An icon file name's class, "other", or undefined (two classes mixed: left out). `extra`: among the first model's
+ * classes and the extra ones (a name of neither is "other").
+ */
+export function classOfName(file: string, extra = false): string | undefined {
+  const { byName, tokens: classTokens } = extra ? ALL_KEYWORDS : KEYWORDS;
   const tokens = basename(file, extname(file))
     .toLowerCase()
     .split(/[-_.\s]+/u)
     .filter((t) => t && !STYLE_WORDS.has(t) && !/^\d+$/u.test(t));
   const name = tokens.join(" ");
-  const c = KEYWORD_CLASS.get(name);
+  const c = byName.get(name);
   if (c) return c;
-  return tokens.some((t) => CLASS_TOKENS.has(t)) ? undefined : "other";
+  return tokens.some((t) => classTokens.has(t)) ? undefined : "other";
 }
 
 interface Source {
@@ -250,11 +285,12 @@ function compose(img: { data: Buffer; w: number; h: number }, bg: readonly [numb
 async function held(): Promise<void> {
   const dir = join(OUT, "qt");
   execFileSync("/usr/bin/python3", [join(import.meta.dirname, "qt_icons.py"), dir], { stdio: "inherit" });
-  const items = JSON.parse(readFileSync(join(dir, "qt-icons.json"), "utf8")) as { file: string; class: string; size: number }[];
+  const items = JSON.parse(readFileSync(join(dir, "qt-icons.json"), "utf8")) as { file: string; class: string; extra_class: string; size: number }[];
   const r = rng(7);
   const n = ICON_INPUT_SIZE;
   const rows: Float32Array[] = [];
   const labels: number[] = [];
+  const extraLabels: number[] = [];
   const files: string[] = [];
   for (const it of items)
     for (const bg of [PALETTE_LIGHT[0]!, PALETTE_LIGHT[2]!, PALETTE_DARK[1]!]) {
@@ -263,28 +299,33 @@ async function held(): Promise<void> {
       if (!x) continue;
       rows.push(x);
       labels.push(ICON_CLASSES.indexOf(it.class));
+      extraLabels.push(EXTRA_ICON_CLASSES.indexOf(it.extra_class));
       files.push(it.file);
     }
   const buf = Buffer.alloc(rows.length * n);
   rows.forEach((x, k) => x.forEach((v, p) => (buf[k * n + p] = Math.round(v * 255))));
   writeFileSync(join(OUT, "held.bin"), buf);
-  writeFileSync(join(OUT, "held.json"), JSON.stringify({ side: ICON_INPUT_SIDE, planes: ICON_INPUT_PLANES, classes: ICON_CLASSES, labels, families: files.map(() => "held/qt-builtin"), files }));
+  writeFileSync(join(OUT, "held.json"), JSON.stringify({ side: ICON_INPUT_SIDE, planes: ICON_INPUT_PLANES, classes: ICON_CLASSES, labels, extra_classes: EXTRA_ICON_CLASSES, extra_labels: extraLabels, families: files.map(() => "held/qt-builtin"), files }));
   console.log(`${rows.length} held samples (Qt built-in icons) in ${join(OUT, "held.bin")}`);
 }
 
 async function main(): Promise<void> {
   if (process.argv.includes("--held")) return held();
+  const extra = process.argv.includes("--extra");
+  const classes = extra ? EXTRA_ICON_CLASSES : ICON_CLASSES;
+  /** The label a class of the file names has in the set being made. */
+  const labelOf = (c: string) => (!extra || EXTRA_ICON_KEYWORDS[c] ? c : "other");
   const sources = fetchSources();
   const r = rng(20261204);
   const perClassFile = 4;
   const maxPerClass = 80;
   const otherPerSource = 320;
-  const samples: { file: string; key: string; family: string; cls: string; mono: boolean }[] = [];
+  const samples: { file: string; key: string; family: string; cls: string; label: string; mono: boolean }[] = [];
   for (const s of sources) {
     const files = pickFiles(walk(s.dir), s.mono ? 1 : 3);
     const byClass = new Map<string, { file: string; key: string }[]>();
     for (const f of files) {
-      const c = classOfName(f.file);
+      const c = classOfName(f.file, extra);
       if (c) byClass.set(c, [...(byClass.get(c) ?? []), f]);
     }
     for (const [c, fs] of byClass) {
@@ -294,11 +335,11 @@ async function main(): Promise<void> {
         const j = Math.floor(r.next() * (i + 1));
         [chosen[i], chosen[j]] = [chosen[j]!, chosen[i]!];
       }
-      for (const f of chosen.slice(0, cap)) samples.push({ ...f, family: s.family, cls: c, mono: s.mono });
+      for (const f of chosen.slice(0, cap)) samples.push({ ...f, family: s.family, cls: c, label: labelOf(c), mono: s.mono });
     }
   }
   const n = ICON_INPUT_SIZE;
-  const variants = samples.flatMap((s) => Array.from({ length: s.cls === "other" ? 1 : perClassFile }, () => s));
+  const variants = samples.flatMap((s) => Array.from({ length: s.label === "other" ? 1 : perClassFile }, () => s));
   const buf = Buffer.alloc(variants.length * n);
   const labels: number[] = [];
   const families: string[] = [];
@@ -326,7 +367,7 @@ async function main(): Promise<void> {
     const x = compose(img, bg, r);
     if (!x) continue;
     for (let p = 0; p < n; p++) buf[k * n + p] = Math.round(x[p]! * 255);
-    labels.push(ICON_CLASSES.indexOf(s.cls));
+    labels.push(classes.indexOf(s.label));
     families.push(s.family);
     files.push(relative(OUT, s.file));
     groups.push(`${s.family}|${s.key}`);
@@ -334,10 +375,11 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`\r${variants.length}/${variants.length} icons rendered (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
   const bin = buf.subarray(0, k * n);
-  writeFileSync(join(OUT, "set.bin"), bin);
-  writeFileSync(join(OUT, "set.json"), JSON.stringify({ side: ICON_INPUT_SIDE, planes: ICON_INPUT_PLANES, classes: ICON_CLASSES, labels, families, files, groups }));
+  const name = extra ? "set-extra" : "set";
+  writeFileSync(join(OUT, `${name}.bin`), bin);
+  writeFileSync(join(OUT, `${name}.json`), JSON.stringify({ side: ICON_INPUT_SIDE, planes: ICON_INPUT_PLANES, classes, labels, families, files, groups }));
   const counts: Record<string, number> = {};
-  for (const l of labels) counts[ICON_CLASSES[l]!] = (counts[ICON_CLASSES[l]!] ?? 0) + 1;
+  for (const l of labels) counts[classes[l]!] = (counts[classes[l]!] ?? 0) + 1;
   const byFamily: Record<string, number> = {};
   for (const f of families) byFamily[f] = (byFamily[f] ?? 0) + 1;
   const manifest = {
@@ -348,7 +390,7 @@ async function main(): Promise<void> {
     sha256: createHash("sha256").update(bin).update(JSON.stringify(labels)).digest("hex"),
     seed: 20261204,
   };
-  writeFileSync(join(OUT, "manifest.json"), JSON.stringify(manifest, null, 1));
+  writeFileSync(join(OUT, extra ? "manifest-extra.json" : "manifest.json"), JSON.stringify(manifest, null, 1));
   console.log(JSON.stringify({ samples: k, classes: counts, families: byFamily }));
 }
 

@@ -23,6 +23,9 @@ CLASSES = {
     "SP_DialogNoButton": "other", "SP_FileLinkIcon": "other", "SP_TitleBarMenuButton": "other", "SP_TitleBarShadeButton": "other",
 }
 
+# Those that show a figure of the extra model (icon-extra: training/icons/build.ts EXTRA_ICON_KEYWORDS), "other" above.
+EXTRA_CLASSES = {"SP_DialogApplyButton": "check"}
+
 
 def main() -> None:
     out = sys.argv[1]
@@ -39,7 +42,7 @@ def main() -> None:
                 continue
             path = os.path.join(out, f"{name}-{size}.png")
             pm.save(path)
-            items.append({"file": os.path.basename(path), "enum": name, "class": cls, "size": size})
+            items.append({"file": os.path.basename(path), "enum": name, "class": cls, "extra_class": EXTRA_CLASSES.get(name, "other"), "size": size})
     with open(os.path.join(out, "qt-icons.json"), "w") as f:
         json.dump(items, f, indent=1)
     print(f"{len(items)} Qt icons in {out}")

@@ -128,18 +128,19 @@ def main():
     ap.add_argument("--seed", type=int, default=20261204)
     ap.add_argument("--width", type=float, default=1.0, help="channel multiplier (1: 16-32-64-96)")
     ap.add_argument("--lowres", type=float, default=0.3, help="share of icons seen blurred as at 12–24 px")
+    ap.add_argument("--extra", action="store_true", help="the extra figures' model (set-extra, `icons-data --extra`): icon-extra.onnx")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
-    x, y, meta = load("set")
+    x, y, meta = load("set-extra" if a.extra else "set")
     classes = meta["classes"]
     fams = np.array(meta["families"])
     val = file_split(meta.get("groups") or meta["files"])
     out_fam = np.isin(fams, a.holdout)
     tr = ~val & ~out_fam
     print(f"{tr.sum()} training icons, {(val & ~out_fam).sum()} val, {out_fam.sum()} held out by family ({', '.join(a.holdout) or 'none'})")
-    tag = ("full" if not a.holdout else "lofo-" + "-".join(h.replace("/", "_") for h in a.holdout)) + (f"-w{a.width:g}" if a.width != 1 else "") + (f"-lr{a.lowres:g}" if a.lowres != 0.3 else "")
+    tag = ("extra-" if a.extra else "") + ("full" if not a.holdout else "lofo-" + "-".join(h.replace("/", "_") for h in a.holdout)) + (f"-w{a.width:g}" if a.width != 1 else "") + (f"-lr{a.lowres:g}" if a.lowres != 0.3 else "")
     runs = os.path.join(DATA, "runs")
     os.makedirs(runs, exist_ok=True)
     ckpt = os.path.join(runs, f"{tag}.pt")
@@ -181,36 +182,39 @@ def main():
         _, po = evaluate(net, x[out_fam], y[out_fam], temp)
         report["held_out_families"] = summary(po, y[out_fam], classes)
     if os.path.exists(os.path.join(DATA, "held.bin")):
-        hx, hy, _ = load("held")
+        hx, hy, hmeta = load("held")
+        if a.extra:
+            assert hmeta.get("extra_classes") == classes, "held.json predates the extra classes: npm run train -- icons-data --held"
+            hy = np.array(hmeta["extra_labels"], dtype=np.int64)
         _, ph = evaluate(net, hx, hy, temp)
         report["held_qt_builtin"] = summary(ph, hy, classes)
     print(json.dumps({k: ({kk: vv for kk, vv in v.items() if kk != "per_class_top1"} if isinstance(v, dict) else v) for k, v in report.items()}))
     json.dump(report, open(os.path.join(runs, f"{tag}-report.json"), "w"), indent=1)
     out = a.out or (None if a.holdout else os.path.join(ROOT, "models", "icon-classifier"))
     if out:
-        export(net, temp, classes, meta, report, out, time.time() - t0, vars(a))
+        export(net, temp, classes, meta, report, out, time.time() - t0, vars(a), "icon-extra" if a.extra else "icon-classifier")
 
 
 def meta_hash(meta):
     return hashlib.sha256(json.dumps(meta["labels"]).encode() + json.dumps(meta["files"]).encode() + str(meta.get("planes", 1)).encode()).hexdigest()[:16]
 
 
-def export(net, temp, classes, meta, report, out, seconds, args):
+def export(net, temp, classes, meta, report, out, seconds, args, name):
     os.makedirs(out, exist_ok=True)
     net.eval()
     model = Exported(net, temp)
     side = meta["side"]
-    path = os.path.join(out, "icon-classifier.onnx")
+    path = os.path.join(out, f"{name}.onnx")
     planes = meta.get("planes", 1)
     torch.onnx.export(model, torch.zeros(1, planes, side, side), path, input_names=["ink"], output_names=["probs"],
                       dynamic_axes={"ink": {0: "n"}, "probs": {0: "n"}}, opset_version=13)
-    manifest = json.load(open(os.path.join(DATA, "manifest.json")))
+    manifest = json.load(open(os.path.join(DATA, "manifest-extra.json" if name == "icon-extra" else "manifest.json")))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     sidecar = {"classes": classes, "side": side, "planes": planes, "temperature": temp, "data_sha256": manifest["sha256"], "data_samples": manifest["samples"],
                "commit": commit, "training_seconds": round(seconds), "args": args, "sha256": hashlib.sha256(open(path, "rb").read()).hexdigest(),
                "figures": {k: v for k, v in report.items() if k != "temperature"}}
-    json.dump(sidecar, open(os.path.join(out, "icon-classifier.json"), "w"), indent=1)
-    json.dump(manifest, open(os.path.join(out, "data-manifest.json"), "w"), indent=1)
+    json.dump(sidecar, open(os.path.join(out, f"{name}.json"), "w"), indent=1)
+    json.dump(manifest, open(os.path.join(out, "data-manifest-extra.json" if name == "icon-extra" else "data-manifest.json"), "w"), indent=1)
     print(f"exported {path} ({os.path.getsize(path) / 1e6:.2f} MB)")
 
 
