@@ -5,14 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError, ProviderUnavailableError } from "../core/errors.js";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { defaultIconModelDir, ICON_META_FILE, ICON_MODEL_FILE, IconClassifier } from "./icon-classifier.js";
+import { defaultIconModelDir, ICON_EXTRA_META_FILE, ICON_EXTRA_MODEL_FILE, ICON_META_FILE, ICON_MODEL_FILE, IconClassifier } from "./icon-classifier.js";
 import { ICON_INPUT_SIZE, iconInput } from "./icon-input.js";
 import { ICON_CONCEPTS } from "./locate-lexicon.js";
-import { DRAWN_ICONS, paintIcon } from "../../test/support/drawn-icons.js";
+import { DRAWN_EXTRA_ICONS, DRAWN_ICONS, paintIcon } from "../../test/support/drawn-icons.js";
 
 /** A frame with each drawn icon at `size` px, `ink` on `bg`, side by side; the icons' ink boxes. */
-async function drawIcons(size: number, ink: string, bg: [number, number, number]): Promise<{ frame: Frame; boxes: Record<string, BBox> }> {
-  const names = Object.keys(DRAWN_ICONS);
+async function drawIcons(size: number, ink: string, bg: [number, number, number], names = Object.keys(DRAWN_ICONS)): Promise<{ frame: Frame; boxes: Record<string, BBox> }> {
   const width = names.length * size * 3;
   const height = size * 3;
   const data = new Uint8Array(width * height * 3);
@@ -66,6 +65,31 @@ describe("the icon classifier (the committed model)", () => {
     }
   });
 
+  it("names the extra model's figures too, and leaves the first model's answers as they are", async () => {
+    const { frame, boxes } = await drawIcons(24, "#333", [250, 250, 250], [...Object.keys(DRAWN_ICONS), ...Object.keys(DRAWN_EXTRA_ICONS)]);
+    const names = Object.keys(boxes);
+    const scores = await icons.recognize(frame, names.map((n) => boxes[n]!));
+    expect(scores.map(top)).toEqual(names);
+    // Each probability is rounded to 0.001: 51 of them sum to 1 within 0.03.
+    for (const s of scores) expect(Math.abs(Object.values(s).reduce((a, b) => a + b, 0) - 1)).toBeLessThan(0.03);
+    // The first model alone (a folder without the extra model): its own classes get the very same probabilities.
+    const dir = mkdtempSync(join(tmpdir(), "rpav-icons-"));
+    for (const f of [ICON_MODEL_FILE, ICON_META_FILE]) copyFileSync(join(defaultIconModelDir(), f), join(dir, f));
+    const first = await IconClassifier.create({ modelDir: dir });
+    try {
+      expect(icons.classes.length).toBeGreaterThan(first.classes.length);
+      const alone = await first.recognize(frame, names.map((n) => boxes[n]!));
+      alone.forEach((a, i) => {
+        for (const [c, p] of Object.entries(a)) if (c !== "other") expect(scores[i]![c], c).toBeCloseTo(p, 3);
+        // What the first calls other is shared out among the extra figures and other.
+        const shared = icons.classes.filter((c) => !first.classes.includes(c)).reduce((sum, c) => sum + scores[i]![c]!, scores[i]!.other!);
+        expect(Math.abs(shared - a.other!)).toBeLessThan(0.02);
+      });
+    } finally {
+      await first.close();
+    }
+  });
+
   it("knows every class the locate lexicon's icon concepts ask for", () => {
     for (const [name, c] of Object.entries(ICON_CONCEPTS)) for (const k of c.classes) expect(icons.classes, `${name} → ${k}`).toContain(k);
   });
@@ -86,5 +110,12 @@ describe("the icon classifier (the committed model)", () => {
     expect((e as Error).message).toContain(join(dir, ICON_MODEL_FILE));
     writeFileSync(join(dir, ICON_META_FILE), "{ not json");
     await expect(IconClassifier.create({ modelDir: dir })).rejects.toMatchObject({ code: "provider_unavailable", message: expect.stringContaining(ICON_META_FILE) });
+    // The extra model: its description present, its model missing or not a model.
+    copyFileSync(join(defaultIconModelDir(), ICON_META_FILE), join(dir, ICON_META_FILE));
+    copyFileSync(join(defaultIconModelDir(), ICON_MODEL_FILE), join(dir, ICON_MODEL_FILE));
+    copyFileSync(join(defaultIconModelDir(), ICON_EXTRA_META_FILE), join(dir, ICON_EXTRA_META_FILE));
+    await expect(IconClassifier.create({ modelDir: dir })).rejects.toMatchObject({ code: "provider_unavailable", message: expect.stringContaining(join(dir, ICON_EXTRA_MODEL_FILE)) });
+    writeFileSync(join(dir, ICON_EXTRA_MODEL_FILE), "not a model");
+    await expect(IconClassifier.create({ modelDir: dir })).rejects.toMatchObject({ code: "provider_unavailable", message: expect.stringContaining(ICON_EXTRA_MODEL_FILE) });
   });
 });

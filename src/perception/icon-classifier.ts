@@ -4,6 +4,11 @@
 // onnxruntime-node. Trained on twelve npm icon sets and six Debian icon themes; its probabilities are
 // temperature-calibrated on icons of files it never trained on. `rpav locate` asks it when an
 // instruction describes an icon instead of naming it ("l'icône de disquette", "the play button").
+//
+// Two models, composed: the first names 34 figures and "other"; the second (icon-extra.onnx, when its description is
+// in the folder) names further figures (a funnel, a paperclip, an eye, three dots…) among what the first calls other:
+// P(extra figure) = P₁(other) · P₂(figure), P(other) = P₁(other) · P₂(other). Adding figures so leaves the first
+// model's answers, and the classes workflows were recorded with (`icon_class`), exactly as they were.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,8 +23,11 @@ import { ICON_INPUT_PLANES, ICON_INPUT_SIDE, ICON_INPUT_SIZE, iconInput } from "
 
 export const ICON_MODEL_FILE = "icon-classifier.onnx";
 export const ICON_META_FILE = "icon-classifier.json";
+/** The extra figures' model and its description (optional: a folder without the description has the first model's classes). */
+export const ICON_EXTRA_MODEL_FILE = "icon-extra.onnx";
+export const ICON_EXTRA_META_FILE = "icon-extra.json";
 /** The command that makes the model again (said in every "missing model" error). */
-export const ICON_RESTORE_COMMAND = "git checkout -- models/icon-classifier (or retrain: npm run train -- icons-data && npm run train -- icons-data --held && npm run train -- icons)";
+export const ICON_RESTORE_COMMAND = "git checkout -- models/icon-classifier (or retrain: npm run train -- icons-data && npm run train -- icons-data --held && npm run train -- icons, and for the extra figures npm run train -- icons-data --extra && npm run train -- icons --extra)";
 /** At most this many icons per call (a screen's candidates are far fewer). */
 export const MAX_ICONS = 512;
 
@@ -40,9 +48,9 @@ export function defaultIconModelDir(): string {
  * `rpav doctor` read. A missing file or a description this version does not read is `provider_unavailable` naming the
  * file and the command that restores it.
  */
-export function readIconClassifierMeta(dir = defaultIconModelDir()): z.infer<typeof MetaSchema> {
-  const modelFile = join(dir, ICON_MODEL_FILE);
-  const metaFile = join(dir, ICON_META_FILE);
+export function readIconClassifierMeta(dir = defaultIconModelDir(), files: readonly [model: string, meta: string] = [ICON_MODEL_FILE, ICON_META_FILE]): z.infer<typeof MetaSchema> {
+  const modelFile = join(dir, files[0]);
+  const metaFile = join(dir, files[1]);
   for (const f of [modelFile, metaFile])
     if (!existsSync(f)) throw new ProviderUnavailableError(`The icon classifier's file ${f} is missing. Restore it: ${ICON_RESTORE_COMMAND}.`, { details: { file: f } });
   try {
@@ -52,29 +60,69 @@ export function readIconClassifierMeta(dir = defaultIconModelDir()): z.infer<typ
   }
 }
 
+/** The composed classes: each model's named classes in order (the first model's first), then "other". */
+export function composeIconClasses(models: readonly (readonly string[])[]): string[] {
+  const classes: string[] = [];
+  for (const m of models) for (const c of m) if (c !== "other" && !classes.includes(c)) classes.push(c);
+  return [...classes, "other"];
+}
+
+/** The classes the models of `dir` name together, read from their descriptions (each model file checked present). */
+export function readIconClasses(dir = defaultIconModelDir()): string[] {
+  const first = readIconClassifierMeta(dir).classes;
+  return composeIconClasses(existsSync(join(dir, ICON_EXTRA_META_FILE)) ? [first, readIconClassifierMeta(dir, [ICON_EXTRA_MODEL_FILE, ICON_EXTRA_META_FILE]).classes] : [first]);
+}
+
+/** One of the composed models: its session and its classes ("other" among them). */
+interface Stage {
+  readonly session: InferenceSession;
+  readonly classes: readonly string[];
+}
+
+async function openStage(ort: Ort, dir: string, files: readonly [model: string, meta: string], threads: number): Promise<Stage> {
+  const modelFile = join(dir, files[0]);
+  const meta = readIconClassifierMeta(dir, files);
+  if (!meta.classes.includes("other")) throw new ProviderUnavailableError(`The icon model description ${join(dir, files[1])} has no "other" class. Restore it: ${ICON_RESTORE_COMMAND}.`, { details: { file: join(dir, files[1]) } });
+  let session: InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(readFileSync(modelFile), cpuSessionOptions(threads));
+  } catch (e) {
+    throw new ProviderUnavailableError(`The icon classifier's model ${modelFile} cannot be loaded (${(e as Error)?.message ?? e}). Restore it: ${ICON_RESTORE_COMMAND}.`, { cause: e, details: { file: modelFile } });
+  }
+  if (!session.inputNames.includes("ink") || !session.outputNames.includes("probs")) {
+    await session.release();
+    throw new ProviderUnavailableError(`The model ${modelFile} has no "ink" input or "probs" output: it is not the icon classifier. Restore it: ${ICON_RESTORE_COMMAND}.`, { details: { file: modelFile } });
+  }
+  return { session, classes: meta.classes };
+}
+
 export class IconClassifier implements IconRecognizer {
+  /** The first model's named classes, then the extra model's, then "other". */
+  readonly classes: readonly string[];
+  /** For each stage, where each of its classes goes in `classes` (-1: its "other", shared out by the next stage). */
+  private readonly slots: readonly (readonly number[])[];
+
   private constructor(
     private readonly ort: Ort,
-    private readonly session: InferenceSession,
-    readonly classes: readonly string[],
-  ) {}
+    private readonly stages: readonly Stage[],
+  ) {
+    this.classes = composeIconClasses(stages.map((st) => st.classes));
+    this.slots = stages.map((st) => st.classes.map((c) => (c === "other" ? -1 : this.classes.indexOf(c))));
+  }
 
   static async create(options: { modelDir?: string; threads?: number } = {}): Promise<IconClassifier> {
     const dir = options.modelDir ?? defaultIconModelDir();
-    const modelFile = join(dir, ICON_MODEL_FILE);
-    const meta = readIconClassifierMeta(dir);
+    const threads = options.threads ?? 1;
     const ort = await loadOnnxRuntime();
-    let session: InferenceSession;
+    const first = await openStage(ort, dir, [ICON_MODEL_FILE, ICON_META_FILE], threads);
+    let extra: Stage | undefined;
     try {
-      session = await ort.InferenceSession.create(readFileSync(modelFile), cpuSessionOptions(options.threads ?? 1));
+      extra = existsSync(join(dir, ICON_EXTRA_META_FILE)) ? await openStage(ort, dir, [ICON_EXTRA_MODEL_FILE, ICON_EXTRA_META_FILE], threads) : undefined;
     } catch (e) {
-      throw new ProviderUnavailableError(`The icon classifier's model ${modelFile} cannot be loaded (${(e as Error)?.message ?? e}). Restore it: ${ICON_RESTORE_COMMAND}.`, { cause: e, details: { file: modelFile } });
+      await first.session.release();
+      throw e;
     }
-    if (!session.inputNames.includes("ink") || !session.outputNames.includes("probs")) {
-      await session.release();
-      throw new ProviderUnavailableError(`The model ${modelFile} has no "ink" input or "probs" output: it is not the icon classifier. Restore it: ${ICON_RESTORE_COMMAND}.`, { details: { file: modelFile } });
-    }
-    return new IconClassifier(ort, session, meta.classes);
+    return new IconClassifier(ort, extra ? [first, extra] : [first]);
   }
 
   async recognize(frame: Frame, boxes: readonly BBox[], signal?: AbortSignal): Promise<IconScores[]> {
@@ -95,16 +143,38 @@ export class IconClassifier implements IconRecognizer {
 
   /** The probabilities (n × classes, row-major) for `n` inputs already made by `iconInput` (the bench feeds stored ones). */
   async classifyInk(ink: Float32Array, n: number): Promise<Float32Array> {
-    const side = ICON_INPUT_SIDE;
     if (ink.length !== n * ICON_INPUT_SIZE) throw new InvalidInputError(`${n} icon inputs need ${n * ICON_INPUT_SIZE} values; ${ink.length} were given.`);
-    const out = await this.session.run({ ink: new this.ort.Tensor("float32", ink, [n, ICON_INPUT_PLANES, side, side]) });
-    const probs = out["probs"]!.data as Float32Array;
+    const probs: Float32Array[] = [];
+    for (const st of this.stages) probs.push(await this.run(st, ink, n));
     const C = this.classes.length;
-    if (probs.length !== n * C) throw new ProviderUnavailableError(`The icon classifier answered ${probs.length} values for ${n} icons of ${C} classes. Restore it: ${ICON_RESTORE_COMMAND}.`);
+    const out = new Float32Array(n * C);
+    for (let i = 0; i < n; i++) {
+      // What the stages before call "other" is shared out by the next one.
+      let rest = 1;
+      this.stages.forEach((st, s) => {
+        const K = st.classes.length;
+        let other = 0;
+        this.slots[s]!.forEach((slot, k) => {
+          const p = probs[s]![i * K + k]!;
+          if (slot < 0) other = p;
+          else out[i * C + slot] = out[i * C + slot]! + rest * p;
+        });
+        rest *= other;
+      });
+      out[i * C + C - 1] = rest;
+    }
+    return out;
+  }
+
+  private async run(st: Stage, ink: Float32Array, n: number): Promise<Float32Array> {
+    const side = ICON_INPUT_SIDE;
+    const out = await st.session.run({ ink: new this.ort.Tensor("float32", ink, [n, ICON_INPUT_PLANES, side, side]) });
+    const probs = out["probs"]!.data as Float32Array;
+    if (probs.length !== n * st.classes.length) throw new ProviderUnavailableError(`The icon classifier answered ${probs.length} values for ${n} icons of ${st.classes.length} classes. Restore it: ${ICON_RESTORE_COMMAND}.`);
     return probs;
   }
 
   async close(): Promise<void> {
-    await this.session.release();
+    for (const st of this.stages) await st.session.release();
   }
 }

@@ -11,12 +11,20 @@ export const DRAWN_ICONS: Record<string, string> = {
   search: `<circle cx="10" cy="10" r="6"/><path d="M14.5 14.5L20 20"/>`,
 };
 
+/** Figures of the extra model (icon-extra.onnx): a funnel, three dots one above the other, a check mark, an eye. */
+export const DRAWN_EXTRA_ICONS: Record<string, string> = {
+  filter: `<path d="M3 5h18l-7 8v6l-4 2v-8z"/>`,
+  more: `<circle cx="12" cy="5" r="1"/><circle cx="12" cy="12" r="1"/><circle cx="12" cy="19" r="1"/>`,
+  check: `<path d="M4 12.5l5 5L20 6.5"/>`,
+  eye: `<path d="M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12z"/><circle cx="12" cy="12" r="3"/>`,
+};
+
 /**
  * Paints the drawn icon `name` at `size` px, `ink` strokes `stroke` units wide, into packed pixels (`channels` 3 or 4,
  * rows `width` pixels) with its top-left corner at (ox, oy), blended over what is there. Returns its ink box (alpha > 0.25).
  */
 export async function paintIcon(data: Uint8Array, width: number, channels: 3 | 4, name: string, ox: number, oy: number, size: number, ink: string, stroke = 2): Promise<BBox> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="${ink}" stroke-width="${stroke}" stroke-linecap="round" stroke-linejoin="round">${DRAWN_ICONS[name]}</svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="${ink}" stroke-width="${stroke}" stroke-linecap="round" stroke-linejoin="round">${DRAWN_ICONS[name] ?? DRAWN_EXTRA_ICONS[name]}</svg>`;
   const { data: px, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   let [l, t, r, b] = [Infinity, Infinity, -1, -1];
   for (let y = 0; y < info.height; y++)

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { DEFAULT_ENGLISH_WORD_LIST, DEFAULT_FRENCH_WORD_LIST } from "../../perception/hybrid-ocr.js";
 import { defaultDetectorModelDir, DETECTOR_META_FILE, DETECTOR_MODEL_FILE, DETECTOR_RESTORE_COMMAND, recordedModelSha256 } from "../../perception/learned-detector.js";
 import { LogisticRulesGate } from "../../perception/rules-gate.js";
-import { defaultIconModelDir, readIconClassifierMeta } from "../../perception/icon-classifier.js";
+import { defaultIconModelDir, readIconClasses } from "../../perception/icon-classifier.js";
 import { RpaError } from "../../core/errors.js";
 
 export type CheckStatus = "ok" | "missing" | "warn";
@@ -134,8 +134,8 @@ export function checkDetector(modelDir = defaultDetectorModelDir()): Check {
  */
 export function checkIconClassifier(modelDir = defaultIconModelDir()): Check {
   try {
-    const meta = readIconClassifierMeta(modelDir);
-    return { name: "icon classifier", status: "ok", detail: `${modelDir} (${meta.classes.length} classes)` };
+    const classes = readIconClasses(modelDir);
+    return { name: "icon classifier", status: "ok", detail: `${modelDir} (${classes.length} classes)` };
   } catch (e) {
     if (!(e instanceof RpaError)) throw e;
     return { name: "icon classifier", status: "warn", detail: `${e.message} Without it, locate uses the icons' drawn shapes and recorded icon-only targets keep no icon class.` };
