@@ -13,7 +13,7 @@ const REACH = 2;
 const MAX_PROPOSALS = 300;
 
 /**
- * Boxes of icon-sized blobs (about 8 to 56 screen pixels a side at the frame's scale) whose centre
+ * Boxes of icon-sized blobs (about 8 to 56 screen pixels a side at the frame's scale, or a thin row of three dots) whose centre
  * lies in none of `occupied` (detected elements, text lines). Frame pixels. Blobs whose boxes cross (they overlap and
  * neither holds the other) are one thing cut in pieces — a button's faint outline broken where its shade is one grey
  * level fainter — and are proposed as one box while it stays icon-sized; a blob inside another (an icon in its frame)
@@ -41,6 +41,30 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
     const [bw, bh] = [b[2] - b[0], b[3] - b[1]];
     return bw >= minSide && bh >= minSide && bw <= maxSide && bh <= maxSide && bw <= 2.5 * bh && bh <= 2.5 * bw;
   };
+  /** Three dots or more in a row (a "more" button, « … »): a thin blob, up to 24 px long, in three pieces or more. */
+  const dotRow = (b: BBox): boolean => {
+    const [bw, bh] = [b[2] - b[0], b[3] - b[1]];
+    const [long, short] = [Math.max(bw, bh), Math.min(bw, bh)];
+    if (long < minSide || long > 24 * s || short < 2 * s || short >= minSide || long > 6 * short) return false;
+    // The ink: pixels far from the grey at the blob's corner, outside it, counted in runs along its length.
+    const x0 = Math.max(0, b[0] - 1);
+    const y0 = Math.max(0, b[1] - 1);
+    const bg = g[y0 * W + x0]!;
+    const across = bw >= bh;
+    // Ink is at least half the strongest contrast: the blur between two dots is not.
+    let strongest = 0;
+    for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) strongest = Math.max(strongest, Math.abs(g[y * W + x]! - bg));
+    const ink = Math.max(EDGE, strongest / 2);
+    let pieces = 0;
+    let inked = false;
+    for (let k = across ? b[0] : b[1]; k < (across ? b[2] : b[3]); k++) {
+      let any = false;
+      for (let m = across ? b[1] : b[0]; m < (across ? b[3] : b[2]) && !any; m++) any = Math.abs(g[across ? m * W + k : k * W + m]! - bg) > ink;
+      if (any && !inked) pieces++;
+      inked = any;
+    }
+    return pieces >= 3;
+  };
   for (let start = 0; start < cells.length; start++) {
     if (!cells[start] || seen[start]) continue;
     let [x1, y1, x2, y2] = [cw, ch, 0, 0];
@@ -66,7 +90,7 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
         }
     }
     const box: BBox = [x1 * CELL, y1 * CELL, Math.min(W, x2 * CELL), Math.min(H, y2 * CELL)];
-    if (n >= 6 && iconSized(box)) sized.push(box);
+    if (n >= 6 && (iconSized(box) || dotRow(box))) sized.push(box);
   }
   const out: BBox[] = [];
   for (const box of joinCrossing(sized, iconSized)) {

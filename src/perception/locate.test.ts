@@ -452,6 +452,24 @@ describe("grounding a person's instruction", () => {
     expect(iconProposals(g, []).sort((a, b) => a[0] - b[0])).toEqual([[300, 100, 342, 142], [312, 112, 330, 130]]);
   });
 
+  it("proposes three dots in a row or a column (a « … » or kebab button), not a lone dash of their size", () => {
+    const ink = [40, 40, 40] as const;
+    const f = canvas();
+    // Three 2-px dots 2 px apart (the blur between them lighter), across and down; a 12 × 3 dash beside them.
+    for (let k = 0; k < 3; k++) {
+      f.fill([100 + 4 * k, 100, 102 + 4 * k, 102], ink);
+      f.fill([103 + 4 * k, 100, 104 + 4 * k, 102], [200, 200, 200]);
+      f.fill([200, 100 + 5 * k, 203, 103 + 5 * k], ink);
+    }
+    f.fill([300, 100, 312, 103], ink);
+    const props = iconProposals(f, []).sort((a, b) => a[0] - b[0]);
+    expect(props).toHaveLength(2);
+    expect(props[0]![0]).toBeLessThanOrEqual(100);
+    expect(props[0]![2]).toBeGreaterThanOrEqual(110);
+    expect(props[1]![0]).toBeLessThanOrEqual(200);
+    expect(props[1]![3]).toBeGreaterThanOrEqual(113);
+  });
+
   it("a caption whose field the detector missed leads to the box drawn beside it", () => {
     const f = canvas();
     // A white field with a grey border right of its caption, another under its caption.
