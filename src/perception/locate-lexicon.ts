@@ -467,7 +467,9 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   chart: { words: ["chart", "bar chart", "pie chart", "graph", "graphique", "diagramme", "histogramme", "camembert"], labels: ["statistics", "statistiques", "stats", "analytics", "reports", "rapports"], shapes: [], classes: ["chart"] },
   phone: { words: ["phone", "telephone", "handset", "combine"], labels: ["call", "appeler", "phone", "telephone"], shapes: [], classes: ["phone"] },
   camera: { words: ["camera", "appareil photo"], labels: ["camera", "take photo", "prendre une photo"], shapes: [], classes: ["camera"] },
-  arrow: { words: ["arrow", "fleche", "chevron"], labels: [], shapes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "triangle_right", "triangle_left"], classes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "upload", "download"] },
+  arrow: { words: ["arrow", "fleche"], labels: [], shapes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "triangle_right", "triangle_left"], classes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "upload", "download"] },
+  // An arrowhead with no shaft: never a download's or an upload's arrow onto its tray.
+  chevron: { words: ["chevron", "caret"], labels: [], shapes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down"], classes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down"] },
   next: { words: ["next page", "page suivante", "right arrow", "fleche droite", "forward arrow", "fleche avant", "next arrow", "fleche suivante", "»", "›"], labels: ["next", "suivant", "suivante", "»", "›", ">"], shapes: ["arrow_right", "triangle_right"], classes: ["arrow_right"] },
   previous: { words: ["previous page", "page precedente", "left arrow", "fleche gauche", "back arrow", "fleche retour", "fleche de retour", "previous arrow", "fleche precedente", "«", "‹"], labels: ["previous", "precedent", "precedente", "back", "retour", "«", "‹", "<"], shapes: ["arrow_left", "triangle_left"], classes: ["arrow_left"] },
 };

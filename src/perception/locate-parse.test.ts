@@ -169,6 +169,11 @@ describe("instruction parsing: what names the target and what only describes it"
   it("states and pagers are read apart from the target's words", () => {
     expect(parseInstruction("the checked checkbox")).toEqual({ verb: "click", target: "", type: "checkbox", state: "on" });
     expect(parseInstruction("la case non cochée")).toEqual({ verb: "click", target: "", type: "checkbox", state: "off" });
+    // A button is not ticked: « coche » without its accent is the noun (a check mark); « coché » stays the state.
+    expect(parseInstruction("le bouton coche")).toEqual({ verb: "click", target: "", type: "button", icon: "check" });
+    expect(parseInstruction("le bouton coché")).toEqual({ verb: "click", target: "", type: "button", state: "on" });
+    // A chevron is an arrowhead (never a download's arrow onto its tray); an arrow is any.
+    expect(parseInstruction("le chevron vers le bas")).toEqual({ verb: "click", target: "", icon: "chevron", direction: "down" });
     // A box said ticked or not is a check box; an empty box stays a field.
     expect(parseInstruction("the unchecked Notifications box")).toEqual({ verb: "click", target: "Notifications", type: "checkbox", state: "off" });
     expect(parseInstruction("the empty box")).toMatchObject({ type: "text_input", state: "off" });

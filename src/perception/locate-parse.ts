@@ -439,6 +439,11 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     target.sort((a, b) => toks.indexOf(a) - toks.indexOf(b));
     state = undefined;
   }
+  // « le bouton coche »: a button is not ticked; « coche » written without its accent is the noun, a check mark.
+  if (state === "on" && finalType === "button" && !icon && stateTokens.length === 1 && stateTokens[0]!.orig.toLowerCase() === "coche") {
+    icon = "check";
+    state = undefined;
+  }
   const words = target.filter(isNamed);
   // Nothing named but a capitalised type or icon word past the instruction's start (« le lien Icons », "the Link
   // button button"): that word is the name, as if quoted.

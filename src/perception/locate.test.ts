@@ -610,6 +610,28 @@ describe("grounding a person's instruction", () => {
     expect(locate({ verb: "click", target: "Tools", type: "tab" }, tabs, screen, { natural: true }).found).toBe(true);
   });
 
+  it("a chevron asked: an arrow drawn that the recognizer names a download is the download's (and the reverse)", async () => {
+    const f = canvas();
+    // Two icon-only buttons, each with an arrow down (a shaft, and two 3-px strokes meeting at its foot).
+    for (const ox of [100, 140]) {
+      f.fill([ox + 19, 108, ox + 22, 128], [40, 40, 40]);
+      for (let k = 0; k < 9; k++) {
+        f.fill([ox + 11 + k, 119 + k, ox + 14 + k, 122 + k], [40, 40, 40]);
+        f.fill([ox + 27 - k, 119 + k, ox + 30 - k, 122 + k], [40, 40, 40]);
+      }
+    }
+    const buttons = [el("dl", "button", [100, 100, 140, 140], ""), el("chev", "button", [140, 100, 180, 140], "")];
+    // Both drawn as arrows down.
+    for (const b of buttons) expect(elementAppearance(f, b.bbox as BBox, true).glyph?.shapes).toContain("arrow_down");
+    expect(locate("le chevron vers le bas", buttons, f)).toMatchObject({ found: true, ambiguous: true });
+    const recognizer: IconRecognizer = {
+      classes: ["download", "arrow_down", "other"],
+      recognize: async (_frame, boxes) => boxes.map((b) => (b[0] < 140 ? { download: 0.8, arrow_down: 0.15, other: 0.05 } : { download: 0.1, arrow_down: 0.85, other: 0.05 })),
+    };
+    expect(await locateWithIcons("le chevron vers le bas", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "chev", ambiguous: false });
+    expect(await locateWithIcons("the download icon", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "dl", ambiguous: false });
+  });
+
   it("asks an icon recognizer what the glyphs show when an instruction describes an icon (disquette, bouée)", async () => {
     const f = canvas();
     // Three icon-only buttons whose figures no drawn-shape rule names: a filled square, a ring of squares, an L.

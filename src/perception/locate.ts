@@ -279,6 +279,9 @@ function iconClasses(parsed: ParsedInstruction): readonly string[] {
   return all.filter((c) => (c.startsWith("arrow_") ? c.endsWith(`_${d}`) : !POINTING[c] || POINTING[c] === d));
 }
 
+/** The recognizer's figures a drawn arrow shape may belong to. */
+const SHAPE_FIGURES: Readonly<Record<string, readonly string[]>> = { arrow_down: ["arrow_down", "download"], arrow_up: ["arrow_up", "upload"], arrow_left: ["arrow_left"], arrow_right: ["arrow_right"] };
+
 /** Icon classes whose figure is an arrow pointing one way: an upload's up, a download's down, arrows all the same. */
 const POINTING: Readonly<Record<string, string>> = { upload: "up", download: "down" };
 
@@ -401,7 +404,16 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // A pager's number ("4" between "3" and "5") is a character, whatever its ink's outline looks like; so is the ink of
     // a word ("Silva" underlined reads as an arrow) the recognizer, asked, sees no such icon in.
     const worded = e.label.trim().length > 2;
-    const drawn = (g: Glyph) => !pagerNumbers().has(e.element_id) && g.shapes.some((x) => shapes.includes(x)) && !(worded && (learned(g)?.wanted ?? 1) < 0.1);
+    // An arrow drawn is also part of other figures (a download's arrow onto its tray): the one the recognizer surely
+    // names is that figure, not the one asked for (a chevron; an upload where a plain arrow up is drawn).
+    const otherFigure = (g: Glyph) => {
+      const s = options.iconScores?.get(glyphKey(g.bbox));
+      const l = learned(g);
+      if (!s || !l || l.wanted >= 0.3) return false;
+      const kin = g.shapes.filter((x) => shapes.includes(x)).flatMap((x) => SHAPE_FIGURES[x] ?? []);
+      return kin.some((c) => !classes.includes(c) && (s[c] ?? 0) >= 0.6);
+    };
+    const drawn = (g: Glyph) => !pagerNumbers().has(e.element_id) && g.shapes.some((x) => shapes.includes(x)) && !(worded && (learned(g)?.wanted ?? 1) < 0.1) && !otherFigure(g);
     return glyphs.find(drawn) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5);
   };
   const lines = elements.filter(isText).map((t) => ({ text: t.label, bbox: boxOf(t), confidence: 1, words: [] }));
