@@ -61,10 +61,14 @@ export interface ParsedInstruction {
   readonly masked?: boolean;
   /** The type was named a switch (« interrupteur », "toggle switch"): among check boxes, one drawn as a switch fits best. */
   readonly switch?: boolean;
+  /** The type was named a text box of several lines ("text area", « zone de texte multiligne »): a tall one fits best. */
+  readonly multiline?: boolean;
   /** A state the target is said to be in ("the checked box", « l'onglet actif », "the greyed-out button"). */
   readonly state?: StateWord;
 }
 
+/** Folded type phrases that name a text box of several lines (TYPE_PHRASES maps them to text_input). */
+const MULTILINE_PHRASES: ReadonlySet<string> = new Set(["text area", "textarea", "zone de texte multiligne", "zone de texte multilignes", "zone de texte multi lignes"]);
 /** Folded type phrases that name a check box drawn as a switch (TYPE_PHRASES maps them to checkbox). */
 const SWITCH_PHRASES: ReadonlySet<string> = new Set(["switch", "toggle switch", "interrupteur"]);
 
@@ -486,6 +490,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     ...(menu ? { menu } : {}),
     ...(masked ? { masked } : {}),
     ...(isSwitch && finalType === "checkbox" ? { switch: true } : {}),
+    ...(MULTILINE_PHRASES.has(typeWords) && finalType === "text_input" ? { multiline: true } : {}),
     ...(state ? { state } : {}),
     ...(pager ? { pager } : {}),
   };

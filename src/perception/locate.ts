@@ -20,6 +20,7 @@ import { accentShare, colourMatch, elementAppearance, inkContrast, regionAppeara
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
+import { textAreasFromLines } from "./text-area.js";
 import { numberedRows, type NumberedRows } from "./numbered-run.js";
 import { HEADING_WORDS, ICON_CONCEPTS, UI_LEXICON, type StateWord } from "./locate-lexicon.js";
 import { showsMaskedText } from "./masked-entry.js";
@@ -450,7 +451,14 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     : [];
   // « The switch »: where check boxes drawn as switches are on screen, they are the type asked; the others are kin.
   const switches = parsed.switch && pixels ? new Set(elements.filter((e) => !isText(e) && e.type === "checkbox" && switchShaped(pixels, boxOf(e))).map((e) => e.element_id)) : undefined;
-  const scored: Scored[] = [...elements, ...proposals].map((e) => {
+  // A text box asked for by no name ("the text area at the top"): multi-line boxes the detector missed are candidates too.
+  const areas: LocatableElement[] =
+    parsed.type === "text_input" && !parsed.target && !parsed.state && pixels
+      ? textAreasFromLines(pixels, elements.filter(isText).map(boxOf), elements.filter((e) => !isText(e) && e.type !== "text_input").map(boxOf))
+          .filter((b) => !elements.some((e) => !isText(e) && e.type === "text_input" && bboxIoU(boxOf(e), b) >= 0.5))
+          .map((b, i) => ({ element_id: `area:${i}`, type: "text_input", bbox: b, label: "" }))
+      : [];
+  const scored: Scored[] = [...elements, ...proposals, ...areas].map((e) => {
     const bbox = boxOf(e);
     const names = [e.label, e.text?.raw ?? "", captionOfField(e), numbered?.get(e.element_id)?.toString() ?? ""];
     const sim = (t: string) => Math.max(textSimilarity(t, names[0]!), textSimilarity(t, names[1]!) * 0.95, textSimilarity(t, names[2]!) * 0.97, textSimilarity(t, names[3]!) * 0.95);
@@ -490,6 +498,12 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const c = Math.max(colourMatch(parsed.colour, a.fill), a.glyph ? colourMatch(parsed.colour, a.glyph.colour) * (a.glyph.saturated ? 1 : 0.7) : 0);
       s.score += 0.3 * (c - 0.5);
     }
+  // "The text area": a text box several lines of the screen's text tall before a one-line field.
+  if (parsed.multiline) {
+    const heights = elements.filter(isText).map((t) => boxOf(t)[3] - boxOf(t)[1]).sort((a, b) => a - b);
+    const line = heights[heights.length >> 1] ?? 16;
+    for (const s of scored) if (!isText(s.e) && s.e.type === "text_input" && s.bbox[3] - s.bbox[1] >= 3 * line) s.score += 0.15;
+  }
   // "In the pagination": the elements in a pager's row (its numbers and the arrows at its ends).
   const bands = parsed.pager ? numberedOnScreen().bands : [];
   const inPager = (s: Scored) => bands.some((b) => bboxContainsPoint(b, bboxCenter(s.bbox)));
