@@ -9,8 +9,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le deuxième interrupteur")).toEqual({ verb: "click", target: "", type: "checkbox", ordinal: 2, switch: true });
     expect(parseInstruction("the toggle switch Notifications")).toMatchObject({ target: "Notifications", type: "checkbox", switch: true });
     expect(parseInstruction("the second check box")).not.toHaveProperty("switch");
-    // A multi-line field is a field: « multiligne » describes it, it names nothing.
-    expect(parseInstruction("la zone de texte multiligne en bas")).toEqual({ verb: "click", target: "", type: "text_input", position: { vertical: "bottom" } });
+    // A multi-line field is a field: « multiligne » describes it (a tall one fits best), it names nothing.
+    expect(parseInstruction("la zone de texte multiligne en bas")).toEqual({ verb: "click", target: "", type: "text_input", position: { vertical: "bottom" }, multiline: true });
+    expect(parseInstruction("the text area")).toEqual({ verb: "click", target: "", type: "text_input", multiline: true });
     expect(parseInstruction("the multiline text box")).toMatchObject({ target: "", type: "text_input" });
     // A pager's links and a slider are named by their kind.
     expect(parseInstruction("go to page 4 in the lower pager")).toEqual({ verb: "click", target: "page 4", type: "link", position: { vertical: "bottom" }, pager: true });
