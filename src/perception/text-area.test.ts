@@ -28,6 +28,10 @@ describe("text areas from their first line", () => {
     // The text's strokes are the surface's darker neighbours here: paint them light, as on a dark theme.
     for (let x = 42; x < 180; x += 4) f.fill([x, 65, x + 2, 75], 200);
     expect(textAreasFromLines(f, [[42, 63, 180, 77]], [])).toEqual([[40, 60, 400, 200]]);
+    // A light theme: the page a shade off the box's white, OCR's box for the line overhanging the box's left edge.
+    const light = page(249);
+    textBox(light, [40, 60, 400, 200], 220, 255, [43, 63, 180, 77]);
+    expect(textAreasFromLines(light, [[36, 63, 180, 77]], [])).toEqual([[40, 60, 400, 200]]);
   });
 
   it("nothing for a line on the open page, a one-line field, or a panel holding a control", () => {

@@ -6,8 +6,8 @@ import type { Frame } from "../core/frame.js";
 import { bboxCenter, bboxContainsPoint, type BBox } from "../core/geometry.js";
 import { toGrey, toRgb } from "./raster.js";
 
-/** Grey levels within which a pixel is the surface's own colour (a faint border differs by more). */
-const SAME = 6;
+/** Grey levels within which a pixel is the surface's own colour (a faint border differs by more; a page a shade off white too). */
+const SAME = 3;
 /** Share of a side's pixels that must step off the surface for the side to be drawn. */
 const SIDE = 0.8;
 
@@ -34,16 +34,19 @@ export function textAreasFromLines(frame: Frame, lines: readonly BBox[], occupie
     const c = row[row.length >> 1]!;
     const same = (x: number, y: number) => Math.abs(at(x, y) - c) <= SAME;
     if (row.filter((v) => Math.abs(v - c) <= SAME).length < 0.9 * row.length) continue;
+    // (OCR's box may overhang the text box's edge by a few pixels: the walks start where the surface does.)
+    let xs = x0;
+    while (xs < x1 && xs - x0 < h && !same(xs, y0 - 2)) xs++;
     const ym = (y0 + y1) >> 1;
-    let left = x0 - 1;
-    while (left > 0 && x0 - left <= 3 * h && same(left, ym)) left--;
+    let left = xs - 1;
+    while (left > 0 && xs - left <= 3 * h && same(left, ym)) left--;
     let top = y0 - 2;
-    while (top > 0 && y0 - top <= 2 * h && same(x0 + 1, top)) top--;
-    if (x0 - left > 3 * h || y0 - top > 2 * h || left <= 0 || top <= 0) continue;
+    while (top > 0 && y0 - top <= 2 * h && same(xs + 1, top)) top--;
+    if (xs - left > 3 * h || y0 - top > 2 * h || left <= 0 || top <= 0) continue;
     // The surface, or a line of text on it (a text box's lines may start at its very edge).
     const onText = (x: number, y: number) => lines.some((l) => x >= l[0] - 1 && x <= l[2] + 1 && y >= l[1] - 1 && y <= l[3] + 1);
     const plain = (x: number, y: number) => same(x, y) || onText(x, y);
-    let right = x0;
+    let right = xs;
     while (right < W - 1 && plain(right, top + 2)) right++;
     let bottom = top + 2;
     while (bottom < H - 1 && plain(left + 2, bottom)) bottom++;
