@@ -5,10 +5,12 @@
 // temperature-calibrated on icons of files it never trained on. `rpav locate` asks it when an
 // instruction describes an icon instead of naming it ("l'icône de disquette", "the play button").
 //
-// Two models, composed: the first names 34 figures and "other"; the second (icon-extra.onnx, when its description is
-// in the folder) names further figures (a funnel, a paperclip, an eye, three dots…) among what the first calls other:
-// P(extra figure) = P₁(other) · P₂(figure), P(other) = P₁(other) · P₂(other). Adding figures so leaves the first
-// model's answers, and the classes workflows were recorded with (`icon_class`), exactly as they were.
+// Two models, composed: the first names 33 figures and "other"; the second (icon-extra.onnx, when its description is
+// in the folder) names 17 further figures (a funnel, a paperclip, an eye, three dots…) and "other", the first's figures
+// among its others. Each saw the other's figures as "other", so each is asked of every class — its probability of the
+// class where it names it, of "other" where it does not — and the products are normalised (a product of experts): a
+// paperclip the first takes for a pencil is a paperclip when the second is surer of it than the first of the pencil.
+// The first model itself is unchanged, so are the classes workflows were recorded with (`icon_class`).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -149,19 +151,24 @@ export class IconClassifier implements IconRecognizer {
     const C = this.classes.length;
     const out = new Float32Array(n * C);
     for (let i = 0; i < n; i++) {
-      // What the stages before call "other" is shared out by the next one.
-      let rest = 1;
+      // Product of experts: each class gets each model's probability of it, or of its "other" where the model does not
+      // name it; normalised.
+      const row = out.subarray(i * C, (i + 1) * C).fill(1);
       this.stages.forEach((st, s) => {
         const K = st.classes.length;
-        let other = 0;
+        const p = (k: number) => probs[s]![i * K + k]!;
+        const otherK = this.slots[s]!.indexOf(-1);
+        const named = new Set<number>();
         this.slots[s]!.forEach((slot, k) => {
-          const p = probs[s]![i * K + k]!;
-          if (slot < 0) other = p;
-          else out[i * C + slot] = out[i * C + slot]! + rest * p;
+          if (slot >= 0) {
+            row[slot] = row[slot]! * p(k);
+            named.add(slot);
+          }
         });
-        rest *= other;
+        for (let c = 0; c < C; c++) if (!named.has(c)) row[c] = row[c]! * p(otherK);
       });
-      out[i * C + C - 1] = rest;
+      const sum = row.reduce((a, b) => a + b, 0);
+      for (let c = 0; c < C; c++) row[c] = row[c]! / sum;
     }
     return out;
   }
