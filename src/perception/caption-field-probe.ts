@@ -81,6 +81,33 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
     }
   }
 
+  // Right, a field drawn as an underline alone (no sides: material-like kits): a long horizontal edge under the caption's
+  // middle, within two and a half text heights, starting right of the caption within twelve and running eight or more;
+  // the field reaches as far above the caption's middle as its line lies below it.
+  if (cy > 0 && cy < H) {
+    const xEnd = Math.min(W, Math.round(caption[2] + 12 * h));
+    for (let y = Math.round(cy + 0.5 * h); y < Math.min(H - 1, cy + 2.5 * h); y++) {
+      let start = -1;
+      let width = 0;
+      for (let x = Math.max(1, fromX); x < xEnd; x++)
+        if (hEdge(x, y) && !hEdge(x - 1, y)) {
+          const run = runRight(x, y, x + 80 * h);
+          if (run > width) [start, width] = [x, run];
+        }
+      if (start < 0 || width < 8 * h) continue;
+      // Not the top of a box below (the next row's field): no side runs down from the line's start.
+      let down = 0;
+      // (A rounded corner starts the line a few pixels right of the side.)
+      for (let yy = y + 1; yy < Math.min(H, y + h); yy++) {
+        let side = false;
+        for (let x = Math.max(1, start - 4); x <= start + 2 && !side; x++) side = vEdge(x, yy);
+        if (side) down++;
+      }
+      if (down >= 0.6 * h) break;
+      return [start, Math.max(0, 2 * cy - y), start + width, y + 1];
+    }
+  }
+
   // Below: the first row under the caption with a long horizontal edge starting near the
   // caption's left end (the field's top), and the next such row (its bottom).
   const x0 = Math.max(0, Math.round(caption[0] - 2 * h));

@@ -470,6 +470,24 @@ describe("grounding a person's instruction", () => {
     expect(props[1]![3]).toBeGreaterThanOrEqual(113);
   });
 
+  it("a caption whose field is drawn as an underline alone leads to it; the top of a box below is no underline", () => {
+    const f = canvas();
+    // Caption 100–160 × 106–124 (middle 115); a 2-px line from x 200 to 600 at y 130–132.
+    f.fill([200, 130, 600, 132], [120, 120, 120]);
+    const u = probeFieldBesideCaption(f, [100, 106, 160, 124]);
+    expect(u).toBeDefined();
+    expect(u![0]).toBeGreaterThanOrEqual(199);
+    expect(u![2]).toBeGreaterThanOrEqual(598);
+    expect(u![1]).toBeLessThanOrEqual(102);
+    expect(u![3]).toBeGreaterThanOrEqual(130);
+    expect(u![3]).toBeLessThanOrEqual(134);
+    // The same caption above the top of a box (the next row's field, its sides running down): nothing.
+    const g = canvas();
+    g.fill([200, 130, 600, 170], [120, 120, 120]);
+    g.fill([201, 131, 599, 169], [255, 255, 255]);
+    expect(probeFieldBesideCaption(g, [100, 106, 160, 124])).toBeUndefined();
+  });
+
   it("a caption whose field the detector missed leads to the box drawn beside it", () => {
     const f = canvas();
     // A white field with a grey border right of its caption, another under its caption.
