@@ -488,6 +488,15 @@ describe("grounding a person's instruction", () => {
     expect(probeFieldBesideCaption(g, [100, 106, 160, 124])).toBeUndefined();
   });
 
+  it("a caption's underlined drop-down on its row beats the next row's button below it", () => {
+    const f = canvas();
+    f.fill([200, 130, 600, 132], [120, 120, 120]);
+    const els = [...textTargets([line("Catégorie", [100, 106, 160, 124])], []), el("export", "button", [100, 140, 180, 170], "Export")];
+    const r = locate("le menu déroulant Catégorie", els, f);
+    expect(r.found && r.point[0]).toBeGreaterThan(200);
+    expect(r.found && r.point[1]).toBeLessThan(132);
+  });
+
   it("a caption whose field the detector missed leads to the box drawn beside it", () => {
     const f = canvas();
     // A white field with a grey border right of its caption, another under its caption.

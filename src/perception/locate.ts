@@ -623,9 +623,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const drawn = pixels && toggle ? toggleBefore(pixels, cap) : undefined;
     if (drawn && (!control || control.bbox[0] >= cap[0] || control.bbox[2] <= drawn[0] + 1))
       return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: drawn };
+    const probed = () => (pixels && FIELD_TYPES.includes(wantType!) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined);
+    // Only a control of a kin type below the caption (the next row's button): a field drawn on the caption's own row,
+    // right of it, is the one it names.
+    if (control && control.type !== wantType && boxOf(control)[1] >= s.bbox[3] - 0.25 * h) {
+      const beside = probed();
+      const cy = (s.bbox[1] + s.bbox[3]) / 2;
+      if (beside && beside[0] >= s.bbox[2] - h && beside[1] <= cy && beside[3] >= cy) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: beside };
+    }
     if (control) return { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
-    const probed = pixels && FIELD_TYPES.includes(wantType!) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined;
-    return probed ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: probed } : undefined;
+    const field = probed();
+    return field ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: field } : undefined;
   };
   // A kin element bearing the name (a radio button « Personal ») yields to a caption of the same words that names a
   // control of the very type asked (« Personal » opening a settings row whose switch stands at its end).
