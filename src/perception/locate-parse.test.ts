@@ -175,6 +175,8 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le bouton coché")).toEqual({ verb: "click", target: "", type: "button", state: "on" });
     // A chevron is an arrowhead (never a download's arrow onto its tray); an arrow is any.
     expect(parseInstruction("le chevron vers le bas")).toEqual({ verb: "click", target: "", icon: "chevron", direction: "down" });
+    // A capitalised word in a place's name is a name, whatever else it may mean (« Dossier » is no folder icon here).
+    expect(parseInstruction("the small drop-down in the Dossier patient card")).toEqual({ verb: "click", target: "", type: "dropdown", relation: { kind: "inside", anchor: "Dossier patient" } });
     // A box said ticked or not is a check box; an empty box stays a field.
     expect(parseInstruction("the unchecked Notifications box")).toEqual({ verb: "click", target: "Notifications", type: "checkbox", state: "off" });
     expect(parseInstruction("the empty box")).toMatchObject({ type: "text_input", state: "off" });

@@ -226,11 +226,13 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
     const kind = PLACE_WORDS.get(toks[r]!.f);
     if (!kind) continue;
     // After a French place word, English small words belong to the place's name (« la ligne Cash on delivery »).
-    const plain = (j: number) => (!phraseAt(toks, j) || (!ENGLISH_PLACE.has(toks[r]!.f) && ENGLISH_SMALL_WORDS.has(toks[j]!.f))) && !toks[j]!.boundary;
+    // A capitalised word is a name, whatever else it may mean (the « Dossier patient » card, not a folder icon).
+    const capital = (j: number) => /^\p{Lu}/u.test(toks[j]!.orig) && !PLACE_PREPOSITIONS.has(toks[j]!.f) && !ARTICLES.has(toks[j]!.f);
+    const plain = (j: number) => (!phraseAt(toks, j) || capital(j) || (!ENGLISH_PLACE.has(toks[r]!.f) && ENGLISH_SMALL_WORDS.has(toks[j]!.f))) && !toks[j]!.boundary;
     const after: Token[] = [];
     for (let j = r + 1; j < toks.length && plain(j); j++) after.push(toks[j]!);
     const before: Token[] = [];
-    for (let j = r - 1; j >= 0 && !phraseAt(toks, j); j--) {
+    for (let j = r - 1; j >= 0 && (!phraseAt(toks, j) || capital(j)); j--) {
       before.unshift(toks[j]!);
       if (toks[j]!.boundary) break;
     }
