@@ -51,6 +51,15 @@ describe("grounding a person's instruction", () => {
     expect(locate("le curseur à côté du lien", targets, screen)).toMatchObject({ found: true, element_id: "s" });
   });
 
+  it("a breadcrumb's items are targets of their own, its separators read alone or glued to a word", () => {
+    const w = (text: string, x0: number, x1: number) => ({ text, bbox: [x0, 0, x1, 12] as BBox });
+    const crumbs = textTargets([{ text: "Mentions légales >Bapports > Tableau de bord", bbox: [0, 0, 214, 12], words: [w("Mentions", 0, 40), w("légales", 43, 75), w(">Bapports", 78, 130), w(">", 133, 138), w("Tableau", 141, 175), w("de", 178, 188), w("bord", 191, 214)] }], []);
+    expect(crumbs.map((t) => t.label)).toEqual(expect.arrayContaining(["Mentions légales", "Bapports", "Tableau de bord"]));
+    const r = locate("the Rapports link in the breadcrumb", crumbs, screen);
+    expect(r.found && r.point[0]).toBeGreaterThan(78);
+    expect(r.found && r.point[0]).toBeLessThan(130);
+  });
+
   it("finds a screen's words through the UI lexicon when the instruction is in the other language", () => {
     const menu = textTargets([{ text: "File Edit Tools Help", bbox: [0, 0, 260, 20], words: [{ text: "File", bbox: [5, 0, 35, 20] }, { text: "Edit", bbox: [60, 0, 90, 20] }, { text: "Tools", bbox: [115, 0, 160, 20] }, { text: "Help", bbox: [185, 0, 220, 20] }] }], []);
     const r = locate("le menu Outils", menu, screen);

@@ -1015,6 +1015,9 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
  * at gaps wider than the line is high: menu bars, toolbars) and, inside a phrase, its words.
  * Phrases split at gaps wider than 0.6× the line height. Their ids start with "text:".
  */
+/** A word with the separators a breadcrumb or path puts around its items, before and after it. */
+const SEPARATED = /^([>›»/|→]*)(.*?)([>›»/|→]*)$/u;
+
 export function textTargets(lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[], elements: readonly LocatableElement[]): LocatableElement[] {
   const inside = (b: BBox) => elements.some((e) => {
     const [cx, cy] = bboxCenter(b);
@@ -1026,16 +1029,30 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
     out.push({ element_id: `text:${out.length}`, type: "generic_interactive", bbox: [b[0], b[1], b[2], b[3]], label: text, confidence: 0.3, ...(words && words.length > 1 ? { words } : {}) });
   };
   for (const l of lines) {
-    const words = l.words ?? [];
-    if (words.length < 2) {
+    const read = l.words ?? [];
+    if (read.length < 2) {
       add(l.text, l.bbox);
       continue;
     }
     const h = l.bbox[3] - l.bbox[1];
+    // A breadcrumb's or path's separators (« Accueil > Rapports », "Home / Users") end a phrase, read alone or glued
+    // to a word by OCR (">Rapports"): each item is a target of its own.
+    const words: { text: string; bbox: BBox; cut?: boolean }[] = [];
+    let cut = false;
+    for (const w of read) {
+      const m = SEPARATED.exec(w.text)!;
+      if (!m[2]) {
+        cut = true;
+        continue;
+      }
+      words.push({ text: m[2], bbox: w.bbox, ...(cut || m[1] ? { cut: true } : {}) });
+      cut = !!m[3];
+    }
+    if (!words.length) continue;
     const phrases: { text: string; bbox: BBox }[][] = [[words[0]!]];
     for (const w of words.slice(1)) {
       const cur = phrases[phrases.length - 1]!;
-      if (w.bbox[0] - cur[cur.length - 1]!.bbox[2] > h * 0.6) phrases.push([w]);
+      if (w.cut || w.bbox[0] - cur[cur.length - 1]!.bbox[2] > h * 0.6) phrases.push([w]);
       else cur.push(w);
     }
     if (phrases.length > 1) add(l.text, l.bbox, words);
