@@ -14,11 +14,11 @@ function page(bg: number): Frame & { fill: (b: BBox, v: number) => void } {
   return Object.assign(makeFrame({ data, width, height, channels: 3 }), { fill });
 }
 
-/** A box with a faint one-pixel border (`border`) around a surface (`surface`), and a line of text (dark strokes) at its top-left. */
+/** A box with a faint one-pixel border (`border`) around a surface (`surface`), and a line of text (dark strokes, a quarter of its pixels) at its top-left. */
 function textBox(f: ReturnType<typeof page>, b: BBox, border: number, surface: number, text: BBox): void {
   f.fill(b, border);
   f.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], surface);
-  for (let x = text[0]; x < text[2]; x += 4) f.fill([x, text[1] + 2, x + 2, text[3] - 2], 30);
+  for (let x = text[0]; x < text[2]; x += 4) f.fill([x, text[1] + 2, x + 1, text[3] - 2], 30);
 }
 
 describe("text areas from their first line", () => {
@@ -32,6 +32,10 @@ describe("text areas from their first line", () => {
     const light = page(249);
     textBox(light, [40, 60, 400, 200], 220, 255, [43, 63, 180, 77]);
     expect(textAreasFromLines(light, [[36, 63, 180, 77]], [])).toEqual([[40, 60, 400, 200]]);
+    // Text touching the box's top (a GTK TextView has no margin), OCR's box over the border and the page above it.
+    const tight = page(222);
+    textBox(tight, [12, 228, 400, 300], 189, 255, [14, 227, 200, 245]);
+    expect(textAreasFromLines(tight, [[11.9, 227.9, 200, 243.1]], [])).toEqual([[12, 228, 400, 300]]);
   });
 
   it("nothing for a line on the open page, a one-line field, or a panel holding a control", () => {

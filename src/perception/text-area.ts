@@ -29,19 +29,31 @@ export function textAreasFromLines(frame: Frame, lines: readonly BBox[], occupie
     const [x0, y0, x1, y1] = [Math.round(line[0]), Math.round(line[1]), Math.round(line[2]), Math.round(line[3])];
     const h = y1 - y0;
     if (h < 6 || x0 < 3 || y0 < 3 || x1 >= W - 3 || out.some((b) => bboxContainsPoint(b, bboxCenter(line)))) continue;
-    // The surface: the row just above the line, across it.
-    const row = Array.from({ length: x1 - x0 }, (_, k) => at(x0 + k, y0 - 2)).sort((a, b) => a - b);
-    const c = row[row.length >> 1]!;
-    const same = (x: number, y: number) => Math.abs(at(x, y) - c) <= SAME;
-    if (row.filter((v) => Math.abs(v - c) <= SAME).length < 0.9 * row.length) continue;
-    // (OCR's box may overhang the text box's edge by a few pixels: the walks start where the surface does.)
-    let xs = x0;
-    while (xs < x1 && xs - x0 < h && !same(xs, y0 - 2)) xs++;
     const ym = (y0 + y1) >> 1;
+    const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1]!;
+    // The surface: the row just above the line, across it; where the text touches the box's top (a GTK TextView has
+    // no margin), what most of the line's own box shows, walked from a column of it clear of ink.
+    const row = Array.from({ length: x1 - x0 }, (_, k) => at(x0 + k, y0 - 2));
+    const behind = median(Array.from({ length: (x1 - x0) * (y1 - y0) }, (_, k) => at(x0 + (k % (x1 - x0)), y0 + Math.floor(k / (x1 - x0)))));
+    let c = median([...row]);
+    let same = (x: number, y: number) => Math.abs(at(x, y) - c) <= SAME;
+    let xs = x0;
+    let [col, top] = [0, 0];
+    if (Math.abs(c - behind) <= SAME && row.filter((v) => Math.abs(v - c) <= SAME).length >= 0.9 * row.length) {
+      // (OCR's box may overhang the text box's edge by a few pixels: the walks start where the surface does.)
+      while (xs < x1 && xs - x0 < h && !same(xs, y0 - 2)) xs++;
+      [col, top] = [xs + 1, y0 - 2];
+    } else {
+      c = behind;
+      same = (x: number, y: number) => Math.abs(at(x, y) - c) <= SAME;
+      const clear = (x: number) => Array.from({ length: y1 - y0 - 2 }, (_, k) => y0 + 1 + k).every((y) => same(x, y));
+      while (xs < x0 + h && !clear(xs)) xs++;
+      if (xs >= x0 + h) continue;
+      [col, top] = [xs, ym];
+    }
     let left = xs - 1;
     while (left > 0 && xs - left <= 3 * h && same(left, ym)) left--;
-    let top = y0 - 2;
-    while (top > 0 && y0 - top <= 2 * h && same(xs + 1, top)) top--;
+    while (top > 0 && y0 - top <= 2 * h && same(col, top)) top--;
     if (xs - left > 3 * h || y0 - top > 2 * h || left <= 0 || top <= 0) continue;
     // The surface, or a line of text on it (a text box's lines may start at its very edge).
     const onText = (x: number, y: number) => lines.some((l) => x >= l[0] - 1 && x <= l[2] + 1 && y >= l[1] - 1 && y <= l[3] + 1);
