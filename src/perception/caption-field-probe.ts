@@ -37,6 +37,16 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
     }
     return end - x;
   };
+  /** The longest horizontal edge run on row y starting in [xFrom, xTo) (a shadow or a rounded corner starts short ones), up to `reach` long. */
+  const longestRun = (y: number, xFrom: number, xTo: number, reach: number) => {
+    let [start, width] = [-1, 0];
+    for (let x = Math.max(0, xFrom); x < xTo; x++)
+      if (hEdge(x, y) && !hEdge(x - 1, y)) {
+        const run = runRight(x, y, x + reach);
+        if (run > width) [start, width] = [x, run];
+      }
+    return { start, width };
+  };
 
   // Right: the first column after the caption with a vertical edge through the caption's middle
   // row, taller than the text, that starts a box (its top edge runs to the right).
@@ -87,13 +97,7 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
   if (cy > 0 && cy < H) {
     const xEnd = Math.min(W, Math.round(caption[2] + 12 * h));
     for (let y = Math.round(cy + 0.5 * h); y < Math.min(H - 1, cy + 2.5 * h); y++) {
-      let start = -1;
-      let width = 0;
-      for (let x = Math.max(1, fromX); x < xEnd; x++)
-        if (hEdge(x, y) && !hEdge(x - 1, y)) {
-          const run = runRight(x, y, x + 80 * h);
-          if (run > width) [start, width] = [x, run];
-        }
+      const { start, width } = longestRun(y, fromX, xEnd, 80 * h);
       if (start < 0 || width < 8 * h) continue;
       // Not the top of a box below (the next row's field): no side runs down from the line's start.
       let down = 0;
@@ -113,14 +117,7 @@ export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = fal
   const x0 = Math.max(0, Math.round(caption[0] - 2 * h));
   const x1 = Math.min(W, Math.round(caption[0] + 2 * h));
   for (let y = Math.round(caption[3]) + 1; y < Math.min(H, caption[3] + 4 * h); y++) {
-    // The longest edge run that starts there (a shadow or a rounded corner starts short ones).
-    let start = -1;
-    let width = 0;
-    for (let x = x0; x < x1; x++)
-      if (hEdge(x, y) && !hEdge(x - 1, y)) {
-        const run = runRight(x, y, x + 80 * h);
-        if (run > width) [start, width] = [x, run];
-      }
+    const { start, width } = longestRun(y, x0, x1, 80 * h);
     if (start < 0 || width < 5 * h) continue;
     for (let y2 = Math.round(y + 1.2 * h); y2 < Math.min(H, y + 6 * h); y2++) {
       if (runRight(start, y2, start + width) >= 0.7 * width) return [start, y, start + width, y2];

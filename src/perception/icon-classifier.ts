@@ -69,10 +69,14 @@ export function composeIconClasses(models: readonly (readonly string[])[]): stri
   return [...classes, "other"];
 }
 
+/** The models of `dir`, [model, description] files: the first, then the extra one where its description is there. */
+function iconModelFiles(dir: string): (readonly [model: string, meta: string])[] {
+  return [[ICON_MODEL_FILE, ICON_META_FILE], ...(existsSync(join(dir, ICON_EXTRA_META_FILE)) ? [[ICON_EXTRA_MODEL_FILE, ICON_EXTRA_META_FILE] as const] : [])];
+}
+
 /** The classes the models of `dir` name together, read from their descriptions (each model file checked present). */
 export function readIconClasses(dir = defaultIconModelDir()): string[] {
-  const first = readIconClassifierMeta(dir).classes;
-  return composeIconClasses(existsSync(join(dir, ICON_EXTRA_META_FILE)) ? [first, readIconClassifierMeta(dir, [ICON_EXTRA_MODEL_FILE, ICON_EXTRA_META_FILE]).classes] : [first]);
+  return composeIconClasses(iconModelFiles(dir).map((files) => readIconClassifierMeta(dir, files).classes));
 }
 
 /** One of the composed models: its session and its classes ("other" among them). */
@@ -101,30 +105,32 @@ async function openStage(ort: Ort, dir: string, files: readonly [model: string, 
 export class IconClassifier implements IconRecognizer {
   /** The first model's named classes, then the extra model's, then "other". */
   readonly classes: readonly string[];
-  /** For each stage, where each of its classes goes in `classes` (-1: its "other", shared out by the next stage). */
-  private readonly slots: readonly (readonly number[])[];
+  /** For each stage: where each of its classes goes in `classes` (-1: its "other"), its "other"'s index, and the classes it does not name. */
+  private readonly plans: readonly { readonly slots: readonly number[]; readonly other: number; readonly unnamed: readonly number[] }[];
 
   private constructor(
     private readonly ort: Ort,
     private readonly stages: readonly Stage[],
   ) {
     this.classes = composeIconClasses(stages.map((st) => st.classes));
-    this.slots = stages.map((st) => st.classes.map((c) => (c === "other" ? -1 : this.classes.indexOf(c))));
+    this.plans = stages.map((st) => {
+      const slots = st.classes.map((c) => (c === "other" ? -1 : this.classes.indexOf(c)));
+      return { slots, other: slots.indexOf(-1), unnamed: this.classes.map((_, c) => c).filter((c) => !slots.includes(c)) };
+    });
   }
 
   static async create(options: { modelDir?: string; threads?: number } = {}): Promise<IconClassifier> {
     const dir = options.modelDir ?? defaultIconModelDir();
     const threads = options.threads ?? 1;
     const ort = await loadOnnxRuntime();
-    const first = await openStage(ort, dir, [ICON_MODEL_FILE, ICON_META_FILE], threads);
-    let extra: Stage | undefined;
+    const stages: Stage[] = [];
     try {
-      extra = existsSync(join(dir, ICON_EXTRA_META_FILE)) ? await openStage(ort, dir, [ICON_EXTRA_MODEL_FILE, ICON_EXTRA_META_FILE], threads) : undefined;
+      for (const files of iconModelFiles(dir)) stages.push(await openStage(ort, dir, files, threads));
     } catch (e) {
-      await first.session.release();
+      for (const st of stages) await st.session.release();
       throw e;
     }
-    return new IconClassifier(ort, extra ? [first, extra] : [first]);
+    return new IconClassifier(ort, stages);
   }
 
   async recognize(frame: Frame, boxes: readonly BBox[], signal?: AbortSignal): Promise<IconScores[]> {
@@ -154,18 +160,13 @@ export class IconClassifier implements IconRecognizer {
       // Product of experts: each class gets each model's probability of it, or of its "other" where the model does not
       // name it; normalised.
       const row = out.subarray(i * C, (i + 1) * C).fill(1);
-      this.stages.forEach((st, s) => {
-        const K = st.classes.length;
+      this.plans.forEach(({ slots, other, unnamed }, s) => {
+        const K = slots.length;
         const p = (k: number) => probs[s]![i * K + k]!;
-        const otherK = this.slots[s]!.indexOf(-1);
-        const named = new Set<number>();
-        this.slots[s]!.forEach((slot, k) => {
-          if (slot >= 0) {
-            row[slot] = row[slot]! * p(k);
-            named.add(slot);
-          }
+        slots.forEach((slot, k) => {
+          if (slot >= 0) row[slot] = row[slot]! * p(k);
         });
-        for (let c = 0; c < C; c++) if (!named.has(c)) row[c] = row[c]! * p(otherK);
+        for (const c of unnamed) row[c] = row[c]! * p(other);
       });
       const sum = row.reduce((a, b) => a + b, 0);
       for (let c = 0; c < C; c++) row[c] = row[c]! / sum;

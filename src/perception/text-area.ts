@@ -24,13 +24,15 @@ export function textAreasFromLines(frame: Frame, lines: readonly BBox[], occupie
   const W = img.width;
   const H = img.height;
   const at = (x: number, y: number) => g[y * W + x]!;
+  const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1]!;
+  // The surface, or a line of text on it (a text box's lines may start at its very edge).
+  const onText = (x: number, y: number) => lines.some((l) => x >= l[0] - 1 && x <= l[2] + 1 && y >= l[1] - 1 && y <= l[3] + 1);
   const out: BBox[] = [];
   for (const line of [...lines].sort((a, b) => a[1] - b[1] || a[0] - b[0])) {
     const [x0, y0, x1, y1] = [Math.round(line[0]), Math.round(line[1]), Math.round(line[2]), Math.round(line[3])];
     const h = y1 - y0;
     if (h < 6 || x0 < 3 || y0 < 3 || x1 >= W - 3 || out.some((b) => bboxContainsPoint(b, bboxCenter(line)))) continue;
     const ym = (y0 + y1) >> 1;
-    const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1]!;
     // The surface: the row just above the line, across it; where the text touches the box's top (a GTK TextView has
     // no margin), what most of the line's own box shows, walked from a column of it clear of ink.
     const row = Array.from({ length: x1 - x0 }, (_, k) => at(x0 + k, y0 - 2));
@@ -55,8 +57,6 @@ export function textAreasFromLines(frame: Frame, lines: readonly BBox[], occupie
     while (left > 0 && xs - left <= 3 * h && same(left, ym)) left--;
     while (top > 0 && y0 - top <= 2 * h && same(col, top)) top--;
     if (xs - left > 3 * h || y0 - top > 2 * h || left <= 0 || top <= 0) continue;
-    // The surface, or a line of text on it (a text box's lines may start at its very edge).
-    const onText = (x: number, y: number) => lines.some((l) => x >= l[0] - 1 && x <= l[2] + 1 && y >= l[1] - 1 && y <= l[3] + 1);
     const plain = (x: number, y: number) => same(x, y) || onText(x, y);
     let right = xs;
     while (right < W - 1 && plain(right, top + 2)) right++;
