@@ -668,6 +668,37 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("the download icon", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "dl", ambiguous: false });
   });
 
+  it("a download asked: a plain arrow down may be one; an outline read as an arrow the recognizer surely names otherwise is not", async () => {
+    const f = canvas();
+    for (const ox of [100, 140]) {
+      f.fill([ox + 19, 108, ox + 22, 128], [40, 40, 40]);
+      for (let k = 0; k < 9; k++) {
+        f.fill([ox + 11 + k, 119 + k, ox + 14 + k, 122 + k], [40, 40, 40]);
+        f.fill([ox + 27 - k, 119 + k, ox + 30 - k, 122 + k], [40, 40, 40]);
+      }
+    }
+    const buttons = [el("mail", "button", [100, 100, 140, 140], ""), el("arrow", "button", [140, 100, 180, 140], "")];
+    // The first's outline reads as an arrow down (an envelope's flap), the recognizer is all but sure it is a mail icon;
+    // the second is a plain arrow down, as many kits draw a download.
+    const recognizer: IconRecognizer = {
+      classes: ["download", "arrow_down", "mail", "other"],
+      recognize: async (_frame, boxes) => boxes.map((b) => (b[0] < 140 ? { download: 0.01, arrow_down: 0.01, mail: 0.97, other: 0.01 } : { download: 0.1, arrow_down: 0.88, mail: 0.01, other: 0.01 })),
+    };
+    expect(await locateWithIcons("the download button", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "arrow", ambiguous: false });
+    // A plain arrow asked for still does not take a download drawn.
+    expect(await locateWithIcons("the down arrow", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "arrow" });
+  });
+
+  it("words read on one line with a detected element's are a target of their own", () => {
+    const w = (text: string, x0: number, x1: number) => ({ text, bbox: [x0, 10, x1, 34] as BBox });
+    const rapports = el("r", "link", [1600, 10, 1686, 36], "Rapports");
+    const legal = el("l", "link", [1500, 10, 1600, 36], "Legal notice");
+    const targets = textTargets([{ text: "Legal notice Rapports Forgot password?", bbox: [1501, 11, 1843, 35], words: [w("Legal", 1501, 1545), w("notice", 1549, 1600), w("Rapports", 1612, 1685), w("Forgot", 1697, 1755), w("password?", 1760, 1843)] }], [rapports, legal]);
+    expect(targets.map((t) => t.label)).toEqual(["Forgot password?"]);
+    const r = locate("the Forgot password? link", [rapports, legal, ...targets], screen);
+    expect(r.found && r.point[0]).toBeGreaterThan(1697);
+  });
+
   it("asks an icon recognizer what the glyphs show when an instruction describes an icon (disquette, bouée)", async () => {
     const f = canvas();
     // Three icon-only buttons whose figures no drawn-shape rule names: a filled square, a ring of squares, an L.

@@ -283,6 +283,9 @@ function iconClasses(parsed: ParsedInstruction): readonly string[] {
 /** The recognizer's figures a drawn arrow shape may belong to. */
 const SHAPE_FIGURES: Readonly<Record<string, readonly string[]>> = { arrow_down: ["arrow_down", "download"], arrow_up: ["arrow_up", "upload"], arrow_left: ["arrow_left"], arrow_right: ["arrow_right"] };
 
+/** The recognizer's plain arrows: a figure a download or an upload may be drawn as. */
+const PLAIN_ARROWS: ReadonlySet<string> = new Set(Object.keys(SHAPE_FIGURES));
+
 /** Icon classes whose figure is an arrow pointing one way: an upload's up, a download's down, arrows all the same. */
 const POINTING: Readonly<Record<string, string>> = { upload: "up", download: "down" };
 
@@ -398,6 +401,14 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   let rows: NumberedRows | undefined;
   const numberedOnScreen = () => (rows ??= numberedRows(elements.filter((e) => !isText(e)).map((e) => ({ element_id: e.element_id, bbox: boxOf(e), label: e.label }))));
   const pagerNumbers = () => numberedOnScreen().members;
+  /** The recognizer's figures the arrow shapes a glyph is drawn with (of those asked) may belong to. */
+  const kinFigures = (g: Glyph) => g.shapes.filter((x) => shapes.includes(x)).flatMap((x) => SHAPE_FIGURES[x] ?? []);
+  /** A plain arrow the recognizer surely names so, where the figure asked for is one drawn with it (a download): it may stand in for one, below one named. */
+  const standsIn = (g: Glyph) => {
+    const s = options.iconScores?.get(glyphKey(g.bbox));
+    const kin = kinFigures(g);
+    return !!s && (learned(g)?.wanted ?? 1) < 0.3 && kin.some((c) => PLAIN_ARROWS.has(c) && !classes.includes(c) && (s[c] ?? 0) >= 0.6);
+  };
   /** The element's glyph that shows the figure asked for (its drawn shape, or the recognizer's P ≥ 0.5), if any. */
   const figureOf = (e: LocatableElement) => {
     const a = look(e);
@@ -406,13 +417,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // a word ("Silva" underlined reads as an arrow) the recognizer, asked, sees no such icon in.
     const worded = e.label.trim().length > 2;
     // An arrow drawn is also part of other figures (a download's arrow onto its tray): the one the recognizer surely
-    // names is that figure, not the one asked for (a chevron; an upload where a plain arrow up is drawn).
+    // names is that figure, not the one asked for (a chevron, a plain arrow up where an upload is drawn) — but a plain
+    // arrow is what many kits draw for a download or an upload, so a download asked for may be one. And an outline read
+    // as a shape is no such figure where the recognizer is all but certain it shows something else (an envelope's flap
+    // read as an arrow down, a house's roof as a ring).
     const otherFigure = (g: Glyph) => {
       const s = options.iconScores?.get(glyphKey(g.bbox));
       const l = learned(g);
       if (!s || !l || l.wanted >= 0.3) return false;
-      const kin = g.shapes.filter((x) => shapes.includes(x)).flatMap((x) => SHAPE_FIGURES[x] ?? []);
-      return kin.some((c) => !classes.includes(c) && (s[c] ?? 0) >= 0.6);
+      const kin = kinFigures(g);
+      if (kin.some((c) => !classes.includes(c) && !(PLAIN_ARROWS.has(c) && classes.some((w) => kin.includes(w))) && (s[c] ?? 0) >= 0.6)) return true;
+      return Object.entries(s).some(([c, p]) => c !== "other" && !kin.includes(c) && p >= 0.9);
     };
     const drawn = (g: Glyph) => !pagerNumbers().has(e.element_id) && g.shapes.some((x) => shapes.includes(x)) && !(worded && (learned(g)?.wanted ?? 1) < 0.1) && !otherFigure(g);
     return glyphs.find(drawn) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5);
@@ -542,7 +557,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const named = iconLabelMatch(concept.labels, s.e);
       const fig = figureOf(s.e);
       const belief = fig ? learned(fig) : undefined;
-      const seen = fig ? (belief && !fig.shapes.some((x) => shapes.includes(x)) ? 0.55 + 0.45 * Math.min(1, belief.wanted) : 1) : 0;
+      const seen = fig ? (standsIn(fig) ? 0.85 : belief && !fig.shapes.some((x) => shapes.includes(x)) ? 0.55 + 0.45 * Math.min(1, belief.wanted) : 1) : 0;
       const l = g ? learned(g) : undefined;
       const elsewhere = l && l.wanted < 0.2 && l.other >= 0.6;
       const iconLike = g ? (short ? (elsewhere ? 0.45 : 0.55) : 0.4) : short ? 0.4 : 0.1;
@@ -1025,7 +1040,7 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
   });
   const out: LocatableElement[] = [];
   const add = (text: string, b: BBox, words?: readonly { text: string; bbox: BBox }[]) => {
-    if (!text.trim() || inside(b)) return;
+    if (!text.trim() || inside(b) || out.some((o) => o.label === text && glyphKey(o.bbox) === glyphKey(b))) return;
     out.push({ element_id: `text:${out.length}`, type: "generic_interactive", bbox: [b[0], b[1], b[2], b[3]], label: text, confidence: 0.3, ...(words && words.length > 1 ? { words } : {}) });
   };
   for (const l of lines) {
@@ -1056,9 +1071,25 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
       else cur.push(w);
     }
     if (phrases.length > 1) add(l.text, l.bbox, words);
+    const span = (p: readonly { text: string; bbox: BBox }[]): BBox => [p[0]!.bbox[0], Math.min(...p.map((w) => w.bbox[1])), p[p.length - 1]!.bbox[2], Math.max(...p.map((w) => w.bbox[3]))];
     for (const p of phrases) {
-      add(p.map((w) => w.text).join(" "), [p[0]!.bbox[0], Math.min(...p.map((w) => w.bbox[1])), p[p.length - 1]!.bbox[2], Math.max(...p.map((w) => w.bbox[3]))], p);
+      add(p.map((w) => w.text).join(" "), span(p), p);
       if (p.length > 1 && phrases.length > 1) for (const w of p) add(w.text, w.bbox);
+      // Words read together with a detected element's (links in a row closer than the phrase gap: « Rapports Forgot
+      // password? » where « Rapports » was detected): the words no element holds are a phrase of their own.
+      const free = p.map((w) => !inside(w.bbox));
+      if (!free.some(Boolean) || free.every(Boolean)) continue;
+      for (let i = 0; i < p.length; ) {
+        if (!free[i]) {
+          i++;
+          continue;
+        }
+        let j = i;
+        while (j < p.length && free[j]) j++;
+        const run = p.slice(i, j);
+        add(run.map((w) => w.text).join(" "), span(run), run);
+        i = j;
+      }
     }
   }
   return out;
