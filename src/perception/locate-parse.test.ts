@@ -154,6 +154,9 @@ describe("instruction parsing: what names the target and what only describes it"
     });
     expect(parseInstruction("le bouton Exporter à droite de la date")).toMatchObject({ target: "Exporter", relation: { kind: "right_of", anchor: "date" } });
     expect(parseInstruction("the printer icon next to the privacy policy link")).toMatchObject({ icon: "print", relation: { kind: "near", anchor: "privacy policy", anchorType: "link" } });
+    // Which of the rows so named: an ordinal before the row's name, in English and in French.
+    expect(parseInstruction("the pencil in the last Nguyen row")).toEqual({ verb: "click", target: "", icon: "edit", relation: { kind: "row", anchor: "Nguyen", anchorOrdinal: -1 } });
+    expect(parseInstruction("la case de la deuxième ligne Nguyen")).toEqual({ verb: "click", target: "", type: "checkbox", relation: { kind: "row", anchor: "Nguyen", anchorOrdinal: 2 } });
     // A place, not a thing: no relation.
     expect(parseInstruction("le lien Accueil dans la barre du haut")).toEqual({ verb: "click", target: "Accueil", type: "link", region: "top" });
   });
@@ -175,6 +178,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le bouton coché")).toEqual({ verb: "click", target: "", type: "button", state: "on" });
     // A chevron is an arrowhead (never a download's arrow onto its tray); an arrow is any.
     expect(parseInstruction("le chevron vers le bas")).toEqual({ verb: "click", target: "", icon: "chevron", direction: "down" });
+    // …its direction said by a bare word beside it.
+    expect(parseInstruction("the up chevron button")).toEqual({ verb: "click", target: "", type: "button", icon: "chevron", direction: "up" });
+    expect(parseInstruction("the chevron down")).toEqual({ verb: "click", target: "", icon: "chevron", direction: "down" });
     // A capitalised word in a place's name is a name, whatever else it may mean (« Dossier » is no folder icon here).
     expect(parseInstruction("the small drop-down in the Dossier patient card")).toEqual({ verb: "click", target: "", type: "dropdown", relation: { kind: "inside", anchor: "Dossier patient" } });
     // A box said ticked or not is a check box; an empty box stays a field.

@@ -152,6 +152,9 @@ const DIRECTIONS: readonly (readonly [string, "left" | "right" | "up" | "down"])
   ["up arrow", "up"], ["upward arrow", "up"], ["arrow up", "up"], ["down arrow", "down"], ["downward arrow", "down"], ["arrow down", "down"],
 ];
 
+/** Direction words said alone beside an arrowhead's name ("the up chevron", « le chevron bas »). */
+const BARE_DIRECTIONS: Readonly<Record<string, "left" | "right" | "up" | "down">> = { up: "up", upward: "up", upwards: "up", down: "down", downward: "down", downwards: "down", left: "left", right: "right", haut: "up", bas: "down", gauche: "left", droite: "right", droit: "right" };
+
 /** Every phrase table as [words, kind], longest phrases first. */
 const PHRASES: readonly (readonly [readonly string[], Kind])[] = [
   ...DIRECTIONS.map(([p, v]) => [split(p), { k: "direction", v }] as const),
@@ -221,7 +224,16 @@ const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une
  * instruction without the phrase. None for a row named by rank ("the last row": the ordinal is the element's) or a
  * place word with no preposition before it (« le champ Adresse ligne 2 »).
  */
-function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor: Token[]; rest: Token[] } | undefined {
+function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor: Token[]; rest: Token[]; ordinal?: number } | undefined {
+  // An ordinal word just before `at` ("the second Nguyen row", « la dernière ligne Nguyen »): which of the places so
+  // named, and where the phrase's article is looked for.
+  const ordinalBefore = (at: number): { v: number; at: number } | undefined => {
+    for (let j = Math.max(0, at - 3); j < at; j++) {
+      const p = phraseAt(toks, j);
+      if (p && p.kind.k === "ordinal" && j + p.len === at) return { v: p.kind.v, at: j };
+    }
+    return undefined;
+  };
   for (let r = 0; r < toks.length; r++) {
     const kind = PLACE_WORDS.get(toks[r]!.f);
     if (!kind) continue;
@@ -236,19 +248,20 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
       before.unshift(toks[j]!);
       if (toks[j]!.boundary) break;
     }
-    // The preposition (and article) that opens the phrase, just before `at`.
+    // The preposition (and article) that opens the phrase, just before `at` (or before an ordinal word there).
     const opening = (at: number) => {
-      let j = at - 1;
+      const ord = ordinalBefore(at);
+      let j = (ord?.at ?? at) - 1;
       while (j >= 0 && ARTICLES.has(toks[j]!.f)) j--;
-      return j >= 0 && PLACE_PREPOSITIONS.has(toks[j]!.f) ? j : undefined;
+      return j >= 0 && PLACE_PREPOSITIONS.has(toks[j]!.f) ? { start: j, ...(ord ? { ordinal: ord.v } : {}) } : undefined;
     };
     if (ENGLISH_PLACE.has(toks[r]!.f) && before.length) {
-      const start = opening(r - before.length);
-      if (start !== undefined) return { kind, anchor: before, rest: [...toks.slice(0, start), ...toks.slice(r + 1)] };
+      const o = opening(r - before.length);
+      if (o) return { kind, anchor: before, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}) };
     }
     if (after.length) {
-      const start = opening(r);
-      if (start !== undefined) return { kind, anchor: after, rest: [...toks.slice(0, start), ...toks.slice(r + 1 + after.length)] };
+      const o = opening(r);
+      if (o) return { kind, anchor: after, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1 + after.length)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}) };
     }
   }
   return undefined;
@@ -312,7 +325,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let direction: ParsedInstruction["direction"];
   let region: ParsedInstruction["region"];
   const position: { vertical?: PositionHint["vertical"]; horizontal?: PositionHint["horizontal"] } = {};
-  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined = place ? { kind: place.kind, anchor: place.anchor } : undefined;
+  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined = place ? { kind: place.kind, anchor: place.anchor, ...(place.ordinal !== undefined ? { anchorOrdinal: place.ordinal } : {}) } : undefined;
   const target: Token[] = [];
   const iconish = toks.some((t) => ICONISH.has(t.f));
   const iconCandidates: { v: string; depiction: boolean; at: number; len: number }[] = [];
@@ -428,6 +441,15 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     else target.push(...toks.slice(c.at, c.at + c.len));
   }
   target.sort((a, b) => toks.indexOf(a) - toks.indexOf(b));
+  // "the up chevron", "the chevron down": a chevron's direction said by a bare word beside it, all its target says.
+  if (icon === "chevron" && !direction) {
+    const named = target.filter((t) => !FILLER_WORDS.has(t.f));
+    const said = named.length === 1 ? BARE_DIRECTIONS[named[0]!.f] : undefined;
+    if (said) {
+      direction = said;
+      target.splice(target.indexOf(named[0]!), 1);
+    }
+  }
   if (direction && !icon) icon = "arrow";
   // "the unchecked Notifications box", « la case non cochée »: a box said ticked or not is a check box.
   if (checkWord && (!type || (type === "text_input" && GENERIC_BOX_WORDS.has(typeWords)))) type = "checkbox";

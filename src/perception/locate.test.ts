@@ -689,6 +689,33 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("the down arrow", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "arrow" });
   });
 
+  it("a colour said of a worded button is its fill's, not its icon's", () => {
+    const f = canvas();
+    f.fill([100, 100, 220, 140], [200, 200, 200]);
+    f.fill([108, 115, 124, 119], [40, 90, 220]);
+    f.fill([114, 109, 118, 125], [40, 90, 220]);
+    f.fill([400, 100, 480, 140], [40, 90, 220]);
+    const buttons = [el("grey", "button", [100, 100, 220, 140], "+ Preview"), el("blue", "button", [400, 100, 480, 140], "+ Preview")];
+    expect(locate("le bouton bleu Preview", buttons, f)).toMatchObject({ found: true, element_id: "blue", ambiguous: false });
+    // The icon asked for: its own colour.
+    expect(locate("the blue plus icon", [el("grey", "button", [100, 100, 220, 140], "+ Preview"), el("other", "button", [400, 100, 480, 140], "")], f)).toMatchObject({ found: true, element_id: "grey" });
+  });
+
+  it("a check box named after the words beside it: those words name its row, the box is the target", () => {
+    const row = (y: number, name: string, id: string) => [el(`box-${id}`, "checkbox", [480, y, 500, y + 20], name), el(`link-${id}`, "link", [520, y + 2, 600, y + 22], name), el(`view-${id}`, "button", [900, y - 4, 950, y + 26], "")];
+    const els = [...row(560, "Nguyen", "n"), ...row(630, "Martin", "m"), el("text:0", "generic_interactive", [700, 632, 850, 652], "Email address")];
+    expect(locate("la case de la ligne Martin", els, screen)).toMatchObject({ found: true, element_id: "box-m", ambiguous: false });
+  });
+
+  it("a relation's anchor nothing on screen bears names the target, as an icon too (« le bouton du compte »)", async () => {
+    const f = canvas();
+    f.fill([900, 20, 950, 60], [40, 90, 220]);
+    f.fill([918, 30, 932, 50], [255, 255, 255]);
+    const els = [el("account", "button", [900, 20, 950, 60], ""), el("text:0", "generic_interactive", [500, 275, 600, 300], "Amount")];
+    const recognizer: IconRecognizer = { classes: ["user", "other"], recognize: async (_f, boxes) => boxes.map(() => ({ user: 0.99, other: 0.01 })) };
+    expect(await locateWithIcons("le bouton du compte en haut à droite", els, f, recognizer)).toMatchObject({ found: true, element_id: "account" });
+  });
+
   it("words read on one line with a detected element's are a target of their own", () => {
     const w = (text: string, x0: number, x1: number) => ({ text, bbox: [x0, 10, x1, 34] as BBox });
     const rapports = el("r", "link", [1600, 10, 1686, 36], "Rapports");

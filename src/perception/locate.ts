@@ -191,8 +191,11 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
   // …or where the instruction places the target beside something and the icon so named stands there much better than
   // the element bearing the name (« le bouton actualiser à côté de la recherche »: the refresh icon by the search field,
   // not the « Refresh » button at the bottom).
-  const placed = r.found && !!parsed.relation;
-  const icon = r.found && !kinOnly && !placed ? undefined : iconReading(parsed);
+  // (A relation whose anchor nothing on screen bears — « le bouton du compte » — placed nothing: its words name the
+  // target, and may name it as an icon.)
+  const anchorless = !!parsed.relation && !parsed.target && !!parsed.relation.anchor && findAnchors(parsed.relation, elements, parsed.type).length === 0;
+  const placed = r.found && !!parsed.relation && !anchorless;
+  const icon = r.found && !kinOnly && !placed && !anchorless ? undefined : iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
   if (!icon) return r;
   const again = await withScores(icon.parsed);
   if (!accepted(again, icon.strict)) return r;
@@ -510,7 +513,10 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   if (parsed.colour && pixels)
     for (const s of scored) {
       const a = look(s.e)!;
-      const c = Math.max(colourMatch(parsed.colour, a.fill), a.glyph ? colourMatch(parsed.colour, a.glyph.colour) * (a.glyph.saturated ? 1 : 0.7) : 0);
+      // An icon's colour is the colour of an element that shows nothing else, or of the icon asked for; beside words, said
+      // of the element, it is a small part of it (the blue plus of a grey « + Preview » against a blue « Preview » button).
+      const glyphShare = (a.glyph?.saturated ? 1 : 0.7) * (s.e.label.trim().length > 2 && !parsed.icon ? 0.6 : 1);
+      const c = Math.max(colourMatch(parsed.colour, a.fill), a.glyph ? colourMatch(parsed.colour, a.glyph.colour) * glyphShare : 0);
       s.score += 0.3 * (c - 0.5);
     }
   // "The text area": a text box several lines of the screen's text tall before a one-line field.
@@ -867,7 +873,16 @@ function findAnchors(rel: NonNullable<ParsedInstruction["relation"]>, elements: 
   // is (« the combo box next to Département »: the drop-down labelled Département is the one asked for, not a thing
   // beside it; "the Sign in button next to Department" is beside the field).
   const captioned = (e: LocatableElement) => FIELD_TYPES.includes(e.type) && targetType !== undefined && typeCompatibility(targetType, e.type) >= 0.6 && tied.some((x) => isText(x.e) && !bboxContainsPoint(boxOf(e), bboxCenter(boxOf(x.e))));
-  const anchors = tied.filter((x) => isText(x.e) || !captioned(x.e));
+  // A check box or radio button of the kind asked for, named after the words beside it, stands for those words (« la case
+  // de la ligne Martin »: the « Martin » link beside the box names the row; the box is the target, not the anchor).
+  const wordsOf = (e: LocatableElement): LocatableElement => {
+    if (!isToggleType(e.type) || targetType === undefined || typeCompatibility(targetType, e.type) < 0.6) return e;
+    const [cx, cy] = bboxCenter(boxOf(e));
+    const h = boxOf(e)[3] - boxOf(e)[1];
+    const beside = tied.map((x) => x.e).filter((o) => o.type !== e.type && !bboxContainsPoint(boxOf(e), bboxCenter(boxOf(o))) && Math.abs(bboxCenter(boxOf(o))[1] - cy) < h && boxOf(o)[0] >= cx);
+    return beside.sort((a, b) => boxOf(a)[0] - boxOf(b)[0])[0] ?? e;
+  };
+  const anchors = tied.filter((x) => isText(x.e) || !captioned(x.e)).map((x) => ({ ...x, e: wordsOf(x.e) }));
   if (rel.anchorOrdinal === undefined) return (anchors.length ? anchors : tied.slice(0, 1)).map((x) => x.e);
   const kept: LocatableElement[] = [];
   for (const x of tied) if (!kept.some((k) => sameThing(boxOf(k), boxOf(x.e)))) kept.push(x.e);

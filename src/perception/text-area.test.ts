@@ -36,6 +36,13 @@ describe("text areas from their first line", () => {
     const tight = page(222);
     textBox(tight, [12, 228, 400, 300], 189, 255, [14, 227, 200, 245]);
     expect(textAreasFromLines(tight, [[11.9, 227.9, 200, 243.1]], [])).toEqual([[12, 228, 400, 300]]);
+    // Text touching the box's top and left sides, its first word dense ink a line height long (no clear column in it),
+    // OCR's box starting on the left border and its top above the box.
+    const flush = page(206);
+    textBox(flush, [12, 126, 400, 201], 130, 252, [13, 127, 13, 127]);
+    flush.fill([13, 130, 42, 141], 33);
+    for (let x = 48; x < 300; x += 4) flush.fill([x, 130, x + 1, 141], 33);
+    expect(textAreasFromLines(flush, [[12, 128, 300, 148]], [])).toEqual([[12, 126, 400, 201]]);
   });
 
   it("nothing for a line on the open page, a one-line field, or a panel holding a control", () => {

@@ -49,14 +49,21 @@ export function textAreasFromLines(frame: Frame, lines: readonly BBox[], occupie
       c = behind;
       same = (x: number, y: number) => Math.abs(at(x, y) - c) <= SAME;
       const clear = (x: number) => Array.from({ length: y1 - y0 - 2 }, (_, k) => y0 + 1 + k).every((y) => same(x, y));
-      while (xs < x0 + h && !clear(xs)) xs++;
-      if (xs >= x0 + h) continue;
+      // (A column clear of ink: between two letters, or at worst the first space between words.)
+      while (xs < x0 + 4 * h && xs < x1 && !clear(xs)) xs++;
+      if (xs >= x0 + 4 * h || xs >= x1) continue;
       [col, top] = [xs, ym];
     }
-    let left = xs - 1;
-    while (left > 0 && xs - left <= 3 * h && same(left, ym)) left--;
+    // The left edge: where the surface ends walking left, across the line's middle or just under it (text that touches
+    // the box's left side, as a TextView's does, stops the first walk on a letter).
+    const walkLeft = (y: number) => {
+      let x = xs - 1;
+      while (x > 0 && x0 - x <= 3 * h && same(x, y)) x--;
+      return x;
+    };
+    const left = Math.min(walkLeft(ym), y1 + 2 < H ? walkLeft(y1 + 2) : Infinity);
     while (top > 0 && y0 - top <= 2 * h && same(col, top)) top--;
-    if (xs - left > 3 * h || y0 - top > 2 * h || left <= 0 || top <= 0) continue;
+    if (x0 - left > 3 * h || y0 - top > 2 * h || left <= 0 || top <= 0) continue;
     const plain = (x: number, y: number) => same(x, y) || onText(x, y);
     let right = xs;
     while (right < W - 1 && plain(right, top + 2)) right++;
