@@ -15,8 +15,8 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the multiline text box")).toMatchObject({ target: "", type: "text_input" });
     // A pager's links and a slider are named by their kind.
     expect(parseInstruction("go to page 4 in the lower pager")).toEqual({ verb: "click", target: "page 4", type: "link", position: { vertical: "bottom" }, pager: true });
-    expect(parseInstruction("le curseur")).toEqual({ verb: "click", target: "", type: "generic_interactive" });
-    expect(parseInstruction("the volume slider")).toMatchObject({ target: "volume", type: "generic_interactive" });
+    expect(parseInstruction("le curseur")).toEqual({ verb: "click", target: "", type: "generic_interactive", slider: true });
+    expect(parseInstruction("the volume slider")).toMatchObject({ target: "volume", type: "generic_interactive", slider: true });
     // Password words keep naming the target and say the field shows masked text; an anchor's do not.
     expect(parseInstruction("le champ mot de passe de la Société")).toMatchObject({ type: "text_input", masked: true });
     expect(parseInstruction("the Password box")).toMatchObject({ target: "Password", type: "text_input", masked: true });
@@ -48,7 +48,7 @@ describe("instruction parsing: what names the target and what only describes it"
   });
 
   it("a place beside a thing named by its type alone (« à côté du lien »), not by a possessive nor a row", () => {
-    expect(parseInstruction("le curseur à côté du lien")).toEqual({ verb: "click", target: "", type: "generic_interactive", relation: { kind: "near", anchor: "", anchorType: "link" } });
+    expect(parseInstruction("le curseur à côté du lien")).toEqual({ verb: "click", target: "", type: "generic_interactive", slider: true, relation: { kind: "near", anchor: "", anchorType: "link" } });
     expect(parseInstruction("the field under the drop-down")).toMatchObject({ type: "text_input", relation: { kind: "below", anchor: "", anchorType: "dropdown" } });
     expect(parseInstruction("la case de la liste")).not.toHaveProperty("relation");
   });

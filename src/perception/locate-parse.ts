@@ -63,12 +63,16 @@ export interface ParsedInstruction {
   readonly switch?: boolean;
   /** The type was named a text box of several lines ("text area", « zone de texte multiligne »): a tall one fits best. */
   readonly multiline?: boolean;
+  /** The type was named a slider (« le curseur »): a knob on a track fits best. */
+  readonly slider?: boolean;
   /** A state the target is said to be in ("the checked box", « l'onglet actif », "the greyed-out button"). */
   readonly state?: StateWord;
 }
 
 /** Folded type phrases that name a text box of several lines (TYPE_PHRASES maps them to text_input). */
 const MULTILINE_PHRASES: ReadonlySet<string> = new Set(["text area", "textarea", "zone de texte multiligne", "zone de texte multilignes", "zone de texte multi lignes"]);
+/** Folded type phrases that name a slider (TYPE_PHRASES maps them to generic_interactive). */
+const SLIDER_PHRASES: ReadonlySet<string> = new Set(["slider", "curseur", "glissiere"]);
 /** Folded type phrases that name a check box drawn as a switch (TYPE_PHRASES maps them to checkbox). */
 const SWITCH_PHRASES: ReadonlySet<string> = new Set(["switch", "toggle switch", "interrupteur"]);
 
@@ -515,6 +519,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     ...(masked ? { masked } : {}),
     ...(isSwitch && finalType === "checkbox" ? { switch: true } : {}),
     ...(MULTILINE_PHRASES.has(typeWords) && finalType === "text_input" ? { multiline: true } : {}),
+    ...(SLIDER_PHRASES.has(typeWords) && finalType === "generic_interactive" ? { slider: true } : {}),
     ...(state ? { state } : {}),
     ...(pager ? { pager } : {}),
   };

@@ -21,6 +21,7 @@ import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
 import { textAreasFromLines } from "./text-area.js";
+import { slidersOf } from "./slider.js";
 import { numberedRows, type NumberedRows } from "./numbered-run.js";
 import { HEADING_WORDS, ICON_CONCEPTS, UI_LEXICON, type StateWord } from "./locate-lexicon.js";
 import { showsMaskedText } from "./masked-entry.js";
@@ -476,7 +477,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
           .filter((b) => !elements.some((e) => !isText(e) && e.type === "text_input" && bboxIoU(boxOf(e), b) >= 0.5))
           .map((b, i) => ({ element_id: `area:${i}`, type: "text_input", bbox: b, label: "" }))
       : [];
-  const scored: Scored[] = [...elements, ...proposals, ...areas].map((e) => {
+  // A slider: a knob on a track fits best, an element holding one too; those the detector missed are candidates.
+  const sliderBoxes = parsed.slider && pixels ? slidersOf(pixels, pixels.scaleFactor ?? 1) : [];
+  const holdsSlider = (e: LocatableElement) => !isText(e) && sliderBoxes.some((b) => bboxContainsPoint(boxOf(e), bboxCenter(b)) && bboxIoU(boxOf(e), b) >= 0.3);
+  const sliders: LocatableElement[] = sliderBoxes.filter((b) => !elements.some((e) => !isText(e) && bboxIoU(boxOf(e), b) >= 0.5)).map((b, i) => ({ element_id: `slider:${i}`, type: "generic_interactive", bbox: b, label: "" }));
+  const scored: Scored[] = [...elements, ...proposals, ...areas, ...sliders].map((e) => {
     const bbox = boxOf(e);
     const names = [e.label, e.text?.raw ?? "", captionOfField(e), numbered?.get(e.element_id)?.toString() ?? ""];
     const sim = (t: string) => Math.max(textSimilarity(t, names[0]!), textSimilarity(t, names[1]!) * 0.95, textSimilarity(t, names[2]!) * 0.97, textSimilarity(t, names[3]!) * 0.95);
@@ -525,6 +530,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const line = heights[heights.length >> 1] ?? 16;
     for (const s of scored) if (!isText(s.e) && s.e.type === "text_input" && s.bbox[3] - s.bbox[1] >= 3 * line) s.score += 0.15;
   }
+  if (sliderBoxes.length) for (const s of scored) if (s.e.element_id.startsWith("slider:") || holdsSlider(s.e)) s.score += 0.2;
   // "In the pagination": the elements in a pager's row (its numbers and the arrows at its ends).
   const bands = parsed.pager ? numberedOnScreen().bands : [];
   const inPager = (s: Scored) => bands.some((b) => bboxContainsPoint(b, bboxCenter(s.bbox)));
