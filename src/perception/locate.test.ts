@@ -716,6 +716,17 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("le bouton du compte en haut à droite", els, f, recognizer)).toMatchObject({ found: true, element_id: "account" });
   });
 
+  it("a link boxed as wide as its cell is clicked on its words", () => {
+    const f = canvas();
+    for (let x = 112; x < 170; x += 4) f.fill([x, 108, x + 2, 122], [30, 90, 200]);
+    const links = [el("n", "link", [100, 100, 400, 130], "Nguyen"), el("m", "link", [100, 140, 400, 170], "Martin")];
+    const r = locate("le lien Nguyen", links, f);
+    expect(r.found && r.point[0]).toBeGreaterThanOrEqual(112);
+    expect(r.found && r.point[0]).toBeLessThanOrEqual(170);
+    // Without pixels, its box's centre as before.
+    expect(locate("le lien Nguyen", links, screen)).toMatchObject({ found: true, point: [250, 115] });
+  });
+
   it("words read on one line with a detected element's are a target of their own", () => {
     const w = (text: string, x0: number, x1: number) => ({ text, bbox: [x0, 10, x1, 34] as BBox });
     const rapports = el("r", "link", [1600, 10, 1686, 36], "Rapports");

@@ -22,6 +22,7 @@ import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
 import { textAreasFromLines } from "./text-area.js";
 import { slidersOf } from "./slider.js";
+import { toRgb } from "./raster.js";
 import { numberedRows, type NumberedRows } from "./numbered-run.js";
 import { HEADING_WORDS, ICON_CONCEPTS, UI_LEXICON, type StateWord } from "./locate-lexicon.js";
 import { showsMaskedText } from "./masked-entry.js";
@@ -627,6 +628,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const second = scored.find((s) => s !== best && !sameThing(s.bbox, best!.bbox));
     ambiguous = !!second && best.score - second.score < margin;
   }
+
   // Words on screen that caption a control ("Year" above its field, "Tiers payant" right of its
   // box): act on the control the instruction names, not on its caption.
   let chosen: { element_id: string; type: UIElementType; bbox: BBox } = { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
@@ -710,8 +712,49 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const narrowed = narrowToWords(best.said, best.e) ?? narrowByCharacters(best.said, best.e);
     if (narrowed) chosen = { ...chosen, bbox: narrowed };
   }
+  // A link is its words: where the detector boxed it as wide as its cell or side bar, the ink inside is what is clicked.
+  if (chosen.type === "link" && pixels && !isText(best.e)) {
+    const ink = inkSpan(pixels, chosen.bbox);
+    if (ink) chosen = { ...chosen, bbox: ink };
+  }
   const seen = concept ? { icon_seen: !!figureOf(best.e), ...(iconLabelMatch(concept.labels, best.e) >= 0.9 ? { icon_named: true } : {}) } : {};
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed, ...seen };
+}
+
+/**
+ * The columns of a box's middle band that hold ink (pixels far from its most common colour), first to last, where they
+ * take less than two thirds of its width: the words of a link boxed as wide as its cell. Undefined otherwise.
+ */
+function inkSpan(frame: Frame, b: BBox): BBox | undefined {
+  const img = toRgb(frame);
+  const [x1, y1, x2, y2] = [Math.max(0, Math.round(b[0])), Math.max(0, Math.round(b[1])), Math.min(img.width, Math.round(b[2])), Math.min(img.height, Math.round(b[3]))];
+  const h = y2 - y1;
+  if (x2 - x1 < 3 * h || h < 6) return undefined;
+  const band = [y1 + Math.round(h * 0.2), y2 - Math.round(h * 0.2)] as const;
+  const counts = new Map<number, number>();
+  const px = img.data;
+  for (let y = band[0]; y < band[1]; y++)
+    for (let x = x1; x < x2; x++) {
+      const o = (y * img.width + x) * 3;
+      const key = (px[o]! << 16) | (px[o + 1]! << 8) | px[o + 2]!;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  let fill = 0;
+  let most = 0;
+  for (const [k, n] of counts) if (n > most) [fill, most] = [k, n];
+  const far = (o: number) => Math.max(Math.abs(px[o]! - (fill >> 16)), Math.abs(px[o + 1]! - ((fill >> 8) & 255)), Math.abs(px[o + 2]! - (fill & 255))) > 40;
+  let first = -1;
+  let last = -1;
+  for (let x = x1; x < x2; x++) {
+    let inked = false;
+    for (let y = band[0]; y < band[1] && !inked; y++) inked = far((y * img.width + x) * 3);
+    if (inked) {
+      if (first < 0) first = x;
+      last = x;
+    }
+  }
+  if (first < 0 || last - first + 1 >= (2 / 3) * (x2 - x1)) return undefined;
+  return [first, b[1], last + 1, b[3]];
 }
 
 /** A box without its border: what it shows, not the frame drawn around it. */
