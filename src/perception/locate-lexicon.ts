@@ -356,7 +356,7 @@ export const POSITION_WORDS: Readonly<Record<string, { vertical?: "top" | "botto
 };
 
 /** Parts of a window named as places: they say where, and are not part of the target's name. */
-export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | "pager" | undefined])[] = [
+export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | "pager" | "breadcrumb" | undefined])[] = [
   ["barre d outils", "top"], ["barre des outils", "top"], ["toolbar", "top"], ["tool bar", "top"],
   ["barre de menus", "top"], ["barre de menu", "top"], ["barre des menus", "top"], ["menu bar", "top"], ["menubar", "top"],
   ["barre de titre", "top"], ["title bar", "top"], ["titlebar", "top"], ["header bar", "top"], ["headerbar", "top"], ["header", "top"], ["en tete", "top"],
@@ -367,7 +367,7 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | "pag
   ["corner", undefined], ["coin", undefined], ["side", undefined], ["cote", undefined], ["row", undefined], ["ligne", undefined], ["screen", undefined], ["ecran", undefined],
   ["of the page", undefined], ["on the page", undefined], ["of the window", undefined], ["in the window", undefined],
   ["de la page", undefined], ["sur la page", undefined], ["de la fenetre", undefined], ["dans la fenetre", undefined],
-  ["pager", "pager"], ["pagination", "pager"], ["paginator", "pager"], ["breadcrumb", undefined], ["breadcrumbs", undefined], ["fil d ariane", undefined],
+  ["pager", "pager"], ["pagination", "pager"], ["paginator", "pager"], ["breadcrumb", "breadcrumb"], ["breadcrumbs", "breadcrumb"], ["fil d ariane", "breadcrumb"],
   ["sidebar", undefined], ["side bar", undefined], ["side menu", undefined], ["barre laterale", undefined], ["menu lateral", undefined], ["colonne laterale", undefined],
 ];
 

@@ -64,7 +64,10 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
     // A French row named in English: its small words are the name's, not a new relation.
     expect(parseInstruction("la case de la ligne Cash on delivery")).toMatchObject({ target: "", type: "checkbox", relation: { kind: "row", anchor: "Cash delivery" } });
-    expect(parseInstruction("the Tableau de bord link in the breadcrumb")).toMatchObject({ target: "Tableau de bord", type: "link" });
+    expect(parseInstruction("the Tableau de bord link in the breadcrumb")).toMatchObject({ target: "Tableau de bord", type: "link", breadcrumb: true });
+    expect(parseInstruction("le lien Accueil dans le fil d'Ariane")).toEqual({ verb: "click", target: "Accueil", type: "link", breadcrumb: true });
+    // "password" in a link's name says nothing of masked text.
+    expect(parseInstruction("the Forgot password? link")).not.toHaveProperty("masked");
     // A titled group, card or section is a place too.
     expect(parseInstruction("l'option Remember me dans le groupe Company")).toMatchObject({ target: "Remember me", type: "radio_button", relation: { kind: "inside", anchor: "Company" } });
     expect(parseInstruction("the drop-down in the Purchase order card")).toMatchObject({ target: "", type: "dropdown", relation: { kind: "inside", anchor: "Purchase order" } });

@@ -65,6 +65,8 @@ export interface ParsedInstruction {
   readonly multiline?: boolean;
   /** The type was named a slider (« le curseur »): a knob on a track fits best. */
   readonly slider?: boolean;
+  /** The target is said to be in a breadcrumb (« dans le fil d'Ariane »): a line of items between separators. */
+  readonly breadcrumb?: boolean;
   /** A state the target is said to be in ("the checked box", « l'onglet actif », "the greyed-out button"). */
   readonly state?: StateWord;
 }
@@ -136,7 +138,7 @@ type Kind =
   | { k: "relation"; v: RelationKind }
   | { k: "ordinal"; v: number }
   | { k: "type"; v: UIElementType | "menu" }
-  | { k: "region"; v: "top" | "bottom" | "pager" | undefined }
+  | { k: "region"; v: "top" | "bottom" | "pager" | "breadcrumb" | undefined }
   | { k: "colour"; v: ColourName }
   | { k: "icon"; v: string; depiction: boolean }
   | { k: "direction"; v: "left" | "right" | "up" | "down" }
@@ -328,6 +330,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let icon: string | undefined;
   let direction: ParsedInstruction["direction"];
   let region: ParsedInstruction["region"];
+  let breadcrumb = false;
   const position: { vertical?: PositionHint["vertical"]; horizontal?: PositionHint["horizontal"] } = {};
   let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined = place ? { kind: place.kind, anchor: place.anchor, ...(place.ordinal !== undefined ? { anchorOrdinal: place.ordinal } : {}) } : undefined;
   const target: Token[] = [];
@@ -400,7 +403,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         }
         break;
       case "region":
-        if (k.v && k.v !== "pager") region ??= k.v;
+        if (k.v === "breadcrumb") breadcrumb = true;
+        else if (k.v && k.v !== "pager") region ??= k.v;
         break;
       case "colour":
         if (!inAnchor) colour ??= k.v;
@@ -516,7 +520,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       : {}),
     ...(region ? { region } : {}),
     ...(menu ? { menu } : {}),
-    ...(masked ? { masked } : {}),
+    ...(masked && (!finalType || finalType === "text_input") ? { masked } : {}),
+    ...(breadcrumb ? { breadcrumb } : {}),
     ...(isSwitch && finalType === "checkbox" ? { switch: true } : {}),
     ...(MULTILINE_PHRASES.has(typeWords) && finalType === "text_input" ? { multiline: true } : {}),
     ...(SLIDER_PHRASES.has(typeWords) && finalType === "generic_interactive" ? { slider: true } : {}),

@@ -58,6 +58,9 @@ describe("grounding a person's instruction", () => {
     const r = locate("the Rapports link in the breadcrumb", crumbs, screen);
     expect(r.found && r.point[0]).toBeGreaterThan(78);
     expect(r.found && r.point[0]).toBeLessThan(130);
+    // The same name in a side menu and in the breadcrumb (its separator glued to it by OCR): the breadcrumb's.
+    const both = [el("side", "link", [20, 160, 220, 200], "Forgot password?"), el("crumb", "link", [300, 90, 390, 110], "Forgotpassword?/"), el("next", "generic_interactive", [400, 90, 480, 110], "Learn more")];
+    expect(locate("the Forgot password? link in the breadcrumb", both, screen)).toMatchObject({ found: true, element_id: "crumb", ambiguous: false });
   });
 
   it("finds a screen's words through the UI lexicon when the instruction is in the other language", () => {

@@ -532,6 +532,12 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     for (const s of scored) if (!isText(s.e) && s.e.type === "text_input" && s.bbox[3] - s.bbox[1] >= 3 * line) s.score += 0.15;
   }
   if (sliderBoxes.length) for (const s of scored) if (s.e.element_id.startsWith("slider:") || holdsSlider(s.e)) s.score += 0.2;
+  // "In the breadcrumb": the elements on a line of words with a path's separators between them (« Accueil / Rapports »).
+  if (parsed.breadcrumb) {
+    // (Its separators read alone between words, or glued to an item's end or start by OCR: « Forgotpassword?/ ».)
+    const trails = elements.filter((e) => /(?:^|\s)[>›»/|→]+(?:\s|$)|[>›»/|→]$|^[>›»/|→]|\S[>›»|→]\S/u.test(e.label.trim())).map((e) => padBBox(boxOf(e), 2));
+    for (const s of scored) if (trails.some((t) => bboxContainsPoint(t, bboxCenter(s.bbox)))) s.score += 0.2;
+  }
   // "In the pagination": the elements in a pager's row (its numbers and the arrows at its ends).
   const bands = parsed.pager ? numberedOnScreen().bands : [];
   const inPager = (s: Scored) => bands.some((b) => bboxContainsPoint(b, bboxCenter(s.bbox)));
