@@ -292,7 +292,9 @@ function withoutFrame(parts: Part[], w: number, h: number, m: number): Part[] {
     const horizontal = pw >= Math.max(4, cutX ? 0.2 * w : 0.6 * w) && ph <= Math.max(3, 0.1 * h) && (p.y2 <= 0.15 * h || p.y1 >= 0.85 * h);
     return vertical || horizontal;
   };
-  const kept = parts.filter((p) => p !== frame && !stroke(p));
+  // A rounded frame's corners: a few pixels in a corner of the crop, left inside the margin where the sides curve in.
+  const cornerBit = (p: Part) => p.pixels <= 8 && (p.x1 <= m + 1 || p.x2 >= w - m - 1) && (p.y1 <= m + 1 || p.y2 >= h - m - 1);
+  const kept = parts.filter((p) => p !== frame && !stroke(p) && !cornerBit(p));
   return kept.length ? kept : parts;
 }
 

@@ -719,6 +719,15 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("le bouton du compte en haut à droite", els, f, recognizer)).toMatchObject({ found: true, element_id: "account" });
   });
 
+  it("a rounded frame's corners left inside the margin are not part of an icon", () => {
+    const f = canvas();
+    // A 24 × 24 icon button at (100, 100): a 12 px icon in its middle, three dark pixels where its frame curves in.
+    f.fill([106, 106, 118, 118], [40, 40, 40]);
+    f.fill([103, 103, 105, 104], [90, 90, 90]);
+    f.fill([103, 104, 104, 105], [90, 90, 90]);
+    expect(elementAppearance(f, [100, 100, 124, 124], true).glyph?.bbox).toEqual([106, 106, 118, 118]);
+  });
+
   it("a link boxed as wide as its cell is clicked on its words", () => {
     const f = canvas();
     for (let x = 112; x < 170; x += 4) f.fill([x, 108, x + 2, 122], [30, 90, 200]);
