@@ -745,6 +745,9 @@ describe("grounding a person's instruction", () => {
     const legal = el("l", "link", [1500, 10, 1600, 36], "Legal notice");
     const targets = textTargets([{ text: "Legal notice Rapports Forgot password?", bbox: [1501, 11, 1843, 35], words: [w("Legal", 1501, 1545), w("notice", 1549, 1600), w("Rapports", 1612, 1685), w("Forgot", 1697, 1755), w("password?", 1760, 1843)] }], [rapports, legal]);
     expect(targets.map((t) => t.label)).toEqual(["Forgot password?"]);
+    // A toggle's box read as a dash glued to its caption, on one line with another caption: the toggle's caption alone.
+    const dashed = textTargets([{ text: "Email address * -High", bbox: [116, 254, 467, 291], words: [w("Email", 116, 190), w("address", 196, 300), w("*", 306, 316), w("-High", 324, 400)] }], []);
+    expect(dashed.map((t) => t.label)).toContain("High");
     const r = locate("the Forgot password? link", [rapports, legal, ...targets], screen);
     expect(r.found && r.point[0]).toBeGreaterThan(1697);
   });

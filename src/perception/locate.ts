@@ -1125,6 +1125,14 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
     const words: { text: string; bbox: BBox; cut?: boolean }[] = [];
     let cut = false;
     for (const w of read) {
+      // A toggle's box or a bullet read as a dash glued to its caption (« -High »): the caption starts a phrase of its own.
+      const dashed = /^[-–—]\p{L}/u.exec(w.text);
+      if (dashed) {
+        const per = (w.bbox[2] - w.bbox[0]) / w.text.length;
+        words.push({ text: w.text.slice(1), bbox: [w.bbox[0] + per, w.bbox[1], w.bbox[2], w.bbox[3]], cut: true });
+        cut = false;
+        continue;
+      }
       const m = SEPARATED.exec(w.text)!;
       if (!m[2]) {
         cut = true;
