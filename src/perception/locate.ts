@@ -634,7 +634,6 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const second = scored.find((s) => s !== best && !sameThing(s.bbox, best!.bbox));
     ambiguous = !!second && best.score - second.score < margin;
   }
-
   // Words on screen that caption a control ("Year" above its field, "Tiers payant" right of its
   // box): act on the control the instruction names, not on its caption.
   let chosen: { element_id: string; type: UIElementType; bbox: BBox } = { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
@@ -1126,8 +1125,7 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
     let cut = false;
     for (const w of read) {
       // A toggle's box or a bullet read as a dash glued to its caption (« -High »): the caption starts a phrase of its own.
-      const dashed = /^[-–—]\p{L}/u.exec(w.text);
-      if (dashed) {
+      if (/^[-–—]\p{L}/u.test(w.text)) {
         const per = (w.bbox[2] - w.bbox[0]) / w.text.length;
         words.push({ text: w.text.slice(1), bbox: [w.bbox[0] + per, w.bbox[1], w.bbox[2], w.bbox[3]], cut: true });
         cut = false;
