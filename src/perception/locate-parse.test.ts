@@ -66,6 +66,8 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("la case de la ligne Cash on delivery")).toMatchObject({ target: "", type: "checkbox", relation: { kind: "row", anchor: "Cash delivery" } });
     expect(parseInstruction("the Tableau de bord link in the breadcrumb")).toMatchObject({ target: "Tableau de bord", type: "link", breadcrumb: true });
     expect(parseInstruction("le lien Accueil dans le fil d'Ariane")).toEqual({ verb: "click", target: "Accueil", type: "link", breadcrumb: true });
+    // Small words between a name's words are the name's.
+    expect(parseInstruction("le lien Voir la facture")).toEqual({ verb: "click", target: "Voir la facture", type: "link" });
     // "password" in a link's name says nothing of masked text.
     expect(parseInstruction("the Forgot password? link")).not.toHaveProperty("masked");
     // A titled group, card or section is a place too.

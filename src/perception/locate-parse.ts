@@ -480,7 +480,11 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     icon = "check";
     state = undefined;
   }
-  const words = target.filter(isNamed);
+  // Small words between a name's words, all of them said in one run, are the name's (« le lien Voir la facture »).
+  const named = target.filter(isNamed).map((t) => toks.indexOf(t));
+  const [lo, hi] = [Math.min(...named), Math.max(...named)];
+  const run = named.length >= 2 ? toks.slice(lo, hi + 1) : [];
+  const words = run.length && run.every((t) => target.includes(t) || FILLER_WORDS.has(t.f)) ? run : target.filter(isNamed);
   // Nothing named but a capitalised type or icon word past the instruction's start (« le lien Icons », "the Link
   // button button"): that word is the name, as if quoted.
   if (!words.length && !quoted && !icon) {

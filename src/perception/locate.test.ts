@@ -728,6 +728,16 @@ describe("grounding a person's instruction", () => {
     expect(elementAppearance(f, [100, 100, 124, 124], true).glyph?.bbox).toEqual([106, 106, 118, 118]);
   });
 
+  it("a toggle's own disc read as a lone sign before its caption is not its name's; a list's lines are targets", () => {
+    const els = [el("radio", "radio_button", [57, 585, 464, 611], "O J'accepte les conditions générales"), el("box", "checkbox", [44, 693, 448, 726], "J'accepte les conditions générales")];
+    expect(locate("the J'accepte les conditions générales radio button", els, screen)).toMatchObject({ found: true, element_id: "radio", ambiguous: false });
+    // A list box holding lines the detector boxed no link for: each line a target; a one-line field's words are its own.
+    const list = el("list", "text_input", [40, 130, 220, 240], "Gestion des stocks");
+    const field = el("field", "text_input", [300, 130, 500, 160], "Paris");
+    const lines = textTargets([line("Accueil", [48, 160, 92, 176]), line("Voirla facture", [48, 190, 112, 206]), line("Paris", [306, 136, 350, 154])], [list, field]);
+    expect(lines.map((t) => t.label)).toEqual(["Accueil", "Voirla facture"]);
+  });
+
   it("a link boxed as wide as its cell is clicked on its words", () => {
     const f = canvas();
     for (let x = 112; x < 170; x += 4) f.fill([x, 108, x + 2, 122], [30, 90, 200]);

@@ -484,7 +484,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const sliders: LocatableElement[] = sliderBoxes.filter((b) => !elements.some((e) => !isText(e) && bboxIoU(boxOf(e), b) >= 0.5)).map((b, i) => ({ element_id: `slider:${i}`, type: "generic_interactive", bbox: b, label: "" }));
   const scored: Scored[] = [...elements, ...proposals, ...areas, ...sliders].map((e) => {
     const bbox = boxOf(e);
-    const names = [e.label, e.text?.raw ?? "", captionOfField(e), numbered?.get(e.element_id)?.toString() ?? ""];
+    const names = [captionOfToggle(e), e.text?.raw ?? "", captionOfField(e), numbered?.get(e.element_id)?.toString() ?? ""];
     const sim = (t: string) => Math.max(textSimilarity(t, names[0]!), textSimilarity(t, names[1]!) * 0.95, textSimilarity(t, names[2]!) * 0.97, textSimilarity(t, names[3]!) * 0.95);
     let text = 0.5;
     let said = target;
@@ -760,6 +760,11 @@ function inkSpan(frame: Frame, b: BBox): BBox | undefined {
   }
   if (first < 0 || last - first + 1 >= (2 / 3) * (x2 - x1)) return undefined;
   return [first, b[1], last + 1, b[3]];
+}
+
+/** A toggle's label without its own box or disc read by OCR as a lone sign before the words (« O J'accepte… »). */
+function captionOfToggle(e: LocatableElement): string {
+  return isToggleType(e.type) ? e.label.replace(/^[oO0©®○●◯◉☐☑☒□■xX✓✔-]\s+(?=\S)/u, "") : e.label;
 }
 
 /** A box without its border: what it shows, not the frame drawn around it. */
@@ -1103,13 +1108,17 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
 const SEPARATED = /^([>›»/|→]*)(.*?)([>›»/|→]*)$/u;
 
 export function textTargets(lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[], elements: readonly LocatableElement[]): LocatableElement[] {
-  const inside = (b: BBox) => elements.some((e) => {
+  // Inside an element: that element's words — but for a list or box of several lines (three lines tall or more) whose
+  // own label is other words, each line is a thing of its own (a list's items the detector did not box).
+  const inside = (b: BBox, text?: string) => elements.some((e) => {
     const [cx, cy] = bboxCenter(b);
-    return cx >= e.bbox[0] && cx <= e.bbox[2] && cy >= e.bbox[1] && cy <= e.bbox[3];
+    if (!(cx >= e.bbox[0] && cx <= e.bbox[2] && cy >= e.bbox[1] && cy <= e.bbox[3])) return false;
+    const tall = e.bbox[3] - e.bbox[1] >= 3 * (b[3] - b[1]) && e.type === "text_input";
+    return !tall || text === undefined || textSimilarity(text, e.label) >= 0.8;
   });
   const out: LocatableElement[] = [];
   const add = (text: string, b: BBox, words?: readonly { text: string; bbox: BBox }[]) => {
-    if (!text.trim() || inside(b) || out.some((o) => o.label === text && glyphKey(o.bbox) === glyphKey(b))) return;
+    if (!text.trim() || inside(b, text) || out.some((o) => o.label === text && glyphKey(o.bbox) === glyphKey(b))) return;
     out.push({ element_id: `text:${out.length}`, type: "generic_interactive", bbox: [b[0], b[1], b[2], b[3]], label: text, confidence: 0.3, ...(words && words.length > 1 ? { words } : {}) });
   };
   for (const l of lines) {
