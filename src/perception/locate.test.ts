@@ -28,6 +28,19 @@ function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, numb
   return Object.assign(frame, { fill, field });
 }
 
+/** A canvas with two icon-only buttons' glyphs at x 100 and 140 (40 px each): an arrow down — a shaft, and two 3-px strokes meeting at its foot. */
+function twoArrowsDown(): ReturnType<typeof canvas> {
+  const f = canvas();
+    for (const ox of [100, 140]) {
+      f.fill([ox + 19, 108, ox + 22, 128], [40, 40, 40]);
+      for (let k = 0; k < 9; k++) {
+        f.fill([ox + 11 + k, 119 + k, ox + 14 + k, 122 + k], [40, 40, 40]);
+        f.fill([ox + 27 - k, 119 + k, ox + 30 - k, 122 + k], [40, 40, 40]);
+      }
+    }
+  return f;
+}
+
 describe("grounding a person's instruction", () => {
   it("a name the OCR misread by a letter, or read with its spaces lost, is still the name; another word is not", () => {
     expect(textSimilarity("No item selected", "Noitemselected")).toBeGreaterThanOrEqual(0.9);
@@ -650,15 +663,8 @@ describe("grounding a person's instruction", () => {
   });
 
   it("a chevron asked: an arrow drawn that the recognizer names a download is the download's (and the reverse)", async () => {
-    const f = canvas();
-    // Two icon-only buttons, each with an arrow down (a shaft, and two 3-px strokes meeting at its foot).
-    for (const ox of [100, 140]) {
-      f.fill([ox + 19, 108, ox + 22, 128], [40, 40, 40]);
-      for (let k = 0; k < 9; k++) {
-        f.fill([ox + 11 + k, 119 + k, ox + 14 + k, 122 + k], [40, 40, 40]);
-        f.fill([ox + 27 - k, 119 + k, ox + 30 - k, 122 + k], [40, 40, 40]);
-      }
-    }
+    // Two icon-only buttons, each with an arrow down.
+    const f = twoArrowsDown();
     const buttons = [el("dl", "button", [100, 100, 140, 140], ""), el("chev", "button", [140, 100, 180, 140], "")];
     // Both drawn as arrows down.
     for (const b of buttons) expect(elementAppearance(f, b.bbox as BBox, true).glyph?.shapes).toContain("arrow_down");
@@ -672,14 +678,7 @@ describe("grounding a person's instruction", () => {
   });
 
   it("a download asked: a plain arrow down may be one; an outline read as an arrow the recognizer surely names otherwise is not", async () => {
-    const f = canvas();
-    for (const ox of [100, 140]) {
-      f.fill([ox + 19, 108, ox + 22, 128], [40, 40, 40]);
-      for (let k = 0; k < 9; k++) {
-        f.fill([ox + 11 + k, 119 + k, ox + 14 + k, 122 + k], [40, 40, 40]);
-        f.fill([ox + 27 - k, 119 + k, ox + 30 - k, 122 + k], [40, 40, 40]);
-      }
-    }
+    const f = twoArrowsDown();
     const buttons = [el("mail", "button", [100, 100, 140, 140], ""), el("arrow", "button", [140, 100, 180, 140], "")];
     // The first's outline reads as an arrow down (an envelope's flap), the recognizer is all but sure it is a mail icon;
     // the second is a plain arrow down, as many kits draw a download.
