@@ -481,9 +481,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     state = undefined;
   }
   // Small words between a name's words, all of them said in one run, are the name's (« le lien Voir la facture »).
-  const named = target.filter(isNamed).map((t) => toks.indexOf(t));
-  const [lo, hi] = [Math.min(...named), Math.max(...named)];
-  const run = named.length >= 2 ? toks.slice(lo, hi + 1) : [];
+  const namedAt = target.filter(isNamed).map((t) => toks.indexOf(t));
+  const [lo, hi] = [Math.min(...namedAt), Math.max(...namedAt)];
+  const run = namedAt.length >= 2 ? toks.slice(lo, hi + 1) : [];
   const words = run.length && run.every((t) => target.includes(t) || FILLER_WORDS.has(t.f)) ? run : target.filter(isNamed);
   // Nothing named but a capitalised type or icon word past the instruction's start (« le lien Icons », "the Link
   // button button"): that word is the name, as if quoted.
