@@ -4,6 +4,7 @@
 // ("the text area at the top", « la zone de texte à gauche »).
 import type { Frame } from "../core/frame.js";
 import { bboxCenter, bboxContainsPoint, type BBox } from "../core/geometry.js";
+import { median } from "../core/vectors.js";
 import { toGrey, toRgb } from "./raster.js";
 
 /** Grey levels within which a pixel is the surface's own colour (a faint border differs by more; a page a shade off white too). */
@@ -24,7 +25,6 @@ export function textAreasFromLines(frame: Frame, lines: readonly BBox[], occupie
   const W = img.width;
   const H = img.height;
   const at = (x: number, y: number) => g[y * W + x]!;
-  const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1]!;
   // The surface, or a line of text on it (a text box's lines may start at its very edge).
   const onText = (x: number, y: number) => lines.some((l) => x >= l[0] - 1 && x <= l[2] + 1 && y >= l[1] - 1 && y <= l[3] + 1);
   const out: BBox[] = [];
@@ -37,17 +37,17 @@ export function textAreasFromLines(frame: Frame, lines: readonly BBox[], occupie
     // no margin), what most of the line's own box shows, walked from a column of it clear of ink.
     const row = Array.from({ length: x1 - x0 }, (_, k) => at(x0 + k, y0 - 2));
     const behind = median(Array.from({ length: (x1 - x0) * (y1 - y0) }, (_, k) => at(x0 + (k % (x1 - x0)), y0 + Math.floor(k / (x1 - x0)))));
-    let c = median([...row]);
-    let same = (x: number, y: number) => Math.abs(at(x, y) - c) <= SAME;
+    const above = median(row);
+    const padded = Math.abs(above - behind) <= SAME && row.filter((v) => Math.abs(v - above) <= SAME).length >= 0.9 * row.length;
+    const c = padded ? above : behind;
+    const same = (x: number, y: number) => Math.abs(at(x, y) - c) <= SAME;
     let xs = x0;
     let [col, top] = [0, 0];
-    if (Math.abs(c - behind) <= SAME && row.filter((v) => Math.abs(v - c) <= SAME).length >= 0.9 * row.length) {
+    if (padded) {
       // (OCR's box may overhang the text box's edge by a few pixels: the walks start where the surface does.)
       while (xs < x1 && xs - x0 < h && !same(xs, y0 - 2)) xs++;
       [col, top] = [xs + 1, y0 - 2];
     } else {
-      c = behind;
-      same = (x: number, y: number) => Math.abs(at(x, y) - c) <= SAME;
       const clear = (x: number) => Array.from({ length: y1 - y0 - 2 }, (_, k) => y0 + 1 + k).every((y) => same(x, y));
       // (A column clear of ink: between two letters, or at worst the first space between words.)
       while (xs < x0 + 4 * h && xs < x1 && !clear(xs)) xs++;
