@@ -205,6 +205,32 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("switch to the page 2 tab")).toEqual({ verb: "click", target: "page 2", type: "tab" });
   });
 
+  it("an icon asked by what it stands for is that icon; words saying what a described icon stands for name nothing more", () => {
+    expect(parseInstruction("the search icon in the top bar")).toEqual({ verb: "click", target: "", icon: "search", region: "top" });
+    expect(parseInstruction("l'icône des messages")).toEqual({ verb: "click", target: "", icon: "chat" });
+    expect(parseInstruction("the notifications bell")).toEqual({ verb: "click", target: "", icon: "bell" });
+    expect(parseInstruction("la loupe de recherche")).toEqual({ verb: "click", target: "", icon: "search" });
+    // Without the word "icon", or quoted, the words are a name.
+    expect(parseInstruction("the search field")).toMatchObject({ target: "search", type: "text_input" });
+    expect(parseInstruction('the "Search" icon')).toMatchObject({ target: "Search" });
+  });
+
+  it("a window, dialog or form named by its title is a place the target is in", () => {
+    expect(parseInstruction("OK in the invoice dialog")).toEqual({ verb: "click", target: "OK", relation: { kind: "inside", anchor: "invoice" } });
+    expect(parseInstruction("le bouton OK de la fenêtre Facture")).toMatchObject({ target: "OK", type: "button", relation: { kind: "inside", anchor: "Facture" } });
+    expect(parseInstruction("le bouton OK dans la boîte de dialogue Facture")).toMatchObject({ target: "OK", type: "button", relation: { kind: "inside", anchor: "Facture" } });
+    expect(parseInstruction("the Name field in the Billing form")).toMatchObject({ target: "Name", type: "text_input", relation: { kind: "inside", anchor: "Billing" } });
+    // Unnamed, it is no place.
+    expect(parseInstruction("the OK button in the dialog")).toEqual({ verb: "click", target: "OK", type: "button" });
+  });
+
+  it("a row said by its number may be one whose words say so, else the nth", () => {
+    expect(parseInstruction("the delete button in row 3")).toMatchObject({ target: "delete", type: "button", relation: { kind: "row", anchor: "row 3", rowNumber: 3 } });
+    expect(parseInstruction("la case de la ligne 2")).toMatchObject({ type: "checkbox", relation: { kind: "row", anchor: "ligne 2", rowNumber: 2 } });
+    expect(parseInstruction("the pencil in the Smith row").relation).toEqual({ kind: "row", anchor: "Smith" });
+    expect(parseInstruction("le champ Adresse ligne 2")).not.toHaveProperty("relation");
+  });
+
   it("quoted targets keep their words; the rest is still read", () => {
     expect(parseInstruction("click « Valider la facture » at the bottom")).toEqual({ verb: "click", target: "Valider la facture", position: { vertical: "bottom" } });
   });

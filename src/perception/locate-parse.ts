@@ -33,6 +33,8 @@ export interface Relation {
   readonly anchor: string;
   readonly anchorType?: UIElementType;
   readonly anchorOrdinal?: number;
+  /** "row 3", « la ligne 2 »: a row said by a number — the row whose words say so ("Row 3"), else the third. */
+  readonly rowNumber?: number;
 }
 
 export interface ParsedInstruction {
@@ -215,9 +217,11 @@ const PLACE_WORDS: ReadonlyMap<string, "row" | "inside"> = new Map([
   ...["row", "ligne", "rangee"].map((w) => [w, "row"] as const),
   // Not "box": "the Name box" is a field.
   ...["group", "section", "card", "panel", "frame", "fieldset", "pane", "groupe", "cadre", "carte", "panneau", "encadre", "volet", "bloc", "zone"].map((w) => [w, "inside"] as const),
+  // A window or a form named by its title ("OK in the Invoice dialog", « de la fenêtre Facture »).
+  ...["dialog", "window", "form", "modal", "popup", "dialogue", "fenetre", "formulaire", "modale"].map((w) => [w, "inside"] as const),
 ]);
 /** Place words English puts after the place's name ("the Smith row", "the Shipping section"). */
-const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "card", "panel", "frame", "fieldset", "pane"]);
+const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "card", "panel", "frame", "fieldset", "pane", "dialog", "window", "form", "modal", "popup"]);
 /** English words that may sit inside a name quoted in French (« Cash on delivery », « Terms of use »). */
 const ENGLISH_SMALL_WORDS: ReadonlySet<string> = new Set(["on", "of", "in", "at", "to", "for", "and", "the", "by", "with", "from"]);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
@@ -230,7 +234,7 @@ const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une
  * instruction without the phrase. None for a row named by rank ("the last row": the ordinal is the element's) or a
  * place word with no preposition before it (« le champ Adresse ligne 2 »).
  */
-function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor: Token[]; rest: Token[]; ordinal?: number } | undefined {
+function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor: Token[]; rest: Token[]; ordinal?: number; rowNumber?: number } | undefined {
   // An ordinal word just before `at` ("the second Nguyen row", « la dernière ligne Nguyen »): which of the places so
   // named, and where the phrase's article is looked for.
   const ordinalBefore = (at: number): { v: number; at: number } | undefined => {
@@ -258,6 +262,8 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
     const opening = (at: number) => {
       const ord = ordinalBefore(at);
       let j = (ord?.at ?? at) - 1;
+      // « la boîte de dialogue Facture »: the words that open the place's own name.
+      if (j >= 1 && toks[j]!.f === "de" && toks[j - 1]!.f === "boite") j -= 2;
       while (j >= 0 && ARTICLES.has(toks[j]!.f)) j--;
       return j >= 0 && PLACE_PREPOSITIONS.has(toks[j]!.f) ? { start: j, ...(ord ? { ordinal: ord.v } : {}) } : undefined;
     };
@@ -267,7 +273,10 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
     }
     if (after.length) {
       const o = opening(r);
-      if (o) return { kind, anchor: after, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1 + after.length)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}) };
+      // "in row 3", « de la ligne 2 »: the row's word and its number are what such a row may show ("Row 3").
+      const numbered = kind === "row" && after.length === 1 && /^[1-9]\d{0,2}$/u.test(after[0]!.f) ? Number(after[0]!.f) : undefined;
+      const anchor = numbered !== undefined ? [toks[r]!, after[0]!] : after;
+      if (o) return { kind, anchor, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1 + after.length)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}), ...(numbered ? { rowNumber: numbered } : {}) };
     }
   }
   return undefined;
@@ -332,7 +341,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let region: ParsedInstruction["region"];
   let breadcrumb = false;
   const position: { vertical?: PositionHint["vertical"]; horizontal?: PositionHint["horizontal"] } = {};
-  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number } | undefined = place ? { kind: place.kind, anchor: place.anchor, ...(place.ordinal !== undefined ? { anchorOrdinal: place.ordinal } : {}) } : undefined;
+  let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number; rowNumber?: number } | undefined = place
+    ? { kind: place.kind, anchor: place.anchor, ...(place.ordinal !== undefined ? { anchorOrdinal: place.ordinal } : {}), ...(place.rowNumber !== undefined ? { rowNumber: place.rowNumber } : {}) }
+    : undefined;
   const target: Token[] = [];
   const iconish = toks.some((t) => ICONISH.has(t.f));
   const iconCandidates: { v: string; depiction: boolean; at: number; len: number }[] = [];
@@ -484,7 +495,24 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   const namedAt = target.filter(isNamed).map((t) => toks.indexOf(t));
   const [lo, hi] = [Math.min(...namedAt), Math.max(...namedAt)];
   const run = namedAt.length >= 2 ? toks.slice(lo, hi + 1) : [];
-  const words = run.length && run.every((t) => target.includes(t) || FILLER_WORDS.has(t.f)) ? run : target.filter(isNamed);
+  let words = run.length && run.every((t) => target.includes(t) || FILLER_WORDS.has(t.f)) ? run : target.filter(isNamed);
+  // "the search icon", « l'icône Accueil »: all that is named is what such an icon stands for, and an icon is asked —
+  // that icon, not words on screen that say the same (a search field's "Search").
+  if (!icon && iconish && !quoted && words.length) {
+    const said = words.map((t) => t.f).join(" ");
+    const concept = Object.entries(ICON_CONCEPTS).find(([, c]) => c.labels.some((l) => /\p{L}{3}/u.test(l) && foldText(l) === said))?.[0];
+    if (concept) {
+      icon = concept;
+      words = [];
+      target.length = 0;
+    }
+  }
+  // "the notifications bell", « la loupe de recherche »: words that only say what the icon described stands for.
+  const meaning = words.map((t) => t.f).join(" ");
+  if (icon && !quoted && meaning && ICON_CONCEPTS[icon]?.labels.some((l) => foldText(l) === meaning)) {
+    words = [];
+    target.length = 0;
+  }
   // Nothing named but a capitalised type or icon word past the instruction's start (« le lien Icons », "the Link
   // button button"): that word is the name, as if quoted.
   if (!words.length && !quoted && !icon) {
@@ -520,7 +548,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     ...(icon ? { icon } : {}),
     ...(direction ? { direction } : {}),
     ...(relation && (anchorWords.length || byTypeAlone)
-      ? { relation: { kind: relation.kind, anchor: anchorWords.map((t) => t.orig).join(" "), ...(relation.anchorType ? { anchorType: relation.anchorType } : {}), ...(relation.anchorOrdinal !== undefined ? { anchorOrdinal: relation.anchorOrdinal } : {}) } }
+      ? { relation: { kind: relation.kind, anchor: anchorWords.map((t) => t.orig).join(" "), ...(relation.anchorType ? { anchorType: relation.anchorType } : {}), ...(relation.anchorOrdinal !== undefined ? { anchorOrdinal: relation.anchorOrdinal } : {}), ...(relation.rowNumber !== undefined ? { rowNumber: relation.rowNumber } : {}) } }
       : {}),
     ...(region ? { region } : {}),
     ...(menu ? { menu } : {}),

@@ -292,6 +292,25 @@ describe("grounding a person's instruction", () => {
     expect(locate("le bouton tout en bas à droite", apply, screen)).toMatchObject({ found: true, element_id: "x" });
   });
 
+  it("a bar named (« dans la barre du haut », the status bar) is the strip at that edge: the candidate there, not one a little further in", () => {
+    const els = [el("nav", "button", [900, 10, 940, 40], "Search"), el("side", "button", [200, 145, 240, 175], "Search"), el("foot", "link", [20, 760, 90, 780], "Search")];
+    expect(locate("the Search button in the top bar", els, screen)).toMatchObject({ found: true, element_id: "nav", ambiguous: false });
+    expect(locate("le bouton Search dans la barre d'état", els, screen)).toMatchObject({ found: true, element_id: "foot" });
+  });
+
+  it("a row said by its number: the row whose words say so, else the nth of the elements that fit", () => {
+    const rows = [0, 1, 2].map((i) => el(`del${i}`, "button", [600, 100 + 40 * i, 680, 130 + 40 * i], "Delete"));
+    expect(locate("the Delete button in row 2", rows, screen)).toMatchObject({ found: true, element_id: "del1" });
+    expect(locate("le bouton Delete de la ligne 3", rows, screen)).toMatchObject({ found: true, element_id: "del2" });
+    const named = [...rows, el("text:r", "generic_interactive", [20, 180, 80, 200], "Row 2")];
+    expect(locate("the Delete button in Row 2", named, screen)).toMatchObject({ found: true, element_id: "del2" });
+  });
+
+  it("a rank says there are several: one field bearing the name exactly, another bearing it among more words (OCR read two as one), both count", () => {
+    const spins = [el("a", "text_input", [10, 100, 46, 136], "50 50"), el("b", "text_input", [50, 100, 86, 136], "50")];
+    expect(locate("the first 50 spin button", spins, screen)).toMatchObject({ found: true, element_id: "a" });
+  });
+
   it("a relation picks the element beside the named thing", () => {
     const els = [el("b1", "button", [400, 100, 480, 130], "Archiver"), el("b2", "button", [400, 500, 480, 530], "Archiver"), el("list", "dropdown", [100, 500, 380, 530], "Pays")];
     expect(locate("the Archiver button next to the Pays list", els, screen)).toMatchObject({ found: true, element_id: "b2" });

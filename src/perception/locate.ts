@@ -386,6 +386,11 @@ interface Scored {
 
 /** A person's instruction against the elements and on-screen text (see the file's header). */
 function groundInstruction(parsed: ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions, shared?: SeenIcons): LocateResult {
+  // "The delete button in row 3" where no row says "Row 3": the third of those that fit, in reading order.
+  if (parsed.relation?.rowNumber !== undefined && parsed.ordinal === undefined && !findAnchors(parsed.relation, elements, parsed.type).length) {
+    const { relation, ...rest } = parsed;
+    return groundInstruction({ ...rest, ordinal: relation.rowNumber }, elements, frame, options, shared);
+  }
   const margin = options.ambiguityMargin ?? 0.05;
   const minScore = options.minScore ?? 0.45;
   const pixels = hasPixels(frame) ? frame : undefined;
@@ -604,6 +609,18 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   };
   if (pixels && target && parsed.type && FIELD_TYPES.includes(parsed.type))
     for (const s of plausible) if (isText(s.e) && enclosed(s)) s.score -= 0.04;
+  // "In the top bar", « dans la barre d'outils »: a bar is a strip at the window's edge — of the leading candidates,
+  // those in the strip of the one nearest that edge (the navigation bar's search icon, not the side bar's below it).
+  if ((parsed.region === "top" || parsed.region === "bottom") && parsed.ordinal === undefined) {
+    const lead = Math.max(...scored.map((s) => s.score));
+    const contenders = scored.filter((s) => s.score >= lead - 0.1);
+    const edge = (s: Scored) => (parsed.region === "top" ? bboxCenter(s.bbox)[1] : -bboxCenter(s.bbox)[1]);
+    const nearest = contenders.reduce<Scored | undefined>((m, s) => (!m || edge(s) < edge(m) ? s : m), undefined);
+    if (nearest && contenders.length > 1) {
+      const strip = 1.5 * Math.max(nearest.bbox[3] - nearest.bbox[1], 0.02 * frame.height);
+      for (const s of contenders) if (edge(s) - edge(nearest) <= strip) s.score += 0.06;
+    }
+  }
   scored.sort((a, b) => b.score - a.score);
   const out = (s: Scored): LocateCandidate => ({ element_id: s.e.element_id, type: s.e.type, label: s.e.label, bbox: s.bbox, score: round3(s.score), text_score: round3(s.text), type_score: s.type, position_score: round3(s.position) });
   const candidates = scored.slice(0, 5).map(out);
@@ -903,7 +920,7 @@ function rankable(plausible: readonly Scored[], parsed: ParsedInstruction, field
   if (parsed.target && parsed.ordinal !== undefined) {
     const top = Math.max(...pool.map((s) => s.text));
     const named = pool.filter((s) => s.text >= top - 0.02);
-    if (named.length >= Math.abs(parsed.ordinal)) pool = named;
+    if (named.length >= Math.max(2, Math.abs(parsed.ordinal))) pool = named; // a rank says there are several
   }
   const kept: Scored[] = [];
   for (const s of [...pool].sort((a, b) => b.score - a.score)) if (!kept.some((k) => sameThing(k.bbox, s.bbox))) kept.push(s);
