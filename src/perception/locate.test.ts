@@ -74,6 +74,10 @@ describe("grounding a person's instruction", () => {
     // The same name in a side menu and in the breadcrumb (its separator glued to it by OCR): the breadcrumb's.
     const both = [el("side", "link", [20, 160, 220, 200], "Forgot password?"), el("crumb", "link", [300, 90, 390, 110], "Forgotpassword?/"), el("next", "generic_interactive", [400, 90, 480, 110], "Learn more")];
     expect(locate("the Forgot password? link in the breadcrumb", both, screen)).toMatchObject({ found: true, element_id: "crumb", ambiguous: false });
+    // Its items detected as links one by one, and the same name in the navigation bar: the path's line says which.
+    const links = [el("nav", "link", [315, 15, 373, 44], "Home"), el("home", "link", [775, 74, 827, 97], "Home"), el("contacts", "link", [833, 72, 904, 99], "Contacts")];
+    const path = { text: "Home / Contacts", bbox: [777, 76, 908, 99] as BBox, words: [{ text: "Home", bbox: [777, 78, 823, 97] as BBox }, { text: "/", bbox: [835, 78, 840, 97] as BBox }, { text: "Contacts", bbox: [850, 78, 908, 97] as BBox }] };
+    expect(locate("le lien Home du fil d'Ariane", [...links, ...textTargets([path], links)], screen)).toMatchObject({ found: true, element_id: "home", ambiguous: false });
   });
 
   it("finds a screen's words through the UI lexicon when the instruction is in the other language", () => {
@@ -600,6 +604,22 @@ describe("grounding a person's instruction", () => {
     // A button named like a caption stays its words.
     const b = locate({ verb: "click", target: "Date de naissance", type: "button" }, textTargets([caption], []), f);
     expect(b.found && b.bbox[2]).toBeLessThanOrEqual(175);
+  });
+
+  it("an element of another type boxed as the field itself (a search field's placeholder taken for a link) is the field", () => {
+    // A dark side bar's search field joined to its button (one drawn box), a page beside them with a card.
+    const f = canvas();
+    f.fill([0, 0, 250, 800], [56, 56, 56]);
+    f.fill([8, 140, 243, 178], [94, 94, 94]);
+    f.fill([9, 141, 196, 177], [69, 69, 69]);
+    f.fill([197, 141, 242, 177], [80, 80, 80]);
+    f.fill([20, 152, 70, 166], [150, 150, 150]); // the placeholder's ink
+    f.fill([250, 0, 1000, 800], [244, 244, 244]);
+    f.field([257, 130, 990, 228]); // a card
+    const els = [el("s", "link", [8, 140, 197, 178], "Search"), el("b", "button", [196, 140, 243, 178], "")];
+    const r = locate("the search field", els, f);
+    expect(r).toMatchObject({ found: true, element_id: "s" });
+    expect(r.found && r.point[0]).toBeLessThan(197);
   });
 
   it("a pill drawn around words (a search field's round ends) is the field; an element of another type read over its placeholder leads to it", () => {

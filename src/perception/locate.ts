@@ -665,6 +665,13 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const h = s.bbox[3] - s.bbox[1];
     const around = aroundAny && (isText(s.e) || (aroundAny[2] - s.bbox[2] >= 2 * h && s.bbox[0] - aroundAny[0] < aroundAny[2] - s.bbox[2])) ? aroundAny : undefined;
     if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
+    // (One boxed as the field itself — a search field's placeholder taken for a link —: its words at the start of a
+    // drawn box that is its own box.)
+    if (pixels && FIELD_TYPES.includes(wantType!) && !isText(s.e)) {
+      const words = inkSpan(pixels, s.bbox);
+      const drawn = words && enclosingBox(pixels, words);
+      if (drawn && bboxIoU(drawn, s.bbox) >= 0.7) return { element_id: s.e.element_id, type: wantType!, bbox: s.bbox };
+    }
     // (A toggle's caption read in one line with the words before it, « Échéance : High »: the words said.)
     const toggle = isToggleType(wantType);
     const cap = (toggle && narrowToWords(s.said, s.e)) || s.bbox;
@@ -1134,8 +1141,8 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
     return !tall || text === undefined || textSimilarity(text, e.label) >= 0.8;
   });
   const out: LocatableElement[] = [];
-  const add = (text: string, b: BBox, words?: readonly { text: string; bbox: BBox }[]) => {
-    if (!text.trim() || inside(b, text) || out.some((o) => o.label === text && glyphKey(o.bbox) === glyphKey(b))) return;
+  const add = (text: string, b: BBox, words?: readonly { text: string; bbox: BBox }[], path = false) => {
+    if (!text.trim() || (!path && inside(b, text)) || out.some((o) => o.label === text && glyphKey(o.bbox) === glyphKey(b))) return;
     out.push({ element_id: `text:${out.length}`, type: "generic_interactive", bbox: [b[0], b[1], b[2], b[3]], label: text, confidence: 0.3, ...(words && words.length > 1 ? { words } : {}) });
   };
   for (const l of lines) {
@@ -1149,6 +1156,7 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
     // to a word by OCR (">Rapports"): each item is a target of its own.
     const words: { text: string; bbox: BBox; cut?: boolean }[] = [];
     let cut = false;
+    let separated = false;
     for (const w of read) {
       // A toggle's box or a bullet read as a dash glued to its caption (« -High »): the caption starts a phrase of its own.
       if (/^[-–—]\p{L}/u.test(w.text)) {
@@ -1158,6 +1166,7 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
         continue;
       }
       const m = SEPARATED.exec(w.text)!;
+      if (m[1] || m[3] || !m[2]) separated = true;
       if (!m[2]) {
         cut = true;
         continue;
@@ -1172,7 +1181,8 @@ export function textTargets(lines: readonly { text: string; bbox: BBox; words?: 
       if (w.cut || w.bbox[0] - cur[cur.length - 1]!.bbox[2] > h * 0.6) phrases.push([w]);
       else cur.push(w);
     }
-    if (phrases.length > 1) add(l.text, l.bbox, words);
+    // (A path's whole line, also where detected links hold its items: where it is, « in the breadcrumb ».)
+    if (phrases.length > 1) add(l.text, l.bbox, words, separated);
     const span = (p: readonly { text: string; bbox: BBox }[]): BBox => [p[0]!.bbox[0], Math.min(...p.map((w) => w.bbox[1])), p[p.length - 1]!.bbox[2], Math.max(...p.map((w) => w.bbox[3]))];
     for (const p of phrases) {
       add(p.map((w) => w.text).join(" "), span(p), p);
