@@ -222,6 +222,10 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the Name field in the Billing form")).toMatchObject({ target: "Name", type: "text_input", relation: { kind: "inside", anchor: "Billing" } });
     // Unnamed, it is no place.
     expect(parseInstruction("the OK button in the dialog")).toEqual({ verb: "click", target: "OK", type: "button" });
+    // The window a title bar's button acts on is not part of its name; a menu named Window is.
+    expect(parseInstruction("le bouton pour réduire la fenêtre")).toEqual({ verb: "click", target: "réduire", type: "button" });
+    expect(parseInstruction("maximize the window")).toEqual({ verb: "click", target: "maximize" });
+    expect(parseInstruction("open the Window menu")).toEqual({ verb: "open", target: "Window", menu: true });
   });
 
   it("a row said by its number may be one whose words say so, else the nth", () => {

@@ -226,6 +226,10 @@ const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "
 const ENGLISH_SMALL_WORDS: ReadonlySet<string> = new Set(["on", "of", "in", "at", "to", "for", "and", "the", "by", "with", "from"]);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
 const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une", "un"]);
+/** What is done to a window by its title bar's buttons, the window itself, and the words before it. */
+const WINDOW_ACTIONS: ReadonlySet<string> = new Set(["minimize", "minimise", "maximize", "maximise", "restore", "close", "reduire", "minimiser", "agrandir", "maximiser", "restaurer", "fermer"]);
+const WINDOW_WORDS: ReadonlySet<string> = new Set(["window", "fenetre"]);
+const WINDOW_OBJECT_ARTICLES: ReadonlySet<string> = new Set(["the", "this", "la", "cette"]);
 
 /**
  * A place named by what it shows, after a preposition: a table's row ("in the Da Silva row", « de la ligne Zoë »,
@@ -327,6 +331,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   // « … de la ligne Zoë », « … dans le groupe Company »: the place is the relation, whatever else the words say.
   const place = placeRelation(toks);
   if (place) toks = place.rest;
+  // "minimize the window", « réduire la fenêtre »: the window is what the button acts on, not part of its name.
+  toks = toks.filter((t, i) => !(WINDOW_WORDS.has(t.f) && i >= 2 && WINDOW_OBJECT_ARTICLES.has(toks[i - 1]!.f) && WINDOW_ACTIONS.has(toks[i - 2]!.f)) && !(WINDOW_OBJECT_ARTICLES.has(t.f) && WINDOW_WORDS.has(toks[i + 1]?.f ?? "") && i >= 1 && WINDOW_ACTIONS.has(toks[i - 1]!.f)));
   // A quoted target: « … », "…", “…”.
   const quoted = verb !== "type" ? quotedText(raw) : null;
   const quotedWords = quoted ? new Set(tokens(quoted[1]!).map((t) => t.f)) : undefined;
