@@ -508,7 +508,7 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
   "item", "element", "control", "widget", "entry", "entree", "thing", "truc", "hand",
   "small", "little", "tiny", "big", "large", "petit", "petite", "grand", "grande", "gros", "grosse",
   "empty", "vide", "blank", "greyed", "grayed", "out", "grise", "grisee", "disabled", "desactive", "desactivee", "inactive", "inactif", "enabled", "actif", "active",
-  "checked", "unchecked", "coche", "cochee", "selected", "selectionne", "selectionnee", "highlighted", "current", "actuel", "actuelle", "masked", "hidden",
+  "checked", "unchecked", "coche", "cochee", "selected", "selectionne", "selectionnee", "highlighted", "current", "actuel", "actuelle", "masked", "masque", "masquee", "hidden",
   "shaped",
   "named", "called", "labelled", "labeled", "nomme", "nommee", "intitule", "intitulee", "marked", "marque",
 ]);

@@ -20,6 +20,7 @@ describe("instruction parsing: what names the target and what only describes it"
     // Password words keep naming the target and say the field shows masked text; an anchor's do not.
     expect(parseInstruction("le champ mot de passe de la Société")).toMatchObject({ type: "text_input", masked: true });
     expect(parseInstruction("the Password box")).toMatchObject({ target: "Password", type: "text_input", masked: true });
+    expect(parseInstruction("le champ masqué grisé")).toEqual({ verb: "click", target: "", type: "text_input", masked: true, state: "disabled" });
     expect(parseInstruction("the button next to the password field").masked).toBeUndefined();
   });
 
@@ -63,7 +64,7 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("la case de la deuxième ligne")).toMatchObject({ type: "checkbox", ordinal: 2 });
     expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
     // A French row named in English: its small words are the name's, not a new relation.
-    expect(parseInstruction("la case de la ligne Cash on delivery")).toMatchObject({ target: "", type: "checkbox", relation: { kind: "row", anchor: "Cash delivery" } });
+    expect(parseInstruction("la case de la ligne Cash on delivery")).toMatchObject({ target: "", type: "checkbox", relation: { kind: "row", anchor: "Cash on delivery" } });
     expect(parseInstruction("the Tableau de bord link in the breadcrumb")).toMatchObject({ target: "Tableau de bord", type: "link", breadcrumb: true });
     expect(parseInstruction("le lien Accueil dans le fil d'Ariane")).toEqual({ verb: "click", target: "Accueil", type: "link", breadcrumb: true });
     // Small words between a name's words are the name's.
@@ -220,6 +221,8 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le bouton OK de la fenêtre Facture")).toMatchObject({ target: "OK", type: "button", relation: { kind: "inside", anchor: "Facture" } });
     expect(parseInstruction("le bouton OK dans la boîte de dialogue Facture")).toMatchObject({ target: "OK", type: "button", relation: { kind: "inside", anchor: "Facture" } });
     expect(parseInstruction("the Name field in the Billing form")).toMatchObject({ target: "Name", type: "text_input", relation: { kind: "inside", anchor: "Billing" } });
+    // Closed by its verb: "close the Gestion des stocks dialog" is the close button in it (small words joining its name's).
+    expect(parseInstruction("close the Gestion des stocks dialog")).toEqual({ verb: "click", target: "close", relation: { kind: "inside", anchor: "Gestion des stocks" } });
     // Unnamed, it is no place.
     expect(parseInstruction("the OK button in the dialog")).toEqual({ verb: "click", target: "OK", type: "button" });
     // The window a title bar's button acts on is not part of its name; a menu named Window is.

@@ -90,6 +90,7 @@ const PAGER_WORDS: ReadonlySet<string> = new Set(REGION_PHRASES.filter(([, v]) =
 
 /** Folded word runs that say a field is a password field. */
 const MASKED_WORDS: readonly (readonly string[])[] = [["password"], ["passcode"], ["passwd"], ["mdp"], ["mot", "de", "passe"], ["mots", "de", "passe"], ["mot", "passe"], ["mots", "passe"]]; // « de » may be read as a filler
+const MASKED_DESCRIPTIONS: ReadonlySet<string> = new Set(["masked", "masque", "masquee"]);
 
 /** Instructions longer than this are cut (a sentence naming one element is far shorter). */
 export const MAX_INSTRUCTION_LENGTH = 400;
@@ -226,9 +227,11 @@ const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "
 const ENGLISH_SMALL_WORDS: ReadonlySet<string> = new Set(["on", "of", "in", "at", "to", "for", "and", "the", "by", "with", "from"]);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
 const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une", "un"]);
+const NAME_JOINERS: ReadonlySet<string> = new Set(["de", "des", "du", "d", "of"]);
 /** What is done to a window by its title bar's buttons, the window itself, and the words before it. */
 const WINDOW_ACTIONS: ReadonlySet<string> = new Set(["minimize", "minimise", "maximize", "maximise", "restore", "close", "reduire", "minimiser", "agrandir", "maximiser", "restaurer", "fermer"]);
 const WINDOW_WORDS: ReadonlySet<string> = new Set(["window", "fenetre"]);
+const WINDOW_PLACES: ReadonlySet<string> = new Set(["window", "fenetre", "dialog", "dialogue", "modal", "modale", "popup"]);
 const WINDOW_OBJECT_ARTICLES: ReadonlySet<string> = new Set(["the", "this", "la", "cette"]);
 
 /**
@@ -258,7 +261,9 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
     const after: Token[] = [];
     for (let j = r + 1; j < toks.length && plain(j); j++) after.push(toks[j]!);
     const before: Token[] = [];
-    for (let j = r - 1; j >= 0 && (!phraseAt(toks, j) || capital(j)); j--) {
+    // (Small words joining a name's capitalised words are the name's: "the Gestion des stocks dialog".)
+    const joined = (j: number) => NAME_JOINERS.has(toks[j]!.f) && j > 0 && capital(j - 1) && j + 1 < r && (capital(j + 1) || !phraseAt(toks, j + 1));
+    for (let j = r - 1; j >= 0 && (!phraseAt(toks, j) || capital(j) || joined(j)); j--) {
       before.unshift(toks[j]!);
       if (toks[j]!.boundary) break;
     }
@@ -269,6 +274,8 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
       // « la boîte de dialogue Facture »: the words that open the place's own name.
       if (j >= 1 && toks[j]!.f === "de" && toks[j - 1]!.f === "boite") j -= 2;
       while (j >= 0 && ARTICLES.has(toks[j]!.f)) j--;
+      // "close the Invoice dialog": the window the verb acts on is the place, the verb names what does it there.
+      if (j >= 0 && WINDOW_ACTIONS.has(toks[j]!.f) && WINDOW_PLACES.has(toks[r]!.f)) return { start: j + 1 };
       return j >= 0 && PLACE_PREPOSITIONS.has(toks[j]!.f) ? { start: j, ...(ord ? { ordinal: ord.v } : {}) } : undefined;
     };
     if (ENGLISH_PLACE.has(toks[r]!.f) && before.length) {
@@ -535,9 +542,12 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     }
   }
   const folded = target.map((t) => t.f);
-  const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w)));
+  // (A field said masked, « masqué », shows masked text too, whatever it is called.)
+  const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w))) || toks.some((t) => MASKED_DESCRIPTIONS.has(t.f) && !relation?.anchor.includes(t));
   const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
-  const anchorWords = relation?.anchor.filter(isNamed) ?? [];
+  // (Small words between the anchor's named words are its own: "the Terms of Use section".)
+  const anchorNamed = relation?.anchor.filter(isNamed) ?? [];
+  const anchorWords = relation && anchorNamed.length >= 2 ? relation.anchor.slice(relation.anchor.indexOf(anchorNamed[0]!), relation.anchor.indexOf(anchorNamed[anchorNamed.length - 1]!) + 1) : anchorNamed;
   // "the checkbox of the last row", « la case de la dernière ligne »: a rank with nothing named after it is the target's.
   if (relation && !anchorWords.length && relation.anchorOrdinal !== undefined) ordinal ??= relation.anchorOrdinal;
   // « le curseur à côté du lien », "the field under the drop-down": a place beside a thing named by its type alone.
