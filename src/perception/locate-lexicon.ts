@@ -356,17 +356,19 @@ export const POSITION_WORDS: Readonly<Record<string, { vertical?: "top" | "botto
 };
 
 /** Parts of a window named as places: they say where, and are not part of the target's name. */
-export const REGION_PHRASES: readonly (readonly [string, "top" | "bottom" | "pager" | "breadcrumb" | undefined])[] = [
+export const REGION_PHRASES: readonly (readonly [string, "top" | "title" | "bottom" | "pager" | "breadcrumb" | "window" | undefined])[] = [
   ["barre d outils", "top"], ["barre des outils", "top"], ["toolbar", "top"], ["tool bar", "top"],
   ["barre de menus", "top"], ["barre de menu", "top"], ["barre des menus", "top"], ["menu bar", "top"], ["menubar", "top"],
-  ["barre de titre", "top"], ["title bar", "top"], ["titlebar", "top"], ["header bar", "top"], ["headerbar", "top"], ["header", "top"], ["en tete", "top"],
+  ["barre de titre", "title"], ["title bar", "title"], ["titlebar", "title"], ["header bar", "top"], ["headerbar", "top"], ["header", "top"], ["en tete", "top"],
   ["barre du haut", "top"], ["barre superieure", "top"], ["top bar", "top"], ["navbar", "top"], ["nav bar", "top"], ["navigation bar", "top"], ["barre de navigation", "top"],
   ["status bar", "bottom"], ["barre d etat", "bottom"], ["footer", "bottom"], ["pied de page", "bottom"], ["bas de page", "bottom"],
   ["table", undefined], ["tableau", undefined], ["form", undefined], ["formulaire", undefined], ["panel", undefined], ["panneau", undefined],
   ["card", undefined], ["dialog", undefined], ["dialogue", undefined], ["section", undefined], ["group", undefined], ["groupe", undefined],
   ["corner", undefined], ["coin", undefined], ["side", undefined], ["cote", undefined], ["row", undefined], ["ligne", undefined], ["screen", undefined], ["ecran", undefined],
-  ["of the page", undefined], ["on the page", undefined], ["of the window", undefined], ["in the window", undefined],
-  ["de la page", undefined], ["sur la page", undefined], ["de la fenetre", undefined], ["dans la fenetre", undefined],
+  // The window's own (« le bouton fermer de la fenêtre »): its title bar's controls.
+  ["of the window", "window"], ["window s", "window"], ["de la fenetre", "window"],
+  ["of the page", undefined], ["on the page", undefined], ["in the window", undefined],
+  ["de la page", undefined], ["sur la page", undefined], ["dans la fenetre", undefined],
   ["pager", "pager"], ["pagination", "pager"], ["paginator", "pager"], ["breadcrumb", "breadcrumb"], ["breadcrumbs", "breadcrumb"], ["fil d ariane", "breadcrumb"],
   ["sidebar", undefined], ["side bar", undefined], ["side menu", undefined], ["barre laterale", undefined], ["menu lateral", undefined], ["colonne laterale", undefined],
 ];

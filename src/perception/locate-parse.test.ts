@@ -221,13 +221,19 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le bouton OK de la fenêtre Facture")).toMatchObject({ target: "OK", type: "button", relation: { kind: "inside", anchor: "Facture" } });
     expect(parseInstruction("le bouton OK dans la boîte de dialogue Facture")).toMatchObject({ target: "OK", type: "button", relation: { kind: "inside", anchor: "Facture" } });
     expect(parseInstruction("the Name field in the Billing form")).toMatchObject({ target: "Name", type: "text_input", relation: { kind: "inside", anchor: "Billing" } });
-    // Closed by its verb: "close the Gestion des stocks dialog" is the close button in it (small words joining its name's).
-    expect(parseInstruction("close the Gestion des stocks dialog")).toEqual({ verb: "click", target: "close", relation: { kind: "inside", anchor: "Gestion des stocks" } });
+    // Closed by its verb: "close the Gestion des stocks dialog" is the close control on its title's line (small words
+    // joining its name's).
+    expect(parseInstruction("close the Gestion des stocks dialog")).toEqual({ verb: "click", target: "", icon: "close", relation: { kind: "row", anchor: "Gestion des stocks" } });
+    expect(parseInstruction("fermer la fenêtre Facture")).toEqual({ verb: "click", target: "", icon: "close", relation: { kind: "row", anchor: "Facture" } });
+    // A title bar's control: "the close button of the window", "minimize the window" are its icons, at the top; written
+    // with a capital, the name a button shows.
+    expect(parseInstruction("the close button of the window")).toEqual({ verb: "click", target: "", type: "button", icon: "close", region: "title" });
+    expect(parseInstruction("le bouton pour réduire la fenêtre")).toEqual({ verb: "click", target: "", type: "button", icon: "remove", region: "title" });
+    expect(parseInstruction("the OK button of the window")).toEqual({ verb: "click", target: "OK", type: "button" });
     // Unnamed, it is no place.
     expect(parseInstruction("the OK button in the dialog")).toEqual({ verb: "click", target: "OK", type: "button" });
     // The window a title bar's button acts on is not part of its name; a menu named Window is.
-    expect(parseInstruction("le bouton pour réduire la fenêtre")).toEqual({ verb: "click", target: "réduire", type: "button" });
-    expect(parseInstruction("maximize the window")).toEqual({ verb: "click", target: "maximize" });
+    expect(parseInstruction("maximize the window")).toEqual({ verb: "click", target: "", icon: "maximize", region: "title" });
     expect(parseInstruction("open the Window menu")).toEqual({ verb: "open", target: "Window", menu: true });
   });
 

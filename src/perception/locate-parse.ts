@@ -53,8 +53,8 @@ export interface ParsedInstruction {
   /** The side an arrow points to (« vers la droite », "pointing left"). */
   readonly direction?: "left" | "right" | "up" | "down";
   readonly relation?: Relation;
-  /** A part of the window named as a place (toolbar: top; status bar: bottom). */
-  readonly region?: "top" | "bottom";
+  /** A part of the window named as a place (toolbar: top; status bar: bottom; title bar, a window's own controls: title). */
+  readonly region?: "top" | "title" | "bottom";
   /** The instruction places it in a pager ("the next arrow in the pagination", « la page 2 de la pagination »). */
   readonly pager?: boolean;
   /** The instruction says "menu" ("the Tools menu"): a menu-bar entry, whatever type the detector gave it. */
@@ -141,7 +141,7 @@ type Kind =
   | { k: "relation"; v: RelationKind }
   | { k: "ordinal"; v: number }
   | { k: "type"; v: UIElementType | "menu" }
-  | { k: "region"; v: "top" | "bottom" | "pager" | "breadcrumb" | undefined }
+  | { k: "region"; v: "top" | "title" | "bottom" | "pager" | "breadcrumb" | "window" | undefined }
   | { k: "colour"; v: ColourName }
   | { k: "icon"; v: string; depiction: boolean }
   | { k: "direction"; v: "left" | "right" | "up" | "down" }
@@ -231,6 +231,8 @@ const NAME_JOINERS: ReadonlySet<string> = new Set(["de", "des", "du", "d", "of"]
 /** What is done to a window by its title bar's buttons, the window itself, and the words before it. */
 const WINDOW_ACTIONS: ReadonlySet<string> = new Set(["minimize", "minimise", "maximize", "maximise", "restore", "close", "reduire", "minimiser", "agrandir", "maximiser", "restaurer", "fermer"]);
 const WINDOW_WORDS: ReadonlySet<string> = new Set(["window", "fenetre"]);
+/** The icons of a title bar's controls (ICON_CONCEPTS keys). */
+const WINDOW_CONTROLS = ["close", "maximize", "remove"];
 const WINDOW_PLACES: ReadonlySet<string> = new Set(["window", "fenetre", "dialog", "dialogue", "modal", "modale", "popup"]);
 const WINDOW_OBJECT_ARTICLES: ReadonlySet<string> = new Set(["the", "this", "la", "cette"]);
 
@@ -241,7 +243,7 @@ const WINDOW_OBJECT_ARTICLES: ReadonlySet<string> = new Set(["the", "this", "la"
  * instruction without the phrase. None for a row named by rank ("the last row": the ordinal is the element's) or a
  * place word with no preposition before it (« le champ Adresse ligne 2 »).
  */
-function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor: Token[]; rest: Token[]; ordinal?: number; rowNumber?: number } | undefined {
+function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor: Token[]; rest: Token[]; ordinal?: number; rowNumber?: number; acts?: boolean; window?: boolean } | undefined {
   // An ordinal word just before `at` ("the second Nguyen row", « la dernière ligne Nguyen »): which of the places so
   // named, and where the phrase's article is looked for.
   const ordinalBefore = (at: number): { v: number; at: number } | undefined => {
@@ -268,26 +270,27 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
       if (toks[j]!.boundary) break;
     }
     // The preposition (and article) that opens the phrase, just before `at` (or before an ordinal word there).
-    const opening = (at: number) => {
+    const windowed = WINDOW_PLACES.has(toks[r]!.f);
+    const opening = (at: number): { start: number; ordinal?: number; acts?: boolean } | undefined => {
       const ord = ordinalBefore(at);
       let j = (ord?.at ?? at) - 1;
       // « la boîte de dialogue Facture »: the words that open the place's own name.
       if (j >= 1 && toks[j]!.f === "de" && toks[j - 1]!.f === "boite") j -= 2;
       while (j >= 0 && ARTICLES.has(toks[j]!.f)) j--;
       // "close the Invoice dialog": the window the verb acts on is the place, the verb names what does it there.
-      if (j >= 0 && WINDOW_ACTIONS.has(toks[j]!.f) && WINDOW_PLACES.has(toks[r]!.f)) return { start: j + 1 };
+      if (j >= 0 && WINDOW_ACTIONS.has(toks[j]!.f) && windowed) return { start: j + 1, acts: true };
       return j >= 0 && PLACE_PREPOSITIONS.has(toks[j]!.f) ? { start: j, ...(ord ? { ordinal: ord.v } : {}) } : undefined;
     };
     if (ENGLISH_PLACE.has(toks[r]!.f) && before.length) {
       const o = opening(r - before.length);
-      if (o) return { kind, anchor: before, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}) };
+      if (o) return { kind, anchor: before, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}), ...(o.acts ? { acts: true } : {}), ...(windowed ? { window: true } : {}) };
     }
     if (after.length) {
       const o = opening(r);
       // "in row 3", « de la ligne 2 »: the row's word and its number are what such a row may show ("Row 3").
       const numbered = kind === "row" && after.length === 1 && /^[1-9]\d{0,2}$/u.test(after[0]!.f) ? Number(after[0]!.f) : undefined;
       const anchor = numbered !== undefined ? [toks[r]!, after[0]!] : after;
-      if (o) return { kind, anchor, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1 + after.length)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}), ...(numbered ? { rowNumber: numbered } : {}) };
+      if (o) return { kind, anchor, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1 + after.length)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}), ...(numbered ? { rowNumber: numbered } : {}), ...(o.acts ? { acts: true } : {}), ...(windowed ? { window: true } : {}) };
     }
   }
   return undefined;
@@ -339,6 +342,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   const place = placeRelation(toks);
   if (place) toks = place.rest;
   // "minimize the window", « réduire la fenêtre »: the window is what the button acts on, not part of its name.
+  const untrimmed = toks.length;
   toks = toks.filter((t, i) => !(WINDOW_WORDS.has(t.f) && i >= 2 && WINDOW_OBJECT_ARTICLES.has(toks[i - 1]!.f) && WINDOW_ACTIONS.has(toks[i - 2]!.f)) && !(WINDOW_OBJECT_ARTICLES.has(t.f) && WINDOW_WORDS.has(toks[i + 1]?.f ?? "") && i >= 1 && WINDOW_ACTIONS.has(toks[i - 1]!.f)));
   // A quoted target: « … », "…", “…”.
   const quoted = verb !== "type" ? quotedText(raw) : null;
@@ -353,6 +357,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let direction: ParsedInstruction["direction"];
   let region: ParsedInstruction["region"];
   let breadcrumb = false;
+  /** The window's own control ("the close button of the window", "minimize the window"): in its title bar. */
+  let windowOwn = toks.length < untrimmed || !!place?.window;
   const position: { vertical?: PositionHint["vertical"]; horizontal?: PositionHint["horizontal"] } = {};
   let relation: { kind: RelationKind; anchor: Token[]; anchorType?: UIElementType; anchorOrdinal?: number; rowNumber?: number } | undefined = place
     ? { kind: place.kind, anchor: place.anchor, ...(place.ordinal !== undefined ? { anchorOrdinal: place.ordinal } : {}), ...(place.rowNumber !== undefined ? { rowNumber: place.rowNumber } : {}) }
@@ -428,6 +434,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         break;
       case "region":
         if (k.v === "breadcrumb") breadcrumb = true;
+        else if (k.v === "window") windowOwn = true;
         else if (k.v && k.v !== "pager") region ??= k.v;
         break;
       case "colour":
@@ -519,6 +526,20 @@ export function parseInstruction(instruction: string): ParsedInstruction {
       words = [];
       target.length = 0;
     }
+  }
+  // "the close button of the window", "minimize the window": a title bar's control, an icon there.
+  if (windowOwn) {
+    const said = words.map((t) => t.f).join(" ");
+    // (Written with a capital, « le bouton Fermer de la fenêtre », it is the name a button shows.)
+    const concept = !icon && !quoted && !words.some((t) => /^\p{Lu}/u.test(t.orig)) ? WINDOW_CONTROLS.find((c) => ICON_CONCEPTS[c]!.labels.some((l) => foldText(l) === said)) : undefined;
+    if (concept) {
+      icon = concept;
+      words = [];
+      target.length = 0;
+    }
+    if (icon && WINDOW_CONTROLS.includes(icon) && !relation) region ??= "title";
+    // A window named by its title: its controls stand on the title's line ("close the Inventory window").
+    if (icon && WINDOW_CONTROLS.includes(icon) && relation?.kind === "inside" && place?.window) relation = { ...relation, kind: "row" };
   }
   // "the notifications bell", « la loupe de recherche »: words that only say what the icon described stands for.
   const meaning = words.map((t) => t.f).join(" ");

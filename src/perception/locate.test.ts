@@ -302,6 +302,24 @@ describe("grounding a person's instruction", () => {
     expect(locate("le bouton Search dans la barre d'état", els, screen)).toMatchObject({ found: true, element_id: "foot" });
   });
 
+  it("a window's own control is its title bar's figure, not a button below that bears the name; signs read over icons are no words", () => {
+    const f = canvas();
+    f.fill([0, 0, 1000, 32], [10, 36, 106]); // a title bar
+    f.fill([938, 6, 962, 26], [192, 192, 192]); // its close button, a cross drawn in it
+    for (let k = 0; k < 10; k++) {
+      f.fill([945 + k, 11 + k, 947 + k, 13 + k], [0, 0, 0]);
+      f.fill([954 - k, 11 + k, 956 - k, 13 + k], [0, 0, 0]);
+    }
+    f.field([600, 150, 680, 180]);
+    for (let k = 0; k < 5; k++) f.fill([612 + 12 * k, 158, 620 + 12 * k, 172], [30, 30, 30]); // its word's ink
+    const els = [el("x", "button", [938, 6, 962, 26], "-□×"), el("cancel", "button", [600, 150, 680, 180], "Cancel")];
+    const r = locate("le bouton fermer de la fenêtre", els, f);
+    expect(r).toMatchObject({ found: true, element_id: "x", ambiguous: false });
+    // The title bar said as strongly as "at the top", and the name a button below bears counting less than the figure.
+    const [first, second] = r.found ? r.candidates : [];
+    expect(first!.score - second!.score).toBeGreaterThan(0.25);
+  });
+
   it("a row said by its number: the row whose words say so, else the nth of the elements that fit", () => {
     const rows = [0, 1, 2].map((i) => el(`del${i}`, "button", [600, 100 + 40 * i, 680, 130 + 40 * i], "Delete"));
     expect(locate("the Delete button in row 2", rows, screen)).toMatchObject({ found: true, element_id: "del1" });

@@ -204,7 +204,7 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
   if (placed && !kinOnly) return again.found && r.found && again.element_id !== r.element_id && again.score >= r.score + 0.1 ? again : r;
   if (!kinOnly) return again;
   const shown = again.found && again.icon_seen === true ? again.candidates.find((c) => c.element_id === again.element_id) : undefined;
-  return shown && shown.type_score >= 1 && shown.label.trim().length <= 2 ? again : r;
+  return shown && shown.type_score >= 1 && wordless(shown.label) ? again : r;
 }
 
 /** The appearances and icon proposals of a screen's candidates, and what the recognizer said of their glyphs. */
@@ -260,7 +260,7 @@ function appearances(pixels: Frame | undefined): (e: LocatableElement) => Appear
   return (e) => {
     if (!pixels) return undefined;
     let a = looks.get(e.element_id);
-    const short = e.label.trim().length <= 2;
+    const short = wordless(e.label);
     const tight = (isText(e) && short) || e.element_id.startsWith("icon:");
     if (!a) looks.set(e.element_id, (a = tight ? elementAppearance(pixels, padBox(boxOf(e), 0.25), short, boxOf(e)) : elementAppearance(pixels, boxOf(e), short)));
     return a;
@@ -273,7 +273,7 @@ function appearances(pixels: Frame | undefined): (e: LocatableElement) => Appear
  * toolbar button's icon above its word), which only text then covers.
  */
 function iconProposalElements(pixels: Frame, elements: readonly LocatableElement[], besideLabels: boolean): LocatableElement[] {
-  const occupied = (besideLabels ? elements.filter((e) => isText(e) || e.label.trim().length <= 2) : elements).map(boxOf);
+  const occupied = (besideLabels ? elements.filter((e) => isText(e) || wordless(e.label)) : elements).map(boxOf);
   return iconProposals(pixels, occupied).map((b, i) => ({ element_id: `icon:${i}`, type: "button", bbox: b, label: "" }));
 }
 
@@ -327,6 +327,8 @@ function locateByLabel(parsed: ParsedInstruction, elements: readonly LocatableEl
 }
 
 const isText = (e: { element_id: string }) => e.element_id.startsWith("text:");
+/** A label that says no word: one or two characters, or signs alone (« -□× » read over a title bar's buttons). */
+const wordless = (label: string): boolean => label.trim().length <= 2 || !/[\p{L}\p{N}]/u.test(label);
 const isToggleType = (t: UIElementType | undefined): boolean => t === "checkbox" || t === "radio_button";
 const hasPixels = (f: Size | Frame): f is Frame => (f as Frame).data instanceof Uint8Array && typeof (f as Frame).channels === "number";
 const FIELD_TYPES: readonly UIElementType[] = ["text_input", "dropdown"];
@@ -425,7 +427,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const glyphs = [a?.glyph, ...(a?.glyphs ?? [])].filter((g): g is Glyph => !!g);
     // A pager's number ("4" between "3" and "5") is a character, whatever its ink's outline looks like; so is the ink of
     // a word ("Silva" underlined reads as an arrow) the recognizer, asked, sees no such icon in.
-    const worded = e.label.trim().length > 2;
+    const worded = !wordless(e.label);
     // An arrow drawn is also part of other figures (a download's arrow onto its tray): the one the recognizer surely
     // names is that figure, not the one asked for (a chevron, a plain arrow up where an upload is drawn) — but a plain
     // arrow is what many kits draw for a download or an upload, so a download asked for may be one. And an outline read
@@ -464,7 +466,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   // Icons inside labelled elements (asked only with a recognizer) stay candidates only when it names them as the icon asked for.
   // Not where the words read there hold the icon's sign ("?" in « Mot de passe oublié ? »): that ink is the word's.
   const signs = (concept?.labels ?? []).filter((l) => !/\p{L}/u.test(l));
-  const labelled = elements.filter((e) => !isText(e) && e.label.trim().length > 2);
+  const labelled = elements.filter((e) => !isText(e) && !wordless(e.label));
   const inLabelled = (p: LocatableElement) => labelled.filter((e) => bboxContainsPoint(boxOf(e), bboxCenter(boxOf(p))));
   const proposals: LocatableElement[] = concept && pixels
     ? (shared?.proposals ?? iconProposalElements(pixels, elements, !!options.iconScores)).filter((p) => {
@@ -511,9 +513,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const bestBase = Math.max(0, ...scored.map((s) => s.base));
   const plausible = scored.filter((s) => s.base >= bestBase - 0.1 && (!target || s.text >= 0.5));
   // Where: on the window, and among the elements that fit the rest (the rightmost of two Apply buttons).
-  const hint: PositionHint | undefined = parsed.position || parsed.region ? { ...(parsed.position ?? {}), ...(!parsed.position?.vertical && parsed.region ? { vertical: parsed.region } : {}) } : undefined;
+  const regionEdge = parsed.region === "title" ? "top" : parsed.region;
+  const hint: PositionHint | undefined = parsed.position || regionEdge ? { ...(parsed.position ?? {}), ...(!parsed.position?.vertical && regionEdge ? { vertical: regionEdge } : {}) } : undefined;
   if (hint && parsed.ordinal === undefined) {
-    const weight = parsed.position ? 0.3 : 0.12;
+    // (A title bar is the window's top edge itself: said as strongly as "at the top".)
+    const weight = parsed.position || parsed.region === "title" ? 0.3 : 0.12;
     const rel = relativePosition(plausible.map((s) => s.bbox), hint);
     for (const s of scored) {
       const win = positionHintScore(s.bbox, hint, frame);
@@ -526,7 +530,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const a = look(s.e)!;
       // An icon's colour is the colour of an element that shows nothing else, or of the icon asked for; beside words, said
       // of the element, it is a small part of it (the blue plus of a grey « + Preview » against a blue « Preview » button).
-      const glyphShare = (a.glyph?.saturated ? 1 : 0.7) * (s.e.label.trim().length > 2 && !parsed.icon ? 0.6 : 1);
+      const glyphShare = (a.glyph?.saturated ? 1 : 0.7) * (!wordless(s.e.label) && !parsed.icon ? 0.6 : 1);
       const c = Math.max(colourMatch(parsed.colour, a.fill), a.glyph ? colourMatch(parsed.colour, a.glyph.colour) * glyphShare : 0);
       s.score += 0.3 * (c - 0.5);
     }
@@ -576,7 +580,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // usually carries, else how icon-like the element is — less so when the recognizer sees another icon in it.
     const weight = target ? 0.2 : 0.5;
     for (const s of scored) {
-      const short = s.e.label.trim().length <= 2;
+      const short = wordless(s.e.label);
       const g = look(s.e)?.glyph;
       const named = iconLabelMatch(concept.labels, s.e);
       const fig = figureOf(s.e);
@@ -585,7 +589,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const l = g ? learned(g) : undefined;
       const elsewhere = l && l.wanted < 0.2 && l.other >= 0.6;
       const iconLike = g ? (short ? (elsewhere ? 0.45 : 0.55) : 0.4) : short ? 0.4 : 0.1;
-      const i = Math.max(seen, named >= 0.9 ? (g ? 0.85 : 0.75) : 0, iconLike);
+      // (A title bar's control is its figure: a « Cancel » button below is not the window's close.)
+      const i = Math.max(seen, named >= 0.9 ? (parsed.region === "title" ? 0.6 : g ? 0.85 : 0.75) : 0, iconLike);
       s.score += weight * (i - 0.4);
     }
   }
@@ -611,10 +616,10 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     for (const s of plausible) if (isText(s.e) && enclosed(s)) s.score -= 0.04;
   // "In the top bar", « dans la barre d'outils »: a bar is a strip at the window's edge — of the leading candidates,
   // those in the strip of the one nearest that edge (the navigation bar's search icon, not the side bar's below it).
-  if ((parsed.region === "top" || parsed.region === "bottom") && parsed.ordinal === undefined) {
+  if (regionEdge && parsed.ordinal === undefined) {
     const lead = Math.max(...scored.map((s) => s.score));
     const contenders = scored.filter((s) => s.score >= lead - 0.1);
-    const edge = (s: Scored) => (parsed.region === "top" ? bboxCenter(s.bbox)[1] : -bboxCenter(s.bbox)[1]);
+    const edge = (s: Scored) => (regionEdge === "top" ? bboxCenter(s.bbox)[1] : -bboxCenter(s.bbox)[1]);
     const nearest = contenders.reduce<Scored | undefined>((m, s) => (!m || edge(s) < edge(m) ? s : m), undefined);
     if (nearest && contenders.length > 1) {
       const strip = 1.5 * Math.max(nearest.bbox[3] - nearest.bbox[1], 0.02 * frame.height);
@@ -856,7 +861,7 @@ function typeScore(parsed: ParsedInstruction, e: LocatableElement, icon: boolean
   const text = isText(e);
   if (parsed.menu && !parsed.type) return text || e.type === "generic_interactive" ? 1 : e.type === "button" || e.type === "link" || e.type === "tab" || e.type === "dropdown" ? 0.8 : 0.4;
   // An icon the detector missed is often read as one or two characters ("Q" for a magnifier, "+", "×").
-  if (icon && (!parsed.type || parsed.type === "button") && text) return e.label.trim().length <= 2 ? 0.9 : 0.4;
+  if (icon && (!parsed.type || parsed.type === "button") && text) return wordless(e.label) ? 0.9 : 0.4;
   if (!parsed.type) {
     if (icon) return e.type === "button" || e.type === "generic_interactive" || e.type === "link" || e.type === "tab" ? 1 : 0.6;
     return 0.8;
