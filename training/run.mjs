@@ -8,7 +8,7 @@
 //   calibrate  recalibrate the hybrid's final confidences by detection method, after the gate (training/gate/calibrate.ts)
 //   icons-data render the icon classifier's training data from npm icon sets and Debian icon themes (training/icons/build.ts)
 //   icons      train, evaluate and export the icon classifier (training/icons/train.py); with --extra (after
-//              icons-data --extra) the second model, of 17 more figures (icon-extra.onnx)
+//              icons-data --extra) the second model, of 36 more figures (icon-extra.onnx)
 // The Python ones run with Debian's /usr/bin/python3 (python3-torch, python3-gi, python3-pyqt5, python3-tk); all at nice 19.
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";

@@ -70,8 +70,8 @@ describe("the icon classifier (the committed model)", () => {
     const names = Object.keys(boxes);
     const scores = await icons.recognize(frame, names.map((n) => boxes[n]!));
     expect(scores.map(top)).toEqual(names);
-    // Each probability is rounded to 0.001: 51 of them sum to 1 within 0.03.
-    for (const s of scores) expect(Math.abs(Object.values(s).reduce((a, b) => a + b, 0) - 1)).toBeLessThan(0.03);
+    // Each probability is rounded to 0.001: 70 of them sum to 1 within 0.035.
+    for (const s of scores) expect(Math.abs(Object.values(s).reduce((a, b) => a + b, 0) - 1)).toBeLessThan(0.04);
     // The first model alone (a folder without the extra model): the composed probabilities of its figures are its own,
     // each times one factor for the icon (the second model's "other", normalised).
     const dir = mkdtempSync(join(tmpdir(), "rpav-icons-"));

@@ -6,7 +6,7 @@
 // instruction describes an icon instead of naming it ("l'icône de disquette", "the play button").
 //
 // Two models, composed: the first names 33 figures and "other"; the second (icon-extra.onnx, when its description is
-// in the folder) names 17 further figures (a funnel, a paperclip, an eye, three dots…) and "other", the first's figures
+// in the folder) names 36 further figures (a funnel, a paperclip, an eye, three dots, a speech bubble, a flag…) and "other", the first's figures
 // among its others. Each saw the other's figures as "other", so each is asked of every class — its probability of the
 // class where it names it, of "other" where it does not — and the products are normalised (a product of experts): a
 // paperclip the first takes for a pencil is a paperclip when the second is surer of it than the first of the pencil.

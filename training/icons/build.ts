@@ -91,6 +91,25 @@ export const EXTRA_ICON_KEYWORDS: Record<string, string[]> = {
   phone: ["phone", "telephone", "call", "phone call", "phone simple", "call start"],
   camera: ["camera", "photo camera", "camera alt", "camera simple", "camera photo", "device camera"],
   more: ["more", "dots", "dots vertical", "ellipsis horizontal", "ellipsis vertical", "dots horizontal", "three dots", "three dots vertical", "ellipsis", "ellipsis vertical", "ellipsis h", "ellipsis v", "more vertical", "more horizontal", "more vert", "more horiz", "dots three", "dots three vertical", "kebab horizontal", "view more", "overflow menu vertical", "overflow menu horizontal"],
+  chat: ["chat", "chats", "comment", "comments", "message", "messages", "comment dots", "chat dots", "chat bubble", "chatbubble", "chatbubbles", "speech bubble", "message circle", "message square", "chat left", "chat right", "chat square", "forum", "conversation", "message text", "comment text", "chat centered", "chat circle", "chat teardrop"],
+  volume: ["volume", "volume up", "volume high", "volume down", "volume low", "volume medium", "volume 1", "volume 2", "speaker", "speaker high", "speaker low", "speaker wave", "audio volume high", "audio volume medium", "audio volume low", "sound", "volume full"],
+  flag: ["flag", "flag 2", "flag 3", "flag banner", "flag pennant", "emblem flag", "flag triangle"],
+  grid: ["grid", "apps", "grid 3x3", "grid 3x3 gap", "view grid", "layout grid", "grid four", "squares four", "view module", "th large", "view apps", "dots grid", "grid 2x2", "layout grid add"],
+  microphone: ["microphone", "mic", "audio input microphone", "microphone 2", "mic simple"],
+  globe: ["globe", "world", "earth", "web", "internet", "globe americas", "globe europe africa", "globe asia australia", "globe simple", "globe hemisphere west", "globe hemisphere east", "globe 2"],
+  location: ["location", "map marker", "map pin", "location pin", "geo alt", "geo", "place", "location on", "map marker alt", "location dot", "map pin line", "pin map"],
+  bookmark: ["bookmark", "bookmarks", "bookmark simple", "bookmark 2", "bookmark outline"],
+  list: ["list", "list ul", "list ol", "view list", "format list bulleted", "list bullets", "list unordered", "list ordered", "list bulleted", "format list numbered", "list numbers", "list dashes", "list bullet"],
+  sun: ["sun", "weather sunny", "light mode", "sunny", "sun high", "sun dim", "brightness high", "sun fill"],
+  moon: ["moon", "dark mode", "weather night", "moon stars", "moon fill", "night", "crescent"],
+  undo: ["undo", "arrow undo", "edit undo", "undo 2", "arrow uturn left", "arrow back up"],
+  send: ["send", "paper plane", "paper airplane", "send 2", "paperplane", "paper plane tilt", "send horizontal"],
+  thumbs_up: ["thumbs up", "thumb up", "hand thumbs up", "thumbs up simple", "like"],
+  cloud: ["cloud", "cloudy", "weather cloudy", "cloud simple"],
+  bulb: ["lightbulb", "bulb", "light bulb", "lightbulb simple", "idea"],
+  dashboard: ["dashboard", "speedometer", "speedometer2", "gauge", "tachometer", "tachometer alt", "view dashboard", "layout dashboard", "gauge simple"],
+  cut: ["cut", "scissors", "content cut", "edit cut"],
+  paste: ["paste", "clipboard", "content paste", "edit paste", "clipboard simple", "clipboard blank"],
 };
 export const EXTRA_ICON_CLASSES = [...Object.keys(EXTRA_ICON_KEYWORDS), "other"];
 
@@ -319,7 +338,9 @@ async function main(): Promise<void> {
   const r = rng(20261204);
   const perClassFile = 4;
   const maxPerClass = 80;
-  const otherPerSource = 320;
+  // The extra model's "other" keeps its share as its figures grew from 17 to 36 (a first retraining with the cap of 17
+  // figures named twice as many "other" icons a figure: 0.052 of them against 0.027).
+  const otherPerSource = extra ? 640 : 320;
   const samples: { file: string; key: string; family: string; cls: string; label: string; mono: boolean }[] = [];
   for (const s of sources) {
     const files = pickFiles(walk(s.dir), s.mono ? 1 : 3);
