@@ -748,6 +748,22 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("the down arrow", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "arrow" });
   });
 
+  it("an outline read as a ring where the recognizer all but rules the figure out is less than a ring it names so", async () => {
+    const f = canvas();
+    const ring = (cx: number, cy: number) => {
+      for (let y = cy - 10; y <= cy + 10; y++) for (let x = cx - 10; x <= cx + 10; x++) if (Math.abs(Math.hypot(x - cx, y - cy) - 8) < 1.3) f.fill([x, y, x + 1, y + 1], [30, 30, 30]);
+    };
+    ring(118, 78);
+    ring(118, 138);
+    const els = [el("square", "button", [100, 60, 136, 96], ""), el("refresh", "button", [100, 120, 136, 156], ""), ...[300, 500, 700].map((y) => el(`b${y}`, "button", [600, y, 680, y + 30], "Paris"))];
+    // The upper one is a window's maximize square for the recognizer, the lower a refresh arrow.
+    const recognizer: IconRecognizer = {
+      classes: ["refresh", "computer", "other"],
+      recognize: async (_frame, boxes) => boxes.map((b) => (b[1] < 100 ? { refresh: 0.02, computer: 0.32, other: 0.66 } : { refresh: 0.95, computer: 0.01, other: 0.04 })),
+    };
+    expect(await locateWithIcons("le bouton actualiser de la barre d'outils", els, f, recognizer)).toMatchObject({ found: true, element_id: "refresh" });
+  });
+
   it("a colour said of a worded button is its fill's, not its icon's", () => {
     const f = canvas();
     f.fill([100, 100, 220, 140], [200, 200, 200]);

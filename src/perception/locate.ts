@@ -585,7 +585,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const named = iconLabelMatch(concept.labels, s.e);
       const fig = figureOf(s.e);
       const belief = fig ? learned(fig) : undefined;
-      const seen = fig ? (standsIn(fig) ? 0.85 : belief && !fig.shapes.some((x) => shapes.includes(x)) ? 0.55 + 0.45 * Math.min(1, belief.wanted) : 1) : 0;
+      // (An outline read as a ring — the loosest of the drawn shapes: any round or squarish loop — where the recognizer,
+      // asked, all but rules the figure out — a window's maximize square beside a refresh arrow it names —: less than a
+      // figure both agree on.)
+      const drawnOnly = !!fig && !!belief && belief.wanted < 0.05 && fig.shapes.filter((x) => shapes.includes(x)).every((x) => x === "ring");
+      const seen = fig ? (standsIn(fig) ? 0.85 : belief && !fig.shapes.some((x) => shapes.includes(x)) ? 0.55 + 0.45 * Math.min(1, belief.wanted) : drawnOnly ? 0.8 : 1) : 0;
       const l = g ? learned(g) : undefined;
       const elsewhere = l && l.wanted < 0.2 && l.other >= 0.6;
       const iconLike = g ? (short ? (elsewhere ? 0.45 : 0.55) : 0.4) : short ? 0.4 : 0.1;
