@@ -211,6 +211,10 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("l'icône des messages")).toEqual({ verb: "click", target: "", icon: "chat" });
     expect(parseInstruction("the notifications bell")).toEqual({ verb: "click", target: "", icon: "bell" });
     expect(parseInstruction("la loupe de recherche")).toEqual({ verb: "click", target: "", icon: "search" });
+    // An arrow named by what it does is that figure; a capitalised word stays a name.
+    expect(parseInstruction("the download arrow in the Dupont row")).toEqual({ verb: "click", target: "", icon: "download", relation: { kind: "row", anchor: "Dupont" } });
+    expect(parseInstruction("la flèche suivante")).toEqual({ verb: "click", target: "", icon: "next" });
+    expect(parseInstruction("the Export arrow")).toMatchObject({ target: "Export", icon: "arrow" });
     // Without the word "icon", or quoted, the words are a name.
     expect(parseInstruction("the search field")).toMatchObject({ target: "search", type: "text_input" });
     expect(parseInstruction('the "Search" icon')).toMatchObject({ target: "Search" });

@@ -541,6 +541,14 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     // A window named by its title: its controls stand on the title's line ("close the Inventory window").
     if (icon && WINDOW_CONTROLS.includes(icon) && relation?.kind === "inside" && place?.window) relation = { ...relation, kind: "row" };
   }
+  // "the download arrow", « la flèche suivante »: an arrow named by what it does is that figure.
+  const does = words.map((t) => t.f).join(" ");
+  const kind = icon === "arrow" && !quoted && does && !words.some((t) => /^\p{Lu}/u.test(t.orig)) ? Object.entries(ICON_CONCEPTS).find(([k, c]) => k !== "arrow" && c.classes.some((x) => ICON_CONCEPTS.arrow!.classes.includes(x)) && [...c.words, ...c.labels].some((w) => foldText(w) === does))?.[0] : undefined;
+  if (kind) {
+    icon = kind;
+    words = [];
+    target.length = 0;
+  }
   // "the notifications bell", « la loupe de recherche »: words that only say what the icon described stands for.
   const meaning = words.map((t) => t.f).join(" ");
   if (icon && !quoted && meaning && ICON_CONCEPTS[icon]?.labels.some((l) => foldText(l) === meaning)) {
