@@ -652,7 +652,10 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const enough = (xs: readonly Scored[]) => xs.length >= Math.abs(parsed.ordinal!);
     const among = enough(paged) ? paged : enough(placed) ? placed : fits;
     const showing = concept && !target ? among.filter((s) => figureOf(s.e)) : [];
-    const ranked = rankable(showing.length >= Math.abs(parsed.ordinal) ? showing : among, parsed, fieldText);
+    // « le deuxième curseur »: ranks among the sliders found, where enough are (not the menu's items of the same type).
+    const sliding = sliderBoxes.length ? among.filter((s) => s.e.element_id.startsWith("slider:") || holdsSlider(s.e)) : [];
+    const enoughOf = (xs: readonly Scored[]) => xs.length >= Math.abs(parsed.ordinal!);
+    const ranked = rankable(enoughOf(showing) ? showing : enoughOf(sliding) ? sliding : among, parsed, fieldText);
     const pick = ranked[parsed.ordinal > 0 ? parsed.ordinal - 1 : ranked.length + parsed.ordinal];
     if (pick) best = pick;
     ambiguous = !pick;

@@ -58,4 +58,16 @@ describe("sliders: a knob on a thin track", () => {
     expect(r.found && r.point[1]).toBeLessThan(110);
     expect(r.found && r.ambiguous).toBe(false);
   });
+
+  it("« le deuxième curseur » ranks among the sliders, not among a menu's items of the same type", () => {
+    const f = page(240);
+    f.fill([40, 98, 200, 102], 180);
+    f.disc(120, 100, 8, 90);
+    f.fill([260, 98, 460, 102], 180);
+    f.disc(300, 100, 8, 90);
+    const item = (i: number, label: string) => ({ element_id: `m${i}`, type: "generic_interactive" as const, bbox: [10 + 60 * i, 10, 60 + 60 * i, 30] as BBox, label });
+    const r = locate("le deuxième curseur", [item(0, "Fichier"), item(1, "Édition"), item(2, "Affichage")], f);
+    expect(r.found && r.point[0]).toBeGreaterThan(250);
+    expect(r.found && r.point[1]).toBeGreaterThan(90);
+  });
 });
