@@ -211,6 +211,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("l'icône des messages")).toEqual({ verb: "click", target: "", icon: "chat" });
     expect(parseInstruction("the notifications bell")).toEqual({ verb: "click", target: "", icon: "bell" });
     expect(parseInstruction("la loupe de recherche")).toEqual({ verb: "click", target: "", icon: "search" });
+    // « la coche », the noun after an article with no kind said, is a check mark drawn; « la case cochée » a ticked box.
+    expect(parseInstruction("la coche de confirmation")).toEqual({ verb: "click", target: "", icon: "check" });
+    expect(parseInstruction("la case cochée")).toEqual({ verb: "click", target: "", type: "checkbox", state: "on" });
     // An arrow named by what it does is that figure; a capitalised word stays a name.
     expect(parseInstruction("the download arrow in the Dupont row")).toEqual({ verb: "click", target: "", icon: "download", relation: { kind: "row", anchor: "Dupont" } });
     expect(parseInstruction("la flèche suivante")).toEqual({ verb: "click", target: "", icon: "next" });

@@ -491,6 +491,14 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   }
   if (direction && !icon) icon = "arrow";
   // "the unchecked Notifications box", « la case non cochée »: a box said ticked or not is a check box.
+  // « la coche », « une coche »: after an article, with no kind said, the noun — a check mark drawn (« la coche de
+  // confirmation »), not a ticked box.
+  const cocheAt = stateTokens.length === 1 && stateTokens[0]!.orig.toLowerCase() === "coche" ? toks.indexOf(stateTokens[0]!) : -1;
+  if (!type && !icon && cocheAt > 0 && ARTICLES.has(toks[cocheAt - 1]!.f)) {
+    icon = "check";
+    state = undefined;
+    checkWord = false;
+  }
   if (checkWord && (!type || (type === "text_input" && GENERIC_BOX_WORDS.has(typeWords)))) type = "checkbox";
   const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
   // A field or a link is never ticked nor selected: a state word said of one, after its first word, is part of what

@@ -821,6 +821,14 @@ describe("grounding a person's instruction", () => {
     expect(locate("le lien Nguyen", links, screen)).toMatchObject({ found: true, point: [250, 115] });
   });
 
+  it("a run of words inside an element labelled with other words (a caption taken for its label) is a target of its own", () => {
+    const field = el("f", "text_input", [134, 202, 472, 223], "Priorité:");
+    const line = { text: "Recevoir la lettre d'information", bbox: [201, 205, 412, 220] as BBox };
+    expect(textTargets([line], [field]).map((t) => t.label)).toEqual(["Recevoir la lettre d'information"]);
+    // Its own words, or a value of one or two words, stay the element's.
+    expect(textTargets([{ text: "Priorité", bbox: [140, 205, 200, 220] as BBox }, { text: "ACME SARL", bbox: [300, 205, 380, 220] as BBox }], [field])).toEqual([]);
+  });
+
   it("words read on one line with a detected element's are a target of their own", () => {
     const w = (text: string, x0: number, x1: number) => ({ text, bbox: [x0, 10, x1, 34] as BBox });
     const rapports = el("r", "link", [1600, 10, 1686, 36], "Rapports");
