@@ -470,7 +470,7 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   phone: { words: ["phone", "telephone", "handset", "combine"], labels: ["call", "appeler", "phone", "telephone"], shapes: [], classes: ["phone"] },
   camera: { words: ["camera", "appareil photo"], labels: ["camera", "take photo", "prendre une photo"], shapes: [], classes: ["camera"] },
   // And the figures it learned next (2026-12-07: icon-extra.onnx retrained with them).
-  chat: { words: ["chat bubble", "speech bubble", "bubble", "bulle", "bulles", "bulle de discussion"], labels: ["chat", "comments", "comment", "commentaires", "commentaire", "messages", "discussion", "conversation"], shapes: [], classes: ["chat"] },
+  chat: { words: ["chat bubble", "chat bubbles", "speech bubble", "speech bubbles", "bubble", "bubbles", "bulle", "bulles", "bulle de discussion", "bulles de discussion"], labels: ["chat", "comments", "comment", "commentaires", "commentaire", "messages", "discussion", "conversation"], shapes: [], classes: ["chat"] },
   volume: { words: ["speaker", "loudspeaker", "haut parleur"], labels: ["volume", "sound", "son", "audio"], shapes: [], classes: ["volume"] },
   flag: { words: ["flag", "drapeau", "fanion"], labels: ["report", "signaler"], shapes: [], classes: ["flag"] },
   grid: { words: ["grid", "grille", "four squares", "quatre carres", "nine dots", "neuf points", "waffle"], labels: ["apps", "applications", "grid view", "vue grille", "vue en grille"], shapes: [], classes: ["grid"] },

@@ -237,6 +237,10 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the close button of the window")).toEqual({ verb: "click", target: "", type: "button", icon: "close", region: "title" });
     expect(parseInstruction("le bouton pour réduire la fenêtre")).toEqual({ verb: "click", target: "", type: "button", icon: "remove", region: "title" });
     expect(parseInstruction("the OK button of the window")).toEqual({ verb: "click", target: "OK", type: "button" });
+    expect(parseInstruction("the X button of the window")).toEqual({ verb: "click", target: "", type: "button", icon: "close", region: "title" });
+    // A card's own controls, said by what they do, on its title's line; another button in it, anywhere in it.
+    expect(parseInstruction("le bouton réduire de la carte Direct Chat")).toEqual({ verb: "click", target: "", type: "button", icon: "remove", relation: { kind: "row", anchor: "Direct Chat" } });
+    expect(parseInstruction("the Delete button in the Shipping section")).toEqual({ verb: "click", target: "Delete", type: "button", relation: { kind: "inside", anchor: "Shipping" } });
     // Unnamed, it is no place.
     expect(parseInstruction("the OK button in the dialog")).toEqual({ verb: "click", target: "OK", type: "button" });
     // The window a title bar's button acts on is not part of its name; a menu named Window is.

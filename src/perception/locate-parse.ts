@@ -231,8 +231,12 @@ const NAME_JOINERS: ReadonlySet<string> = new Set(["de", "des", "du", "d", "of"]
 /** What is done to a window by its title bar's buttons, the window itself, and the words before it. */
 const WINDOW_ACTIONS: ReadonlySet<string> = new Set(["minimize", "minimise", "maximize", "maximise", "restore", "close", "reduire", "minimiser", "agrandir", "maximiser", "restaurer", "fermer"]);
 const WINDOW_WORDS: ReadonlySet<string> = new Set(["window", "fenetre"]);
-/** The icons of a title bar's controls (ICON_CONCEPTS keys). */
-const WINDOW_CONTROLS = ["close", "maximize", "remove"];
+/** What a title bar's or a card header's controls do, and the icon (ICON_CONCEPTS key) each shows. */
+const CONTROL_WORDS: Readonly<Record<string, string>> = {
+  close: "close", fermer: "close", x: "close", "×": "close", dismiss: "close",
+  minimize: "remove", minimise: "remove", minimiser: "remove", reduire: "remove", collapse: "remove", replier: "remove",
+  maximize: "maximize", maximise: "maximize", maximiser: "maximize", agrandir: "maximize",
+};
 const WINDOW_PLACES: ReadonlySet<string> = new Set(["window", "fenetre", "dialog", "dialogue", "modal", "modale", "popup"]);
 const WINDOW_OBJECT_ARTICLES: ReadonlySet<string> = new Set(["the", "this", "la", "cette"]);
 
@@ -536,18 +540,21 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     }
   }
   // "the close button of the window", "minimize the window": a title bar's control, an icon there.
-  if (windowOwn) {
+  // A window's or a card's own control, said by what it does (« fermer », "minimize"): the icon of its title bar or
+  // header — "the close button of the window" at the window's top, "close the Inventory window" and "the close button of
+  // the Direct Chat card" on the title's line. (Written with a capital, « le bouton Fermer de la fenêtre », it is the
+  // name a button shows.)
+  const placed = place?.kind === "inside" && relation?.kind === "inside";
+  if (windowOwn || placed) {
     const said = words.map((t) => t.f).join(" ");
-    // (Written with a capital, « le bouton Fermer de la fenêtre », it is the name a button shows.)
-    const concept = !icon && !quoted && !words.some((t) => /^\p{Lu}/u.test(t.orig)) ? WINDOW_CONTROLS.find((c) => ICON_CONCEPTS[c]!.labels.some((l) => foldText(l) === said)) : undefined;
-    if (concept) {
-      icon = concept;
+    const control = !icon && !quoted && !words.some((t) => /^\p{Lu}/u.test(t.orig)) ? CONTROL_WORDS[said] : undefined;
+    if (control) {
+      icon = control;
       words = [];
       target.length = 0;
     }
-    if (icon && WINDOW_CONTROLS.includes(icon) && !relation) region ??= "title";
-    // A window named by its title: its controls stand on the title's line ("close the Inventory window").
-    if (icon && WINDOW_CONTROLS.includes(icon) && relation?.kind === "inside" && place?.window) relation = { ...relation, kind: "row" };
+    if ((control || (windowOwn && icon && Object.values(CONTROL_WORDS).includes(icon))) && !relation) region ??= "title";
+    if (control && relation?.kind === "inside") relation = { ...relation, kind: "row" };
   }
   // "the download arrow", « la flèche suivante »: an arrow named by what it does is that figure.
   const does = words.map((t) => t.f).join(" ");

@@ -605,6 +605,20 @@ describe("grounding a person's instruction", () => {
     expect(above && above[2]).toBeLessThanOrEqual(500);
   });
 
+  it("« le bouton Couleur »: a form's caption naming no button is the box drawn beside it (a colour chooser the detector missed); a button's own words are the button", () => {
+    const f = canvas();
+    f.fill([176, 80, 638, 114], [150, 150, 150]);
+    f.fill([177, 81, 637, 113], [40, 90, 200]); // a colour swatch in its frame
+    const caption = { text: "Couleur", bbox: [2, 88, 90, 109] as BBox };
+    const r = locate("le bouton Couleur", textTargets([caption], []), f);
+    expect(r.found && r.point[0]).toBeGreaterThan(176);
+    // Words inside a drawn box (a button the detector missed) are that button.
+    f.fill([10, 300, 120, 340], [150, 150, 150]);
+    f.fill([11, 301, 119, 339], [230, 230, 230]);
+    const own = locate("le bouton Valider", textTargets([{ text: "Valider", bbox: [30, 310, 100, 330] as BBox }], []), f);
+    expect(own.found && own.point[0]).toBeLessThan(120);
+  });
+
   it("replay's label lookup: a field whose caption alone was read is the box drawn beside the caption, not the caption", () => {
     // yad at text ×1.5: the detector missed the « Date de naissance » field; clicking its caption
     // focused nothing and the date was typed into the field focused before.

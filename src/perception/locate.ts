@@ -712,6 +712,13 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const caption = scored.find((s) => isCaption(s) && s.text >= kin.text - 0.05 && kin.score - s.score <= 0.1 && controlOf(s)?.type === wantType);
     if (caption) best = caption;
   }
+  // « le bouton Couleur »: words in no drawn box naming no button are a form's caption — the button is the box drawn
+  // beside them that shows no words (a colour chooser's swatch the detector missed), where there is one; a flat
+  // toolbar button's words, beside the next button, stay the button.
+  const probedButton = !isCaption(best) && wantType === "button" && target && pixels && isText(best.e) && !enclosed(best) ? probeFieldBesideCaption(pixels, best.bbox) : undefined;
+  const wordsIn = (b: BBox) => elements.some((e) => !wordless(e.label) && bboxContainsPoint(b, bboxCenter(boxOf(e))));
+  const onRow = (b: BBox) => b[1] <= bboxCenter(best!.bbox)[1] && b[3] >= bboxCenter(best!.bbox)[1] && b[0] >= best!.bbox[2];
+  const captionedButton = probedButton && onRow(probedButton) && !wordsIn(probedButton) ? probedButton : undefined;
   if (isCaption(best)) {
     chosen = controlOf(best) ?? chosen;
     // Equal captions ("Email address" over a field and over a drop-down): the one whose box shows
@@ -745,6 +752,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
         ambiguous = false;
       }
     }
+  } else if (captionedButton) {
+    chosen = { element_id: `${best.e.element_id}:button`, type: "button", bbox: captionedButton };
   } else if (concept && !target) {
     // An icon described: click the icon itself (a detector's box may hold two icons, or the icon and its label).
     const g = figureOf(best.e);
