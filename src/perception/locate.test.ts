@@ -328,6 +328,16 @@ describe("grounding a person's instruction", () => {
     expect(locate("the Delete button in Row 2", named, screen)).toMatchObject({ found: true, element_id: "del2" });
   });
 
+  it("a name a possessive cut in two that the screen shows whole is one name; its captions rank, not a link bearing part of it", () => {
+    const els = [
+      el("text:c1", "generic_interactive", [178, 190, 478, 217], "Paramètres du compte"), el("d1", "dropdown", [176, 230, 490, 277], "Basse"),
+      el("text:c2", "generic_interactive", [566, 190, 866, 217], "Paramètres du compte"), el("d2", "dropdown", [564, 230, 878, 277], "Haute"),
+      el("p", "link", [950, 292, 1065, 323], "Paramètres"),
+    ];
+    expect(locate("la deuxième liste Paramètres du compte", els, { width: 1200, height: 800 })).toMatchObject({ found: true, element_id: "d2" });
+    expect(locate("the first Paramètres du compte dropdown", els, { width: 1200, height: 800 })).toMatchObject({ found: true, element_id: "d1" });
+  });
+
   it("a rank says there are several: one field bearing the name exactly, another bearing it among more words (OCR read two as one), both count", () => {
     const spins = [el("a", "text_input", [10, 100, 46, 136], "50 50"), el("b", "text_input", [50, 100, 86, 136], "50")];
     expect(locate("the first 50 spin button", spins, screen)).toMatchObject({ found: true, element_id: "a" });

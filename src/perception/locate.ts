@@ -159,9 +159,24 @@ export interface LocateOptions {
  * Chooses the element an instruction names. `frame` gives the size for position hints; when it
  * is a Frame (pixels), colours and icons are read from it too.
  */
+/**
+ * « la liste Paramètres du compte »: a name a possessive cut in two (« du », "of the") that the screen shows whole is one
+ * name, and the kind said after it is the target's.
+ */
+function joinedName(parsed: ParsedInstruction, elements: readonly LocatableElement[]): ParsedInstruction {
+  const rel = parsed.relation;
+  if (rel?.kind !== "near" || !parsed.target || !rel.anchor || rel.anchorOrdinal !== undefined) return parsed;
+  const joined = `${parsed.target} ${rel.anchor}`;
+  if (!elements.some((e) => textSimilarity(joined, e.label) >= 0.95 && textSimilarity(parsed.target, e.label) < 0.95)) return parsed;
+  const { relation, ...rest } = parsed;
+  const type = rest.type ?? relation?.anchorType;
+  return { ...rest, target: joined, ...(type ? { type } : {}) };
+}
+
 export function locate(instruction: string | ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions = {}): LocateResult {
-  const parsed = typeof instruction === "string" ? parseInstruction(instruction) : instruction;
-  if (!(options.natural ?? typeof instruction === "string")) return locateByLabel(parsed, elements, frame, options);
+  const given = typeof instruction === "string" ? parseInstruction(instruction) : instruction;
+  if (!(options.natural ?? typeof instruction === "string")) return locateByLabel(given, elements, frame, options);
+  const parsed = joinedName(given, elements);
   const r = groundInstruction(parsed, elements, frame, options);
   const icon = r.found ? undefined : iconReading(parsed);
   if (!icon) return r;
@@ -184,7 +199,7 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     seen ??= await recognizeGlyphs(frame, elements, recognizer, signal);
     return groundInstruction(parsed, elements, frame, { ...options, iconScores: seen.scores }, seen);
   };
-  const parsed = parseInstruction(instruction);
+  const parsed = joinedName(parseInstruction(instruction), elements);
   const r = await withScores(parsed);
   // Read as an icon where no label matched, or where only a detected element of a kin type bears the name ("the home
   // button": a link « Accueil » in a side menu) and an element of the very type shows the icon and bears no other words
@@ -924,7 +939,10 @@ function relativePosition(boxes: readonly BBox[], hint: PositionHint): ((b: BBox
  * after the radio buttons; a kin type (a check box for a radio, a drop-down for a field) counts only when none is there.
  */
 function rankable(plausible: readonly Scored[], parsed: ParsedInstruction, fieldText: (s: Scored) => boolean = () => false): Scored[] {
-  const typed = plausible.filter((s) => !isText(s.e));
+  // (Captions count where no element bears the name as well as they do: three « Paramètres du compte » captions over
+  // their drop-downs, not a link « Paramètres » elsewhere.)
+  const topText = Math.max(0, ...plausible.map((s) => s.text));
+  const typed = plausible.filter((s) => !isText(s.e) && (!parsed.target || s.text >= topText - 0.05));
   let pool = parsed.type ? plausible.filter((s) => !isText(s.e) ? typeCompatibility(parsed.type!, s.e.type) >= 0.6 : !CAPTIONED_TYPES.includes(parsed.type!) || !typed.length || fieldText(s)) : plausible;
   const kin = pool;
   const exact = parsed.type ? pool.filter((s) => (s.e.type === parsed.type && s.type >= 1) || fieldText(s)) : [];
