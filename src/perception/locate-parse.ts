@@ -228,15 +228,15 @@ const ENGLISH_SMALL_WORDS: ReadonlySet<string> = new Set(["on", "of", "in", "at"
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);
 const ARTICLES: ReadonlySet<string> = new Set(["the", "a", "la", "le", "l", "une", "un"]);
 const NAME_JOINERS: ReadonlySet<string> = new Set(["de", "des", "du", "d", "of"]);
-/** What is done to a window by its title bar's buttons, the window itself, and the words before it. */
-const WINDOW_ACTIONS: ReadonlySet<string> = new Set(["minimize", "minimise", "maximize", "maximise", "restore", "close", "reduire", "minimiser", "agrandir", "maximiser", "restaurer", "fermer"]);
-const WINDOW_WORDS: ReadonlySet<string> = new Set(["window", "fenetre"]);
 /** What a title bar's or a card header's controls do, and the icon (ICON_CONCEPTS key) each shows. */
 const CONTROL_WORDS: Readonly<Record<string, string>> = {
   close: "close", fermer: "close", x: "close", "×": "close", dismiss: "close",
   minimize: "remove", minimise: "remove", minimiser: "remove", reduire: "remove", collapse: "remove", replier: "remove",
   maximize: "maximize", maximise: "maximize", maximiser: "maximize", agrandir: "maximize",
 };
+/** What is done to a window by its title bar's buttons (« réduire la fenêtre »), the window itself, and the words before it. */
+const WINDOW_ACTIONS: ReadonlySet<string> = new Set([...Object.keys(CONTROL_WORDS), "restore", "restaurer"]);
+const WINDOW_WORDS: ReadonlySet<string> = new Set(["window", "fenetre"]);
 const WINDOW_PLACES: ReadonlySet<string> = new Set(["window", "fenetre", "dialog", "dialogue", "modal", "modale", "popup"]);
 const WINDOW_OBJECT_ARTICLES: ReadonlySet<string> = new Set(["the", "this", "la", "cette"]);
 
@@ -494,7 +494,6 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     }
   }
   if (direction && !icon) icon = "arrow";
-  // "the unchecked Notifications box", « la case non cochée »: a box said ticked or not is a check box.
   // « la coche », « une coche »: after an article, with no kind said, the noun — a check mark drawn (« la coche de
   // confirmation »), not a ticked box.
   const cocheAt = stateTokens.length === 1 && stateTokens[0]!.orig.toLowerCase() === "coche" ? toks.indexOf(stateTokens[0]!) : -1;
@@ -503,6 +502,7 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     state = undefined;
     checkWord = false;
   }
+  // "the unchecked Notifications box", « la case non cochée »: a box said ticked or not is a check box.
   if (checkWord && (!type || (type === "text_input" && GENERIC_BOX_WORDS.has(typeWords)))) type = "checkbox";
   const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
   // A field or a link is never ticked nor selected: a state word said of one, after its first word, is part of what
@@ -528,48 +528,36 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   const [lo, hi] = [Math.min(...namedAt), Math.max(...namedAt)];
   const run = namedAt.length >= 2 ? toks.slice(lo, hi + 1) : [];
   let words = run.length && run.every((t) => target.includes(t) || FILLER_WORDS.has(t.f)) ? run : target.filter(isNamed);
+  /** The words name nothing but the icon `c` shows: the target is that icon. */
+  const asIcon = (c: string) => {
+    icon = c;
+    words = [];
+    target.length = 0;
+  };
+  const said = () => words.map((t) => t.f).join(" ");
+  /** Written with a capital, a word is a name the screen shows (« le bouton Fermer de la fenêtre »). */
+  const capitalisedWord = () => words.some((t) => /^\p{Lu}/u.test(t.orig));
   // "the search icon", « l'icône Accueil »: all that is named is what such an icon stands for, and an icon is asked —
   // that icon, not words on screen that say the same (a search field's "Search").
   if (!icon && iconish && !quoted && words.length) {
-    const said = words.map((t) => t.f).join(" ");
-    const concept = Object.entries(ICON_CONCEPTS).find(([, c]) => c.labels.some((l) => /\p{L}{3}/u.test(l) && foldText(l) === said))?.[0];
-    if (concept) {
-      icon = concept;
-      words = [];
-      target.length = 0;
-    }
+    const concept = Object.entries(ICON_CONCEPTS).find(([, c]) => c.labels.some((l) => /\p{L}{3}/u.test(l) && foldText(l) === said()))?.[0];
+    if (concept) asIcon(concept);
   }
-  // "the close button of the window", "minimize the window": a title bar's control, an icon there.
   // A window's or a card's own control, said by what it does (« fermer », "minimize"): the icon of its title bar or
   // header — "the close button of the window" at the window's top, "close the Inventory window" and "the close button of
-  // the Direct Chat card" on the title's line. (Written with a capital, « le bouton Fermer de la fenêtre », it is the
-  // name a button shows.)
+  // the Direct Chat card" on the title's line.
   const placed = place?.kind === "inside" && relation?.kind === "inside";
   if (windowOwn || placed) {
-    const said = words.map((t) => t.f).join(" ");
-    const control = !icon && !quoted && !words.some((t) => /^\p{Lu}/u.test(t.orig)) ? CONTROL_WORDS[said] : undefined;
-    if (control) {
-      icon = control;
-      words = [];
-      target.length = 0;
-    }
+    const control = !icon && !quoted && !capitalisedWord() ? CONTROL_WORDS[said()] : undefined;
+    if (control) asIcon(control);
     if ((control || (windowOwn && icon && Object.values(CONTROL_WORDS).includes(icon))) && !relation) region ??= "title";
     if (control && relation?.kind === "inside") relation = { ...relation, kind: "row" };
   }
   // "the download arrow", « la flèche suivante »: an arrow named by what it does is that figure.
-  const does = words.map((t) => t.f).join(" ");
-  const kind = icon === "arrow" && !quoted && does && !words.some((t) => /^\p{Lu}/u.test(t.orig)) ? Object.entries(ICON_CONCEPTS).find(([k, c]) => k !== "arrow" && c.classes.some((x) => ICON_CONCEPTS.arrow!.classes.includes(x)) && [...c.words, ...c.labels].some((w) => foldText(w) === does))?.[0] : undefined;
-  if (kind) {
-    icon = kind;
-    words = [];
-    target.length = 0;
-  }
+  const kind = icon === "arrow" && !quoted && said() && !capitalisedWord() ? Object.entries(ICON_CONCEPTS).find(([k, c]) => k !== "arrow" && c.classes.some((x) => ICON_CONCEPTS.arrow!.classes.includes(x)) && [...c.words, ...c.labels].some((w) => foldText(w) === said()))?.[0] : undefined;
+  if (kind) asIcon(kind);
   // "the notifications bell", « la loupe de recherche »: words that only say what the icon described stands for.
-  const meaning = words.map((t) => t.f).join(" ");
-  if (icon && !quoted && meaning && ICON_CONCEPTS[icon]?.labels.some((l) => foldText(l) === meaning)) {
-    words = [];
-    target.length = 0;
-  }
+  if (icon && !quoted && said() && ICON_CONCEPTS[icon]?.labels.some((l) => foldText(l) === said())) asIcon(icon);
   // Nothing named but a capitalised type or icon word past the instruction's start (« le lien Icons », "the Link
   // button button"): that word is the name, as if quoted.
   if (!words.length && !quoted && !icon) {

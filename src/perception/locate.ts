@@ -156,10 +156,6 @@ export interface LocateOptions {
 }
 
 /**
- * Chooses the element an instruction names. `frame` gives the size for position hints; when it
- * is a Frame (pixels), colours and icons are read from it too.
- */
-/**
  * « la liste Paramètres du compte »: a name a possessive cut in two (« du », "of the") that the screen shows whole is one
  * name, and the kind said after it is the target's.
  */
@@ -173,6 +169,10 @@ function joinedName(parsed: ParsedInstruction, elements: readonly LocatableEleme
   return { ...rest, target: joined, ...(type ? { type } : {}) };
 }
 
+/**
+ * Chooses the element an instruction names. `frame` gives the size for position hints; when it
+ * is a Frame (pixels), colours and icons are read from it too.
+ */
 export function locate(instruction: string | ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions = {}): LocateResult {
   const given = typeof instruction === "string" ? parseInstruction(instruction) : instruction;
   if (!(options.natural ?? typeof instruction === "string")) return locateByLabel(given, elements, frame, options);
@@ -669,8 +669,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const showing = concept && !target ? among.filter((s) => figureOf(s.e)) : [];
     // « le deuxième curseur »: ranks among the sliders found, where enough are (not the menu's items of the same type).
     const sliding = sliderBoxes.length ? among.filter((s) => s.e.element_id.startsWith("slider:") || holdsSlider(s.e)) : [];
-    const enoughOf = (xs: readonly Scored[]) => xs.length >= Math.abs(parsed.ordinal!);
-    const ranked = rankable(enoughOf(showing) ? showing : enoughOf(sliding) ? sliding : among, parsed, fieldText);
+    const ranked = rankable(enough(showing) ? showing : enough(sliding) ? sliding : among, parsed, fieldText);
     const pick = ranked[parsed.ordinal > 0 ? parsed.ordinal - 1 : ranked.length + parsed.ordinal];
     if (pick) best = pick;
     ambiguous = !pick;
