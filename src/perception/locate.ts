@@ -1172,14 +1172,14 @@ const SEPARATED = /^([>›»/|→]*)(.*?)([>›»/|→]*)$/u;
 export function textTargets(lines: readonly { text: string; bbox: BBox; words?: readonly { text: string; bbox: BBox }[] }[], elements: readonly LocatableElement[]): LocatableElement[] {
   // Inside an element: that element's words — but for a list or box of several lines (three lines tall or more) whose
   // own label is other words, each line is a thing of its own (a list's items the detector did not box); so is a run of
-  // three words or more inside an element labelled with other words (a caption beside it taken for its label: a
+  // three words or more inside a field or toggle labelled with other words (a caption beside it taken for its label: a
   // toggle's caption in a box the detector took for a field).
   const inside = (b: BBox, text?: string) => elements.some((e) => {
     const [cx, cy] = bboxCenter(b);
     if (!(cx >= e.bbox[0] && cx <= e.bbox[2] && cy >= e.bbox[1] && cy <= e.bbox[3])) return false;
     if (text === undefined || textSimilarity(text, e.label) >= 0.8) return true;
     const tall = e.bbox[3] - e.bbox[1] >= 3 * (b[3] - b[1]) && e.type === "text_input";
-    const otherWords = text.trim().split(/\s+/u).length >= 3 && !wordless(e.label) && b[0] >= e.bbox[0] && b[2] <= e.bbox[2];
+    const otherWords = CAPTIONED_TYPES.includes(e.type) && text.trim().split(/\s+/u).length >= 3 && !wordless(e.label) && b[0] >= e.bbox[0] && b[2] <= e.bbox[2];
     return !tall && !otherWords;
   });
   const out: LocatableElement[] = [];
