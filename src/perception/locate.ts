@@ -403,8 +403,10 @@ interface Scored {
 
 /** A person's instruction against the elements and on-screen text (see the file's header). */
 function groundInstruction(parsed: ParsedInstruction, elements: readonly LocatableElement[], frame: Size | Frame, options: LocateOptions, shared?: SeenIcons): LocateResult {
+  // The thing the target sits next to; when nothing on screen is called so, its words name the target.
+  const anchors = parsed.relation ? findAnchors(parsed.relation, elements, parsed.type) : [];
   // "The delete button in row 3" where no row says "Row 3": the third of those that fit, in reading order.
-  if (parsed.relation?.rowNumber !== undefined && parsed.ordinal === undefined && !findAnchors(parsed.relation, elements, parsed.type).length) {
+  if (parsed.relation?.rowNumber !== undefined && parsed.ordinal === undefined && !anchors.length) {
     const { relation, ...rest } = parsed;
     return groundInstruction({ ...rest, ordinal: relation.rowNumber }, elements, frame, options, shared);
   }
@@ -467,8 +469,6 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     if (c === undefined) captions.set(e.element_id, (c = (captionOf(boxOf(e), lines, "left") ?? captionOf(boxOf(e), lines, "above"))?.text ?? ""));
     return c;
   };
-  // The thing the target sits next to; when nothing on screen is called so, its words name the target.
-  const anchors = parsed.relation ? findAnchors(parsed.relation, elements, parsed.type) : [];
   const anchor = anchors[0];
   const target = parsed.relation && !anchor ? [parsed.target, parsed.relation.anchor].filter(Boolean).join(" ") : parsed.target;
   const variants = target ? lexiconVariants(target) : [];
