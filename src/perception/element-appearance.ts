@@ -217,7 +217,45 @@ function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | un
   const inner = ringedInner(parts, [glyph.bbox[0] - x1, glyph.bbox[1] - y1, glyph.bbox[2] - x1, glyph.bbox[3] - y1], [m, m, w - m, h - m]);
   const innerGlyph = inner ? describe(inner) : undefined;
   if (innerGlyph) glyphs.splice(0, glyphs.length, ...(glyphs.length ? glyphs : [glyph]), innerGlyph);
+  // A count badge drawn over an icon's corner (a mail icon's « 3 »): the icon beside it is a glyph too.
+  const badged = whole ? besideBadge(img, [x1, y1], mask, w, [glyph.bbox[0] - x1, glyph.bbox[1] - y1, glyph.bbox[2] - x1, glyph.bbox[3] - y1]) : undefined;
+  const badgedGlyph = badged ? describe(badged) : undefined;
+  if (badgedGlyph) glyphs.splice(0, glyphs.length, ...(glyphs.length ? glyphs : [glyph]), badgedGlyph);
   return { fill, glyph, ...(glyphs.length > 1 ? { glyphs } : {}) };
+}
+
+/**
+ * The box, in crop pixels, of the ink beside a count badge drawn over a glyph's top corner — a filled pill or disc of
+ * one saturated colour, a third to 85 % of the glyph's height, at its top and at one end — where that ink is a
+ * figure of its own (at least a third of the glyph's width, 12 pixels); undefined where there is no such badge.
+ */
+function besideBadge(img: { data: Uint8Array; width: number }, [ox, oy]: readonly [number, number], mask: Uint8Array, w: number, g: readonly [number, number, number, number]): readonly [number, number, number, number] | undefined {
+  const [gw, gh] = [g[2] - g[0], g[3] - g[1]];
+  if (gw < 8 || gh < 8) return undefined;
+  const sat = new Uint8Array(gw * gh);
+  for (let y = 0; y < gh; y++)
+    for (let x = 0; x < gw; x++) {
+      const o = ((oy + g[1] + y) * img.width + ox + g[0] + x) * 3;
+      if (mask[(g[1] + y) * w + g[0] + x] && saturatedPixel(img.data[o]!, img.data[o + 1]!, img.data[o + 2]!)) sat[y * gw + x] = 1;
+    }
+  const badge = components(sat, gw, gh).find((p) => {
+    const [bw, bh] = [p.x2 - p.x1, p.y2 - p.y1];
+    const atEnd = p.x1 <= 0.1 * gw || p.x2 >= 0.9 * gw;
+    return bh >= gh / 3 && bh <= 0.85 * gh && bw <= 3 * bh && bw <= 0.7 * gw && p.y1 <= 0.2 * gh && atEnd && p.pixels >= 0.5 * p.area;
+  });
+  if (!badge) return undefined;
+  // The other side of the badge: the ink there, the badge's columns left out.
+  const [cx1, cx2] = badge.x1 <= 0.1 * gw ? [badge.x2 + 1, gw] : [0, badge.x1 - 1];
+  let box: [number, number, number, number] | undefined;
+  let n = 0;
+  for (let y = 0; y < gh; y++)
+    for (let x = Math.max(0, cx1); x < cx2; x++) {
+      if (!mask[(g[1] + y) * w + g[0] + x] || sat[y * gw + x]) continue;
+      n++;
+      box = box ? [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x + 1), Math.max(box[3], y + 1)] : [x, y, x + 1, y + 1];
+    }
+  if (!box || n < 12 || box[2] - box[0] < gw / 3) return undefined;
+  return [g[0] + box[0], g[1] + box[1], g[0] + box[2], g[1] + box[3]];
 }
 
 /**
@@ -230,7 +268,11 @@ function ringedInner(parts: readonly Part[], g: readonly [number, number, number
   const ring = parts.find((p) => p.x2 - p.x1 >= 0.8 * gw && p.y2 - p.y1 >= 0.8 * gh && p.x2 - p.x1 >= 12 && p.pixels <= p.area / 3);
   if (ring) {
     const m = 0.1 * Math.min(ring.x2 - ring.x1, ring.y2 - ring.y1);
-    const held = parts.filter((p) => p !== ring && p.pixels >= 4 && p.x1 >= ring.x1 + m && p.x2 <= ring.x2 - m && p.y1 >= ring.y1 + m && p.y2 <= ring.y2 - m);
+    // Held: inside the ring's box, centred well inside it (not an arc of the ring broken off), reaching close to the ring or not.
+    const held = parts.filter((p) => {
+      const [cx, cy] = [(p.x1 + p.x2) / 2, (p.y1 + p.y2) / 2];
+      return p !== ring && p.pixels >= 4 && p.x1 > ring.x1 && p.x2 < ring.x2 && p.y1 > ring.y1 && p.y2 < ring.y2 && cx >= ring.x1 + 2 * m && cx <= ring.x2 - 2 * m && cy >= ring.y1 + 2 * m && cy <= ring.y2 - 2 * m;
+    });
     return held.length ? partsBox(held) : undefined;
   }
   const main = parts.reduce((a, p) => (p.area > a.area ? p : a), parts[0]!);

@@ -13,13 +13,14 @@ const REACH = 2;
 const MAX_PROPOSALS = 300;
 
 /**
- * Boxes of icon-sized blobs (about 8 to 56 screen pixels a side at the frame's scale, or a thin row of three dots) whose centre
+ * Boxes of icon-sized blobs (about 8 to 56 screen pixels a side at the frame's scale, a thin row of three dots, or a
+ * flat bar, as the square around it) whose centre
  * lies in none of `occupied` (detected elements, text lines). Frame pixels. Blobs whose boxes cross (they overlap and
  * neither holds the other) are one thing cut in pieces — a button's faint outline broken where its shade is one grey
  * level fainter — and are proposed as one box while it stays icon-sized; a blob inside another (an icon in its frame)
  * stays apart.
  */
-export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
+export function iconProposals(frame: Frame, occupied: readonly BBox[], barsOutside: readonly BBox[] = occupied): BBox[] {
   const img = toRgb(frame);
   const g = toGrey(img);
   const W = img.width;
@@ -36,16 +37,27 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
   const [minSide, maxSide] = [8 * s, 56 * s];
   const seen = new Uint8Array(cw * ch);
   const sized: BBox[] = [];
+  const bars = new Set<BBox>();
   const stack: number[] = [];
   const iconSized = (b: BBox): boolean => {
     const [bw, bh] = [b[2] - b[0], b[3] - b[1]];
     return bw >= minSide && bh >= minSide && bw <= maxSide && bh <= maxSide && bw <= 2.5 * bh && bh <= 2.5 * bw;
   };
-  /** Three dots or more in a row (a "more" button, « … »): a thin blob, up to 24 px long, in three pieces or more. */
-  const dotRow = (b: BBox): boolean => {
+  /** A thin blob, up to 24 px long: three dots or more in a row (a "more" button, « … »), or one bar lying flat (a minimize button's dash). */
+  const thinIcon = (b: BBox): BBox | undefined => {
     const [bw, bh] = [b[2] - b[0], b[3] - b[1]];
     const [long, short] = [Math.max(bw, bh), Math.min(bw, bh)];
-    if (long < minSide || long > 24 * s || short < 2 * s || short >= minSide || long > 6 * short) return false;
+    if (long < minSide || long > 24 * s || short >= minSide) return undefined;
+    const n = pieces(b);
+    if (n >= 3 && short >= 2 * s && long <= 6 * short) return b;
+    // A bar: one piece lying flat, proposed as the square around it (its glyph, the dash, the classifier's input).
+    if (n !== 1 || bw < 2 * bh) return undefined;
+    const cy = (b[1] + b[3]) / 2;
+    return [b[0], Math.max(0, cy - bw / 2), b[2], Math.min(H, cy + bw / 2)];
+  };
+  /** The pieces of ink along a thin blob's length. */
+  const pieces = (b: BBox): number => {
+    const [bw, bh] = [b[2] - b[0], b[3] - b[1]];
     // The ink: pixels far from the grey at the blob's corner, outside it, counted in runs along its length.
     const x0 = Math.max(0, b[0] - 1);
     const y0 = Math.max(0, b[1] - 1);
@@ -55,15 +67,15 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
     let strongest = 0;
     for (let y = b[1]; y < b[3]; y++) for (let x = b[0]; x < b[2]; x++) strongest = Math.max(strongest, Math.abs(g[y * W + x]! - bg));
     const ink = Math.max(EDGE, strongest / 2);
-    let pieces = 0;
+    let count = 0;
     let inked = false;
     for (let k = across ? b[0] : b[1]; k < (across ? b[2] : b[3]); k++) {
       let any = false;
       for (let m = across ? b[1] : b[0]; m < (across ? b[3] : b[2]) && !any; m++) any = Math.abs(g[across ? m * W + k : k * W + m]! - bg) > ink;
-      if (any && !inked) pieces++;
+      if (any && !inked) count++;
       inked = any;
     }
-    return pieces >= 3;
+    return count;
   };
   for (let start = 0; start < cells.length; start++) {
     if (!cells[start] || seen[start]) continue;
@@ -90,13 +102,20 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[]): BBox[] {
         }
     }
     const box: BBox = [x1 * CELL, y1 * CELL, Math.min(W, x2 * CELL), Math.min(H, y2 * CELL)];
-    if (n >= 6 && (iconSized(box) || dotRow(box))) sized.push(box);
+    const thin = n >= 6 && !iconSized(box) ? thinIcon(box) : undefined;
+    if (n >= 6 && iconSized(box)) sized.push(box);
+    else if (thin) {
+      sized.push(thin);
+      if (thin !== box) bars.add(thin);
+    }
   }
   const out: BBox[] = [];
   for (const box of joinCrossing(sized, iconSized)) {
     if (out.length >= MAX_PROPOSALS) break;
     const c = bboxCenter(box);
-    if (!occupied.some((o) => bboxContainsPoint(o, c))) out.push(box);
+    if (occupied.some((o) => bboxContainsPoint(o, c))) continue;
+    if (bars.has(box) && barsOutside.some((o) => bboxContainsPoint(o, c))) continue;
+    out.push(box);
   }
   return out;
 }

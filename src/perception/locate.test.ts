@@ -528,7 +528,7 @@ describe("grounding a person's instruction", () => {
     expect(iconProposals(g, []).sort((a, b) => a[0] - b[0])).toEqual([[300, 100, 342, 142], [312, 112, 330, 130]]);
   });
 
-  it("proposes three dots in a row or a column (a « … » or kebab button), not a lone dash of their size", () => {
+  it("proposes three dots in a row or a column (a « … » or kebab button), and a lone dash as the square around it", () => {
     const ink = [40, 40, 40] as const;
     const f = canvas();
     // Three 2-px dots 2 px apart (the blur between them lighter), across and down; a 12 × 3 dash beside them.
@@ -539,11 +539,37 @@ describe("grounding a person's instruction", () => {
     }
     f.fill([300, 100, 312, 103], ink);
     const props = iconProposals(f, []).sort((a, b) => a[0] - b[0]);
-    expect(props).toHaveLength(2);
+    expect(props).toHaveLength(3);
     expect(props[0]![0]).toBeLessThanOrEqual(100);
     expect(props[0]![2]).toBeGreaterThanOrEqual(110);
     expect(props[1]![0]).toBeLessThanOrEqual(200);
     expect(props[1]![3]).toBeGreaterThanOrEqual(113);
+    // The dash (a minimize button's, a card's collapse): its cells' box made square, centred on it, the dash a glyph inside.
+    const dash = props[2]!;
+    expect(dash[0]).toBeLessThanOrEqual(300);
+    expect(dash[2]).toBeGreaterThanOrEqual(312);
+    expect(dash[3] - dash[1]).toBeCloseTo(dash[2] - dash[0], 5);
+    expect((dash[1] + dash[3]) / 2).toBeGreaterThanOrEqual(100);
+    expect((dash[1] + dash[3]) / 2).toBeLessThanOrEqual(104);
+    expect(elementAppearance(f, [dash[0] - 4, dash[1] - 4, dash[2] + 4, dash[3] + 4], true, dash).glyph?.shapes).toEqual(["minus"]);
+    // A dash inside an element (a value's sign, a spin box's own button) is not proposed; nor a bar longer than an icon.
+    expect(iconProposals(f, [], [[290, 90, 330, 115]])).toHaveLength(2);
+    const g = canvas();
+    g.fill([300, 100, 340, 103], ink);
+    expect(iconProposals(g, [])).toEqual([]);
+  });
+
+  it("a card's own dash and a minimize underscore no element holds are the « réduire » asked for", () => {
+    const ink = [40, 40, 40] as const;
+    const f = canvas();
+    // A card titled « Visitors » with a 12 × 2 dash and a close cross at the right end of its title's line.
+    f.fill([500, 100, 512, 102], ink);
+    for (let k = 0; k < 10; k++) {
+      f.fill([530 + k, 96 + k, 532 + k, 98 + k], ink);
+      f.fill([539 - k, 96 + k, 541 - k, 98 + k], ink);
+    }
+    const els = [el("text:0", "generic_interactive", [300, 92, 380, 110], "Visitors"), el("x", "button", [526, 92, 546, 112], "×")];
+    expect(locate("le bouton réduire de la carte Visitors", els, f)).toMatchObject({ found: true, bbox: [expect.closeTo(500, -1), expect.any(Number), expect.closeTo(512, -1), expect.any(Number)] });
   });
 
   it("a caption whose field is drawn as an underline alone leads to it; the top of a box below is no underline", () => {
@@ -813,6 +839,52 @@ describe("grounding a person's instruction", () => {
     const els = [el("account", "button", [900, 20, 950, 60], ""), el("text:0", "generic_interactive", [500, 275, 600, 300], "Amount")];
     const recognizer: IconRecognizer = { classes: ["user", "other"], recognize: async (_f, boxes) => boxes.map(() => ({ user: 0.99, other: 0.01 })) };
     expect(await locateWithIcons("le bouton du compte en haut à droite", els, f, recognizer)).toMatchObject({ found: true, element_id: "account" });
+  });
+
+  it("an icon under a count badge is a glyph of its own, the badge's columns left out; a bevel's gear reaching near its frame is held by it", () => {
+    const f = canvas();
+    // A 20 × 16 grey outline (a mail or chat icon) at (106, 110), a red 12 × 11 pill with a white « 3 » over its top right.
+    f.fill([106, 110, 126, 112], [60, 60, 60]);
+    f.fill([106, 124, 126, 126], [60, 60, 60]);
+    f.fill([106, 110, 108, 126], [60, 60, 60]);
+    f.fill([124, 110, 126, 126], [60, 60, 60]);
+    f.fill([118, 106, 130, 117], [220, 53, 69]);
+    f.fill([122, 108, 126, 115], [255, 255, 255]);
+    const a = elementAppearance(f, [98, 100, 138, 134], true);
+    expect(a.glyph?.colour).toBe("red");
+    const beside = (a.glyphs ?? []).find((g) => g.bbox[2] <= 118);
+    expect(beside?.bbox).toEqual([106, 110, 117, 126]);
+    // No badge (the same outline alone): one glyph.
+    const g = canvas();
+    g.fill([106, 110, 126, 126], [60, 60, 60]);
+    g.fill([108, 112, 124, 124], [255, 255, 255]);
+    expect(elementAppearance(g, [98, 100, 138, 134], true).glyphs).toBeUndefined();
+    // A bevelled button's frame (29 × 24) around a gear whose teeth come within a pixel of the frame's bottom: the gear whole.
+    const h = canvas();
+    h.fill([200, 100, 229, 101], [40, 40, 40]);
+    h.fill([200, 123, 229, 124], [40, 40, 40]);
+    h.fill([200, 100, 201, 124], [40, 40, 40]);
+    h.fill([228, 100, 229, 124], [40, 40, 40]);
+    h.fill([206, 104, 224, 122], [40, 40, 40]);
+    h.fill([211, 109, 219, 117], [255, 255, 255]);
+    expect((elementAppearance(h, [197, 98, 233, 125], true).glyphs ?? []).map((x) => x.bbox)).toContainEqual([206, 104, 224, 122]);
+  });
+
+  it("a button named as its icon stands for, where only a line of text bears the name, with other words, ambiguously: the icon (« le deuxième bouton paramètres »)", async () => {
+    const f = canvas();
+    const gear = (x: number) => {
+      f.fill([x + 4, 104, x + 20, 120], [40, 40, 40]);
+      f.fill([x + 9, 109, x + 15, 115], [255, 255, 255]);
+    };
+    gear(100);
+    gear(140);
+    const els = [el("bell", "button", [60, 100, 84, 124], ""), el("g1", "button", [100, 100, 124, 124], ""), el("g2", "button", [140, 100, 164, 124], ""),
+      el("text:0", "generic_interactive", [400, 300, 520, 316], "Paramètres · −9 %")];
+    const recognizer: IconRecognizer = { classes: ["settings", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] >= 100 ? { settings: 0.98, other: 0.02 } : { settings: 0.01, other: 0.99 })) };
+    expect(await locateWithIcons("le deuxième bouton paramètres", els, f, recognizer)).toMatchObject({ found: true, element_id: "g2" });
+    // A line bearing the name alone is the name's (a button the detector boxed as words).
+    const one = [...els.slice(0, 3), el("text:0", "generic_interactive", [400, 300, 490, 316], "Paramètres")];
+    expect(await locateWithIcons("le bouton paramètres", one, f, recognizer)).toMatchObject({ found: true, element_id: "text:0" });
   });
 
   it("a rounded frame's corners left inside the margin are not part of an icon", () => {

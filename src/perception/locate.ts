@@ -212,12 +212,15 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
   // target, and may name it as an icon.)
   const anchorless = !!parsed.relation && !parsed.target && !!parsed.relation.anchor && findAnchors(parsed.relation, elements, parsed.type).length === 0;
   const placed = r.found && !!parsed.relation && !anchorless;
-  const icon = r.found && !kinOnly && !placed && !anchorless ? undefined : iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
+  // …or, likewise, where only lines of text bear it, and not one line alone: « le deuxième bouton paramètres » beside a
+  // caption « Paramètres · −9 % » is the second gear.
+  const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && r.ambiguous && !placed;
+  const icon = r.found && !kinOnly && !textOnly && !placed && !anchorless ? undefined : iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
   if (!icon) return r;
   const again = await withScores(icon.parsed);
   if (!accepted(again, icon.strict)) return r;
   if (placed && !kinOnly) return again.found && r.found && again.element_id !== r.element_id && again.score >= r.score + 0.1 ? again : r;
-  if (!kinOnly) return again;
+  if (!kinOnly && !textOnly) return again;
   const shown = again.found && again.icon_seen === true ? again.candidates.find((c) => c.element_id === again.element_id) : undefined;
   return shown && shown.type_score >= 1 && wordless(shown.label) ? again : r;
 }
@@ -289,7 +292,7 @@ function appearances(pixels: Frame | undefined): (e: LocatableElement) => Appear
  */
 function iconProposalElements(pixels: Frame, elements: readonly LocatableElement[], besideLabels: boolean): LocatableElement[] {
   const occupied = (besideLabels ? elements.filter((e) => isText(e) || wordless(e.label)) : elements).map(boxOf);
-  return iconProposals(pixels, occupied).map((b, i) => ({ element_id: `icon:${i}`, type: "button", bbox: b, label: "" }));
+  return iconProposals(pixels, occupied, elements.map(boxOf)).map((b, i) => ({ element_id: `icon:${i}`, type: "button", bbox: b, label: "" }));
 }
 
 /** The icon classifier's classes an instruction's icon may be, narrowed to the direction it gives. */
