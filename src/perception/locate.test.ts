@@ -90,6 +90,8 @@ describe("grounding a person's instruction", () => {
     expect(lexiconVariants("mot de passe")).toContain("password");
     expect(lexiconVariants("Customer reference")).toContain("client reference");
     expect(lexiconVariants("Quarterly")).toEqual([]);
+    const links = [el("p", "link", [400, 70, 510, 100], "Privacy policy"), el("t", "link", [520, 70, 620, 100], "Terms of use")];
+    expect(locate("le lien Conditions d'utilisation", links, screen)).toMatchObject({ found: true, element_id: "t", ambiguous: false });
   });
 
   it("a field named by its caption is the field beside the caption, not the caption's words", () => {
