@@ -94,6 +94,17 @@ describe("grounding a person's instruction", () => {
     expect(locate("le lien Conditions d'utilisation", links, screen)).toMatchObject({ found: true, element_id: "t", ambiguous: false });
   });
 
+  it("a field named by its kind (« le champ de recherche ») where no element bears the word: the one field the type and place point to", () => {
+    const els = [el("top", "text_input", [1400, 10, 1700, 46], "Legal notice"), el("a", "text_input", [100, 300, 500, 336], "Amount"), el("b", "text_input", [100, 400, 500, 436], "Name"), el("text:0", "generic_interactive", [20, 10, 200, 40], "Invoices")];
+    expect(locate("the search box at the top right", els, screen)).toMatchObject({ found: true, element_id: "top" });
+    expect(locate("le champ de recherche en haut", els, screen)).toMatchObject({ found: true, element_id: "top" });
+    // A field bearing the word is the one; two fields where the place points: none chosen.
+    expect(locate("the search box", [...els, el("s", "text_input", [100, 500, 500, 536], "Search…")], screen)).toMatchObject({ found: true, element_id: "s" });
+    expect(locate("the search box", els, screen)).toMatchObject({ found: false });
+    // Not a name that is a field's own (« le champ Montant »).
+    expect(locate("le champ Quantité en haut", els, screen)).toMatchObject({ found: false });
+  });
+
   it("a field named by its caption is the field beside the caption, not the caption's words", () => {
     const field = el("f", "text_input", [200, 100, 500, 130], "Jean Dupont");
     const other = el("g", "text_input", [200, 140, 500, 170], "");

@@ -179,10 +179,23 @@ export function locate(instruction: string | ParsedInstruction, elements: readon
   const parsed = joinedName(given, elements);
   const r = groundInstruction(parsed, elements, frame, options);
   const icon = r.found ? undefined : iconReading(parsed);
-  if (!icon) return r;
-  const again = groundInstruction(icon.parsed, elements, frame, options);
-  return accepted(again, icon.strict) ? again : r;
+  const again = icon ? groundInstruction(icon.parsed, elements, frame, options) : undefined;
+  if (again && accepted(again, icon!.strict)) return again;
+  return r.found ? r : byKind(r, parsed, (k) => groundInstruction(k, elements, frame, options));
 }
+
+/**
+ * A field named by its kind ("the search box", « le champ de recherche ») where no element bears the word: the field the
+ * type and place alone point to, where they point to one.
+ */
+function byKind(r: LocateResult, parsed: ParsedInstruction, ground: (p: ParsedInstruction) => LocateResult): LocateResult {
+  if (parsed.type !== "text_input" || !parsed.target || !FIELD_KINDS.has(foldText(parsed.target).trim())) return r;
+  const again = ground({ ...parsed, target: "" });
+  return again.found && !again.ambiguous ? again : r;
+}
+
+/** Words that say what a field is for, not what it is called. */
+const FIELD_KINDS: ReadonlySet<string> = new Set(["search", "recherche", "rechercher", "find"]);
 
 /**
  * `locate`, with an icon recognizer asked what the candidates' glyphs show when the instruction
@@ -200,29 +213,35 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     return groundInstruction(parsed, elements, frame, { ...options, iconScores: seen.scores }, seen);
   };
   const parsed = joinedName(parseInstruction(instruction), elements);
-  const r = await withScores(parsed);
-  // Read as an icon where no label matched, or where only a detected element of a kin type bears the name ("the home
-  // button": a link « Accueil » in a side menu) and an element of the very type shows the icon and bears no other words
-  // (the button showing a house).
-  const kinOnly = r.found && !!parsed.type && !isText({ element_id: r.element_id }) && (r.candidates.find((c) => c.element_id === r.element_id)?.type_score ?? 1) < 1;
-  // …or where the instruction places the target beside something and the icon so named stands there much better than
-  // the element bearing the name (« le bouton actualiser à côté de la recherche »: the refresh icon by the search field,
-  // not the « Refresh » button at the bottom).
-  // (A relation whose anchor nothing on screen bears — « le bouton du compte » — placed nothing: its words name the
-  // target, and may name it as an icon.)
-  const anchorless = !!parsed.relation && !parsed.target && !!parsed.relation.anchor && findAnchors(parsed.relation, elements, parsed.type).length === 0;
-  const placed = r.found && !!parsed.relation && !anchorless;
-  // …or, likewise, where only lines of text bear it, and not one line alone: « le deuxième bouton paramètres » beside a
-  // caption « Paramètres · −9 % » is the second gear.
-  const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && r.ambiguous && !placed;
-  const icon = r.found && !kinOnly && !textOnly && !placed && !anchorless ? undefined : iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
-  if (!icon) return r;
-  const again = await withScores(icon.parsed);
-  if (!accepted(again, icon.strict)) return r;
-  if (placed && !kinOnly) return again.found && r.found && again.element_id !== r.element_id && again.score >= r.score + 0.1 ? again : r;
-  if (!kinOnly && !textOnly) return again;
-  const shown = again.found && again.icon_seen === true ? again.candidates.find((c) => c.element_id === again.element_id) : undefined;
-  return shown && shown.type_score >= 1 && wordless(shown.label) ? again : r;
+  const r = await withIconReading(parsed);
+  return r.found ? r : byKind(r, parsed, (k) => groundInstruction(k, elements, frame, options));
+
+  /** The instruction grounded, or read as an icon where that fits better. */
+  async function withIconReading(parsed: ParsedInstruction): Promise<LocateResult> {
+    const r = await withScores(parsed);
+    // Read as an icon where no label matched, or where only a detected element of a kin type bears the name ("the home
+    // button": a link « Accueil » in a side menu) and an element of the very type shows the icon and bears no other words
+    // (the button showing a house).
+    const kinOnly = r.found && !!parsed.type && !isText({ element_id: r.element_id }) && (r.candidates.find((c) => c.element_id === r.element_id)?.type_score ?? 1) < 1;
+    // …or where the instruction places the target beside something and the icon so named stands there much better than
+    // the element bearing the name (« le bouton actualiser à côté de la recherche »: the refresh icon by the search field,
+    // not the « Refresh » button at the bottom).
+    // (A relation whose anchor nothing on screen bears — « le bouton du compte » — placed nothing: its words name the
+    // target, and may name it as an icon.)
+    const anchorless = !!parsed.relation && !parsed.target && !!parsed.relation.anchor && findAnchors(parsed.relation, elements, parsed.type).length === 0;
+    const placed = r.found && !!parsed.relation && !anchorless;
+    // …or, likewise, where only lines of text bear it, and not one line alone: « le deuxième bouton paramètres » beside a
+    // caption « Paramètres · −9 % » is the second gear.
+    const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && r.ambiguous && !placed;
+    const icon = r.found && !kinOnly && !textOnly && !placed && !anchorless ? undefined : iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
+    if (!icon) return r;
+    const again = await withScores(icon.parsed);
+    if (!accepted(again, icon.strict)) return r;
+    if (placed && !kinOnly) return again.found && r.found && again.element_id !== r.element_id && again.score >= r.score + 0.1 ? again : r;
+    if (!kinOnly && !textOnly) return again;
+    const shown = again.found && again.icon_seen === true ? again.candidates.find((c) => c.element_id === again.element_id) : undefined;
+    return shown && shown.type_score >= 1 && wordless(shown.label) ? again : r;
+  }
 }
 
 /** The appearances and icon proposals of a screen's candidates, and what the recognizer said of their glyphs. */
