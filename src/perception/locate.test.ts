@@ -159,6 +159,12 @@ describe("grounding a person's instruction", () => {
     expect(locate("the third Échéance field", dues, screen)).toMatchObject({ found: true, element_id: "e2" }); // too few named alike: all that fit count
   });
 
+  it("a state read on a kin element only says nothing of the type asked: « la liste déroulante désactivée » is the drop-down", () => {
+    const els = [{ ...el("dd", "dropdown", [760, 558, 968, 592], "Nom"), state: { disabled: false } }, { ...el("cancel", "button", [618, 903, 720, 942], "ANNULER"), state: { disabled: true } }, el("text:0", "generic_interactive", [605, 560, 650, 580], "Nom")];
+    expect(locate("la liste déroulante désactivée", els, screen)).toMatchObject({ found: true, element_id: "dd" });
+    expect(locate("the disabled button", els, screen)).toMatchObject({ found: true, element_id: "cancel" });
+  });
+
   it("a state said (checked, unchecked, active, greyed out) chooses among the elements of the type asked, where the detector read one in it", () => {
     const withState = (e: LocatableElement, state: LocatableElement["state"]): LocatableElement => ({ ...e, state });
     const boxes = [withState(el("a", "checkbox", [10, 100, 30, 120], ""), { checked: false }), withState(el("b", "checkbox", [10, 130, 30, 150], ""), { checked: true }), withState(el("c", "checkbox", [10, 160, 30, 180], ""), { checked: false })];

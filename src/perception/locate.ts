@@ -592,8 +592,13 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   // of the type asked (a state read on another kind says nothing of the target), and only where one of them is read in
   // that state (where none is, the detector did not tell them apart).
   if (parsed.state) {
-    const fitting = scored.filter((s) => !parsed.type || typeCompatibility(parsed.type, s.e.type) >= 0.6);
-    if (fitting.some((s) => stateAgreement(parsed.state!, s.e.state) > 0)) for (const s of fitting) s.score += 0.15 * stateAgreement(parsed.state, s.e.state);
+    const kinToo = scored.filter((s) => !parsed.type || typeCompatibility(parsed.type, s.e.type) >= 0.6);
+    // (Where elements of the very type are on screen and none is read in the state, a kin one read so — a greyed button
+    // beside « la liste déroulante désactivée » — says nothing of them: they are told apart by their pixels, if at all.)
+    const exact = parsed.type ? kinToo.filter((s) => !isText(s.e) && s.e.type === parsed.type) : [];
+    const readIn = (xs: readonly Scored[]) => xs.some((s) => stateAgreement(parsed.state!, s.e.state) > 0);
+    const fitting = exact.length && !readIn(exact) && readIn(kinToo) ? exact : kinToo;
+    if (readIn(fitting)) for (const s of fitting) s.score += 0.15 * stateAgreement(parsed.state, s.e.state);
     else if (pixels && parsed.state === "on" && parsed.type === "tab") {
       // « l'onglet actif », where the detector read none selected: the one tab in an accent colour its siblings lack
       // (a selected tab's coloured bar or fill).
