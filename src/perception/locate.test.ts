@@ -906,6 +906,18 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("le bouton paramètres", one, f, recognizer)).toMatchObject({ found: true, element_id: "text:0" });
   });
 
+  it("a button named by words a kin element bears is not read as an icon drawn inside an element bearing other words", async () => {
+    const f = canvas();
+    // A lens (ring and handle) at the start of a search pill the detector typed a button, its box cutting the lens.
+    for (let y = 26; y <= 42; y++) for (let x = 664; x <= 682; x++) if (Math.abs(Math.hypot(x - 671, y - 33) - 5) < 1.2) f.fill([x, y, x + 1, y + 1], [40, 40, 40]);
+    f.fill([675, 37, 680, 42], [40, 40, 40]);
+    const els = [el("pill", "button", [670, 15, 850, 55], "Mot-clé, client"), el("tab", "tab", [219, 313, 342, 344], "RECHERCHER"), el("text:0", "generic_interactive", [690, 27, 820, 43], "Mot-clé, client")];
+    // The recognizer sees the lens whole; the pill's own glyph, cut, is nothing.
+    const recognizer: IconRecognizer = { classes: ["search", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] < 670 ? { search: 0.99, other: 0.01 } : { search: 0.01, other: 0.99 })) };
+    expect(await locateWithIcons("le bouton loupe", els, f, recognizer)).toMatchObject({ found: true, element_id: "icon:0" });
+    expect(await locateWithIcons("the RECHERCHER button", els, f, recognizer)).toMatchObject({ found: true, element_id: "tab" });
+  });
+
   it("a rounded frame's corners left inside the margin are not part of an icon", () => {
     const f = canvas();
     // A 24 × 24 icon button at (100, 100): a 12 px icon in its middle, three dark pixels where its frame curves in.

@@ -240,7 +240,10 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     if (placed && !kinOnly) return again.found && r.found && again.element_id !== r.element_id && again.score >= r.score + 0.1 ? again : r;
     if (!kinOnly && !textOnly) return again;
     const shown = again.found && again.icon_seen === true ? again.candidates.find((c) => c.element_id === again.element_id) : undefined;
-    return shown && shown.type_score >= 1 && wordless(shown.label) ? again : r;
+    // (Not an icon drawn inside an element bearing other words — the lens of a « Recherche rapide » field — : that is the
+    // element's.)
+    const inWorded = (c: LocateCandidate) => elements.some((e) => e.element_id !== c.element_id && !isText(e) && !wordless(e.label) && bboxContainsPoint(boxOf(e), bboxCenter(c.bbox)));
+    return shown && shown.type_score >= 1 && wordless(shown.label) && !inWorded(shown) ? again : r;
   }
 }
 
