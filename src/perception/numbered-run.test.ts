@@ -30,6 +30,14 @@ describe("numbered runs (a pager whose digits OCR partly missed)", () => {
     expect(off.size).toBe(0);
   });
 
+  it("one number read, 3 or more, in its place counting from 1, the others blank: the row counts from 1", () => {
+    const n = numberedRuns([box("a", 0, ""), box("b", 51, ""), box("c", 102, "3")]);
+    expect([n.get("a"), n.get("b"), n.has("c")]).toEqual([1, 2, false]);
+    // A « ‹ » box first makes it say 0, another box reading a number makes two numberings: nothing.
+    expect(numberedRuns([box("prev", 0, "‹"), box("a", 51, ""), box("b", 102, ""), box("c", 153, "3")]).size).toBe(0);
+    expect(numberedRuns([box("a", 0, ""), box("b", 51, "7"), box("c", 102, "3")]).size).toBe(0);
+  });
+
   it("a pager's band is its numbered row widened by one step each side; no band without a numbering", () => {
     const row = [box("1", 100, "1"), box("2", 151, "2"), box("3", 202, "3")];
     const [band] = pagerBands([...row, box("far", 900, "Next")]);

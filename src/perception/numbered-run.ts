@@ -14,7 +14,8 @@ const NUMBER = /^\d{1,4}$/u;
 /**
  * The numbers the unread boxes of numbered rows stand for, by element id. A run is three or more boxes of about one
  * size on one line at even steps; its numbering is the one that at least two of its read numbers agree on (each
- * read number n at index i says the run starts at n − i). Boxes whose own label is a number keep it.
+ * read number n at index i says the run starts at n − i), or its one read number, 3 or more, where that says it starts at 1.
+ * Boxes whose own label is a number keep it.
  */
 export function numberedRuns(elements: readonly Boxed[]): Map<string, number> {
   return numberedRows(elements).numbers;
@@ -100,5 +101,10 @@ function numbering(run: readonly Boxed[]): number | undefined {
     if (NUMBER.test(t)) votes.set(Number(t) - i, (votes.get(Number(t) - i) ?? 0) + 1);
   });
   const [startAt, count] = [...votes].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
-  return count >= 2 ? startAt : undefined;
+  // One number read alone counts where it is 3 or more, in its place counting from 1, the others' labels no number at all
+  // (« _ _ 3 »): a pager counts from its first box; where a « ‹ » box stands first, it says 0 and counts for nothing (a
+  // « 1 » read first says too little: an icon's stroke reads as one).
+  const read = run.findIndex((e) => NUMBER.test(e.label.trim()));
+  const alone = count === 1 && votes.size === 1 && startAt === 1 && read >= 2 && run.every((e, i) => i === read || !/\p{N}/u.test(e.label));
+  return count >= 2 || alone ? startAt : undefined;
 }
