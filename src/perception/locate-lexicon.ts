@@ -371,6 +371,8 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "title" | "bott
   ["of the window", "window"], ["window s", "window"], ["de la fenetre", "window"],
   ["of the page", undefined], ["on the page", undefined], ["in the window", undefined],
   ["de la page", undefined], ["sur la page", undefined], ["dans la fenetre", undefined],
+  // A list named as the place of its item (« Dashboard in the list »): not the item's type.
+  ["in the list box", undefined], ["in the listbox", undefined], ["in the list", undefined], ["of the list", undefined], ["dans la liste", undefined], ["de la liste", undefined],
   ["pager", "pager"], ["pagination", "pager"], ["paginator", "pager"], ["breadcrumb", "breadcrumb"], ["breadcrumbs", "breadcrumb"], ["fil d ariane", "breadcrumb"],
   ["sidebar", undefined], ["side bar", undefined], ["side menu", undefined], ["barre laterale", undefined], ["menu lateral", undefined], ["colonne laterale", undefined],
 ];

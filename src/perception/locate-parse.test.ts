@@ -131,6 +131,10 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("open the Window menu")).toMatchObject({ target: "Window", menu: true });
     expect(parseInstruction("le menu Fenêtre")).toMatchObject({ target: "Fenêtre", menu: true });
     expect(parseInstruction("the Save button of the dialog")).toMatchObject({ target: "Save", type: "button" });
+    // A list named as the place of its item is not the item's type; a list named by its name is a drop-down.
+    expect(parseInstruction("Dashboard in the list")).toEqual({ verb: "click", target: "Dashboard" });
+    expect(parseInstruction("Commandes dans la liste")).toEqual({ verb: "click", target: "Commandes" });
+    expect(parseInstruction("the Country list")).toEqual({ verb: "click", target: "Country", type: "dropdown" });
   });
 
   it("describes icons by what they depict, and takes UI words for icons only when an icon is spoken of", () => {
