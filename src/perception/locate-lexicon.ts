@@ -301,6 +301,8 @@ export const TYPE_PHRASES: readonly (readonly [string, UIElementType | "menu"])[
   ["text area", "text_input"],
   ["zone", "text_input"],
   ["onglet", "tab"],
+  // Plurals name the kind a place is made of (« sous les onglets », "below the buttons").
+  ["onglets", "tab"], ["tabs", "tab"], ["boutons", "button"], ["buttons", "button"], ["liens", "link"], ["links", "link"],
   ["tab", "tab"],
   ["lien", "link"],
   ["link", "link"],

@@ -164,6 +164,9 @@ describe("instruction parsing: what names the target and what only describes it"
     });
     expect(parseInstruction("le bouton Exporter à droite de la date")).toMatchObject({ target: "Exporter", relation: { kind: "right_of", anchor: "date" } });
     expect(parseInstruction("the printer icon next to the privacy policy link")).toMatchObject({ icon: "print", relation: { kind: "near", anchor: "privacy policy", anchorType: "link" } });
+    // A kind named in the plural is the place (« sous les onglets »), not part of the target's name.
+    expect(parseInstruction("le bouton copier sous les onglets")).toEqual({ verb: "click", target: "copier", type: "button", relation: { kind: "below", anchor: "", anchorType: "tab" } });
+    expect(parseInstruction("the copy button below the tabs")).toMatchObject({ target: "copy", relation: { kind: "below", anchorType: "tab" } });
     // Which of the rows so named: an ordinal before the row's name, in English and in French.
     expect(parseInstruction("the pencil in the last Nguyen row")).toEqual({ verb: "click", target: "", icon: "edit", relation: { kind: "row", anchor: "Nguyen", anchorOrdinal: -1 } });
     expect(parseInstruction("la case de la deuxième ligne Nguyen")).toEqual({ verb: "click", target: "", type: "checkbox", relation: { kind: "row", anchor: "Nguyen", anchorOrdinal: 2 } });
