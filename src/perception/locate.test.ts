@@ -190,6 +190,10 @@ describe("grounding a person's instruction", () => {
     expect(locate("the selected tab", tabs, f)).toMatchObject({ found: true, element_id: "t1", ambiguous: false });
     // Without pixels, or with every tab alike, nothing tells them apart.
     expect(locate("the selected tab", tabs, screen)).toMatchObject({ ambiguous: true });
+    // Buttons filled with the accent elsewhere on screen are no siblings of the tabs.
+    for (const y of [300, 400]) f.fill([600, y, 680, y + 30], [40, 110, 220]);
+    const buttons = [el("b1", "button", [600, 300, 680, 330], "Save"), el("b2", "button", [600, 400, 680, 430], "Send")].map((b) => ({ ...b, state: { checked: false } }));
+    expect(locate("the selected tab", [...tabs, ...buttons], f)).toMatchObject({ found: true, element_id: "t1", ambiguous: false });
   });
 
   it("greyed out, where the detector read no state: the field whose value stands out far less than its neighbours'; an empty one is no evidence", () => {

@@ -605,7 +605,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     else if (pixels && parsed.state === "on" && parsed.type === "tab") {
       // « l'onglet actif », where the detector read none selected: the one tab in an accent colour its siblings lack
       // (a selected tab's coloured bar or fill).
-      const tabs = fitting.filter((s) => !isText(s.e));
+      // (Among the tabs, where there are two or more: a kin button filled with the accent is no sibling.)
+      const tabs = (exact.length >= 2 ? exact : fitting).filter((s) => !isText(s.e));
       const accents = new Map(tabs.map((s) => [s, accentShare(pixels, s.bbox)]));
       const ranked = [...accents.entries()].sort((a, b) => b[1] - a[1]);
       const [top, next] = [ranked[0], ranked[1]];
