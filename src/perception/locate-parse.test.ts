@@ -248,6 +248,10 @@ describe("instruction parsing: what names the target and what only describes it"
     // A card's own controls, said by what they do, on its title's line; another button in it, anywhere in it.
     expect(parseInstruction("le bouton réduire de la carte Direct Chat")).toEqual({ verb: "click", target: "", type: "button", icon: "remove", relation: { kind: "row", anchor: "Direct Chat" } });
     expect(parseInstruction("the Delete button in the Shipping section")).toEqual({ verb: "click", target: "Delete", type: "button", relation: { kind: "inside", anchor: "Shipping" } });
+    // A name after the place word keeps its small words; an icon drawn as such a control (a cross) is one too.
+    expect(parseInstruction("la croix de la fenêtre Gestion des stocks")).toEqual({ verb: "click", target: "", icon: "close", relation: { kind: "row", anchor: "Gestion des stocks" } });
+    expect(parseInstruction("le bouton OK de la fenêtre Gestion des stocks")).toEqual({ verb: "click", target: "OK", type: "button", relation: { kind: "inside", anchor: "Gestion des stocks" } });
+    expect(parseInstruction("the trash icon in the Invoice card")).toMatchObject({ icon: "delete", relation: { kind: "inside", anchor: "Invoice" } });
     // Unnamed, it is no place.
     expect(parseInstruction("the OK button in the dialog")).toEqual({ verb: "click", target: "OK", type: "button" });
     // The window a title bar's button acts on is not part of its name; a menu named Window is.

@@ -264,11 +264,13 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
     // A capitalised word is a name, whatever else it may mean (the « Dossier patient » card, not a folder icon).
     const capital = (j: number) => /^\p{Lu}/u.test(toks[j]!.orig) && !PLACE_PREPOSITIONS.has(toks[j]!.f) && !ARTICLES.has(toks[j]!.f);
     const plain = (j: number) => (!phraseAt(toks, j) || capital(j) || (!ENGLISH_PLACE.has(toks[r]!.f) && ENGLISH_SMALL_WORDS.has(toks[j]!.f))) && !toks[j]!.boundary;
+    // (Small words joining a name's capitalised words are the name's: "the Gestion des stocks dialog", « de la fenêtre
+    // Gestion des stocks ».)
+    const joins = (j: number, end: number) => NAME_JOINERS.has(toks[j]!.f) && j > 0 && capital(j - 1) && j + 1 < end && (capital(j + 1) || !phraseAt(toks, j + 1));
     const after: Token[] = [];
-    for (let j = r + 1; j < toks.length && plain(j); j++) after.push(toks[j]!);
+    for (let j = r + 1; j < toks.length && (plain(j) || (after.length > 0 && joins(j, toks.length) && !toks[j]!.boundary)); j++) after.push(toks[j]!);
     const before: Token[] = [];
-    // (Small words joining a name's capitalised words are the name's: "the Gestion des stocks dialog".)
-    const joined = (j: number) => NAME_JOINERS.has(toks[j]!.f) && j > 0 && capital(j - 1) && j + 1 < r && (capital(j + 1) || !phraseAt(toks, j + 1));
+    const joined = (j: number) => joins(j, r);
     for (let j = r - 1; j >= 0 && (!phraseAt(toks, j) || capital(j) || joined(j)); j--) {
       before.unshift(toks[j]!);
       if (toks[j]!.boundary) break;
@@ -551,7 +553,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     const control = !icon && !quoted && !capitalisedWord() ? CONTROL_WORDS[said()] : undefined;
     if (control) asIcon(control);
     if ((control || (windowOwn && icon && Object.values(CONTROL_WORDS).includes(icon))) && !relation) region ??= "title";
-    if (control && relation?.kind === "inside") relation = { ...relation, kind: "row" };
+    // (« la croix de la fenêtre X », "the minus of the Visitors card": an icon drawn as such a control is one too.)
+    const drawnControl = !control && placed && !said() && !!icon && Object.values(CONTROL_WORDS).includes(icon);
+    if ((control || drawnControl) && relation?.kind === "inside") relation = { ...relation, kind: "row" };
   }
   // "the download arrow", « la flèche suivante »: an arrow named by what it does is that figure.
   const kind = icon === "arrow" && !quoted && said() && !capitalisedWord() ? Object.entries(ICON_CONCEPTS).find(([k, c]) => k !== "arrow" && c.classes.some((x) => ICON_CONCEPTS.arrow!.classes.includes(x)) && [...c.words, ...c.labels].some((w) => foldText(w) === said()))?.[0] : undefined;

@@ -194,6 +194,12 @@ describe("grounding a person's instruction", () => {
     for (const y of [300, 400]) f.fill([600, y, 680, y + 30], [40, 110, 220]);
     const buttons = [el("b1", "button", [600, 300, 680, 330], "Save"), el("b2", "button", [600, 400, 680, 430], "Send")].map((b) => ({ ...b, state: { checked: false } }));
     expect(locate("the selected tab", [...tabs, ...buttons], f)).toMatchObject({ found: true, element_id: "t1", ambiguous: false });
+    // Several read selected (the detector wrong for all but one): the accent tells them apart.
+    const misread = tabs.map((t) => (t.element_id === "t3" ? t : { ...t, state: { selected: true } }));
+    expect(locate("the selected tab", misread, f)).toMatchObject({ found: true, element_id: "t1", ambiguous: false });
+    const other = canvas();
+    other.fill([190, 126, 270, 130], [40, 110, 220]);
+    expect(locate("the selected tab", misread, other)).toMatchObject({ found: true, element_id: "t2", ambiguous: false });
   });
 
   it("greyed out, where the detector read no state: the field whose value stands out far less than its neighbours'; an empty one is no evidence", () => {

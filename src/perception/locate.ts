@@ -601,16 +601,24 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const exact = parsed.type ? kinToo.filter((s) => !isText(s.e) && s.e.type === parsed.type) : [];
     const readIn = (xs: readonly Scored[]) => xs.some((s) => stateAgreement(parsed.state!, s.e.state) > 0);
     const fitting = exact.length && !readIn(exact) && readIn(kinToo) ? exact : kinToo;
-    if (readIn(fitting)) for (const s of fitting) s.score += 0.15 * stateAgreement(parsed.state, s.e.state);
-    else if (pixels && parsed.state === "on" && parsed.type === "tab") {
-      // « l'onglet actif », where the detector read none selected: the one tab in an accent colour its siblings lack
-      // (a selected tab's coloured bar or fill).
-      // (Among the tabs, where there are two or more: a kin button filled with the accent is no sibling.)
-      const tabs = (exact.length >= 2 ? exact : fitting).filter((s) => !isText(s.e));
-      const accents = new Map(tabs.map((s) => [s, accentShare(pixels, s.bbox)]));
-      const ranked = [...accents.entries()].sort((a, b) => b[1] - a[1]);
+    // « l'onglet actif »: the one tab in an accent colour its siblings lack (a selected tab's coloured bar or fill).
+    const accented = (tabs: readonly Scored[]) => {
+      const ranked = tabs.map((s) => [s, accentShare(pixels!, s.bbox)] as const).sort((a, b) => b[1] - a[1]);
       const [top, next] = [ranked[0], ranked[1]];
-      if (tabs.length >= 2 && top && top[1] >= 0.03 && (next?.[1] ?? 0) <= 0.25 * top[1]) top[0].score += 0.15;
+      return tabs.length >= 2 && top && top[1] >= 0.03 && (next?.[1] ?? 0) <= 0.25 * top[1] ? top[0] : undefined;
+    };
+    const tabState = !!pixels && parsed.state === "on" && parsed.type === "tab";
+    if (readIn(fitting)) {
+      for (const s of fitting) s.score += 0.15 * stateAgreement(parsed.state, s.e.state);
+      // Several tabs read selected (the detector's state is wrong for all but one): the accent tells them apart.
+      const read = fitting.filter((s) => !isText(s.e) && s.e.type === "tab" && stateAgreement(parsed.state!, s.e.state) > 0);
+      const top = tabState && read.length >= 2 ? accented(read) : undefined;
+      if (top) top.score += 0.1;
+    } else if (tabState) {
+      // Where the detector read none selected; among the tabs, where there are two or more (a kin button filled with the
+      // accent is no sibling).
+      const top = accented((exact.length >= 2 ? exact : fitting).filter((s) => !isText(s.e)));
+      if (top) top.score += 0.15;
     } else if (pixels && (parsed.state === "disabled" || parsed.state === "enabled")) {
       // Not read by the detector: a greyed-out one is the one whose ink stands out far less than its kind's on screen.
       const elements = fitting.filter((s) => !isText(s.e));
