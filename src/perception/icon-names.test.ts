@@ -51,6 +51,18 @@ describe("icon figures from a glyph's ink (iconShapes)", () => {
     expect(shapes(["##########", "##########", "..........", "..........", "##########", "##########", "..........", "..........", "##########", "##########"])).toContain("bars");
   });
 
+  it("two small chevrons side by side point the way both point (« and »), touching at a corner or not", () => {
+    // « as a pager draws it at 10 × 9 (a Bootstrap pager's ink, anti-aliased): two chevrons, touching at corners.
+    const left = ["...##...#.", "..###..##.", ".###..###.", "###..###..", "##..###...", "###.###...", ".###.###..", "..##..###.", "..###..###"];
+    expect(shapes(left)).toContain("arrow_left");
+    expect(shapes(left.map((row) => [...row].reverse().join("")))).toContain("arrow_right");
+    // Two chevrons pointing apart (‹ ›) are no arrow; nor are two bars.
+    const apart = ["..#.....#..", ".#.......#.", "#.........#", ".#.......#.", "..#.....#.."];
+    expect(shapes(apart)).not.toContain("arrow_left");
+    expect(shapes(apart)).not.toContain("arrow_right");
+    expect(shapes(["##..##", "##..##", "##..##", "##..##", "##..##", "##..##"])).toEqual([]);
+  });
+
   it("a lens with its handle is a magnifier, a plain circle a ring", () => {
     // Drawn as a person's icon would be: a round stroke, and for the magnifier a thick handle to the corner.
     const draw = (size: number, inked: (x: number, y: number) => boolean) => Array.from({ length: size }, (_, y) => Array.from({ length: size }, (_, x) => (inked(x, y) ? "#" : ".")).join(""));

@@ -116,6 +116,66 @@ interface BarCut {
  * (a magnifier's lens, a circular arrow), a solid triangle and an arrow or chevron with the side
  * it points to. Empty when none; never throws.
  */
+/**
+ * A figure's two pieces side by side (4-connected: anti-aliased strokes touch at corners; 6 pixels or more each, of about one height, their middles apart by a
+ * quarter of its width or more), each as its own mask cut to its box; undefined for any other figure.
+ */
+function sideBySide(mask: Uint8Array, w: number, [l, t, r, b]: readonly [number, number, number, number]): [Uint8Array, number, number][] | undefined {
+  const seen = new Uint8Array(mask.length);
+  const pieces: number[][] = [];
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || seen[start]) continue;
+    if (pieces.length === 2) return undefined;
+    const members: number[] = [];
+    const stack = [start];
+    seen[start] = 1;
+    while (stack.length) {
+      const i = stack.pop()!;
+      members.push(i);
+      const [x, y] = [i % w, (i / w) | 0];
+      for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]] as const) {
+        const j = ny * w + nx;
+        if (nx >= l && nx <= r && ny >= t && ny <= b && mask[j] && !seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+    }
+    pieces.push(members);
+  }
+  if (pieces.length !== 2 || pieces.some((p) => p.length < 6)) return undefined;
+  const boxes = pieces.map((p) => {
+    const xs = p.map((i) => i % w);
+    const ys = p.map((i) => (i / w) | 0);
+    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] as const;
+  });
+  const [a, c] = [boxes[0]!, boxes[1]!];
+  const [ha, hc] = [a[3]! - a[1]! + 1, c[3]! - c[1]! + 1];
+  if (Math.abs(ha - hc) > 0.3 * Math.max(ha, hc) || Math.abs((a[0]! + a[2]!) / 2 - (c[0]! + c[2]!) / 2) < 0.25 * (r - l + 1)) return undefined;
+  // Each piece cut to its box.
+  return pieces.map((p, k) => {
+    const [x0, y0, x1, y1] = boxes[k]!;
+    const [pw, ph] = [x1 - x0 + 1, y1 - y0 + 1];
+    const m = new Uint8Array(pw * ph);
+    for (const i of p) m[(((i / w) | 0) - y0) * pw + (i % w) - x0] = 1;
+    return [m, pw, ph];
+  });
+}
+
+/** Which way a chevron (« ‹ » or « › ») points: its ink's height is half or less at its tip's third what it is at the other. */
+function chevronWay(m: Uint8Array, w: number, h: number): "arrow_left" | "arrow_right" | undefined {
+  if (w < 3 || h < 2 * w / 3) return undefined;
+  const extent = (x: number) => {
+    let [a, z] = [-1, -1];
+    for (let y = 0; y < h; y++) if (m[y * w + x]) [a, z] = [a < 0 ? y : a, y];
+    return a < 0 ? 0 : z - a + 1;
+  };
+  const third = Math.max(1, Math.floor(w / 3));
+  const side = (x0: number) => Math.max(...Array.from({ length: third }, (_, i) => extent(x0 + i)));
+  const [left, right] = [side(0), side(w - third)];
+  return right >= 0.7 * h && left <= 0.5 * right ? "arrow_left" : left >= 0.7 * h && right <= 0.5 * left ? "arrow_right" : undefined;
+}
+
 export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] {
   let [l, t, r, b] = [w, h, -1, -1];
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (mask[y * w + x]) [l, t, r, b] = [Math.min(l, x), Math.min(t, y), Math.max(r, x), Math.max(b, y)];
@@ -294,6 +354,11 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
       const solidBase = horizontal!.to === "end" ? colShare(0) >= 0.7 : colShare(W - 1) >= 0.7;
       out.add(horizontal!.to === "end" ? (solidBase ? "triangle_right" : "arrow_right") : solidBase ? "triangle_left" : "arrow_left");
     } else if (pick === "v" && H >= 0.5 * W) out.add(vertical!.to === "end" ? "arrow_down" : "arrow_up");
+    // Two alike chevrons side by side (« »): each points; where both point one way, so does the pair.
+    if (!pick) {
+      const ways = sideBySide(mask, w, [l, t, r, b])?.map(([m, mw, mh]) => chevronWay(m, mw, mh));
+      if (ways && ways[0] && ways[0] === ways[1]) out.add(ways[0]);
+    }
   }
   /**
    * A wide bar apart from the figure at one end (the tray's edge under a download's arrow, over an upload's) is not a
