@@ -461,7 +461,7 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   // Figures the icon classifier's extra model names (icon-extra.onnx, composed behind the first: icon-classifier.ts).
   filter: { words: ["funnel", "entonnoir", "filter", "filtre"], labels: ["filter", "filters", "filtrer", "filtre", "filtres"], shapes: [], classes: ["filter"] },
   share: { words: ["share", "partage", "partager"], labels: ["share", "partager"], shapes: [], classes: ["share"] },
-  check: { words: ["check mark", "checkmark", "tick", "tick mark", "marque de coche", "symbole de coche"], labels: ["ok", "valider", "confirm", "confirmer", "confirmation", "apply", "appliquer", "done", "terminer"], shapes: [], classes: ["check"] },
+  check: { words: ["check mark", "checkmark", "check", "tick", "tick mark", "marque de coche", "symbole de coche"], labels: ["ok", "valider", "confirm", "confirmer", "confirmation", "apply", "appliquer", "done", "terminer"], shapes: [], classes: ["check"] },
   maximize: { words: ["maximize", "maximise", "agrandir", "full screen", "plein ecran"], labels: ["maximize", "maximise", "agrandir", "plein ecran", "fullscreen"], shapes: [], classes: ["maximize"] },
   eye: { words: ["eye", "oeil", "yeux"], labels: ["view", "voir", "show", "afficher", "preview", "apercu", "details"], shapes: [], classes: ["eye"] },
   link: { words: ["chain", "chain link", "chaine", "maillon"], labels: ["link", "lien", "copy link", "copier le lien"], shapes: [], classes: ["link"] },

@@ -135,6 +135,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("Dashboard in the list")).toEqual({ verb: "click", target: "Dashboard" });
     expect(parseInstruction("Commandes dans la liste")).toEqual({ verb: "click", target: "Commandes" });
     expect(parseInstruction("the Country list")).toEqual({ verb: "click", target: "Country", type: "dropdown" });
+    // A box the verb ticks is a check box; "check" names a check mark where nothing bears the word.
+    expect(parseInstruction("check the Remember me box")).toEqual({ verb: "check", target: "Remember me", type: "checkbox" });
+    expect(parseInstruction("uncheck the Newsletter box")).toEqual({ verb: "uncheck", target: "Newsletter", type: "checkbox" });
   });
 
   it("describes icons by what they depict, and takes UI words for icons only when an icon is spoken of", () => {

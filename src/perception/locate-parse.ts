@@ -505,7 +505,9 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     checkWord = false;
   }
   // "the unchecked Notifications box", « la case non cochée »: a box said ticked or not is a check box.
-  if (checkWord && (!type || (type === "text_input" && GENERIC_BOX_WORDS.has(typeWords)))) type = "checkbox";
+  // So is a box ticked or cleared by the verb ("check the Remember me box").
+  const ticking = verb === "check" || verb === "uncheck";
+  if ((checkWord || ticking) && (!type || (type === "text_input" && GENERIC_BOX_WORDS.has(typeWords)))) type = "checkbox";
   const finalType = type ?? verbType ?? (verb === "open" && !menu ? "dropdown" : undefined);
   // A field or a link is never ticked nor selected: a state word said of one, after its first word, is part of what
   // it shows (« la zone de texte No item selected »), the small words between them too.

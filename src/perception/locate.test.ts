@@ -94,6 +94,16 @@ describe("grounding a person's instruction", () => {
     expect(locate("le lien Conditions d'utilisation", links, screen)).toMatchObject({ found: true, element_id: "t", ambiguous: false });
   });
 
+  it("\"the check button\": where no element bears the word, the button showing a check mark", async () => {
+    const tick = canvas();
+    for (let k = 0; k < 6; k++) tick.fill([806 + k, 112 + k, 809 + k, 115 + k], [40, 40, 40]);
+    for (let k = 0; k < 10; k++) tick.fill([812 + k, 117 - k, 815 + k, 120 - k], [40, 40, 40]);
+    tick.fill([710, 110, 726, 118], [40, 40, 40]);
+    const recognizer: IconRecognizer = { classes: ["check", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] >= 800 ? { check: 0.97, other: 0.03 } : { check: 0.01, other: 0.99 })) };
+    const els = [el("ok", "button", [796, 96, 832, 132], ""), el("x", "button", [700, 96, 736, 132], ""), el("text:0", "generic_interactive", [100, 100, 200, 120], "City")];
+    expect(await locateWithIcons("the check button", els, tick, recognizer)).toMatchObject({ found: true, element_id: "ok" });
+  });
+
   it("a field named by its kind (« le champ de recherche ») where no element bears the word: the one field the type and place point to", () => {
     const els = [el("top", "text_input", [1400, 10, 1700, 46], "Legal notice"), el("a", "text_input", [100, 300, 500, 336], "Amount"), el("b", "text_input", [100, 400, 500, 436], "Name"), el("text:0", "generic_interactive", [20, 10, 200, 40], "Invoices")];
     expect(locate("the search box at the top right", els, screen)).toMatchObject({ found: true, element_id: "top" });
