@@ -13,7 +13,7 @@ const el = (element_id: string, type: LocatableElement["type"], bbox: BBox, labe
 const line = (text: string, bbox: BBox) => ({ text, bbox });
 
 /** A light grey 1000 × 800 RGB frame to draw on: boxes of a colour, fields (a white box in a grey border). */
-function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, number]) => void; field: (b: BBox) => void } {
+function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, number]) => void; field: (b: BBox) => void; outline: (b: BBox, thick: number, rgb: readonly [number, number, number]) => void } {
   const width = 1000;
   const height = 800;
   const data = new Uint8Array(width * height * 3).fill(236);
@@ -25,7 +25,11 @@ function canvas(): Frame & { fill: (b: BBox, rgb: readonly [number, number, numb
     fill(b, [120, 120, 120]);
     fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [255, 255, 255]);
   };
-  return Object.assign(frame, { fill, field });
+  /** A rectangle's four sides, `thick` pixels wide, inside `b`. */
+  const outline = (b: BBox, thick: number, rgb: readonly [number, number, number]) => {
+    for (const side of [[b[0], b[1], b[2], b[1] + thick], [b[0], b[3] - thick, b[2], b[3]], [b[0], b[1], b[0] + thick, b[3]], [b[2] - thick, b[1], b[2], b[3]]] as BBox[]) fill(side, rgb);
+  };
+  return Object.assign(frame, { fill, field, outline });
 }
 
 /** A canvas with two icon-only buttons' glyphs at x 100 and 140 (40 px each): an arrow down — a shaft, and two 3-px strokes meeting at its foot. */
@@ -883,10 +887,7 @@ describe("grounding a person's instruction", () => {
   it("an icon under a count badge is a glyph of its own, the badge's columns left out; a bevel's gear reaching near its frame is held by it", () => {
     const f = canvas();
     // A 20 × 16 grey outline (a mail or chat icon) at (106, 110), a red 12 × 11 pill with a white « 3 » over its top right.
-    f.fill([106, 110, 126, 112], [60, 60, 60]);
-    f.fill([106, 124, 126, 126], [60, 60, 60]);
-    f.fill([106, 110, 108, 126], [60, 60, 60]);
-    f.fill([124, 110, 126, 126], [60, 60, 60]);
+    f.outline([106, 110, 126, 126], 2, [60, 60, 60]);
     f.fill([118, 106, 130, 117], [220, 53, 69]);
     f.fill([122, 108, 126, 115], [255, 255, 255]);
     const a = elementAppearance(f, [98, 100, 138, 134], true);
@@ -900,10 +901,7 @@ describe("grounding a person's instruction", () => {
     expect(elementAppearance(g, [98, 100, 138, 134], true).glyphs).toBeUndefined();
     // A bevelled button's frame (29 × 24) around a gear whose teeth come within a pixel of the frame's bottom: the gear whole.
     const h = canvas();
-    h.fill([200, 100, 229, 101], [40, 40, 40]);
-    h.fill([200, 123, 229, 124], [40, 40, 40]);
-    h.fill([200, 100, 201, 124], [40, 40, 40]);
-    h.fill([228, 100, 229, 124], [40, 40, 40]);
+    h.outline([200, 100, 229, 124], 1, [40, 40, 40]);
     h.fill([206, 104, 224, 122], [40, 40, 40]);
     h.fill([211, 109, 219, 117], [255, 255, 255]);
     expect((elementAppearance(h, [197, 98, 233, 125], true).glyphs ?? []).map((x) => x.bbox)).toContainEqual([206, 104, 224, 122]);
