@@ -116,6 +116,7 @@ export const UI_LEXICON: readonly (readonly string[])[] = [
   ["privacy", "confidentialite", "vie privee"],
   ["privacy policy", "politique de confidentialite"],
   ["terms", "conditions"],
+  ["more actions", "plus d actions", "autres actions"],
   ["terms of use", "terms of service", "conditions d utilisation", "conditions generales d utilisation"],
   ["terms and conditions", "conditions generales"],
   ["legal notice", "mentions legales"],

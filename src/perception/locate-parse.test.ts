@@ -135,6 +135,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("Dashboard in the list")).toEqual({ verb: "click", target: "Dashboard" });
     expect(parseInstruction("Commandes dans la liste")).toEqual({ verb: "click", target: "Commandes" });
     expect(parseInstruction("the Country list")).toEqual({ verb: "click", target: "Country", type: "dropdown" });
+    // « plus d'actions » is a UI phrase (more actions), not a plus sign.
+    expect(parseInstruction("le bouton plus d'actions")).toEqual({ verb: "click", target: "plus d actions", type: "button" });
+    expect(parseInstruction("le bouton plus")).toMatchObject({ icon: "add" });
     // A box the verb ticks is a check box; "check" names a check mark where nothing bears the word.
     expect(parseInstruction("check the Remember me box")).toEqual({ verb: "check", target: "Remember me", type: "checkbox" });
     expect(parseInstruction("uncheck the Newsletter box")).toEqual({ verb: "uncheck", target: "Newsletter", type: "checkbox" });

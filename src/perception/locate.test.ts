@@ -907,7 +907,7 @@ describe("grounding a person's instruction", () => {
     expect((elementAppearance(h, [197, 98, 233, 125], true).glyphs ?? []).map((x) => x.bbox)).toContainEqual([206, 104, 224, 122]);
   });
 
-  it("a button named as its icon stands for, where only a line of text bears the name, with other words, ambiguously: the icon (« le deuxième bouton paramètres »)", async () => {
+  it("a button named as its icon stands for, where only a line of text bears the name, with other words, ambiguously or not wholly: the icon (« le deuxième bouton paramètres »)", async () => {
     const f = canvas();
     const gear = (x: number) => {
       f.fill([x + 4, 104, x + 20, 120], [40, 40, 40]);
@@ -919,6 +919,12 @@ describe("grounding a person's instruction", () => {
       el("text:0", "generic_interactive", [400, 300, 520, 316], "Paramètres · −9 %")];
     const recognizer: IconRecognizer = { classes: ["settings", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] >= 100 ? { settings: 0.98, other: 0.02 } : { settings: 0.01, other: 0.99 })) };
     expect(await locateWithIcons("le deuxième bouton paramètres", els, f, recognizer)).toMatchObject({ found: true, element_id: "g2" });
+    // A line bearing the name among other words, not wholly (« Aide −33 % » for "the help button"): the icon too.
+    const help = canvas();
+    help.outline([704, 104, 720, 120], 2, [40, 40, 40]);
+    const helpRecognizer: IconRecognizer = { classes: ["help", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] >= 700 ? { help: 0.97, other: 0.03 } : { help: 0.01, other: 0.99 })) };
+    const aide = [el("q", "button", [700, 100, 724, 124], ""), el("text:0", "generic_interactive", [400, 300, 500, 316], "Aide −33 %")];
+    expect(await locateWithIcons("the help button", aide, help, helpRecognizer)).toMatchObject({ found: true, element_id: "q" });
     // A line bearing the name alone is the name's (a button the detector boxed as words).
     const one = [...els.slice(0, 3), el("text:0", "generic_interactive", [400, 300, 490, 316], "Paramètres")];
     expect(await locateWithIcons("le bouton paramètres", one, f, recognizer)).toMatchObject({ found: true, element_id: "text:0" });

@@ -230,9 +230,11 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     // target, and may name it as an icon.)
     const anchorless = !!parsed.relation && !parsed.target && !!parsed.relation.anchor && findAnchors(parsed.relation, elements, parsed.type).length === 0;
     const placed = r.found && !!parsed.relation && !anchorless;
-    // …or, likewise, where only lines of text bear it, and not one line alone: « le deuxième bouton paramètres » beside a
-    // caption « Paramètres · −9 % » is the second gear.
-    const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && r.ambiguous && !placed;
+    // …or, likewise, where only lines of text bear it, and not one line alone or not wholly: « le deuxième bouton
+    // paramètres » beside a caption « Paramètres · −9 % » is the second gear; "the help button" beside « Aide −33 % », the
+    // button showing a question mark.
+    const textMatch = r.found ? (r.candidates.find((c) => c.element_id === r.element_id)?.text_score ?? 1) : 1;
+    const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && (r.ambiguous || textMatch < 0.8) && !placed;
     const icon = r.found && !kinOnly && !textOnly && !placed && !anchorless ? undefined : iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
     if (!icon) return r;
     const again = await withScores(icon.parsed);
