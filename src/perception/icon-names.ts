@@ -117,8 +117,9 @@ interface BarCut {
  * it points to. Empty when none; never throws.
  */
 /**
- * A figure's two pieces side by side (4-connected: anti-aliased strokes touch at corners; 6 pixels or more each, of about one height, their middles apart by a
- * quarter of its width or more), each as its own mask cut to its box; undefined for any other figure.
+ * A figure's two pieces side by side, each as its own mask cut to its box: 4-connected (anti-aliased strokes touch at
+ * their corners), 6 pixels or more each, of about one height, their middles a quarter of the figure's width apart or
+ * more. Undefined for any other figure.
  */
 function sideBySide(mask: Uint8Array, w: number, [l, t, r, b]: readonly [number, number, number, number]): [Uint8Array, number, number][] | undefined {
   const seen = new Uint8Array(mask.length);
@@ -162,7 +163,7 @@ function sideBySide(mask: Uint8Array, w: number, [l, t, r, b]: readonly [number,
   });
 }
 
-/** Which way a chevron (« ‹ » or « › ») points: its ink's height is half or less at its tip's third what it is at the other. */
+/** Which way a chevron (‹ or ›) points: the third of it at its tip spans half the height or less that the other end does. */
 function chevronWay(m: Uint8Array, w: number, h: number): "arrow_left" | "arrow_right" | undefined {
   if (w < 3 || h < 2 * w / 3) return undefined;
   const extent = (x: number) => {

@@ -14,11 +14,11 @@ const MAX_PROPOSALS = 300;
 
 /**
  * Boxes of icon-sized blobs (about 8 to 56 screen pixels a side at the frame's scale, a thin row of three dots, or a
- * flat bar, as the square around it) whose centre
- * lies in none of `occupied` (detected elements, text lines). Frame pixels. Blobs whose boxes cross (they overlap and
- * neither holds the other) are one thing cut in pieces — a button's faint outline broken where its shade is one grey
- * level fainter — and are proposed as one box while it stays icon-sized; a blob inside another (an icon in its frame)
- * stays apart.
+ * flat bar, as the square around it) whose centre lies in none of `occupied` (detected elements, text lines) — a bar's
+ * in none of `barsOutside` either (a dash inside a labelled element is its words' or its value's, or a spin box's
+ * button). Frame pixels. Blobs whose boxes cross (they overlap and neither holds the other) are one thing cut in pieces
+ * — a button's faint outline broken where its shade is one grey level fainter — and are proposed as one box while it
+ * stays icon-sized; a blob inside another (an icon in its frame) stays apart.
  */
 export function iconProposals(frame: Frame, occupied: readonly BBox[], barsOutside: readonly BBox[] = occupied): BBox[] {
   const img = toRgb(frame);
