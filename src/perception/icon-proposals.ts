@@ -102,11 +102,12 @@ export function iconProposals(frame: Frame, occupied: readonly BBox[], barsOutsi
         }
     }
     const box: BBox = [x1 * CELL, y1 * CELL, Math.min(W, x2 * CELL), Math.min(H, y2 * CELL)];
-    const thin = n >= 6 && !iconSized(box) ? thinIcon(box) : undefined;
-    if (n >= 6 && iconSized(box)) sized.push(box);
-    else if (thin) {
-      sized.push(thin);
-      if (thin !== box) bars.add(thin);
+    if (n < 6) continue;
+    if (iconSized(box)) sized.push(box);
+    else {
+      const thin = thinIcon(box);
+      if (thin) sized.push(thin);
+      if (thin && thin !== box) bars.add(thin);
     }
   }
   const out: BBox[] = [];
