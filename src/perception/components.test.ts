@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectedComponents, type RgbImage } from "./raster.js";
+import { componentsWithPixels, connectedComponents, type RgbImage } from "./raster.js";
 import { colourComponents } from "./region-proposer.js";
 
 /** Pseudo-random generator (fixed seed) for reproducible test images. */
@@ -84,6 +84,12 @@ describe("connected components", () => {
         const got = connectedComponents(mask, W, H, undefined, four).map((c) => [c.x1, c.y1, c.x2, c.y2, c.pixels]);
         const key = (b: number[]) => b.join(",");
         expect(got.map(key).sort()).toEqual([...boxes.values()].map(key).sort());
+        // With their pixels: each component's are one flood label's, all of them.
+        const withPixels = componentsWithPixels(mask, W, H, four);
+        expect(withPixels.map((c) => [c.x1, c.y1, c.x2, c.y2, c.pixels])).toEqual(got);
+        const members = new Map<number, number[]>();
+        want.forEach((l, i) => mask[i] && members.set(l, [...(members.get(l) ?? []), i]));
+        expect(withPixels.map((c) => c.members.join(",")).sort()).toEqual([...members.values()].map((m) => m.join(",")).sort());
       }
     }
   });

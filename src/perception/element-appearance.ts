@@ -7,7 +7,7 @@ import type { BBox } from "../core/geometry.js";
 import { median } from "../core/vectors.js";
 import { iconShapes, type IconShape } from "./icon-names.js";
 import type { ColourName } from "./locate-lexicon.js";
-import { toRgb } from "./raster.js";
+import { componentsWithPixels, toRgb } from "./raster.js";
 
 export interface Glyph {
   /** Frame pixels. */
@@ -340,42 +340,9 @@ function withoutFrame(parts: Part[], w: number, h: number, m: number): Part[] {
   return kept.length ? kept : parts;
 }
 
-/** 8-connected pieces of a mask, with their pixels. */
+/** 8-connected pieces of a mask, with their pixels and the areas of their boxes. */
 function components(mask: Uint8Array, w: number, h: number): Part[] {
-  const seen = new Uint8Array(w * h);
-  const out: Part[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || seen[start]) continue;
-    const p: Part = { x1: w, y1: h, x2: 0, y2: 0, pixels: 0, area: 0, members: [] };
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length) {
-      const i = stack.pop()!;
-      const x = i % w;
-      const y = (i / w) | 0;
-      p.members.push(i);
-      p.pixels++;
-      if (x < p.x1) p.x1 = x;
-      if (y < p.y1) p.y1 = y;
-      if (x + 1 > p.x2) p.x2 = x + 1;
-      if (y + 1 > p.y2) p.y2 = y + 1;
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          const ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-          const j = ny * w + nx;
-          if (mask[j] && !seen[j]) {
-            seen[j] = 1;
-            stack.push(j);
-          }
-        }
-    }
-    p.area = (p.x2 - p.x1) * (p.y2 - p.y1);
-    out.push(p);
-  }
-  return out;
+  return componentsWithPixels(mask, w, h).map((c) => ({ ...c, area: (c.x2 - c.x1) * (c.y2 - c.y1) }));
 }
 
 /** A box's whole pixels inside the image: [x1, y1, x2, y2), rounded outward, clamped. */

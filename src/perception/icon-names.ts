@@ -2,6 +2,7 @@
 // (no model): a cross is "Close", a flat bar "Minimize", a square outline "Maximize", three bars
 // "Menu". What a person says to the robot ("click Close") then finds an icon-only button.
 import type { BBox } from "../core/geometry.js";
+import { componentsWithPixels } from "./raster.js";
 
 export type IconName = "Close" | "Minimize" | "Maximize" | "Menu";
 
@@ -111,54 +112,22 @@ interface BarCut {
 }
 
 /**
- * The figures a binary ink mask (1 = ink, row-major `w`×`h`, e.g. one glyph cut from an element)
- * shows, from its geometry alone: bars, a cross, a plus (also inside a square frame), a ring
- * (a magnifier's lens, a circular arrow), a solid triangle and an arrow or chevron with the side
- * it points to. Empty when none; never throws.
- */
-/**
  * A figure's two pieces side by side, each as its own mask cut to its box: 4-connected (anti-aliased strokes touch at
  * their corners), 6 pixels or more each, of about one height, their middles a quarter of the figure's width apart or
  * more. Undefined for any other figure.
  */
-function sideBySide(mask: Uint8Array, w: number, [l, t, r, b]: readonly [number, number, number, number]): [Uint8Array, number, number][] | undefined {
-  const seen = new Uint8Array(mask.length);
-  const pieces: number[][] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || seen[start]) continue;
-    if (pieces.length === 2) return undefined;
-    const members: number[] = [];
-    const stack = [start];
-    seen[start] = 1;
-    while (stack.length) {
-      const i = stack.pop()!;
-      members.push(i);
-      const [x, y] = [i % w, (i / w) | 0];
-      for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]] as const) {
-        const j = ny * w + nx;
-        if (nx >= l && nx <= r && ny >= t && ny <= b && mask[j] && !seen[j]) {
-          seen[j] = 1;
-          stack.push(j);
-        }
-      }
-    }
-    pieces.push(members);
-  }
-  if (pieces.length !== 2 || pieces.some((p) => p.length < 6)) return undefined;
-  const boxes = pieces.map((p) => {
-    const xs = p.map((i) => i % w);
-    const ys = p.map((i) => (i / w) | 0);
-    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] as const;
-  });
-  const [a, c] = [boxes[0]!, boxes[1]!];
-  const [ha, hc] = [a[3]! - a[1]! + 1, c[3]! - c[1]! + 1];
-  if (Math.abs(ha - hc) > 0.3 * Math.max(ha, hc) || Math.abs((a[0]! + a[2]!) / 2 - (c[0]! + c[2]!) / 2) < 0.25 * (r - l + 1)) return undefined;
+function sideBySide(mask: Uint8Array, w: number, h: number): [Uint8Array, number, number][] | undefined {
+  const pieces = componentsWithPixels(mask, w, h, true);
+  if (pieces.length !== 2 || pieces.some((p) => p.pixels < 6)) return undefined;
+  const [a, c] = [pieces[0]!, pieces[1]!];
+  const [ha, hc] = [a.y2 - a.y1, c.y2 - c.y1];
+  const width = Math.max(a.x2, c.x2) - Math.min(a.x1, c.x1);
+  if (Math.abs(ha - hc) > 0.3 * Math.max(ha, hc) || Math.abs((a.x1 + a.x2) / 2 - (c.x1 + c.x2) / 2) < 0.25 * width) return undefined;
   // Each piece cut to its box.
-  return pieces.map((p, k) => {
-    const [x0, y0, x1, y1] = boxes[k]!;
-    const [pw, ph] = [x1 - x0 + 1, y1 - y0 + 1];
+  return pieces.map((p) => {
+    const [pw, ph] = [p.x2 - p.x1, p.y2 - p.y1];
     const m = new Uint8Array(pw * ph);
-    for (const i of p) m[(((i / w) | 0) - y0) * pw + (i % w) - x0] = 1;
+    for (const i of p.members) m[(((i / w) | 0) - p.y1) * pw + (i % w) - p.x1] = 1;
     return [m, pw, ph];
   });
 }
@@ -177,6 +146,12 @@ function chevronWay(m: Uint8Array, w: number, h: number): "arrow_left" | "arrow_
   return right >= 0.7 * h && left <= 0.5 * right ? "arrow_left" : left >= 0.7 * h && right <= 0.5 * left ? "arrow_right" : undefined;
 }
 
+/**
+ * The figures a binary ink mask (1 = ink, row-major `w`×`h`, e.g. one glyph cut from an element)
+ * shows, from its geometry alone: bars, a cross, a plus (also inside a square frame), a ring
+ * (a magnifier's lens, a circular arrow), a solid triangle and an arrow or chevron with the side
+ * it points to. Empty when none; never throws.
+ */
 export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] {
   let [l, t, r, b] = [w, h, -1, -1];
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (mask[y * w + x]) [l, t, r, b] = [Math.min(l, x), Math.min(t, y), Math.max(r, x), Math.max(b, y)];
@@ -357,7 +332,7 @@ export function iconShapes(mask: Uint8Array, w: number, h: number): IconShape[] 
     } else if (pick === "v" && H >= 0.5 * W) out.add(vertical!.to === "end" ? "arrow_down" : "arrow_up");
     // Two alike chevrons side by side (« »): each points; where both point one way, so does the pair.
     if (!pick) {
-      const ways = sideBySide(mask, w, [l, t, r, b])?.map(([m, mw, mh]) => chevronWay(m, mw, mh));
+      const ways = sideBySide(mask, w, h)?.map(([m, mw, mh]) => chevronWay(m, mw, mh));
       if (ways && ways[0] && ways[0] === ways[1]) out.add(ways[0]);
     }
   }

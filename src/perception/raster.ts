@@ -144,6 +144,15 @@ function joinLabel(parent: number[], l: number, neighbour: number): number {
  * `four` is set. `weights`, when given, is summed per component (e.g. detector probabilities).
  */
 export function connectedComponents(mask: Uint8Array, width: number, height: number, weights?: Float32Array, four = false): Component[] {
+  return labelled(mask, width, height, four, weights, false);
+}
+
+/** The components `connectedComponents` finds, each with its pixels' indices in the mask (row by row). */
+export function componentsWithPixels(mask: Uint8Array, width: number, height: number, four = false): (Component & { members: number[] })[] {
+  return labelled(mask, width, height, four, undefined, true) as (Component & { members: number[] })[];
+}
+
+function labelled(mask: Uint8Array, width: number, height: number, four: boolean, weights: Float32Array | undefined, members: boolean): Component[] {
   const labels = new Int32Array(width * height);
   const parent: number[] = [0];
   for (let y = 0; y < height; y++) {
@@ -167,7 +176,7 @@ export function connectedComponents(mask: Uint8Array, width: number, height: num
       labels[i] = l;
     }
   }
-  const byRoot = new Map<number, Component>();
+  const byRoot = new Map<number, Component & { members?: number[] }>();
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width; x++) {
@@ -176,9 +185,10 @@ export function connectedComponents(mask: Uint8Array, width: number, height: num
       const r = findRoot(parent, l);
       let c = byRoot.get(r);
       if (!c) {
-        c = { x1: x, y1: y, x2: x + 1, y2: y + 1, pixels: 0, weight: 0 };
+        c = { x1: x, y1: y, x2: x + 1, y2: y + 1, pixels: 0, weight: 0, ...(members ? { members: [] } : {}) };
         byRoot.set(r, c);
       }
+      c.members?.push(row + x);
       if (x < c.x1) c.x1 = x;
       if (x + 1 > c.x2) c.x2 = x + 1;
       if (y + 1 > c.y2) c.y2 = y + 1;
