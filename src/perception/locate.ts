@@ -235,17 +235,32 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     // button showing a question mark.
     const textMatch = r.found ? (r.candidates.find((c) => c.element_id === r.element_id)?.text_score ?? 1) : 1;
     const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && (r.ambiguous || textMatch < 0.8) && !placed;
-    const icon = r.found && !kinOnly && !textOnly && !placed && !anchorless ? undefined : iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
+    // Why the icon reading is tried decides how it wins: where nothing (or no anchor) matched, it is the answer; where
+    // the target is placed, when it stands there much better; where only a kin element or lines of text bear the name,
+    // when an element of the very type shows the icon and bears no words.
+    const why = kinOnly ? "kin" : placed ? "placed" : textOnly ? "text" : !r.found || anchorless ? "unmatched" : undefined;
+    const icon = why && iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
     if (!icon) return r;
     const again = await withScores(icon.parsed);
     if (!accepted(again, icon.strict)) return r;
-    if (placed && !kinOnly) return again.found && r.found && again.element_id !== r.element_id && again.score >= r.score + 0.1 ? again : r;
-    if (!kinOnly && !textOnly) return again;
+    switch (why) {
+      case "unmatched":
+        return again;
+      case "placed":
+        return again.found && r.found && again.element_id !== r.element_id && again.score >= r.score + 0.1 ? again : r;
+      default:
+        return showsIconAlone(again) ? again : r;
+    }
+  }
+
+  /**
+   * Whether the answer is an element of the very type that shows the icon and bears no words, not drawn inside an element
+   * bearing other words (the lens of a « Recherche rapide » field is the field's).
+   */
+  function showsIconAlone(again: LocateResult): boolean {
     const shown = again.found && again.icon_seen === true ? again.candidates.find((c) => c.element_id === again.element_id) : undefined;
-    // (Not an icon drawn inside an element bearing other words — the lens of a « Recherche rapide » field — : that is the
-    // element's.)
     const inWorded = (c: LocateCandidate) => elements.some((e) => e.element_id !== c.element_id && !isText(e) && !wordless(e.label) && bboxContainsPoint(boxOf(e), bboxCenter(c.bbox)));
-    return shown && shown.type_score >= 1 && wordless(shown.label) && !inWorded(shown) ? again : r;
+    return !!shown && shown.type_score >= 1 && wordless(shown.label) && !inWorded(shown);
   }
 }
 
