@@ -403,6 +403,31 @@ export function inkContrast(frame: Frame, box: BBox): number {
 }
 
 /**
+ * A box's fill and the colour around it, as grey levels: the commonest level inside the box's inner part (its fill, text
+ * and frame aside) and the median of a ring of pixels a little outside it (the page or panel it sits on). Undefined for
+ * a box too small or touching the image's edge.
+ */
+export function fillAndSurround(frame: Frame, box: BBox): { fill: number; around: number } | undefined {
+  const img = toRgb(frame);
+  const [x1, y1, x2, y2] = pixelBox(img, box);
+  const pad = Math.max(3, Math.round(0.15 * (y2 - y1)));
+  if (x2 - x1 < 8 || y2 - y1 < 8 || x1 - pad < 0 || y1 - pad < 0 || x2 + pad > img.width || y2 + pad > img.height) return undefined;
+  const lum = (x: number, y: number) => {
+    const o = (y * img.width + x) * 3;
+    return Math.round(0.299 * img.data[o]! + 0.587 * img.data[o + 1]! + 0.114 * img.data[o + 2]!);
+  };
+  const counts = new Uint32Array(256);
+  const [ix, iy] = [Math.max(2, Math.round(0.1 * (x2 - x1))), Math.max(2, Math.round(0.2 * (y2 - y1)))];
+  for (let y = y1 + iy; y < y2 - iy; y++) for (let x = x1 + ix; x < x2 - ix; x++) counts[lum(x, y)]!++;
+  let fill = 0;
+  for (let l = 1; l < 256; l++) if (counts[l]! > counts[fill]!) fill = l;
+  const ring: number[] = [];
+  for (let x = x1 - pad; x < x2 + pad; x++) ring.push(lum(x, y1 - pad), lum(x, y2 + pad - 1));
+  for (let y = y1 - pad; y < y2 + pad; y++) ring.push(lum(x1 - pad, y), lum(x2 + pad - 1, y));
+  return { fill, around: median(ring) };
+}
+
+/**
  * Whether a toggle is drawn as a switch (a track wider than tall, its knob inside it) rather than a box or a ring: the
  * first piece of ink at the element's left end at least half as tall as the element, against the colour around the
  * element (the median of a ring of pixels just outside it), is 1.5 times as wide as tall or more. A caption's letters

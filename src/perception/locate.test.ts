@@ -231,6 +231,22 @@ describe("grounding a person's instruction", () => {
     expect(locate("le champ grisé", fields.slice(0, 2), f)).toMatchObject({ ambiguous: true }); // none greyed: no evidence
   });
 
+  it("greyed out, where the words keep their contrast or placeholders are as pale: the field whose fill is faded towards the page", () => {
+    for (const [page, white, faded] of [[236, 255, 246], [34, 255, 233]] as const) {
+      const f = canvas();
+      f.fill([0, 0, 1000, 800], [page, page, page]);
+      const rows: [BBox, number, number][] = [[[100, 100, 400, 130], white, 30], [[100, 150, 400, 180], white, 170], [[100, 200, 400, 230], faded, 170], [[100, 250, 400, 280], white, 30]];
+      for (const [b, fill, ink] of rows) {
+        f.fill(b, [120, 120, 120]);
+        f.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [fill, fill, fill]);
+        f.fill([b[0] + 10, b[1] + 10, b[0] + 120, b[1] + 20], [ink, ink, ink]); // a value, or a pale placeholder
+      }
+      const fields = rows.map(([b], k) => el(`f${k}`, "text_input", b, ""));
+      expect(locate("the disabled field", fields, f)).toMatchObject({ found: true, element_id: "f2", ambiguous: false });
+      expect(locate("le champ activé", fields, f)).not.toMatchObject({ element_id: "f2" });
+    }
+  });
+
   it("a rank over elements bearing the name counts a kin type where the exact type has too few of them", () => {
     const els = [el("l", "link", [600, 100, 700, 130], "Reply all"), el("b", "button", [800, 300, 900, 330], "Reply all"), el("x", "button", [100, 300, 200, 330], "Send")];
     expect(locate("le premier bouton Reply all", els, screen)).toMatchObject({ found: true, element_id: "l" });
@@ -259,6 +275,9 @@ describe("grounding a person's instruction", () => {
     // Something between them on the row: the caption is not the far control's.
     const between = [...card, el("mid", "button", [500, 404, 580, 436], "Modifier")];
     expect(locate("the Carte bancaire dropdown", between, screen)).not.toMatchObject({ element_id: "dd" });
+    // A smaller line of help under the caption, read in pieces past the caption's end, is not on its line.
+    const help = [...card, el("help", "generic_interactive", [40, 428, 200, 440], "Please check the"), el("help2", "generic_interactive", [206, 428, 300, 440], "information below")];
+    expect(locate("the Carte bancaire dropdown", help, screen)).toMatchObject({ found: true, element_id: "dd" });
   });
 
   it("a caption's control of the very type asked beats a kin control beside or below it, and a kin element bearing the name", () => {

@@ -16,7 +16,7 @@ import { foldText, levenshtein, normalizeLabel, tokenize } from "../core/text.js
 import { median } from "../core/vectors.js";
 import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
-import { accentShare, colourMatch, elementAppearance, inkContrast, regionAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
+import { accentShare, colourMatch, elementAppearance, fillAndSurround, inkContrast, regionAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
@@ -342,6 +342,22 @@ function iconClasses(parsed: ParsedInstruction): readonly string[] {
   return all.filter((c) => (c.startsWith("arrow_") ? c.endsWith(`_${d}`) : !POINTING[c] || POINTING[c] === d));
 }
 
+/**
+ * Fields (text inputs, drop-downs) told apart by their fill: a greyed-out one's is faded towards the page, between the
+ * fill the others share and the colour around it (a disabled entry a shade greyer than the white ones, on a light or a
+ * dark page). Each field with whether it is faded; empty where none is, or where fewer than two share a fill.
+ */
+function fadedFields<S extends { readonly e: LocatableElement; readonly bbox: BBox }>(pixels: Frame, candidates: readonly S[]): Map<S, boolean> {
+  const looks = candidates.filter((s) => FIELD_TYPES.includes(s.e.type)).flatMap((s) => {
+    const l = fillAndSurround(pixels, s.bbox);
+    return l ? [[s, l] as const] : [];
+  });
+  const shared = median(looks.map(([, l]) => l.fill));
+  const faded = (l: { fill: number; around: number }) => Math.sign(l.fill - l.around) === Math.sign(shared - l.around) && Math.abs(l.fill - l.around) < Math.abs(shared - l.around) - 3;
+  const alike = looks.filter(([, l]) => Math.abs(l.fill - shared) <= 2).length;
+  return alike >= 2 && looks.some(([, l]) => faded(l)) ? new Map(looks.map(([s, l]) => [s, faded(l)])) : new Map();
+}
+
 /** The recognizer's figures a drawn arrow shape may belong to. */
 const SHAPE_FIGURES: Readonly<Record<string, readonly string[]>> = { arrow_down: ["arrow_down", "download"], arrow_up: ["arrow_up", "upload"], arrow_left: ["arrow_left"], arrow_right: ["arrow_right"] };
 
@@ -642,8 +658,10 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const contrast = new Map(elements.map((s) => [s, inkContrast(pixels, insetBox(s.bbox))]));
       const typical = median([...contrast.values()]);
       const greyed = (c: number) => c > 0 && c < 0.7 * typical;
-      if (elements.length >= 2 && [...contrast.values()].some(greyed))
-        for (const [s, c] of contrast) if (c > 0) s.score += 0.15 * (greyed(c) ? 1 : -1) * (parsed.state === "disabled" ? 1 : -1);
+      const sign = parsed.state === "disabled" ? 1 : -1;
+      if (elements.length >= 2 && [...contrast.values()].some(greyed)) for (const [s, c] of contrast) if (c > 0) s.score += 0.15 * (greyed(c) ? 1 : -1) * sign;
+      // A greyed-out field, also where its words keep their contrast or where other fields' placeholders are as pale.
+      for (const [s, faded] of fadedFields(pixels, elements)) s.score += 0.15 * (faded ? 1 : -1) * sign;
     }
   }
   if (concept) {
@@ -1209,7 +1227,9 @@ function controlCaptionedBy(label: BBox, type: UIElementType, elements: readonly
   const exact = (e: LocatableElement) => e.type === type;
   if (!options.some(exact)) {
     const rowOffset = (e: LocatableElement) => Math.abs(bboxCenter(e.bbox)[1] - cy);
-    const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && rowOffset(o) < h);
+    // (What stands between them shares the caption's line: a smaller line of help under the caption does not.)
+    const onLine = (o: LocatableElement) => Math.min(o.bbox[3], label[3]) - Math.max(o.bbox[1], label[1]) >= 0.5 * Math.min(h, o.bbox[3] - o.bbox[1]);
+    const clear = (e: LocatableElement) => !elements.some((o) => o !== e && o.bbox[0] >= label[2] - 2 && o.bbox[2] <= e.bbox[0] + 2 && rowOffset(o) < h && onLine(o));
     const row = ofType.filter((e) => e.bbox[0] >= label[2] - h && rowOffset(e) < 1.5 * h && clear(e) && !nextToggle(e));
     if (!options.length || row.some(exact)) options = row;
   }
