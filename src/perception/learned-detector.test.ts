@@ -173,6 +173,10 @@ describe("fusion with OCR", () => {
     expect([field!.label, field!.text]).toEqual(["Invoice number", "1 250,00"]);
     expect(captionOfField([132, 208, 384, 232], [merged])).toBe("Invoice number"); // as a rules « button » retyped a field is named
     expect(captionOfField([132, 300, 384, 324], [merged])).toBeUndefined();
+    // Two drop-downs stacked, their captions far off at the row's start: the lower one is not named by the upper one's value.
+    const stacked = fuseWithOcr([{ type: "dropdown", bbox: [600, 400, 700, 420], confidence: 0.9 }, { type: "dropdown", bbox: [600, 440, 700, 460], confidence: 0.9 }], [line("Include VAT", [604, 403, 670, 418]), line("Express", [604, 443, 660, 458])]);
+    expect(stacked.map((x) => x.label)).toEqual(["Include VAT", "Express"]);
+    expect(captionOfField([600, 440, 700, 460], [line("Include VAT", [604, 403, 670, 418])], [[600, 400, 700, 420]])).toBeUndefined();
     // A check box whose box cuts its caption is named by the whole line.
     const cut = { text: "Accepte les conditions", bbox: [20, 120, 160, 138] as BBox, confidence: 0.9, words: [{ text: "Accepte", bbox: [20, 120, 70, 138] as BBox, confidence: 0.9 }, { text: "les", bbox: [74, 120, 90, 138] as BBox, confidence: 0.9 }, { text: "conditions", bbox: [94, 120, 160, 138] as BBox, confidence: 0.9 }] };
     // Two buttons of a row OCR read as one word: each keeps its own part, cut where the capital starts the next word.

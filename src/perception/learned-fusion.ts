@@ -9,7 +9,7 @@
 // Fill boxes (a FillProposer's: the model's coarse pass) are added only where no other element stands (fillIns).
 // What a row, a column or a drawing shows completes them where no element stands: a table's row selectors
 // (completeRowSelectors), large toggles before their captions (completeCaptionedToggles), switches (completeSwitches).
-import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIoU, bboxUnion, padBBox, type BBox } from "../core/geometry.js";
+import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIntersection, bboxIoU, bboxUnion, padBBox, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
 import { median } from "../core/vectors.js";
@@ -399,9 +399,12 @@ function cutLines(box: BBox, lines: readonly OcrLine[], inside: readonly OcrWord
  * or asterisk. A line OCR ran from the caption into the field (« Invoice number : 1 250,00 ») names it by its words
  * outside the field.
  */
-export function captionOfField(box: BBox, lines: readonly OcrLine[]): string | undefined {
-  const outside = lines.map((l) => withoutWordsIn(l, [{ bbox: box }])).filter((l) => l !== undefined);
-  const cap = captionOf(box, outside, "left") ?? captionOf(box, lines, "above");
+export function captionOfField(box: BBox, lines: readonly OcrLine[], otherFields: readonly BBox[] = []): string | undefined {
+  // (Not the words another field apart from it shows: the value of the drop-down above it.)
+  const apart = otherFields.filter((f) => !bboxIntersection(f, box));
+  const shown = (l: { bbox: BBox }) => apart.some((f) => bboxContainsPoint(f, bboxCenter(l.bbox)));
+  const outside = lines.map((l) => withoutWordsIn(l, [{ bbox: box }])).filter((l) => l !== undefined).filter((l) => !shown(l));
+  const cap = captionOf(box, outside, "left") ?? captionOf(box, lines.filter((l) => !shown(l)), "above");
   return cap ? cap.text.replace(/\s*[:*]+\s*$/u, "").trim() : undefined;
 }
 
@@ -409,11 +412,12 @@ export function captionOfField(box: BBox, lines: readonly OcrLine[]): string | u
 export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
   const toggles = proposals.filter(isToggle);
+  const fields = proposals.filter((p) => p.type === "text_input" || p.type === "dropdown").map((p) => p.bbox);
   return proposals.map((p) => {
     const inside = wordsInside(p.bbox, words, p.type);
     let text = inside.map((w) => w.text).join(" ");
     let label = text;
-    if (p.type === "text_input" || p.type === "dropdown") label = captionOfField(p.bbox, lines) ?? label;
+    if (p.type === "text_input" || p.type === "dropdown") label = captionOfField(p.bbox, lines, fields) ?? label;
     else if (isToggle(p)) {
       // A toggle is named by its whole caption: the line right of a bare indicator, or the
       // lines its box cuts (« Accepte les » of « Accepte les conditions »), which are its text too.

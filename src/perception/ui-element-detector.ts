@@ -283,7 +283,9 @@ export class UIElementDetector implements ElementDetector {
           // The rules' kept elements are read as the model's are: a field showing its value (named by its caption), a
           // drop-down's arrow.
           const lines = ocr.lines;
-          const kept = retypeByFace(judged, drawn, greyImage, scale).map((r, k) => (judged[k]!.type === "button" && r.type !== "button" ? { ...r, label: captionOfField(r.bbox, lines) ?? r.label } : r));
+          const retyped = retypeByFace(judged, drawn, greyImage, scale);
+          const fieldBoxes = [...learned, ...retyped].filter((e) => e.type === "text_input" || e.type === "dropdown").map((e) => e.bbox);
+          const kept = retyped.map((r, k) => (judged[k]!.type === "button" && r.type !== "button" ? { ...r, label: captionOfField(r.bbox, lines, fieldBoxes) ?? r.label } : r));
           timings.model_elements = fused.length;
           timings.model_elements_kept = learned.length;
           timings.rules_extras = extras.length;
