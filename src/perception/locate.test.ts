@@ -947,6 +947,13 @@ describe("grounding a person's instruction", () => {
     // A line bearing the name alone is the name's (a button the detector boxed as words).
     const one = [...els.slice(0, 3), el("text:0", "generic_interactive", [400, 300, 490, 316], "Paramètres")];
     expect(await locateWithIcons("le bouton paramètres", one, f, recognizer)).toMatchObject({ found: true, element_id: "text:0" });
+    // …but not where the instruction places the button: words low on the page for « en haut », the gear at the top.
+    const single = canvas();
+    single.fill([104, 104, 120, 120], [40, 40, 40]);
+    single.fill([109, 109, 115, 115], [255, 255, 255]);
+    const low = [els[0]!, els[1]!, el("text:0", "generic_interactive", [400, 700, 490, 716], "Paramètres")];
+    expect(await locateWithIcons("le bouton paramètres en haut", low, single, recognizer)).toMatchObject({ found: true, element_id: "g1" });
+    expect(await locateWithIcons("le bouton paramètres en bas", low, single, recognizer)).toMatchObject({ found: true, element_id: "text:0" });
   });
 
   it("a button named by words a kin element bears is not read as an icon drawn inside an element bearing other words", async () => {

@@ -222,7 +222,8 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     // Read as an icon where no label matched, or where only a detected element of a kin type bears the name ("the home
     // button": a link « Accueil » in a side menu) and an element of the very type shows the icon and bears no other words
     // (the button showing a house).
-    const kinOnly = r.found && !!parsed.type && !isText({ element_id: r.element_id }) && (r.candidates.find((c) => c.element_id === r.element_id)?.type_score ?? 1) < 1;
+    const found = r.found ? r.candidates.find((c) => c.element_id === r.element_id) : undefined;
+    const kinOnly = r.found && !!parsed.type && !isText({ element_id: r.element_id }) && (found?.type_score ?? 1) < 1;
     // …or where the instruction places the target beside something and the icon so named stands there much better than
     // the element bearing the name (« le bouton actualiser à côté de la recherche »: the refresh icon by the search field,
     // not the « Refresh » button at the bottom).
@@ -233,8 +234,10 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     // …or, likewise, where only lines of text bear it, and not one line alone or not wholly: « le deuxième bouton
     // paramètres » beside a caption « Paramètres · −9 % » is the second gear; "the help button" beside « Aide −33 % », the
     // button showing a question mark.
-    const textMatch = r.found ? (r.candidates.find((c) => c.element_id === r.element_id)?.text_score ?? 1) : 1;
-    const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && (r.ambiguous || textMatch < 0.8) && !placed;
+    // (…or not where the instruction places it: « le bouton paramètres en haut » beside a caption « Settings · +1 % » low
+    // on the page.)
+    const misplaced = !!found && !!parsed.position && !matchesPositionHint(found.bbox, parsed.position, frame);
+    const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && (r.ambiguous || (found?.text_score ?? 1) < 0.8 || misplaced) && !placed;
     // Why the icon reading is tried decides how it wins: where nothing (or no anchor) matched, it is the answer; where
     // the target is placed, when it stands there much better; where only a kin element or lines of text bear the name,
     // when an element of the very type shows the icon and bears no words.
