@@ -449,7 +449,10 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   help: { words: ["question mark", "point d interrogation", "?", "lifebuoy", "life buoy", "life ring", "lifesaver", "bouee", "bouee de sauvetage"], labels: ["help", "aide", "?"], shapes: [], classes: ["help"] },
   folder: { words: ["folder", "dossier", "repertoire"], labels: ["open", "ouvrir", "folder", "dossier", "browse", "parcourir"], shapes: [], classes: ["folder"] },
   user: { words: ["person", "avatar", "silhouette", "bonhomme", "personne"], labels: ["user", "utilisateur", "profile", "profil", "account", "compte"], shapes: [], classes: ["user"] },
-  mail: { words: ["envelope", "enveloppe", "mail"], labels: ["mail", "email", "message"], shapes: [], classes: ["mail"] },
+  // (Chat, learned with the later figures, stands before mail: « messages » names a chat's bubbles first, then a mail's
+  // envelope — a name several icons bear is tried in this order.)
+  chat: { words: ["chat bubble", "chat bubbles", "speech bubble", "speech bubbles", "bubble", "bubbles", "bulle", "bulles", "bulle de discussion", "bulles de discussion"], labels: ["chat", "comments", "comment", "commentaires", "commentaire", "messages", "discussion", "conversation"], shapes: [], classes: ["chat"] },
+  mail: { words: ["envelope", "enveloppe", "mail"], labels: ["mail", "email", "message", "messages"], shapes: [], classes: ["mail"] },
   computer: { words: ["computer", "ordinateur", "monitor", "moniteur", "pc", "poste de travail"], labels: ["computer", "ordinateur", "this pc", "poste de travail"], shapes: [], classes: ["computer"] },
   heart: { words: ["heart", "coeur"], labels: ["like", "j aime", "favourite", "favorite", "favoris"], shapes: [], classes: ["heart"] },
   warning: { words: ["warning sign", "warning triangle", "exclamation mark", "point d exclamation", "triangle d avertissement"], labels: ["warning", "avertissement", "alert", "alerte"], shapes: [], classes: ["warning"] },
@@ -477,7 +480,6 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   phone: { words: ["phone", "telephone", "handset", "combine"], labels: ["call", "appeler", "phone", "telephone"], shapes: [], classes: ["phone"] },
   camera: { words: ["camera", "appareil photo"], labels: ["camera", "take photo", "prendre une photo"], shapes: [], classes: ["camera"] },
   // And the figures it learned next (2026-12-07: icon-extra.onnx retrained with them).
-  chat: { words: ["chat bubble", "chat bubbles", "speech bubble", "speech bubbles", "bubble", "bubbles", "bulle", "bulles", "bulle de discussion", "bulles de discussion"], labels: ["chat", "comments", "comment", "commentaires", "commentaire", "messages", "discussion", "conversation"], shapes: [], classes: ["chat"] },
   volume: { words: ["speaker", "loudspeaker", "haut parleur"], labels: ["volume", "sound", "son", "audio"], shapes: [], classes: ["volume"] },
   flag: { words: ["flag", "drapeau", "fanion"], labels: ["report", "signaler"], shapes: [], classes: ["flag"] },
   grid: { words: ["grid", "grille", "four squares", "quatre carres", "nine dots", "neuf points", "waffle"], labels: ["apps", "applications", "grid view", "vue grille", "vue en grille"], shapes: [], classes: ["grid"] },

@@ -956,6 +956,18 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("le bouton paramètres en bas", low, single, recognizer)).toMatchObject({ found: true, element_id: "text:0" });
   });
 
+  it("a name several icons stand for (« messages »): the one seen, a chat's bubbles or a mail's envelope", async () => {
+    const f = canvas();
+    for (const x of [100, 140]) {
+      f.fill([x + 4, 104, x + 20, 120], [40, 40, 40]);
+      f.fill([x + 7, 107, x + 17, 117], [255, 255, 255]);
+    }
+    const els = [el("a", "button", [100, 100, 124, 124], ""), el("b", "button", [140, 100, 164, 124], "")];
+    const seeing = (what: string): IconRecognizer => ({ classes: ["chat", "mail", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] >= 140 ? { [what]: 0.97, other: 0.03 } : { other: 0.99 })) });
+    expect(await locateWithIcons("le bouton messages", els, f, seeing("mail"))).toMatchObject({ found: true, element_id: "b" });
+    expect(await locateWithIcons("the messages button", els, f, seeing("chat"))).toMatchObject({ found: true, element_id: "b" });
+  });
+
   it("a button named by words a kin element bears is not read as an icon drawn inside an element bearing other words", async () => {
     const f = canvas();
     // A lens (ring and handle) at the start of a search pill the detector typed a button, its box cutting the lens.

@@ -178,9 +178,10 @@ export function locate(instruction: string | ParsedInstruction, elements: readon
   if (!(options.natural ?? typeof instruction === "string")) return locateByLabel(given, elements, frame, options);
   const parsed = joinedName(given, elements);
   const r = groundInstruction(parsed, elements, frame, options);
-  const icon = r.found ? undefined : iconReading(parsed);
-  const again = icon ? groundInstruction(icon.parsed, elements, frame, options) : undefined;
-  if (again && accepted(again, icon!.strict)) return again;
+  for (const icon of r.found ? [] : iconReadings(parsed)) {
+    const again = groundInstruction(icon.parsed, elements, frame, options);
+    if (accepted(again, icon.strict)) return again;
+  }
   return r.found ? r : byKind(r, parsed, (k) => groundInstruction(k, elements, frame, options));
 }
 
@@ -242,10 +243,16 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     // the target is placed, when it stands there much better; where only a kin element or lines of text bear the name,
     // when an element of the very type shows the icon and bears no words.
     const why = kinOnly ? "kin" : placed ? "placed" : textOnly ? "text" : !r.found || anchorless ? "unmatched" : undefined;
-    const icon = why && iconReading(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed);
-    if (!icon) return r;
-    const again = await withScores(icon.parsed);
-    if (!accepted(again, icon.strict)) return r;
+    // (Of the icons the words may stand for, the first seen: « messages », a chat's bubbles or a mail's envelope.)
+    let again: LocateResult | undefined;
+    for (const icon of why ? iconReadings(anchorless ? { ...parsed, target: parsed.relation!.anchor, relation: undefined } : parsed) : []) {
+      const next = await withScores(icon.parsed);
+      if (accepted(next, icon.strict)) {
+        again = next;
+        break;
+      }
+    }
+    if (!again) return r;
     switch (why) {
       case "unmatched":
         return again;
@@ -289,23 +296,22 @@ async function recognizeGlyphs(frame: Frame, elements: readonly LocatableElement
 /** Whether `locateWithIcons` may ask an icon recognizer for this instruction (it describes an icon, or its target may be read as one). */
 export function mayAskIcons(instruction: string): boolean {
   const parsed = parseInstruction(instruction);
-  const reading = iconReading(parsed);
-  return iconClasses(parsed).length > 0 || (!!reading && iconClasses(reading.parsed).length > 0);
+  return iconClasses(parsed).length > 0 || iconReadings(parsed).some((r) => iconClasses(r.parsed).length > 0);
 }
 
 /**
  * A target no label matched, read as an icon: its whole text an icon's word ("the play button") describes that
  * icon; its whole text the name such an icon stands for ("click Save", « Imprimer » on a toolbar of icons) is
- * `strict`: taken only when an icon that shows it is seen, unambiguously — never a guess among icons.
+ * `strict`: taken only when an icon that shows it is seen, unambiguously — never a guess among icons. A name several
+ * icons stand for (« messages »: a chat's bubbles, a mail's envelope) gives each, in the lexicon's order.
  */
-function iconReading(parsed: ParsedInstruction): { parsed: ParsedInstruction; strict: boolean } | undefined {
-  if (parsed.icon || !parsed.target) return undefined;
+function iconReadings(parsed: ParsedInstruction): { parsed: ParsedInstruction; strict: boolean }[] {
+  if (parsed.icon || !parsed.target) return [];
   const t = foldText(parsed.target).trim();
   const concepts = Object.entries(ICON_CONCEPTS);
   const word = concepts.find(([, c]) => c.words.some((w) => foldText(w) === t))?.[0];
-  if (word) return { parsed: { ...parsed, target: "", icon: word }, strict: false };
-  const named = concepts.find(([, c]) => c.labels.some((l) => /\p{L}{3}/u.test(l) && foldText(l) === t))?.[0];
-  return named ? { parsed: { ...parsed, target: "", icon: named }, strict: true } : undefined;
+  if (word) return [{ parsed: { ...parsed, target: "", icon: word }, strict: false }];
+  return concepts.filter(([, c]) => c.labels.some((l) => /\p{L}{3}/u.test(l) && foldText(l) === t)).map(([named]) => ({ parsed: { ...parsed, target: "", icon: named }, strict: true }));
 }
 
 // Strict: the icon is seen, or the element bears the icon's own label ("X" on a window's close button), unambiguously.
