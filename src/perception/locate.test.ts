@@ -858,6 +858,15 @@ describe("grounding a person's instruction", () => {
     expect(await locateWithIcons("the download button", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "arrow", ambiguous: false });
     // A plain arrow asked for still does not take a download drawn.
     expect(await locateWithIcons("the down arrow", buttons, f, recognizer)).toMatchObject({ found: true, element_id: "arrow" });
+    // An arrow whose drawn shape is misread (cut by the screen's edge: a bar and a blob), the recognizer sure it is an
+    // arrow down: « télécharger » named, it stands in for the download.
+    const cut = canvas();
+    cut.fill([118, 110, 122, 130], [40, 40, 40]);
+    cut.fill([112, 126, 128, 132], [40, 40, 40]);
+    const lone = [el("cut", "button", [100, 100, 140, 140], ""), el("other", "button", [300, 100, 340, 140], "")];
+    cut.fill([310, 110, 330, 130], [40, 40, 40]);
+    const sure: IconRecognizer = { classes: ["download", "arrow_down", "other"], recognize: async (_frame, boxes) => boxes.map((b) => (b[0] < 200 ? { download: 0.02, arrow_down: 0.95, other: 0.03 } : { download: 0.01, arrow_down: 0.01, other: 0.98 })) };
+    expect(await locateWithIcons("le bouton télécharger", lone, cut, sure)).toMatchObject({ found: true, element_id: "cut", ambiguous: false });
   });
 
   it("an outline read as a ring where the recognizer all but rules the figure out is less than a ring it names so", async () => {

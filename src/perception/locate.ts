@@ -499,10 +499,13 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const pagerNumbers = () => numberedOnScreen().members;
   /** The recognizer's figures the arrow shapes a glyph is drawn with (of those asked) may belong to. */
   const kinFigures = (g: Glyph) => g.shapes.filter((x) => shapes.includes(x)).flatMap((x) => SHAPE_FIGURES[x] ?? []);
-  /** A plain arrow the recognizer surely names so, where the figure asked for is one drawn with it (a download): it may stand in for one, below one named. */
+  /**
+   * A plain arrow the recognizer surely names so, where the figure asked for is one drawn with it (a download): it may
+   * stand in for one, below one named — also where its drawn shape was misread (an arrow cut by the screen's edge).
+   */
   const standsIn = (g: Glyph) => {
     const s = options.iconScores?.get(glyphKey(g.bbox));
-    const kin = kinFigures(g);
+    const kin = [...kinFigures(g), ...shapes.flatMap((x) => SHAPE_FIGURES[x] ?? [])];
     return !!s && (learned(g)?.wanted ?? 1) < 0.3 && kin.some((c) => PLAIN_ARROWS.has(c) && !classes.includes(c) && (s[c] ?? 0) >= 0.6);
   };
   /** The element's glyph that shows the figure asked for (its drawn shape, or the recognizer's P ≥ 0.5), if any. */
@@ -526,7 +529,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       return Object.entries(s).some(([c, p]) => c !== "other" && !kin.includes(c) && p >= 0.9);
     };
     const drawn = (g: Glyph) => !pagerNumbers().has(e.element_id) && g.shapes.some((x) => shapes.includes(x)) && !(worded && (learned(g)?.wanted ?? 1) < 0.1) && !otherFigure(g);
-    return glyphs.find(drawn) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5);
+    return glyphs.find(drawn) ?? glyphs.find((g) => (learned(g)?.wanted ?? 0) >= 0.5) ?? glyphs.find((g) => !pagerNumbers().has(e.element_id) && !worded && standsIn(g));
   };
   const lines = elements.filter(isText).map((t) => ({ text: t.label, bbox: boxOf(t), confidence: 1, words: [] }));
   const captions = new Map<string, string>();
