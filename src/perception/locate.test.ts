@@ -232,7 +232,7 @@ describe("grounding a person's instruction", () => {
   });
 
   it("greyed out, where the words keep their contrast or placeholders are as pale: the field whose fill is faded towards the page", () => {
-    for (const [page, white, faded] of [[236, 255, 246], [34, 255, 233]] as const) {
+    for (const [page, white, faded] of [[236, 255, 246], [34, 255, 233], [255, 255, 233]] as const) {
       const f = canvas();
       f.fill([0, 0, 1000, 800], [page, page, page]);
       const rows: [BBox, number, number][] = [[[100, 100, 400, 130], white, 30], [[100, 150, 400, 180], white, 170], [[100, 200, 400, 230], faded, 170], [[100, 250, 400, 280], white, 30]];
@@ -245,6 +245,19 @@ describe("grounding a person's instruction", () => {
       expect(locate("the disabled field", fields, f)).toMatchObject({ found: true, element_id: "f2", ambiguous: false });
       expect(locate("le champ activé", fields, f)).not.toMatchObject({ element_id: "f2" });
     }
+    // Among drop-downs, a greyed kin button (pale words on grey) says nothing: the drop-down filled grey is the one.
+    const g = canvas();
+    g.fill([0, 0, 1000, 800], [255, 255, 255]);
+    const dds: [BBox, number][] = [[[100, 100, 400, 130], 255], [[100, 150, 400, 180], 233], [[100, 200, 400, 230], 255]];
+    for (const [b, fill] of dds) {
+      g.fill(b, [120, 120, 120]);
+      g.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [fill, fill, fill]);
+      g.fill([b[0] + 10, b[1] + 10, b[0] + 120, b[1] + 20], fill === 255 ? [30, 30, 30] : [100, 100, 100]);
+    }
+    g.fill([100, 300, 200, 330], [108, 117, 125]);
+    g.fill([110, 310, 190, 320], [200, 200, 200]);
+    const els = [...dds.map(([b], k) => el(`d${k}`, "dropdown", b, "")), el("btn", "button", [100, 300, 200, 330], "Rechercher")];
+    expect(locate("la liste déroulante grisée", els, g)).toMatchObject({ found: true, element_id: "d1", ambiguous: false });
   });
 
   it("a rank over elements bearing the name counts a kin type where the exact type has too few of them", () => {

@@ -354,7 +354,8 @@ function iconClasses(parsed: ParsedInstruction): readonly string[] {
 /**
  * Fields (text inputs, drop-downs) told apart by their fill: a greyed-out one's is faded towards the page, between the
  * fill the others share and the colour around it (a disabled entry a shade greyer than the white ones, on a light or a
- * dark page). Each field with whether it is faded; empty where none is, or where fewer than two share a fill.
+ * dark page), or, where they share the page's colour, another. Each field with whether it is faded; empty where none
+ * is, or where fewer than two share a fill.
  */
 function fadedFields<S extends { readonly e: LocatableElement; readonly bbox: BBox }>(pixels: Frame, candidates: readonly S[]): Map<S, boolean> {
   const looks = candidates.filter((s) => FIELD_TYPES.includes(s.e.type)).flatMap((s) => {
@@ -362,7 +363,9 @@ function fadedFields<S extends { readonly e: LocatableElement; readonly bbox: BB
     return l ? [[s, l] as const] : [];
   });
   const shared = median(looks.map(([, l]) => l.fill));
-  const faded = (l: { fill: number; around: number }) => Math.sign(l.fill - l.around) === Math.sign(shared - l.around) && Math.abs(l.fill - l.around) < Math.abs(shared - l.around) - 3;
+  // (Where the shared fill is the page's own colour, a field filled otherwise: a grey field among white ones on white.)
+  const faded = (l: { fill: number; around: number }) =>
+    Math.abs(shared - l.around) <= 3 ? Math.abs(l.fill - shared) > 3 : Math.sign(l.fill - l.around) === Math.sign(shared - l.around) && Math.abs(l.fill - l.around) < Math.abs(shared - l.around) - 3;
   const alike = looks.filter(([, l]) => Math.abs(l.fill - shared) <= 2).length;
   return alike >= 2 && looks.some(([, l]) => faded(l)) ? new Map(looks.map(([s, l]) => [s, faded(l)])) : new Map();
 }
@@ -665,8 +668,9 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const top = accented((exact.length >= 2 ? exact : fitting).filter((s) => !isText(s.e)));
       if (top) top.score += 0.15;
     } else if (pixels && (parsed.state === "disabled" || parsed.state === "enabled")) {
-      // Not read by the detector: a greyed-out one is the one whose ink stands out far less than its kind's on screen.
-      const elements = fitting.filter((s) => !isText(s.e));
+      // Not read by the detector: a greyed-out one is the one whose ink stands out far less than its kind's on screen (of
+      // the very type asked, where there are two or more: a greyed button says nothing of « la liste déroulante grisée »).
+      const elements = exact.length >= 2 ? exact : fitting.filter((s) => !isText(s.e));
       const contrast = new Map(elements.map((s) => [s, inkContrast(pixels, insetBox(s.bbox))]));
       const typical = median([...contrast.values()]);
       const greyed = (c: number) => c > 0 && c < 0.7 * typical;
