@@ -245,14 +245,15 @@ describe("grounding a person's instruction", () => {
       expect(locate("the disabled field", fields, f)).toMatchObject({ found: true, element_id: "f2", ambiguous: false });
       expect(locate("le champ activé", fields, f)).not.toMatchObject({ element_id: "f2" });
     }
-    // Among drop-downs, a greyed kin button (pale words on grey) says nothing: the drop-down filled grey is the one.
+    // Among drop-downs, a greyed kin button (pale words on grey) says nothing: the drop-down filled grey is the one, its
+    // words as dark as the others'.
     const g = canvas();
     g.fill([0, 0, 1000, 800], [255, 255, 255]);
     const dds: [BBox, number][] = [[[100, 100, 400, 130], 255], [[100, 150, 400, 180], 233], [[100, 200, 400, 230], 255]];
     for (const [b, fill] of dds) {
       g.fill(b, [120, 120, 120]);
       g.fill([b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1], [fill, fill, fill]);
-      g.fill([b[0] + 10, b[1] + 10, b[0] + 120, b[1] + 20], fill === 255 ? [30, 30, 30] : [100, 100, 100]);
+      g.fill([b[0] + 10, b[1] + 10, b[0] + 120, b[1] + 20], [30, 30, 30]);
     }
     g.fill([100, 300, 200, 330], [108, 117, 125]);
     g.fill([110, 310, 190, 320], [200, 200, 200]);
