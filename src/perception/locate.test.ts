@@ -476,6 +476,14 @@ describe("grounding a person's instruction", () => {
     // (its control: the circle drawn before it, which no element stands for)
     expect(locate("the Non radio button", texts, f)).toMatchObject({ found: true, element_id: "text:3:toggle", bbox: [480, 101, 494, 115], ambiguous: false });
     expect(locate("the Non radio button", texts, screen)).toMatchObject({ ambiguous: true }); // no pixels to tell them apart
+    // No box before any of them: the one naming a check box at all (a settings row's heading, its box at the row's end),
+    // not the same words two drop-downs show as their values.
+    const rows = [
+      el("dd1", "dropdown", [600, 200, 900, 230], "Activer les notifications"), el("text:4", "generic_interactive", [610, 208, 800, 222], "Activer les notifications"),
+      el("text:5", "generic_interactive", [40, 300, 230, 316], "Activer les notifications"), el("box", "checkbox", [880, 300, 940, 318], "Oui"),
+      el("dd2", "dropdown", [40, 500, 900, 530], "Mot de passe"), el("text:6", "generic_interactive", [50, 508, 240, 522], "Activer les notifications"),
+    ];
+    expect(locate("the Activer les notifications checkbox", rows, canvas())).toMatchObject({ found: true, element_id: "box", ambiguous: false });
   });
 
   it("the password field is the one showing masked text, whatever its caption says", () => {

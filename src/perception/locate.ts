@@ -849,7 +849,10 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const tied = [best, ...scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && isCaption(s))];
       // « The switch »: the caption whose control is drawn as a switch (a settings row's heading), before any other.
       const switched = switches?.size ? tied.filter((s) => switches.has(controlOf(s)?.element_id ?? "")) : [];
-      const toggled = switched.length === 1 ? switched : tied.filter((s) => !!toggleBefore(pixels, s.bbox));
+      const before = tied.filter((s) => !!toggleBefore(pixels, s.bbox));
+      // (…else the one whose words name a toggle of the very type at all: a settings row's heading, not the same words a
+      // drop-down shows as its value.)
+      const toggled = switched.length === 1 ? switched : before.length ? before : tied.filter((s) => controlOf(s)?.type === wantType);
       if (toggled.length === 1) {
         best = toggled[0]!;
         chosen = controlOf(best) ?? { element_id: best.e.element_id, type: best.e.type, bbox: best.bbox };
