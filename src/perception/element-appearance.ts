@@ -376,27 +376,32 @@ export function accentShare(frame: Frame, box: BBox): number {
 }
 
 /**
- * How strongly an element's ink stands out from its background, 0–255: the 90th percentile of the pixels' luminance
- * distance from the box's most common luminance (its fill). Greyed-out controls (a disabled field's pale value, a
- * disabled check box's grey caption) stand out less than their enabled neighbours.
+ * How strongly an element's ink stands out from its background, 0–255: the 90th percentile of the pixels' colour
+ * distance (the largest of the three channels') from the colour of the box's most common luminance (its fill).
+ * Greyed-out controls (a disabled field's pale value, a disabled check box's grey caption) stand out less than their
+ * enabled neighbours; a coloured word (a danger button's red on a dark fill) stands out as its colour does.
  */
 export function inkContrast(frame: Frame, box: BBox): number {
   const img = toRgb(frame);
   const [x1, y1, x2, y2] = pixelBox(img, box);
   if (x2 - x1 < 2 || y2 - y1 < 2) return 0;
   const step = Math.max(1, Math.floor(Math.sqrt(((x2 - x1) * (y2 - y1)) / 20000)));
-  const lums: number[] = [];
+  const at: number[] = [];
   const counts = new Uint32Array(256);
+  const lum = (o: number) => Math.round(0.299 * img.data[o]! + 0.587 * img.data[o + 1]! + 0.114 * img.data[o + 2]!);
   for (let y = y1; y < y2; y += step)
     for (let x = x1; x < x2; x += step) {
       const o = (y * img.width + x) * 3;
-      const l = Math.round(0.299 * img.data[o]! + 0.587 * img.data[o + 1]! + 0.114 * img.data[o + 2]!);
-      lums.push(l);
-      counts[l]!++;
+      at.push(o);
+      counts[lum(o)]!++;
     }
-  let bg = 0;
-  for (let l = 1; l < 256; l++) if (counts[l]! > counts[bg]!) bg = l;
-  const d = lums.map((l) => Math.abs(l - bg)).sort((a, b) => a - b);
+  let bgLum = 0;
+  for (let l = 1; l < 256; l++) if (counts[l]! > counts[bgLum]!) bgLum = l;
+  // The background's colour (of the commonest grey level): ink is told from it by colour too, a red word on a dark fill
+  // standing out as much as a white one.
+  const bgPixels = at.filter((o) => lum(o) === bgLum);
+  const bg = [0, 1, 2].map((c) => median(bgPixels.map((o) => img.data[o + c]!)));
+  const d = at.map((o) => Math.max(Math.abs(img.data[o]! - bg[0]!), Math.abs(img.data[o + 1]! - bg[1]!), Math.abs(img.data[o + 2]! - bg[2]!))).sort((a, b) => a - b);
   // Ink is a small share of a box: its strongest tenth, not the mean (mostly background).
   const ink = d.filter((x) => x > 24);
   return ink.length ? ink[Math.floor(0.9 * (ink.length - 1))]! : 0;

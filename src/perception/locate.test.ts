@@ -227,6 +227,11 @@ describe("grounding a person's instruction", () => {
     const fields = [...values.map(([b], k) => el(`f${k}`, "text_input", b, "")), el("empty", "text_input", [100, 250, 400, 280], "")];
     expect(inkContrast(f, [110, 105, 390, 125])).toBeGreaterThan(200);
     expect(inkContrast(f, [110, 205, 390, 225])).toBeLessThan(100);
+    // A red word on a dark fill stands out as its colour does, not as its grey level (about 95 above the fill's).
+    const red = canvas();
+    red.fill([500, 100, 700, 130], [24, 24, 27]);
+    red.fill([520, 110, 600, 120], [239, 68, 68]);
+    expect(inkContrast(red, [505, 105, 695, 125])).toBeGreaterThan(200);
     expect(locate("the disabled field", fields, f)).toMatchObject({ found: true, element_id: "f2", ambiguous: false });
     expect(locate("le champ grisé", fields.slice(0, 2), f)).toMatchObject({ ambiguous: true }); // none greyed: no evidence
   });
