@@ -448,7 +448,7 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   home: { words: ["house", "maison"], labels: ["home", "accueil"], shapes: [], classes: ["home"] },
   help: { words: ["question mark", "point d interrogation", "?", "lifebuoy", "life buoy", "life ring", "lifesaver", "bouee", "bouee de sauvetage"], labels: ["help", "aide", "?"], shapes: [], classes: ["help"] },
   folder: { words: ["folder", "dossier", "repertoire"], labels: ["open", "ouvrir", "folder", "dossier", "browse", "parcourir"], shapes: [], classes: ["folder"] },
-  user: { words: ["person", "avatar", "silhouette", "bonhomme", "personne"], labels: ["user", "utilisateur", "profile", "profil", "account", "compte"], shapes: [], classes: ["user"] },
+  user: { words: ["person", "avatar", "silhouette", "bonhomme", "personne"], labels: ["user", "utilisateur", "profile", "profil", "account", "compte", "my account", "mon compte"], shapes: [], classes: ["user"] },
   // (Chat, learned with the later figures, stands before mail: « messages » names a chat's bubbles first, then a mail's
   // envelope — a name several icons bear is tried in this order.)
   chat: { words: ["chat bubble", "chat bubbles", "speech bubble", "speech bubbles", "bubble", "bubbles", "bulle", "bulles", "bulle de discussion", "bulles de discussion"], labels: ["chat", "comments", "comment", "commentaires", "commentaire", "messages", "discussion", "conversation"], shapes: [], classes: ["chat"] },
