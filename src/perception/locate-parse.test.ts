@@ -33,6 +33,12 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the selected field Name")).toMatchObject({ target: "Name", type: "text_input", state: "on" });
   });
 
+  it("\"next to last\" is a rank before the kind; after it, beside a capitalised name (\"next to Last updated\")", () => {
+    expect(parseInstruction("the next to last link")).toMatchObject({ type: "link", ordinal: -2 });
+    expect(parseInstruction("the View invoice link next to Last updated")).toMatchObject({ target: "View invoice", type: "link", relation: { kind: "near", anchor: "Last updated" } });
+    expect(parseInstruction("the View invoice link next to Last updated").ordinal).toBeUndefined();
+  });
+
   it("« grisé » with its accent is the state, « grise » the colour", () => {
     expect(parseInstruction("le bouton radio grisé")).toEqual({ verb: "click", target: "", type: "radio_button", state: "disabled" });
     expect(parseInstruction("la zone grise")).toMatchObject({ colour: "grey" });

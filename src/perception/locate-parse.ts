@@ -413,6 +413,15 @@ export function parseInstruction(instruction: string): ParsedInstruction {
     const k: typeof hit.kind = stateToo ? { k: "state", v: stateToo[1] } : hit.kind;
     // A type or icon word written with a capital inside the instruction may be what the screen shows ("the Icons link").
     if (((k.k === "type" && k.v !== "menu") || k.k === "iconword") && !inAnchor && /^\p{Lu}/u.test(t.orig)) capitalised.push(toks.slice(i, i + hit.len));
+    // "the View invoice link next to Last updated": after the kind, with « Last » capitalised, beside a name, not the
+    // rank "next to last".
+    const last = said[said.length - 1]!;
+    if (k.k === "ordinal" && !relation && type && said.length === 3 && said[0]!.f === "next" && /^\p{Lu}/u.test(last.orig)) {
+      relation = { kind: "near", anchor: [last] };
+      inAnchor = true;
+      i += hit.len;
+      continue;
+    }
     switch (k.k) {
       case "relation":
         if (!relation && i > 0) {
