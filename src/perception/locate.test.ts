@@ -990,6 +990,13 @@ describe("grounding a person's instruction", () => {
     const low = [els[0]!, els[1]!, el("text:0", "generic_interactive", [400, 700, 490, 716], "Paramètres")];
     expect(await locateWithIcons("le bouton paramètres en haut", low, single, recognizer)).toMatchObject({ found: true, element_id: "g1" });
     expect(await locateWithIcons("le bouton paramètres en bas", low, single, recognizer)).toMatchObject({ found: true, element_id: "text:0" });
+    // …and a button of the very type bearing the name only in part (a table's « ACTIONS » header for « plus d'actions »):
+    // the button showing the three dots.
+    const dots = canvas();
+    for (const x of [106, 111, 116]) dots.fill([x, 110, x + 3, 113], [40, 40, 40]);
+    const more: IconRecognizer = { classes: ["more", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] < 200 ? { more: 0.97, other: 0.03 } : { more: 0.01, other: 0.99 })) };
+    const header = [el("dots", "button", [100, 100, 124, 124], ""), el("head", "button", [400, 300, 520, 330], "ACTIONS")];
+    expect(await locateWithIcons("le bouton plus d'actions", header, dots, more)).toMatchObject({ found: true, element_id: "dots" });
   });
 
   it("a name several icons stand for (« messages »): the one seen, a chat's bubbles or a mail's envelope", async () => {

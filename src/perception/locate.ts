@@ -238,7 +238,9 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     // (…or not where the instruction places it: « le bouton paramètres en haut » beside a caption « Settings · +1 % » low
     // on the page.)
     const misplaced = !!found && !!parsed.position && !matchesPositionHint(found.bbox, parsed.position, frame);
-    const textOnly = r.found && !!parsed.type && isText({ element_id: r.element_id }) && (r.ambiguous || (found?.text_score ?? 1) < 0.8 || misplaced) && !placed;
+    // (…or any element that bears the name only in part: a table's « ACTIONS » header for « le bouton plus d'actions ».)
+    const partly = (found?.text_score ?? 1) < 0.8;
+    const textOnly = r.found && !!parsed.type && (partly || (isText({ element_id: r.element_id }) && (r.ambiguous || misplaced))) && !placed;
     // Why the icon reading is tried decides how it wins: where nothing (or no anchor) matched, it is the answer; where
     // the target is placed, when it stands there much better; where only a kin element or lines of text bear the name,
     // when an element of the very type shows the icon and bears no words.
