@@ -39,6 +39,12 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the View invoice link next to Last updated").ordinal).toBeUndefined();
   });
 
+  it("\"the menu button\", « le bouton menu »: a button named menu, not a menu bar's item; \"the Tools menu\" stays one", () => {
+    expect(parseInstruction("le bouton menu")).toEqual({ verb: "click", target: "menu", type: "button" });
+    expect(parseInstruction("the menu button")).toEqual({ verb: "click", target: "menu", type: "button" });
+    expect(parseInstruction("the Tools menu")).toMatchObject({ target: "Tools", menu: true });
+  });
+
   it("« grisé » with its accent is the state, « grise » the colour", () => {
     expect(parseInstruction("le bouton radio grisé")).toEqual({ verb: "click", target: "", type: "radio_button", state: "disabled" });
     expect(parseInstruction("la zone grise")).toMatchObject({ colour: "grey" });

@@ -591,7 +591,11 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   const folded = target.map((t) => t.f);
   // (A field said masked, « masqué », shows masked text too, whatever it is called.)
   const masked = MASKED_WORDS.some((m) => folded.some((_, i) => m.every((w, k) => folded[i + k] === w))) || toks.some((t) => MASKED_DESCRIPTIONS.has(t.f) && !relation?.anchor.includes(t));
-  const targetText = quoted ? quoted[1]!.trim() : words.map((t) => t.orig).join(" ");
+  // "the menu button", « le bouton menu »: a button said a menu, nothing else named, is named so (a « Menu » button, or
+  // the icon that stands for one), not an item of a menu bar.
+  const menuWord = menu && finalType === "button" && !quoted && !icon && !words.length ? toks.find((t) => t.f === "menu") : undefined;
+  if (menuWord) menu = false;
+  const targetText = quoted ? quoted[1]!.trim() : menuWord ? menuWord.orig : words.map((t) => t.orig).join(" ");
   // (Small words between the anchor's named words are its own: "the Terms of Use section".)
   const anchorNamed = relation?.anchor.filter(isNamed) ?? [];
   const anchorWords = relation && anchorNamed.length >= 2 ? relation.anchor.slice(relation.anchor.indexOf(anchorNamed[0]!), relation.anchor.indexOf(anchorNamed[anchorNamed.length - 1]!) + 1) : anchorNamed;
