@@ -679,6 +679,18 @@ describe("grounding a person's instruction", () => {
     expect(probeFieldBesideCaption(g, [100, 106, 160, 124])).toBeUndefined();
   });
 
+  it("a short field the detector boxed whole and typed a button is the field its placeholder names, not the button beside it", () => {
+    const f = canvas();
+    f.fill([0, 0, 1000, 800], [255, 255, 255]);
+    f.outline([100, 100, 240, 170], 1, [200, 200, 200]);
+    f.fill([112, 130, 220, 140], [190, 190, 190]); // a pale placeholder
+    f.outline([254, 100, 370, 170], 1, [40, 140, 80]); // a button close beside it
+    for (const y of [110, 128, 146]) f.fill([270, y, 350, y + 10], [40, 140, 80]);
+    const els = [el("f", "button", [100, 100, 240, 170], "Invoice number"), el("b", "button", [254, 100, 370, 170], "Générer le rapport")];
+    const r = locate("the Invoice number field", els, f);
+    expect(r.found && r.point[0]).toBeLessThan(240);
+  });
+
   it("a caption's underlined drop-down on its row beats the next row's button below it", () => {
     const f = canvas();
     f.fill([200, 130, 600, 132], [120, 120, 120]);

@@ -786,8 +786,9 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // (One boxed as the field itself — a search field's placeholder taken for a link —: its words at the start of a
     // drawn box that is its own box.)
     if (pixels && FIELD_TYPES.includes(wantType!) && !isText(s.e)) {
-      const words = inkSpan(pixels, s.bbox);
-      const drawn = words && enclosingBox(pixels, words);
+      // (A box too narrow for its words' span to be read — a short field the detector boxed whole —: its inside.)
+      const words = inkSpan(pixels, s.bbox) ?? insetBox(s.bbox);
+      const drawn = enclosingBox(pixels, words);
       if (drawn && bboxIoU(drawn, s.bbox) >= 0.7) return { element_id: s.e.element_id, type: wantType!, bbox: s.bbox };
     }
     // (A toggle's caption read in one line with the words before it, « Échéance : High »: the words said.)
