@@ -7,7 +7,7 @@ import type { BBox } from "../core/geometry.js";
 import { median } from "../core/vectors.js";
 import { iconShapes, type IconShape } from "./icon-names.js";
 import type { ColourName } from "./locate-lexicon.js";
-import { componentsWithPixels, toRgb } from "./raster.js";
+import { componentsWithPixels, toGrey, toRgb } from "./raster.js";
 
 export interface Glyph {
   /** Frame pixels. */
@@ -386,9 +386,10 @@ export function inkContrast(frame: Frame, box: BBox): number {
   const [x1, y1, x2, y2] = pixelBox(img, box);
   if (x2 - x1 < 2 || y2 - y1 < 2) return 0;
   const step = Math.max(1, Math.floor(Math.sqrt(((x2 - x1) * (y2 - y1)) / 20000)));
+  const grey = toGrey(img);
   const at: number[] = [];
   const counts = new Uint32Array(256);
-  const lum = (o: number) => Math.round(0.299 * img.data[o]! + 0.587 * img.data[o + 1]! + 0.114 * img.data[o + 2]!);
+  const lum = (o: number) => grey[o / 3]!;
   for (let y = y1; y < y2; y += step)
     for (let x = x1; x < x2; x += step) {
       const o = (y * img.width + x) * 3;
@@ -417,10 +418,8 @@ export function fillAndSurround(frame: Frame, box: BBox): { fill: number; around
   const [x1, y1, x2, y2] = pixelBox(img, box);
   const pad = Math.max(3, Math.round(0.15 * (y2 - y1)));
   if (x2 - x1 < 8 || y2 - y1 < 8 || x1 - pad < 0 || y1 - pad < 0 || x2 + pad > img.width || y2 + pad > img.height) return undefined;
-  const lum = (x: number, y: number) => {
-    const o = (y * img.width + x) * 3;
-    return Math.round(0.299 * img.data[o]! + 0.587 * img.data[o + 1]! + 0.114 * img.data[o + 2]!);
-  };
+  const grey = toGrey(img);
+  const lum = (x: number, y: number) => grey[y * img.width + x]!;
   const counts = new Uint32Array(256);
   const [ix, iy] = [Math.max(2, Math.round(0.1 * (x2 - x1))), Math.max(2, Math.round(0.2 * (y2 - y1)))];
   for (let y = y1 + iy; y < y2 - iy; y++) for (let x = x1 + ix; x < x2 - ix; x++) counts[lum(x, y)]!++;

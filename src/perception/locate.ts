@@ -232,13 +232,11 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     // target, and may name it as an icon.)
     const anchorless = !!parsed.relation && !parsed.target && !!parsed.relation.anchor && findAnchors(parsed.relation, elements, parsed.type).length === 0;
     const placed = r.found && !!parsed.relation && !anchorless;
-    // …or, likewise, where only lines of text bear it, and not one line alone or not wholly: « le deuxième bouton
-    // paramètres » beside a caption « Paramètres · −9 % » is the second gear; "the help button" beside « Aide −33 % », the
-    // button showing a question mark.
-    // (…or not where the instruction places it: « le bouton paramètres en haut » beside a caption « Settings · +1 % » low
-    // on the page.)
+    // …or, likewise, where what bears the name bears it only in part ("the help button" beside « Aide −33 % »: the button
+    // showing a question mark; a table's « ACTIONS » header for « le bouton plus d'actions »), or where only lines of text
+    // bear it, not one line alone (« le deuxième bouton paramètres » beside « Paramètres · −9 % »: the second gear) or not
+    // where the instruction places it (« le bouton paramètres en haut » beside words low on the page).
     const misplaced = !!found && !!parsed.position && !matchesPositionHint(found.bbox, parsed.position, frame);
-    // (…or any element that bears the name only in part: a table's « ACTIONS » header for « le bouton plus d'actions ».)
     const partly = (found?.text_score ?? 1) < 0.8;
     const textOnly = r.found && !!parsed.type && (partly || (isText({ element_id: r.element_id }) && (r.ambiguous || misplaced))) && !placed;
     // Why the icon reading is tried decides how it wins: where nothing (or no anchor) matched, it is the answer; where
@@ -677,7 +675,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const typical = median([...contrast.values()]);
       const greyed = (c: number) => c > 0 && c < 0.7 * typical;
       const sign = parsed.state === "disabled" ? 1 : -1;
-      if (elements.length >= 2 && [...contrast.values()].some(greyed)) for (const [s, c] of contrast) if (c > 0) s.score += 0.15 * (greyed(c) ? 1 : -1) * sign;
+      if (elements.length >= 2 && [...contrast.values()].some(greyed))
+        for (const [s, c] of contrast) if (c > 0) s.score += 0.15 * (greyed(c) ? 1 : -1) * sign;
       // A greyed-out field, also where its words keep their contrast or where other fields' placeholders are as pale.
       for (const [s, faded] of fadedFields(pixels, elements)) s.score += 0.15 * (faded ? 1 : -1) * sign;
     }
