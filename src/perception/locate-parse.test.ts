@@ -45,6 +45,12 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the Tools menu")).toMatchObject({ target: "Tools", menu: true });
   });
 
+  it("\"in the Orders box\" after a kind said is the group the target is in; \"the Name box\" stays a field", () => {
+    expect(parseInstruction("the Supprimer button in the Commande fournisseur box")).toMatchObject({ target: "Supprimer", type: "button", relation: { kind: "inside", anchor: "Commande fournisseur" } });
+    expect(parseInstruction("type Smith in the Name box")).toEqual({ verb: "type", target: "Name", type: "text_input", value: "Smith" });
+    expect(parseInstruction("click in the Name box")).toEqual({ verb: "click", target: "Name", type: "text_input" });
+  });
+
   it("« grisé » with its accent is the state, « grise » the colour", () => {
     expect(parseInstruction("le bouton radio grisé")).toEqual({ verb: "click", target: "", type: "radio_button", state: "disabled" });
     expect(parseInstruction("la zone grise")).toMatchObject({ colour: "grey" });

@@ -258,7 +258,9 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
     return undefined;
   };
   for (let r = 0; r < toks.length; r++) {
-    const kind = PLACE_WORDS.get(toks[r]!.f);
+    // "the Delete button in the Orders box": a box the target is in, its kind said before — a group's frame, not a field.
+    const boxed = toks[r]!.f === "box" && r === toks.length - 1 && toks.some((t, j) => j < r && t.f === "in") && toks.some((_, j) => j < r && phraseAt(toks, j)?.kind.k === "type");
+    const kind = PLACE_WORDS.get(toks[r]!.f) ?? (boxed ? "inside" : undefined);
     if (!kind) continue;
     // After a French place word, English small words belong to the place's name (« la ligne Cash on delivery »).
     // A capitalised word is a name, whatever else it may mean (the « Dossier patient » card, not a folder icon).
@@ -287,7 +289,7 @@ function placeRelation(toks: readonly Token[]): { kind: "row" | "inside"; anchor
       if (j >= 0 && WINDOW_ACTIONS.has(toks[j]!.f) && windowed) return { start: j + 1, acts: true };
       return j >= 0 && PLACE_PREPOSITIONS.has(toks[j]!.f) ? { start: j, ...(ord ? { ordinal: ord.v } : {}) } : undefined;
     };
-    if (ENGLISH_PLACE.has(toks[r]!.f) && before.length) {
+    if ((ENGLISH_PLACE.has(toks[r]!.f) || boxed) && before.length) {
       const o = opening(r - before.length);
       if (o) return { kind, anchor: before, rest: [...toks.slice(0, o.start), ...toks.slice(r + 1)], ...(o.ordinal !== undefined ? { ordinal: o.ordinal } : {}), ...(o.acts ? { acts: true } : {}), ...(windowed ? { window: true } : {}) };
     }
