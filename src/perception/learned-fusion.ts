@@ -408,16 +408,19 @@ export function captionOfField(box: BBox, lines: readonly OcrLine[], otherFields
   return cap ? cap.text.replace(/\s*[:*]+\s*$/u, "").trim() : undefined;
 }
 
+/** A field or a drop-down: a box that shows a value and is named by its caption. */
+export const isFieldType = (type: string): boolean => type === "text_input" || type === "dropdown";
+
 /** One candidate per proposal, best first, labelled from the OCR lines. */
 export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonly OcrLine[]): ElementCandidate[] {
   const words = lines.flatMap((l) => l.words);
   const toggles = proposals.filter(isToggle);
-  const fields = proposals.filter((p) => p.type === "text_input" || p.type === "dropdown").map((p) => p.bbox);
+  const fields = proposals.filter((p) => isFieldType(p.type)).map((p) => p.bbox);
   return proposals.map((p) => {
     const inside = wordsInside(p.bbox, words, p.type);
     let text = inside.map((w) => w.text).join(" ");
     let label = text;
-    if (p.type === "text_input" || p.type === "dropdown") label = captionOfField(p.bbox, lines, fields) ?? label;
+    if (isFieldType(p.type)) label = captionOfField(p.bbox, lines, fields) ?? label;
     else if (isToggle(p)) {
       // A toggle is named by its whole caption: the line right of a bare indicator, or the
       // lines its box cuts (« Accepte les » of « Accepte les conditions »), which are its text too.

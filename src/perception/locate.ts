@@ -502,13 +502,15 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const pagerNumbers = () => numberedOnScreen().members;
   /** The recognizer's figures the arrow shapes a glyph is drawn with (of those asked) may belong to. */
   const kinFigures = (g: Glyph) => g.shapes.filter((x) => shapes.includes(x)).flatMap((x) => SHAPE_FIGURES[x] ?? []);
+  /** The recognizer's figures the arrow shapes asked for are drawn as. */
+  const askedFigures = shapes.flatMap((x) => SHAPE_FIGURES[x] ?? []);
   /**
    * A plain arrow the recognizer surely names so, where the figure asked for is one drawn with it (a download): it may
    * stand in for one, below one named — also where its drawn shape was misread (an arrow cut by the screen's edge).
    */
   const standsIn = (g: Glyph) => {
     const s = options.iconScores?.get(glyphKey(g.bbox));
-    const kin = [...kinFigures(g), ...shapes.flatMap((x) => SHAPE_FIGURES[x] ?? [])];
+    const kin = [...kinFigures(g), ...askedFigures];
     return !!s && (learned(g)?.wanted ?? 1) < 0.3 && kin.some((c) => PLAIN_ARROWS.has(c) && !classes.includes(c) && (s[c] ?? 0) >= 0.6);
   };
   /** The element's glyph that shows the figure asked for (its drawn shape, or the recognizer's P ≥ 0.5), if any. */

@@ -24,7 +24,7 @@ import { normalizeLabel } from "../core/text.js";
 import type { Vector } from "../core/vectors.js";
 import { classifyRegions, type ElementCandidate } from "./element-classifier.js";
 import { drawnFieldAround } from "./caption-field-probe.js";
-import { captionOfField, completeCaptionedToggles, completeRowSelectors, completeSwitches, completeTabStrips, fillIns, fitToggles, fuseWithOcr, joinSplitDropdowns, keepFused, retypeByFace, snapToShapes, widenFields } from "./learned-fusion.js";
+import { captionOfField, completeCaptionedToggles, completeRowSelectors, completeSwitches, completeTabStrips, fillIns, fitToggles, fuseWithOcr, isFieldType, joinSplitDropdowns, keepFused, retypeByFace, snapToShapes, widenFields } from "./learned-fusion.js";
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
@@ -284,7 +284,7 @@ export class UIElementDetector implements ElementDetector {
           // drop-down's arrow.
           const lines = ocr.lines;
           const retyped = retypeByFace(judged, drawn, greyImage, scale);
-          const fieldBoxes = [...learned, ...retyped].filter((e) => e.type === "text_input" || e.type === "dropdown").map((e) => e.bbox);
+          const fieldBoxes = [...learned, ...retyped].filter((e) => isFieldType(e.type)).map((e) => e.bbox);
           const kept = retyped.map((r, k) => (judged[k]!.type === "button" && r.type !== "button" ? { ...r, label: captionOfField(r.bbox, lines, fieldBoxes) ?? r.label } : r));
           timings.model_elements = fused.length;
           timings.model_elements_kept = learned.length;
@@ -294,7 +294,7 @@ export class UIElementDetector implements ElementDetector {
           // A field's or drop-down's box not on a drawn shape takes the edges drawn around its middle (drawnFieldAround).
           // A field the rules drew up to a drop-down's arrow button, which the model boxed alone, is that drop-down.
           const joined = joinSplitDropdowns([...learned, ...kept], (d, f, bbox) => ({ ...d, bbox, label: f.label, text: f.text, confidence: Math.max(d.confidence, f.confidence) }));
-          const onDrawn = snapToShapes(fillIns(await fillsOf(), joined), drawn).map((f) => (f.type === "text_input" || f.type === "dropdown") && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
+          const onDrawn = snapToShapes(fillIns(await fillsOf(), joined), drawn).map((f) => isFieldType(f.type) && !drawn.some((d) => d.bbox === f.bbox) ? { ...f, bbox: drawnFieldAround(frame, f.bbox) ?? f.bbox } : f);
           const filled = fuseWithOcr(onDrawn, ocr.lines);
           timings.fill_ins = filled.length;
           const found = [...joined, ...filled];
