@@ -29,6 +29,7 @@ import { TesseractOcr } from "../../src/perception/tesseract-ocr.js";
 import { UIElementDetector } from "../../src/perception/ui-element-detector.js";
 import { LogisticRulesGate } from "../../src/perception/rules-gate.js";
 import { benchHybridModel, round, writeResult } from "../lib.js";
+import { familyOf } from "../../training/fold-split.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DATA = join(ROOT, "training", "data");
@@ -46,7 +47,6 @@ const wanted = (process.env.RPAV_BENCH_SETS ?? SETS.join(",")).split(",").filter
 for (const w of wanted) if (!(SETS as readonly string[]).includes(w)) throw new Error(`RPAV_BENCH_SETS: unknown set "${w}" (known: ${SETS.join(", ")})`);
 const meta = JSON.parse(readFileSync(join(defaultDetectorModelDir(), "ui-detector.json"), "utf8")) as { fold: string; figures: { held_families: string[] } };
 const held = meta.figures.held_families;
-const familyOf = (m: { family: string; subfamily: string }) => (m.family === "html" ? `html/${m.subfamily}` : m.family);
 
 interface Screen {
   id: string;
