@@ -237,3 +237,72 @@ export function drawnFieldAround(frame: Frame, box: BBox): BBox | undefined {
   const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
   return found && found[0] <= cx && cx <= found[2] && found[1] <= cy && cy <= found[3] ? found : undefined;
 }
+
+/**
+ * The field drawn as a line under its text (a Material-style field: no box, only a bottom line; a pill whose shadow is its
+ * only edge), where the text is its placeholder or value: a straight line 1–3 px thick a little below the text, from at
+ * most two and a half text heights before the text's start (room for a lens) to well past its end (a link's own underline spans its words only),
+ * the same colour above and below it, and no side going down from its ends (the top of a box under a caption is no field's
+ * underline). The box: from the line's start to its end, from a little above the text to the line. Undefined otherwise.
+ */
+export function underlinedField(frame: Frame, text: BBox): BBox | undefined {
+  const img = toRgb(frame);
+  const g = toGrey(img);
+  const W = img.width;
+  const H = img.height;
+  const h = text[3] - text[1];
+  if (h < 4) return undefined;
+  const at = (x: number, y: number) => g[y * W + x]!;
+  const x0 = Math.max(1, Math.round(text[0]));
+  const x1 = Math.min(W - 1, Math.round(text[2]));
+  const yFrom = Math.ceil(text[3]) + 1;
+  const yTo = Math.min(H - 4, Math.round(text[3] + 1.2 * h));
+  for (let y = yFrom; y <= yTo; y++) {
+    const above = y - 1;
+    // A line row differs from the row above it (the background between text and line).
+    const line = (x: number, yy: number) => x >= 0 && x < W && Math.abs(at(x, yy) - at(x, above)) >= EDGE;
+    // Most of the text's span must be line on this row.
+    let onSpan = 0;
+    for (let x = x0; x < x1; x++) onSpan += line(x, y) ? 1 : 0;
+    if (onSpan < 0.9 * (x1 - x0)) continue;
+    // Its thickness, and the colour below it back to the colour above.
+    let t = 1;
+    while (t < 4 && y + t < H && line(Math.round((x0 + x1) / 2), y + t)) t++;
+    if (t > 3 || y + t + 2 >= H) return undefined;
+    const below = y + t + 1;
+    let same = 0;
+    for (let x = x0; x < x1; x++) same += Math.abs(at(x, below) - at(x, above)) < EDGE ? 1 : 0;
+    if (same < 0.8 * (x1 - x0)) return undefined;
+    // Its ends, gaps of 2 px allowed.
+    const end = (from: number, step: 1 | -1) => {
+      let last = from;
+      for (let x = from, gap = 0; x > 0 && x < W - 1; x += step) {
+        if (line(x, y) || (t > 1 && line(x, y + 1))) [last, gap] = [x, 0];
+        else if (++gap > 2) break;
+      }
+      return last;
+    };
+    const left = end(x0, -1);
+    const right = end(x1, 1);
+    if (left < text[0] - 2.5 * h || right - text[2] < 1.5 * h) return undefined;
+    // No side going down from either end (a box's top edge).
+    const side = (x: number) => {
+      let n = 0;
+      for (let yy = below; yy < Math.min(H, below + Math.round(0.6 * h)); yy++) n += Math.abs(at(x, yy) - at(x - 1, yy)) >= EDGE || Math.abs(at(x, yy) - at(Math.min(W - 1, x + 1), yy)) >= EDGE ? 1 : 0;
+      return n >= 0.5 * Math.round(0.6 * h);
+    };
+    if (side(left + 1) || side(right - 1)) return undefined;
+    // Nor a line of its extent below it within three text heights (a box's bottom: the top of a box under a caption whose
+    // sides are too soft to see); a page's rule running past both ends is no bottom.
+    for (let yy = below + 1; yy < Math.min(H, below + 3 * h); yy++) {
+      const edge = (x: number) => Math.abs(at(x, yy) - at(x, yy - 1)) >= EDGE;
+      let n = 0;
+      for (let x = left; x <= right; x++) n += edge(x) ? 1 : 0;
+      if (n < 0.8 * (right - left + 1)) continue;
+      const outside = (x: number) => x > 0 && x < W && edge(x);
+      if (!outside(left - Math.round(h)) || !outside(right + Math.round(h))) return undefined;
+    }
+    return [left, Math.max(0, text[1] - 0.6 * h), right + 1, y + t];
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { drawnFieldAround, enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
+import { drawnFieldAround, enclosingBox, probeFieldBesideCaption, underlinedField } from "./caption-field-probe.js";
 import { colourName, elementAppearance, inkContrast, switchShaped } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
 import { showsMaskedText } from "./masked-entry.js";
@@ -740,6 +740,41 @@ describe("grounding a person's instruction", () => {
     panelBelow.fill([50, 170, 900, 171], [120, 120, 120]);
     const above = probeFieldBesideCaption(panelBelow, [60, 110, 190, 150]);
     expect(above && above[2]).toBeLessThanOrEqual(500);
+  });
+
+  it("a field drawn as a line under its placeholder is the band above the line, not a box probed below it", () => {
+    // A placeholder's words (text ink, 20 px tall) over a 2-px line from 10 px before them to 300 px past them.
+    const underlined = () => {
+      const c = canvas();
+      c.fill([110, 104, 200, 124], [150, 150, 150]);
+      c.fill([100, 132, 500, 134], [120, 120, 120]);
+      return c;
+    };
+    const f = underlined();
+    expect(underlinedField(f, [110, 104, 200, 124])).toEqual([100, 92, 500, 134]);
+    // A search field's placeholder the detector took for a radio button: the field is the band above the line.
+    const r = locate("the search field", [el("r", "radio_button", [110, 104, 200, 124], "Type to search")], f);
+    expect(r.found && r.point[1]).toBeGreaterThan(92);
+    expect(r.found && r.point[1]).toBeLessThan(134);
+    expect(r.found && r.point[0]).toBeGreaterThan(250);
+    // A link's own underline spans its words only.
+    const link = canvas();
+    link.fill([110, 104, 200, 124], [150, 150, 150]);
+    link.fill([110, 126, 200, 127], [120, 120, 120]);
+    expect(underlinedField(link, [110, 104, 200, 124])).toBeUndefined();
+    // A caption over a box (a tall one: its bottom far below): the line is the box's top, with sides going down from its ends…
+    const boxed = canvas();
+    boxed.fill([110, 104, 200, 124], [150, 150, 150]);
+    boxed.outline([100, 132, 500, 240], 1, [120, 120, 120]);
+    expect(underlinedField(boxed, [110, 104, 200, 124])).toBeUndefined();
+    // …or, its sides too soft to see, with a bottom of its extent below.
+    const soft = underlined();
+    soft.fill([100, 170, 500, 171], [120, 120, 120]);
+    expect(underlinedField(soft, [110, 104, 200, 124])).toBeUndefined();
+    // A rule running past both ends below (a page's divider) is no box's bottom.
+    const ruled = underlined();
+    ruled.fill([0, 160, 1000, 161], [120, 120, 120]);
+    expect(underlinedField(ruled, [110, 104, 200, 124])).toBeDefined();
   });
 
   it("« le bouton Couleur »: a form's caption naming no button is the box drawn beside it (a colour chooser the detector missed); a button's own words are the button", () => {

@@ -14,7 +14,7 @@ import { bboxCenter, bboxContainsPoint, bboxIoU, matchesPositionHint, padBBox, p
 import type { UIElementType } from "../core/schemas/uielement.js";
 import { foldText, levenshtein, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
-import { enclosingBox, probeFieldBesideCaption } from "./caption-field-probe.js";
+import { enclosingBox, probeFieldBesideCaption, underlinedField } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
 import { accentShare, colourMatch, elementAppearance, fillAndSurround, inkContrast, regionAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
@@ -784,6 +784,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const h = s.bbox[3] - s.bbox[1];
     const around = aroundAny && (isText(s.e) || (aroundAny[2] - s.bbox[2] >= 2 * h && s.bbox[0] - aroundAny[0] < aroundAny[2] - s.bbox[2])) ? aroundAny : undefined;
     if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
+    // (Words over a line drawn under them and well past them — a field drawn as its bottom line —: that field, where
+    // nothing else stands over the line: a settings row's rule runs under the row's own control too.)
+    const underlined = pixels && FIELD_TYPES.includes(wantType!) ? underlinedField(pixels, s.bbox) : undefined;
+    const alone = (b: BBox) => !elements.some((e) => e !== s.e && !bboxContainsPoint(s.bbox, bboxCenter(boxOf(e))) && bboxContainsPoint(b, bboxCenter(boxOf(e))));
+    if (underlined && alone(underlined)) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: underlined };
     // (One boxed as the field itself — a search field's placeholder taken for a link —: its words at the start of a
     // drawn box that is its own box.)
     if (pixels && FIELD_TYPES.includes(wantType!) && !isText(s.e)) {
