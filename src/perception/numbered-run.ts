@@ -61,7 +61,15 @@ export function numberedRows(elements: readonly Boxed[]): NumberedRows {
 
 /** The runs of like boxes at even steps on one line, each with the numbering two or more of its read numbers agree on. */
 function numberings(elements: readonly Boxed[]): Array<{ run: readonly Boxed[]; startAt: number }> {
-  const found: Array<{ run: readonly Boxed[]; startAt: number }> = [];
+  return evenRuns(elements).flatMap((run) => {
+    const startAt = numbering(run);
+    return startAt === undefined ? [] : [{ run, startAt }];
+  });
+}
+
+/** The runs of three or more like boxes (about one size, on one line) at even steps, each step no longer than about two boxes. */
+export function evenRuns<B extends Boxed>(elements: readonly B[]): B[][] {
+  const found: B[][] = [];
   const h = (e: Boxed) => e.bbox[3] - e.bbox[1];
   const w = (e: Boxed) => e.bbox[2] - e.bbox[0];
   const cy = (e: Boxed) => (e.bbox[1] + e.bbox[3]) / 2;
@@ -72,11 +80,9 @@ function numberings(elements: readonly Boxed[]): Array<{ run: readonly Boxed[]; 
   for (const start of boxes) {
     if (seen.has(start.element_id)) continue;
     const row = boxes.filter((e) => alike(start, e)).sort((a, b) => cx(a) - cx(b));
-    // Runs of even steps, each step no longer than about two boxes.
-    let run: Boxed[] = [];
+    let run: B[] = [];
     const close = () => {
-      const startAt = run.length >= 3 ? numbering(run) : undefined;
-      if (startAt !== undefined) found.push({ run, startAt });
+      if (run.length >= 3) found.push(run);
       run = [];
     };
     for (const e of row) {

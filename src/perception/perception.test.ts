@@ -1189,7 +1189,41 @@ describe("missing models and data", () => {
     expect(digits.perception.detected_text).toEqual(["1", "2", "3", "4"]);
     const failing = await new UIElementDetector({ ocr: ocr(async () => { throw new ProviderUnavailableError("recognizer gone"); }) }).detect(frame);
     expect(failing.metadata.failed).toBeUndefined();
-    expect(failing.metadata.region_errors.map((e) => e.stage)).toEqual(["read_box", "read_box", "read_box", "read_box"]);
+    // (The boxes, still wordless, then stand in a row of like boxes: read again as a row's, and reported again.)
+    expect(failing.metadata.region_errors.map((e) => e.stage)).toEqual(["read_box", "read_box", "read_box", "read_box", "read_row", "read_row", "read_row", "read_row"]);
+  });
+
+  it("a row of like wordless boxes too wide for the small-box reading (a pager of outlined boxes) is read box by box: digits read surely name their boxes", async () => {
+    const W = 500;
+    const H = 120;
+    const data = new Uint8Array(W * H * 3).fill(246);
+    const rect = (x1: number, y1: number, x2: number, y2: number, c: number) => {
+      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.fill(c, (y * W + x) * 3, (y * W + x) * 3 + 3);
+    };
+    for (const x of [40, 120, 200, 280]) {
+      rect(x, 40, x + 70, 70, 150);
+      rect(x + 1, 41, x + 69, 69, 215);
+      rect(x + 32, 48, x + 38, 62, 40); // a digit-sized glyph
+    }
+    const frame = makeFrame({ data, width: W, height: H, channels: 3 });
+    const asked: BBox[][] = [];
+    const ocr: OcrProvider = {
+      name: "rows",
+      recognize: async () => ({ provider: "rows", lines: [], timings: {} }),
+      // The third box's digit read unsurely.
+      readBoxes: async (_f, boxes) => {
+        asked.push([...boxes]);
+        return boxes.map((b, k) => ({ text: `${k + 1}`, bbox: b, confidence: 0.9, words: [{ text: `${k + 1}`, bbox: b, confidence: k === 2 ? 0.5 : 0.95 }] }));
+      },
+    };
+    // The model's boxes (a proposer standing in for it): four wordless buttons at even steps.
+    const proposer = { name: "boxes", propose: async () => [40, 120, 200, 280].map((x) => ({ type: "button" as const, bbox: [x, 40, x + 70, 70] as BBox, confidence: 0.9 })) };
+    const det = await new UIElementDetector({ ocr, proposer }).detect(frame);
+    expect(det.metadata.timings.row_box_reads).toBe(4);
+    // Each box read inside its frame.
+    expect(asked.at(-1)!.every((b) => b[3] - b[1] < 30 && b[2] - b[0] < 70)).toBe(true);
+    const row = det.elements.filter((e) => e.bbox[1] >= 35 && e.bbox[3] <= 75).sort((a, b) => a.bbox[0] - b.bbox[0]);
+    expect(row.map((e) => e.label)).toEqual(["1", "2", "", "4"]);
   });
 });
 

@@ -28,6 +28,7 @@ import { captionOfField, completeCaptionedToggles, completeRowSelectors, complet
 import { toGrey, toRgb } from "./raster.js";
 import { proposeRegions, type GlyphRegion, type ShapeRegion } from "./region-proposer.js";
 import { describeRole } from "./roles.js";
+import { evenRuns } from "./numbered-run.js";
 
 export interface DetectorDeps {
   readonly ocr: OcrProvider;
@@ -162,6 +163,22 @@ export function unreadBoxes(shapes: readonly ShapeRegion[], glyphs: readonly Gly
     })
     .slice(0, MAX_BOX_READS)
     .map((s) => [s.bbox[0] + 1, s.bbox[1] + 1, s.bbox[2] - 1, s.bbox[3] - 1] as BBox);
+}
+
+/**
+ * The wordless buttons and links that stand in a row of three or more like boxes at even steps (a pager drawn in outlined
+ * boxes, its digits too thin or too small for the text detector), each with the box to read: its inside, inset from its
+ * frame by 15 % (a frame's edge read beside a digit makes « 4] »). At most MAX_BOX_READS.
+ */
+export function rowBoxesToRead(candidates: readonly ElementCandidate[]): Array<{ index: number; box: BBox }> {
+  const wordless = candidates.flatMap((c, index) => ((c.type === "button" || c.type === "link") && !/[\p{L}\p{N}]/u.test(c.label) ? [{ element_id: String(index), bbox: c.bbox, label: c.label }] : []));
+  return evenRuns(wordless)
+    .flat()
+    .slice(0, MAX_BOX_READS)
+    .map(({ element_id, bbox: [x0, y0, x1, y1] }) => {
+      const inset = 0.15 * Math.min(x1 - x0, y1 - y0);
+      return { index: Number(element_id), box: [x0 + inset, y0 + inset, x1 - inset, y1 - inset] as BBox };
+    });
 }
 
 /** What finds the elements of a screen: this file's detector in the process, or a daemon holding one warm (src/cli). */
@@ -310,6 +327,26 @@ export class UIElementDetector implements ElementDetector {
             return calibrated === undefined ? c : { ...c, confidence: calibrated };
           });
         }
+      }
+      // A row of like wordless boxes is read box by box (rowBoxesToRead): a box takes the digits read surely in it; the
+      // numbers of those still unread follow from their places (numbered-run.ts, when located). A failure there loses
+      // those digits only (property 39), not the screen.
+      const rowBoxes = this.deps.ocr.readBoxes ? rowBoxesToRead(candidates) : [];
+      if (rowBoxes.length) {
+        try {
+          const read = await this.deps.ocr.readBoxes!(frame, rowBoxes.map((r) => r.box), signal);
+          const next = [...candidates];
+          read.forEach((l, k) => {
+            const digits = l.words.length === 1 && /^\d{1,3}$/u.test(l.words[0]!.text) && l.words[0]!.confidence >= 0.8 ? l.words[0]!.text : undefined;
+            const at = rowBoxes[k]?.index;
+            if (digits && at !== undefined) next[at] = { ...next[at]!, label: digits, text: digits };
+          });
+          candidates = next;
+        } catch (e) {
+          if (e instanceof AbortedError) throw e;
+          for (const r of rowBoxes) regionErrors.push({ bbox: r.box, stage: "read_row", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
+        }
+        timings.row_box_reads = rowBoxes.length;
       }
     } catch (e) {
       if (e instanceof AbortedError) throw e;
