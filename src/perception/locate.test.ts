@@ -236,6 +236,25 @@ describe("grounding a person's instruction", () => {
     expect(locate("le champ grisé", fields.slice(0, 2), f)).toMatchObject({ ambiguous: true }); // none greyed: no evidence
   });
 
+  it("greyed out in its box only: the toggle whose box stands out from the page far less than its neighbours', its caption as dark", () => {
+    const f = canvas();
+    // Three check boxes (a 16-px box, then a caption): ticked blue, faded (a grey a shade off the page), empty outlined.
+    const rows: [number, (b: BBox) => void][] = [
+      [100, (b) => f.fill(b, [30, 100, 200])],
+      [140, (b) => f.fill(b, [226, 226, 226])],
+      [180, (b) => f.outline(b, 1, [120, 120, 120])],
+    ];
+    for (const [y, box] of rows) {
+      box([100, y + 2, 116, y + 18]);
+      f.fill([124, y + 5, 220, y + 15], [40, 40, 40]); // the caption's "text", as dark on every row
+    }
+    const toggles = rows.map(([y], k) => el(`c${k}`, "checkbox", [100, y, 230, y + 20], ["Alpha", "Beta", "Gamma"][k]!));
+    expect(locate("the disabled checkbox", toggles, f)).toMatchObject({ found: true, element_id: "c1", ambiguous: false });
+    expect(locate("la case activée", toggles, f)).not.toMatchObject({ element_id: "c1" });
+    // None faded: no evidence.
+    expect(locate("the disabled checkbox", [toggles[0]!, toggles[2]!], f)).toMatchObject({ ambiguous: true });
+  });
+
   it("greyed out, where the words keep their contrast or placeholders are as pale: the field whose fill is faded towards the page", () => {
     for (const [page, white, faded] of [[236, 255, 246], [34, 255, 233], [255, 255, 233]] as const) {
       const f = canvas();

@@ -681,6 +681,13 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
         for (const [s, c] of contrast) if (c > 0) s.score += 0.15 * (greyed(c) ? 1 : -1) * sign;
       // A greyed-out field, also where its words keep their contrast or where other fields' placeholders are as pale.
       for (const [s, faded] of fadedFields(pixels, elements)) s.score += 0.15 * (faded ? 1 : -1) * sign;
+      // A toggle greyed in its box only (its caption as dark as its neighbours'): its box, the square at the toggle's start,
+      // stands out from the page far less than theirs. Said for the faded ones only: a toggle greyed in its caption keeps
+      // what its caption tells.
+      const toggles = elements.filter((s) => isToggleType(s.e.type));
+      const boxes = new Map(toggles.map((s) => [s, inkContrast(pixels, indicatorOf(s.bbox))]));
+      const usual = median([...boxes.values()]);
+      if (toggles.length >= 2) for (const [s, c] of boxes) if (c < 0.5 * usual) s.score += 0.15 * sign;
     }
   }
   if (concept) {
@@ -929,6 +936,15 @@ function captionOfToggle(e: LocatableElement): string {
 }
 
 /** A box without its border: what it shows, not the frame drawn around it. */
+/**
+ * A toggle's box (its check box's square or its radio's disc) with the page around it: the square at the start of the
+ * toggle's box, nine tenths of its height wide (short of the caption), a fifth of its height more above, below and before.
+ */
+function indicatorOf(b: BBox): BBox {
+  const h = b[3] - b[1];
+  return [b[0] - 0.2 * h, b[1] - 0.2 * h, Math.min(b[2], b[0] + 0.9 * h), b[3] + 0.2 * h];
+}
+
 function insetBox(b: BBox): BBox {
   return padBBox(b, -Math.max(3, 0.15 * Math.min(b[2] - b[0], b[3] - b[1])));
 }
