@@ -45,6 +45,14 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the Tools menu")).toMatchObject({ target: "Tools", menu: true });
   });
 
+  it("\"the list view button\": in English the kind closing the phrase is the kind, an earlier kind word part of the name", () => {
+    expect(parseInstruction("the list view button")).toEqual({ verb: "click", target: "list view", type: "button" });
+    // Nothing between the two kind words: one kind said twice.
+    expect(parseInstruction("the dropdown list")).toEqual({ verb: "click", target: "", type: "dropdown" });
+    // French says the kind first.
+    expect(parseInstruction("le bouton vue liste")).toMatchObject({ type: "button" });
+  });
+
   it("\"in the Orders box\" after a kind said is the group the target is in; \"the Name box\" stays a field", () => {
     expect(parseInstruction("the Supprimer button in the Commande fournisseur box")).toMatchObject({ target: "Supprimer", type: "button", relation: { kind: "inside", anchor: "Commande fournisseur" } });
     expect(parseInstruction("type Smith in the Name box")).toEqual({ verb: "type", target: "Name", type: "text_input", value: "Smith" });
