@@ -333,6 +333,7 @@ export class UIElementDetector implements ElementDetector {
       // those digits only (property 39), not the screen.
       const rowBoxes = this.deps.ocr.readBoxes ? rowBoxesToRead(candidates) : [];
       if (rowBoxes.length) {
+        const tr = performance.now();
         try {
           const read = await this.deps.ocr.readBoxes!(frame, rowBoxes.map((r) => r.box), signal);
           const next = [...candidates];
@@ -347,6 +348,7 @@ export class UIElementDetector implements ElementDetector {
           for (const r of rowBoxes) regionErrors.push({ bbox: r.box, stage: "read_row", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
         }
         timings.row_box_reads = rowBoxes.length;
+        timings.row_read_ms = performance.now() - tr;
       }
     } catch (e) {
       if (e instanceof AbortedError) throw e;
