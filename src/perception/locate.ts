@@ -685,9 +685,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       // stands out from the page far less than theirs. Said for the faded ones only: a toggle greyed in its caption keeps
       // what its caption tells.
       const toggles = elements.filter((s) => isToggleType(s.e.type));
-      const boxes = new Map(toggles.map((s) => [s, inkContrast(pixels, indicatorOf(s.bbox))]));
-      const usual = median([...boxes.values()]);
-      if (toggles.length >= 2) for (const [s, c] of boxes) if (c < 0.5 * usual) s.score += 0.15 * sign;
+      if (toggles.length >= 2) {
+        const boxes = new Map(toggles.map((s) => [s, inkContrast(pixels, indicatorOf(s.bbox))]));
+        const usual = median([...boxes.values()]);
+        for (const [s, c] of boxes) if (c < 0.5 * usual) s.score += 0.15 * sign;
+      }
     }
   }
   if (concept) {
@@ -935,7 +937,6 @@ function captionOfToggle(e: LocatableElement): string {
   return isToggleType(e.type) ? e.label.replace(/^[oO0©®○●◯◉☐☑☒□■xX✓✔-]\s+(?=\S)/u, "") : e.label;
 }
 
-/** A box without its border: what it shows, not the frame drawn around it. */
 /**
  * A toggle's box (its check box's square or its radio's disc) with the page around it: the square at the start of the
  * toggle's box, nine tenths of its height wide (short of the caption), a fifth of its height more above, below and before.
@@ -945,6 +946,7 @@ function indicatorOf(b: BBox): BBox {
   return [b[0] - 0.2 * h, b[1] - 0.2 * h, Math.min(b[2], b[0] + 0.9 * h), b[3] + 0.2 * h];
 }
 
+/** A box without its border: what it shows, not the frame drawn around it. */
 function insetBox(b: BBox): BBox {
   return padBBox(b, -Math.max(3, 0.15 * Math.min(b[2] - b[0], b[3] - b[1])));
 }

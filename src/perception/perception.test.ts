@@ -1189,8 +1189,8 @@ describe("missing models and data", () => {
     expect(digits.perception.detected_text).toEqual(["1", "2", "3", "4"]);
     const failing = await new UIElementDetector({ ocr: ocr(async () => { throw new ProviderUnavailableError("recognizer gone"); }) }).detect(frame);
     expect(failing.metadata.failed).toBeUndefined();
-    // (The boxes, still wordless, then stand in a row of like boxes: read again as a row's, and reported again.)
-    expect(failing.metadata.region_errors.map((e) => e.stage)).toEqual(["read_box", "read_box", "read_box", "read_box", "read_row", "read_row", "read_row", "read_row"]);
+    // (The boxes, still wordless, stand in a row of like boxes: not read again as a row's, their reader gone.)
+    expect(failing.metadata.region_errors.map((e) => e.stage)).toEqual(["read_box", "read_box", "read_box", "read_box"]);
   });
 
   it("a row of like wordless boxes too wide for the small-box reading (a pager of outlined boxes) is read box by box: digits read surely name their boxes", async () => {
@@ -1224,6 +1224,11 @@ describe("missing models and data", () => {
     expect(asked.at(-1)!.every((b) => b[3] - b[1] < 30 && b[2] - b[0] < 70)).toBe(true);
     const row = det.elements.filter((e) => e.bbox[1] >= 35 && e.bbox[3] <= 75).sort((a, b) => a.bbox[0] - b.bbox[0]);
     expect(row.map((e) => e.label)).toEqual(["1", "2", "", "4"]);
+    // When that reading fails, the row's boxes stay, wordless, and are reported.
+    const failing = await new UIElementDetector({ ocr: { ...ocr, readBoxes: async () => { throw new ProviderUnavailableError("recognizer gone"); } }, proposer }).detect(frame);
+    expect(failing.metadata.failed).toBeUndefined();
+    expect(failing.elements.filter((e) => e.bbox[1] >= 35 && e.bbox[3] <= 75)).toHaveLength(4);
+    expect(failing.metadata.region_errors.map((e) => e.stage)).toEqual(["read_row", "read_row", "read_row", "read_row"]);
   });
 });
 

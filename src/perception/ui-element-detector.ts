@@ -170,7 +170,7 @@ export function unreadBoxes(shapes: readonly ShapeRegion[], glyphs: readonly Gly
  * boxes, its digits too thin or too small for the text detector), each with the box to read: its inside, inset from its
  * frame by 15 % (a frame's edge read beside a digit makes « 4] »). At most MAX_BOX_READS.
  */
-export function rowBoxesToRead(candidates: readonly ElementCandidate[]): Array<{ index: number; box: BBox }> {
+function rowBoxesToRead(candidates: readonly ElementCandidate[]): Array<{ index: number; box: BBox }> {
   const wordless = candidates.flatMap((c, index) => ((c.type === "button" || c.type === "link") && !/[\p{L}\p{N}]/u.test(c.label) ? [{ element_id: String(index), bbox: c.bbox, label: c.label }] : []));
   return evenRuns(wordless)
     .flat()
@@ -200,6 +200,7 @@ export class UIElementDetector implements ElementDetector {
     let failed: DetectionResult["metadata"]["failed"];
     let vlmUsed = false;
     let vlmError: string | undefined;
+    let boxReadFailed = false;
     // The learned detector runs while the OCR reads (both wait on native threads), outside the
     // fallback below: an image it cannot take is the caller's error (InvalidInputError), not a
     // detector failure to hide.
@@ -259,6 +260,7 @@ export class UIElementDetector implements ElementDetector {
             if (found.length) ocr = { ...ocr, lines: [...ocr.lines, ...found] };
           } catch (e) {
             if (e instanceof AbortedError) throw e;
+            boxReadFailed = true;
             for (const bbox of boxes) regionErrors.push({ bbox, stage: "read_box", code: e instanceof RpaError ? e.code : "region_failed", message: (e as Error).message });
           }
           timings.box_reads = boxes.length;
@@ -331,7 +333,8 @@ export class UIElementDetector implements ElementDetector {
       // A row of like wordless boxes is read box by box (rowBoxesToRead): a box takes the digits read surely in it; the
       // numbers of those still unread follow from their places (numbered-run.ts, when located). A failure there loses
       // those digits only (property 39), not the screen.
-      const rowBoxes = this.deps.ocr.readBoxes ? rowBoxesToRead(candidates) : [];
+      // (Not where the box reading above failed: its reader is gone for this screen, and those boxes are reported.)
+      const rowBoxes = this.deps.ocr.readBoxes && !boxReadFailed ? rowBoxesToRead(candidates) : [];
       if (rowBoxes.length) {
         const tr = performance.now();
         try {
