@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ProviderUnavailableError } from "../core/errors.js";
-import { makeFrame } from "../core/frame.js";
+import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
 import type { OcrProvider, OcrResult, OcrWord } from "../core/providers/ocr.js";
 import { rpav } from "../../test/support/cli.js";
@@ -1171,18 +1171,7 @@ describe("missing models and data", () => {
   });
 
   it("boxes read one by one add their characters; when that reading fails, the screen's elements stay and the boxes are reported", async () => {
-    const W = 300;
-    const H = 120;
-    const data = new Uint8Array(W * H * 3).fill(246);
-    const rect = (x1: number, y1: number, x2: number, y2: number, c: number) => {
-      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.fill(c, (y * W + x) * 3, (y * W + x) * 3 + 3);
-    };
-    for (const x of [40, 69, 98, 127]) {
-      rect(x, 40, x + 30, 70, 200);
-      rect(x + 1, 41, x + 29, 69, 255);
-      rect(x + 12, 48, x + 18, 62, 40); // a digit-sized glyph
-    }
-    const frame = makeFrame({ data, width: W, height: H, channels: 3 });
+    const frame = boxRow(300, [40, 69, 98, 127], 30, 200, 255);
     const ocr = (readBoxes: OcrProvider["readBoxes"]): OcrProvider => ({ name: "boxes", recognize: async () => ({ provider: "boxes", lines: [], timings: {} }), readBoxes });
     const digits = await new UIElementDetector({ ocr: ocr(async (_f, boxes) => boxes.map((b, k) => ({ text: `${k + 1}`, bbox: b, confidence: 0.95, words: [{ text: `${k + 1}`, bbox: [b[0] + 11, b[1] + 7, b[0] + 17, b[1] + 21] as BBox, confidence: 0.95 }] }))) }).detect(frame);
     expect(digits.metadata.timings.box_reads).toBe(4);
@@ -1194,18 +1183,7 @@ describe("missing models and data", () => {
   });
 
   it("a row of like wordless boxes too wide for the small-box reading (a pager of outlined boxes) is read box by box: digits read surely name their boxes", async () => {
-    const W = 500;
-    const H = 120;
-    const data = new Uint8Array(W * H * 3).fill(246);
-    const rect = (x1: number, y1: number, x2: number, y2: number, c: number) => {
-      for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.fill(c, (y * W + x) * 3, (y * W + x) * 3 + 3);
-    };
-    for (const x of [40, 120, 200, 280]) {
-      rect(x, 40, x + 70, 70, 150);
-      rect(x + 1, 41, x + 69, 69, 215);
-      rect(x + 32, 48, x + 38, 62, 40); // a digit-sized glyph
-    }
-    const frame = makeFrame({ data, width: W, height: H, channels: 3 });
+    const frame = boxRow(500, [40, 120, 200, 280], 70, 150, 215);
     const asked: BBox[][] = [];
     const ocr: OcrProvider = {
       name: "rows",
@@ -1231,6 +1209,20 @@ describe("missing models and data", () => {
     expect(failing.metadata.region_errors.map((e) => e.stage)).toEqual(["read_row", "read_row", "read_row", "read_row"]);
   });
 });
+
+/** A grey frame `width` × 120 with a row of boxes 30 px tall from y 40, `w` wide at `xs`, a 1-px border, each holding a digit-sized glyph at its middle. */
+function boxRow(width: number, xs: readonly number[], w: number, border: number, face: number): Frame {
+  const data = new Uint8Array(width * 120 * 3).fill(246);
+  const rect = (x1: number, y1: number, x2: number, y2: number, c: number) => {
+    for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) data.fill(c, (y * width + x) * 3, (y * width + x) * 3 + 3);
+  };
+  for (const x of xs) {
+    rect(x, 40, x + w, 70, border);
+    rect(x + 1, 41, x + w - 1, 69, face);
+    rect(x + w / 2 - 3, 48, x + w / 2 + 3, 62, 40);
+  }
+  return makeFrame({ data, width, height: 120, channels: 3 });
+}
 
 describe("rpav detect: bad images", () => {
   it("refuses a 20000×20000 PNG before decoding it, with the file name, exit 1", () => {
