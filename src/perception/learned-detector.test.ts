@@ -759,6 +759,30 @@ describe("LearnedDetector: the committed model on a fixture screen", () => {
   });
   afterAll(() => det?.close());
 
+  it("runs the model on a worker thread by default, with the outputs of the calling thread's session; where the worker fails, on the calling thread", async () => {
+    const frame = await readImageFile(join(FIXTURES, "screen.png"));
+    expect(det.onWorker).toBe(true);
+    const here = await LearnedDetector.create({ worker: false });
+    try {
+      expect(here.onWorker).toBe(false);
+      const [a, b] = [await det.run(frame), await here.run(frame)];
+      expect([a.w, a.h]).toEqual([b.w, b.h]);
+      expect(a.heat).toEqual(b.heat);
+      expect(a.box).toEqual(b.box);
+      // A worker whose run fails (it stopped): the same outputs, from this thread, and no worker after.
+      const failing = await LearnedDetector.create();
+      await (failing as unknown as { workers: { close(): Promise<void> } }).workers.close();
+      const stub = { size: 1, run: () => Promise.reject(new Error("the element detection worker stopped: exit code 1")), close: async () => undefined };
+      (failing as unknown as { workers: unknown }).workers = stub;
+      const c = await failing.run(frame);
+      expect(c.heat).toEqual(b.heat);
+      expect(failing.onWorker).toBe(false);
+      await failing.close();
+    } finally {
+      await here.close();
+    }
+  });
+
   it("an image too small or too large is invalid_input", async () => {
     const tiny = makeFrame({ data: new Uint8Array(10 * 10 * 3), width: 10, height: 10, channels: 3 });
     await expect(det.propose(tiny)).rejects.toThrow(InvalidInputError);

@@ -15,6 +15,7 @@
 // coarse detections at least `min_width` px wide (full-resolution pixels), with their own Platt
 // calibration, join the full-resolution ones under the same overlap rule (the more confident stays).
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as OrtModule from "onnxruntime-node";
@@ -28,6 +29,7 @@ import type { FillProposer } from "../core/providers/fill-proposer.js";
 import { UI_ELEMENT_TYPES, type UIElementType } from "../core/schemas/uielement.js";
 import { logit, sigmoid } from "../core/vectors.js";
 import { toRgb, type RgbImage } from "./raster.js";
+import { OnnxWorkers } from "./onnx-workers.js";
 import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
 
 export const DETECTOR_MODEL_FILE = "ui-detector.onnx";
@@ -275,14 +277,27 @@ export interface LearnedDetectorOptions {
   /** Merge the model's coarse pass into its detections when it has one (default true). The hybrid detector leaves it
    * off and asks for the pass's boxes apart, to add only where nothing else stands (`proposeFills`). */
   coarse?: boolean;
+  /**
+   * Run the model on a worker thread (default true): onnxruntime-node blocks the thread that runs a session, so on the
+   * main thread the model and the text detector took turns; on a worker they run side by side (median detection of
+   * detect-speed's 16 full-HD screens −130 ms in five interleaved pairs, `bench/RESULTS.md` stop 64). Where no worker
+   * starts, or one fails, the model runs on the calling thread.
+   */
+  worker?: boolean;
 }
+
+/** A model output, from a worker or from the calling thread's session. */
+type Outputs = Record<string, { readonly data: unknown; readonly dims: readonly number[] }>;
 
 export class LearnedDetector implements ElementProposer, FillProposer {
   readonly name = "learned_detector";
 
   private constructor(
     private readonly ort: typeof OrtModule,
-    private readonly session: InferenceSession,
+    /** The calling thread's session: made up front without a worker, else when the worker first fails. */
+    private session: InferenceSession | undefined,
+    private workers: OnnxWorkers | undefined,
+    private readonly load: () => Promise<InferenceSession>,
     readonly meta: DetectorMeta,
     private readonly useCoarse: boolean,
   ) {}
@@ -295,18 +310,46 @@ export class LearnedDetector implements ElementProposer, FillProposer {
       if (!existsSync(f)) throw new ProviderUnavailableError(`The UI element detector's file ${f} is missing. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file: f } });
     const meta = parseMeta(readFileSync(metaFile, "utf8"), metaFile);
     const ort: typeof OrtModule = await loadOnnxRuntime();
-    let session: InferenceSession;
-    try {
-      session = await ort.InferenceSession.create(readFileSync(modelFile), cpuSessionOptions(options.threads ?? 2));
-    } catch (e) {
-      throw new ProviderUnavailableError(`The UI element detector's model ${modelFile} cannot be loaded (${(e as Error)?.message ?? e}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { cause: e, details: { file: modelFile } });
-    }
+    const model = readFileSync(modelFile);
+    const sessionOptions = cpuSessionOptions(options.threads ?? 2);
+    const load = async () => {
+      try {
+        return await ort.InferenceSession.create(model, sessionOptions);
+      } catch (e) {
+        throw new ProviderUnavailableError(`The UI element detector's model ${modelFile} cannot be loaded (${(e as Error)?.message ?? e}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { cause: e, details: { file: modelFile } });
+      }
+    };
+    const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
+    const workers = options.worker === false ? undefined : await OnnxWorkers.start({ ortPath, model, size: 1, options: sessionOptions as Record<string, unknown>, what: "element detection" }).catch(() => undefined);
+    // A model no worker could load is loaded here, for its typed error.
+    const session = workers ? undefined : await load();
+    const outputs = workers?.outputNames ?? session!.outputNames;
     for (const name of ["heat_logits", "box", "state_logits"])
-      if (!session.outputNames.includes(name)) {
-        await session.release();
+      if (!outputs.includes(name)) {
+        await Promise.all([workers?.close(), session?.release()]);
         throw new ProviderUnavailableError(`The model ${modelFile} has no output "${name}": it is not a UI element detector. Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { details: { file: modelFile } });
       }
-    return new LearnedDetector(ort, session, meta, options.coarse ?? true);
+    return new LearnedDetector(ort, session, workers, load, meta, options.coarse ?? true);
+  }
+
+  /** Whether the model runs on a worker thread now. */
+  get onWorker(): boolean {
+    return (this.workers?.size ?? 0) > 0;
+  }
+
+  /** The model run on one input, on the worker where there is one, else (and where the worker fails) on this thread. */
+  private async runModel(build: () => Float32Array, dims: readonly number[]): Promise<Outputs> {
+    if (this.workers?.size) {
+      try {
+        return await this.workers.run(build(), dims);
+      } catch {
+        // The worker is gone (its input was handed over to it: built again below).
+        await this.workers.close();
+        this.workers = undefined;
+      }
+    }
+    const session = (this.session ??= await this.load());
+    return session.run({ [session.inputNames[0]!]: new this.ort.Tensor("float32", build(), [...dims]) });
   }
 
   /** The model's raw outputs on a frame (padded with black to a multiple of `align`). */
@@ -329,19 +372,21 @@ export class LearnedDetector implements ElementProposer, FillProposer {
     const { align } = this.meta;
     const W = Math.ceil(rgb.width / align) * align;
     const H = Math.ceil(rgb.height / align) * align;
-    const input = new Float32Array(3 * W * H);
-    const plane = W * H;
-    for (let y = 0; y < rgb.height; y++) {
-      let s = y * rgb.width * 3;
-      const row = y * W;
-      for (let x = 0; x < rgb.width; x++, s += 3) {
-        input[row + x] = rgb.data[s]!;
-        input[plane + row + x] = rgb.data[s + 1]!;
-        input[2 * plane + row + x] = rgb.data[s + 2]!;
+    const build = () => {
+      const input = new Float32Array(3 * W * H);
+      const plane = W * H;
+      for (let y = 0; y < rgb.height; y++) {
+        let s = y * rgb.width * 3;
+        const row = y * W;
+        for (let x = 0; x < rgb.width; x++, s += 3) {
+          input[row + x] = rgb.data[s]!;
+          input[plane + row + x] = rgb.data[s + 1]!;
+          input[2 * plane + row + x] = rgb.data[s + 2]!;
+        }
       }
-    }
-    const feeds = { [this.session.inputNames[0]!]: new this.ort.Tensor("float32", input, [1, 3, H, W]) };
-    const r = await this.session.run(feeds);
+      return input;
+    };
+    const r = await this.runModel(build, [1, 3, H, W]);
     const heat = r.heat_logits!;
     const [, , h, w] = heat.dims as number[];
     return { heat: heat.data as Float32Array, box: r.box!.data as Float32Array, state: r.state_logits!.data as Float32Array, w: w!, h: h! };
@@ -373,6 +418,6 @@ export class LearnedDetector implements ElementProposer, FillProposer {
   }
 
   async close(): Promise<void> {
-    await this.session.release();
+    await Promise.all([this.workers?.close(), this.session?.release()]);
   }
 }
