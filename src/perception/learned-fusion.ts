@@ -12,6 +12,7 @@
 import { bboxCenter, bboxContainsPoint, bboxCoverage, bboxIntersection, bboxIoU, bboxUnion, padBBox, type BBox } from "../core/geometry.js";
 import type { ElementProposal } from "../core/providers/element-proposer.js";
 import type { OcrLine, OcrWord } from "../core/providers/ocr.js";
+import { isFieldType } from "../core/schemas/uielement.js";
 import { median } from "../core/vectors.js";
 import { faceMarks, type ElementCandidate } from "./element-classifier.js";
 import { connectedComponents } from "./raster.js";
@@ -407,9 +408,6 @@ export function captionOfField(box: BBox, lines: readonly OcrLine[], otherFields
   const cap = captionOf(box, outside, "left") ?? captionOf(box, lines.filter((l) => !shown(l)), "above");
   return cap ? cap.text.replace(/\s*[:*]+\s*$/u, "").trim() : undefined;
 }
-
-/** A field or a drop-down: a box that shows a value and is named by its caption. */
-export const isFieldType = (type: string): boolean => type === "text_input" || type === "dropdown";
 
 /** One candidate per proposal, best first, labelled from the OCR lines. */
 export function fuseWithOcr(proposals: readonly FittedProposal[], lines: readonly OcrLine[]): ElementCandidate[] {

@@ -11,7 +11,7 @@
 import type { Frame } from "../core/frame.js";
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, matchesPositionHint, padBBox, positionHintScore, readingOrder } from "../core/geometry.js";
-import type { UIElementType } from "../core/schemas/uielement.js";
+import { isFieldType, type UIElementType } from "../core/schemas/uielement.js";
 import { foldText, levenshtein, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
 import { enclosingBox, probeFieldBesideCaption, underlinedField } from "./caption-field-probe.js";
@@ -358,7 +358,7 @@ function iconClasses(parsed: ParsedInstruction): readonly string[] {
  * is, or where fewer than two share a fill.
  */
 function fadedFields<S extends { readonly e: LocatableElement; readonly bbox: BBox }>(pixels: Frame, candidates: readonly S[]): Map<S, boolean> {
-  const looks = candidates.filter((s) => FIELD_TYPES.includes(s.e.type)).flatMap((s) => {
+  const looks = candidates.filter((s) => isFieldType(s.e.type)).flatMap((s) => {
     const l = fillAndSurround(pixels, s.bbox);
     return l ? [[s, l] as const] : [];
   });
@@ -400,12 +400,12 @@ function locateByLabel(parsed: ParsedInstruction, elements: readonly LocatableEl
   const ambiguous = !!second && best.score - second.score < margin;
   // Words on screen that caption a control ("Year" above its field, "Tiers payant" right of its
   // box): act on the control the instruction names, not on its caption.
-  const captioned = parsed.type === "text_input" || parsed.type === "dropdown" || parsed.type === "checkbox" || parsed.type === "radio_button";
+  const captioned = CAPTIONED_TYPES.includes(parsed.type!);
   // A caption whose field the detector did not find: the field drawn beside it in the pixels, as
   // for a person's instruction, never the caption's words (a click there focuses nothing, and the
   // text typed next goes to the field focused before).
   const control = best.element_id.startsWith("text:") && captioned ? controlCaptionedBy(best.bbox, parsed.type!, elements, best.label) : undefined;
-  const probed = !control && best.element_id.startsWith("text:") && FIELD_TYPES.includes(parsed.type!) && hasPixels(frame) ? probeFieldBesideCaption(frame, best.bbox) : undefined;
+  const probed = !control && best.element_id.startsWith("text:") && isFieldType(parsed.type) && hasPixels(frame) ? probeFieldBesideCaption(frame, best.bbox) : undefined;
   const narrowed = !control && !probed && parsed.target ? narrowToWords(parsed.target, elements.find((e) => e.element_id === best.element_id)) : undefined;
   const chosen = control ? { ...best, element_id: control.element_id, type: control.type, bbox: [control.bbox[0], control.bbox[1], control.bbox[2], control.bbox[3]] as BBox } : probed ? { ...best, element_id: `${best.element_id}:field`, type: parsed.type!, bbox: probed } : narrowed ? { ...best, bbox: narrowed } : best;
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: best.score, ambiguous, candidates, instruction: parsed };
@@ -416,7 +416,6 @@ const isText = (e: { element_id: string }) => e.element_id.startsWith("text:");
 const wordless = (label: string): boolean => label.trim().length <= 2 || !/[\p{L}\p{N}]/u.test(label);
 const isToggleType = (t: UIElementType | undefined): boolean => t === "checkbox" || t === "radio_button";
 const hasPixels = (f: Size | Frame): f is Frame => (f as Frame).data instanceof Uint8Array && typeof (f as Frame).channels === "number";
-const FIELD_TYPES: readonly UIElementType[] = ["text_input", "dropdown"];
 const CAPTIONED_TYPES: readonly UIElementType[] = ["text_input", "dropdown", "checkbox", "radio_button"];
 
 /** Lexicon phrases (normalized) → the other phrases of their group. */
@@ -539,7 +538,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const lines = elements.filter(isText).map((t) => ({ text: t.label, bbox: boxOf(t), confidence: 1, words: [] }));
   const captions = new Map<string, string>();
   const captionOfField = (e: LocatableElement): string => {
-    if (isText(e) || !FIELD_TYPES.includes(e.type)) return "";
+    if (isText(e) || !isFieldType(e.type)) return "";
     let c = captions.get(e.element_id);
     if (c === undefined) captions.set(e.element_id, (c = (captionOf(boxOf(e), lines, "left") ?? captionOf(boxOf(e), lines, "above"))?.text ?? ""));
     return c;
@@ -733,7 +732,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     if (!enclosures.has(s.e.element_id)) enclosures.set(s.e.element_id, pixels ? enclosingBox(pixels, s.bbox) : undefined);
     return enclosures.get(s.e.element_id);
   };
-  if (pixels && target && parsed.type && FIELD_TYPES.includes(parsed.type))
+  if (pixels && target && isFieldType(parsed.type))
     for (const s of plausible) if (isText(s.e) && enclosed(s)) s.score -= 0.04;
   // "In the top bar", « dans la barre d'outils »: a bar is a strip at the window's edge — of the leading candidates,
   // those in the strip of the one nearest that edge (the navigation bar's search icon, not the side bar's below it).
@@ -761,9 +760,9 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     // "The last button top right": ranks among those in that part of the window, where enough are.
     // A field's words inside a box drawn around them, where the detector missed the field, stand for that field (the
     // second « Search » field, of which only the placeholder was read).
-    const fieldText = (s: Scored) => !!pixels && FIELD_TYPES.includes(parsed.type!) && isText(s.e) && !!enclosed(s);
+    const fieldText = (s: Scored) => !!pixels && isFieldType(parsed.type) && isText(s.e) && !!enclosed(s);
     const topText = Math.max(...plausible.map((s) => s.text));
-    const fits = target && pixels && FIELD_TYPES.includes(parsed.type!) ? [...plausible, ...scored.filter((s) => !plausible.includes(s) && s.text >= topText - 0.02 && fieldText(s))] : plausible;
+    const fits = target && pixels && isFieldType(parsed.type) ? [...plausible, ...scored.filter((s) => !plausible.includes(s) && s.text >= topText - 0.02 && fieldText(s))] : plausible;
     const paged = fits.filter(inPager);
     const placed = hint ? fits.filter((s) => matchesPositionHint(s.bbox, hint, frame)) : [];
     const enough = (xs: readonly Scored[]) => xs.length >= Math.abs(parsed.ordinal!);
@@ -789,18 +788,18 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const controlOf = (s: Scored): typeof chosen | undefined => {
     // (An element of another type read over a field's placeholder — a pill's words taken for a radio button's caption —:
     // the drawn box around it, wide of its words as a field is, not a button's own border tight around them.)
-    const aroundAny = pixels && FIELD_TYPES.includes(wantType!) ? enclosed(s) : undefined;
+    const aroundAny = pixels && isFieldType(wantType) ? enclosed(s) : undefined;
     const h = s.bbox[3] - s.bbox[1];
     const around = aroundAny && (isText(s.e) || (aroundAny[2] - s.bbox[2] >= 2 * h && s.bbox[0] - aroundAny[0] < aroundAny[2] - s.bbox[2])) ? aroundAny : undefined;
     if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
     // (Words over a line drawn under them and well past them — a field drawn as its bottom line —: that field, where
     // nothing else stands over the line: a settings row's rule runs under the row's own control too.)
-    const underlined = pixels && FIELD_TYPES.includes(wantType!) ? underlinedField(pixels, s.bbox) : undefined;
+    const underlined = pixels && isFieldType(wantType) ? underlinedField(pixels, s.bbox) : undefined;
     const alone = (b: BBox) => !elements.some((e) => e !== s.e && !bboxContainsPoint(s.bbox, bboxCenter(boxOf(e))) && bboxContainsPoint(b, bboxCenter(boxOf(e))));
     if (underlined && alone(underlined)) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: underlined };
     // (One boxed as the field itself — a search field's placeholder taken for a link —: its words at the start of a
     // drawn box that is its own box.)
-    if (pixels && FIELD_TYPES.includes(wantType!) && !isText(s.e)) {
+    if (pixels && isFieldType(wantType) && !isText(s.e)) {
       // (A box too narrow for its words' span to be read — a short field the detector boxed whole —: its inside.)
       const words = inkSpan(pixels, s.bbox) ?? insetBox(s.bbox);
       const drawn = enclosingBox(pixels, words);
@@ -815,7 +814,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const drawn = pixels && toggle ? toggleBefore(pixels, cap) : undefined;
     if (drawn && (!control || control.bbox[0] >= cap[0] || control.bbox[2] <= drawn[0] + 1))
       return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: drawn };
-    const probed = () => (pixels && FIELD_TYPES.includes(wantType!) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined);
+    const probed = () => (pixels && isFieldType(wantType) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined);
     // Only a control of a kin type below the caption (the next row's button): a field drawn on the caption's own row,
     // right of it, is the one it names.
     if (control && control.type !== wantType && boxOf(control)[1] >= s.bbox[3] - 0.25 * h) {
@@ -845,8 +844,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     chosen = controlOf(best) ?? chosen;
     // Equal captions ("Email address" over a field and over a drop-down): the one whose box shows
     // what was asked, a drop-down's arrow or none.
-    if (pixels && FIELD_TYPES.includes(wantType!) && parsed.ordinal === undefined) {
-      const tied = scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && (isCaption(s) || FIELD_TYPES.includes(s.e.type)));
+    if (pixels && isFieldType(wantType) && parsed.ordinal === undefined) {
+      const tied = scored.filter((s) => s !== best && best!.score - s.score < 0.03 && Math.abs(s.text - best!.text) <= 0.05 && (isCaption(s) || isFieldType(s.e.type)));
       if (tied.length) {
         const wantsArrow = wantType === "dropdown";
         const fits = (c: typeof chosen | undefined) => !!c && dropDownArrow(pixels, c.bbox) === wantsArrow;
@@ -1113,7 +1112,7 @@ function findAnchors(rel: NonNullable<ParsedInstruction["relation"]>, elements: 
   // A field or drop-down named after its caption, of the kind asked for, is not the anchor those words name: the caption
   // is (« the combo box next to Département »: the drop-down labelled Département is the one asked for, not a thing
   // beside it; "the Sign in button next to Department" is beside the field).
-  const captioned = (e: LocatableElement) => FIELD_TYPES.includes(e.type) && targetType !== undefined && typeCompatibility(targetType, e.type) >= 0.6 && tied.some((x) => isText(x.e) && !bboxContainsPoint(boxOf(e), bboxCenter(boxOf(x.e))));
+  const captioned = (e: LocatableElement) => isFieldType(e.type) && targetType !== undefined && typeCompatibility(targetType, e.type) >= 0.6 && tied.some((x) => isText(x.e) && !bboxContainsPoint(boxOf(e), bboxCenter(boxOf(x.e))));
   // A check box or radio button of the kind asked for, named after the words beside it, stands for those words (« la case
   // de la ligne Martin »: the « Martin » link beside the box names the row; the box is the target, not the anchor).
   const wordsOf = (e: LocatableElement): LocatableElement => {

@@ -20,7 +20,7 @@
 import type { BBox, Point } from "../core/geometry.js";
 import { bboxCenter, readingOrder } from "../core/geometry.js";
 import type { Target } from "../core/schemas/workflow.js";
-import type { UIElement } from "../core/schemas/uielement.js";
+import { isFieldType, type UIElement } from "../core/schemas/uielement.js";
 import { cropFrame, type Frame } from "../core/frame.js";
 import { edgeMap, fillContrast, greyContrast, matchIcon, type IconMatch } from "../perception/icon-match.js";
 import { probeFieldBesideCaption } from "../perception/caption-field-probe.js";
@@ -149,7 +149,7 @@ export function groundByCues(target: Target, frame: Frame, screen: CueScreen, op
     return best;
   };
   const typing = !!target.typed_into;
-  const control = target.type === "text_input" || target.type === "dropdown";
+  const control = isFieldType(target.type);
   const excluded: string[] = [];
   const excludedBoxes: BBox[] = [];
   const taken = target.type === "text_input" ? (opts.taken ?? []) : [];

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { RUNS, screenStateArb, textBoxesArb, uiElementArb } from "../../../test/support/arbitraries.js";
 import { InvalidInputError, SchemaValidationError, SchemaVersionError } from "../errors.js";
 import { PerceptionSchema } from "./screenstate.js";
+import { isFieldType, UI_ELEMENT_TYPES } from "./uielement.js";
 import { formatJsonPath, parseJsonText, readDocument, readDocumentAs, writeDocument } from "./documents.js";
 
 const example = (name: string) => readFileSync(new URL(`../../../examples/design/${name}`, import.meta.url), "utf8");
@@ -49,6 +50,14 @@ describe("design examples", () => {
     delete s.state_embedding;
     s.mode = "light";
     expect(issuesOf(s)).toEqual(["$.state_embedding"]);
+  });
+});
+
+describe("element types", () => {
+  it("a field and a drop-down are the types a caption names and a value fills; nothing else is", () => {
+    expect(UI_ELEMENT_TYPES.filter((t) => isFieldType(t))).toEqual(["text_input", "dropdown"]);
+    expect(isFieldType(undefined)).toBe(false);
+    expect(isFieldType(null)).toBe(false);
   });
 });
 

@@ -14,6 +14,9 @@ export const UI_ELEMENT_TYPES = [
 export const UIElementTypeSchema = z.enum(UI_ELEMENT_TYPES);
 export type UIElementType = z.infer<typeof UIElementTypeSchema>;
 
+/** The types a person types into or chooses in (a field, a drop-down): what a caption names and a value fills. */
+export const isFieldType = (type: string | null | undefined): boolean => type === "text_input" || type === "dropdown";
+
 export const UIELEMENT_V1 = "uielement_v1" as const;
 
 export const UIElementSchema = z.looseObject({
