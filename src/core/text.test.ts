@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldText, levenshtein, normalizeLabel, tokenize } from "./text.js";
+import { foldOcrConfusables, foldText, levenshtein, normalizeLabel, tokenize } from "./text.js";
 
 describe("label normalization", () => {
   it.each([
@@ -31,6 +31,13 @@ describe("label normalization", () => {
 
   it("keeps currency and percent signs as tokens", () => {
     expect(tokenize("10% off, 5€")).toEqual(["10", "%", "off", "5", "€"]);
+  });
+
+  it("folds the letters OCR confuses into one", () => {
+    expect(foldOcrConfusables("Erancois")).toBe(foldOcrConfusables("Francois"));
+    expect(foldOcrConfusables("Iine 1O")).toBe(foldOcrConfusables("line l0"));
+    expect(foldOcrConfusables("modern")).toBe(foldOcrConfusables("modem"));
+    expect(foldOcrConfusables("Paris")).not.toBe(foldOcrConfusables("Pavis"));
   });
 
   it("counts the edits between two strings", () => {

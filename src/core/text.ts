@@ -60,6 +60,14 @@ export function stripAccelerators(label: string): string {
 }
 
 /** The edit distance of two strings (insertions, deletions and substitutions of one code unit each). */
+/**
+ * A text with the letters a screen reader's OCR takes for one another folded into one ("F" read "E", "I", "l", "1" and
+ * "|", "O" and "0", "rn" for "m", "vv" for "w"): two texts equal once folded may be one name, one of them misread.
+ */
+export function foldOcrConfusables(text: string): string {
+  return text.replace(/rn/g, "m").replace(/vv/g, "w").replace(/F/g, "E").replace(/[Il1|]/g, "l").replace(/0/g, "O");
+}
+
 export function levenshtein(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -4,7 +4,7 @@
 // side), else just below it (a long horizontal edge starting under the caption, the field's top).
 // General geometry on the grey image; bounded to a window around the caption.
 import type { Frame } from "../core/frame.js";
-import type { BBox } from "../core/geometry.js";
+import { bboxCoverage, type BBox } from "../core/geometry.js";
 import { toGrey, toRgb } from "./raster.js";
 
 /** Grey levels between neighbouring pixels that make an edge (flat UI backgrounds vary by less). */
@@ -305,4 +305,56 @@ export function underlinedField(frame: Frame, text: BBox): BBox | undefined {
     return [left, Math.max(0, text[1] - 0.6 * h), right + 1, y + t];
   }
   return undefined;
+}
+
+/** Grey levels from the background that make ink (a check box's light border on white, anti-aliased, keeps about 30). */
+const INK = 28;
+
+/**
+ * A toggle's box drawn at the far end of its caption's row, which the detector missed (a settings row: the caption at the
+ * left, often a line of help under it, its check box at the row's right end, nothing between them): the first ink right of
+ * the caption on its row, up to `reach` text heights away, when it is about square and toggle-sized (half to twice the
+ * text's height) and no word was read there (`words`: the boxes of words read or detected; a letter's line is about as
+ * tall as the letter, a panel around the row far taller). Its box, or undefined (a divider, a word, a button first).
+ */
+export function toggleAtRowEnd(frame: Frame, caption: BBox, words: readonly BBox[], reach = 80): BBox | undefined {
+  const img = toRgb(frame);
+  const g = toGrey(img);
+  const W = img.width;
+  const H = img.height;
+  const h = caption[3] - caption[1];
+  if (h < 4) return undefined;
+  const cy = (caption[1] + caption[3]) / 2;
+  const [y0, y1] = [Math.max(0, Math.round(cy - 0.6 * h)), Math.min(H - 1, Math.round(cy + 0.6 * h))];
+  const x0 = Math.round(caption[2] + 0.3 * h);
+  const xEnd = Math.min(W, Math.round(caption[2] + reach * h));
+  if (x0 < 0 || x0 >= xEnd) return undefined;
+  // The row's background: the most common grey of the band's first column (the gap after the caption).
+  const column = Array.from({ length: y1 - y0 + 1 }, (_, i) => g[(y0 + i) * W + x0]!).sort((a, b) => a - b);
+  const bg = column[column.length >> 1]!;
+  const ink = (x: number, y: number) => Math.abs(g[y * W + x]! - bg) >= INK;
+  const inkedColumn = (x: number) => {
+    for (let y = y0; y <= y1; y++) if (ink(x, y)) return true;
+    return false;
+  };
+  let first = -1;
+  for (let x = x0; x < xEnd && first < 0; x++) if (inkedColumn(x)) first = x;
+  if (first < 0) return undefined;
+  let last = first;
+  for (let x = first + 1, gap = 0; x < xEnd; x++) {
+    if (inkedColumn(x)) [last, gap] = [x, 0];
+    else if (++gap > 1) break;
+  }
+  const inkedRow = (y: number) => {
+    for (let x = first; x <= last; x++) if (ink(x, y)) return true;
+    return false;
+  };
+  let [top, bottom] = [-1, -1];
+  for (let y = y0; y <= y1; y++) if (inkedRow(y)) [top, bottom] = [top < 0 ? y : top, y];
+  while (top > 0 && cy - top < 2 * h && inkedRow(top - 1)) top--;
+  while (bottom < H - 1 && bottom - cy < 2 * h && inkedRow(bottom + 1)) bottom++;
+  const [w, gh] = [last - first + 1, bottom - top + 1];
+  if (gh < 0.45 * h || gh > 2 * h || w < 0.75 * gh || w > 1.33 * gh) return undefined;
+  const box: BBox = [first, top, last + 1, bottom + 1];
+  return words.some((b) => bboxCoverage(box, b) >= 0.5 && b[3] - b[1] < 2.5 * gh) ? undefined : box;
 }

@@ -501,6 +501,9 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   arrow: { words: ["arrow", "fleche"], labels: [], shapes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "triangle_right", "triangle_left"], classes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down", "upload", "download"] },
   // An arrowhead with no shaft: never a download's or an upload's arrow onto its tray.
   chevron: { words: ["chevron", "caret"], labels: [], shapes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down"], classes: ["arrow_left", "arrow_right", "arrow_up", "arrow_down"] },
+  // A panel's or a section's chevron: up to fold it away, down to unfold it (an accordion's, a card's header's).
+  collapse: { words: [], labels: ["collapse", "replier", "reduire", "show less", "afficher moins"], shapes: ["arrow_up"], classes: ["arrow_up"] },
+  expand: { words: [], labels: ["expand", "deplier", "developper", "show more"], shapes: ["arrow_down"], classes: ["arrow_down"] },
   next: { words: ["next page", "page suivante", "right arrow", "fleche droite", "forward arrow", "fleche avant", "next arrow", "fleche suivante", "»", "›"], labels: ["next", "suivant", "suivante", "»", "›", ">"], shapes: ["arrow_right", "triangle_right"], classes: ["arrow_right"] },
   previous: { words: ["previous page", "page precedente", "left arrow", "fleche gauche", "back arrow", "fleche retour", "fleche de retour", "previous arrow", "fleche precedente", "«", "‹"], labels: ["previous", "precedent", "precedente", "back", "retour", "«", "‹", "<"], shapes: ["arrow_left", "triangle_left"], classes: ["arrow_left"] },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeFrame, type Frame } from "../core/frame.js";
 import type { BBox } from "../core/geometry.js";
-import { drawnFieldAround, enclosingBox, probeFieldBesideCaption, underlinedField } from "./caption-field-probe.js";
+import { drawnFieldAround, enclosingBox, probeFieldBesideCaption, toggleAtRowEnd, underlinedField } from "./caption-field-probe.js";
 import { colourName, elementAppearance, inkContrast, switchShaped } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
 import { showsMaskedText } from "./masked-entry.js";
@@ -94,6 +94,12 @@ describe("grounding a person's instruction", () => {
     expect(lexiconVariants("mot de passe")).toContain("password");
     expect(lexiconVariants("Customer reference")).toContain("client reference");
     expect(lexiconVariants("Quarterly")).toEqual([]);
+    // A link whose first letter the OCR misread under its underline (« François » read "Erancois") beats the same name as
+    // plain words of a table cell.
+    const names = [el("l", "link", [400, 300, 470, 320], "Erancois"), el("text:0", "generic_interactive", [500, 400, 570, 420], "Francois")];
+    expect(locate("the François link", names, screen)).toMatchObject({ found: true, element_id: "l" });
+    expect(textSimilarity("François", "Erancois")).toBeGreaterThanOrEqual(0.95);
+    expect(textSimilarity("Paris", "Pavis")).toBeLessThan(0.9);
     const links = [el("p", "link", [400, 70, 510, 100], "Privacy policy"), el("t", "link", [520, 70, 620, 100], "Terms of use")];
     expect(locate("le lien Conditions d'utilisation", links, screen)).toMatchObject({ found: true, element_id: "t", ambiguous: false });
   });
@@ -106,6 +112,21 @@ describe("grounding a person's instruction", () => {
     const recognizer: IconRecognizer = { classes: ["check", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] >= 800 ? { check: 0.97, other: 0.03 } : { check: 0.01, other: 0.99 })) };
     const els = [el("ok", "button", [796, 96, 832, 132], ""), el("x", "button", [700, 96, 736, 132], ""), el("text:0", "generic_interactive", [100, 100, 200, 120], "City")];
     expect(await locateWithIcons("the check button", els, tick, recognizer)).toMatchObject({ found: true, element_id: "ok" });
+    // « le bouton Valider » where the word ends a sentence on screen (« …avant de valider. »): prose, not the button's name.
+    const prose = [...els, el("text:1", "generic_interactive", [100, 300, 180, 320], "valider.")];
+    expect(locate("le bouton Valider", prose, tick)).toMatchObject({ found: true, element_id: "text:1" });
+    expect(await locateWithIcons("le bouton Valider", prose, tick, recognizer)).toMatchObject({ found: true, element_id: "ok" });
+    // Words that are a name, not a sentence's end, stay the answer.
+    const named = [...els, el("text:1", "generic_interactive", [100, 300, 180, 320], "Valider")];
+    expect(await locateWithIcons("le bouton Valider", named, tick, recognizer)).toMatchObject({ found: true, element_id: "text:1" });
+  });
+
+  it("« the expand button »: the chevron down, not two letters read over an outline that looks like one", async () => {
+    const f = twoArrowsDown();
+    const recognizer: IconRecognizer = { classes: ["arrow_down", "other"], recognize: async (_f, boxes) => boxes.map((b) => (b[0] >= 140 ? { arrow_down: 0.95, other: 0.05 } : { arrow_down: 0.01, other: 0.99 })) };
+    const els = [el("text:0", "generic_interactive", [100, 100, 140, 140], "de"), el("chev", "button", [140, 100, 180, 140], "")];
+    expect(await locateWithIcons("the expand button", els, f, recognizer)).toMatchObject({ found: true, element_id: "chev", ambiguous: false });
+    expect(await locateWithIcons("le bouton déplier", els, f, recognizer)).toMatchObject({ found: true, element_id: "chev" });
   });
 
   it("a field named by its kind (« le champ de recherche ») where no element bears the word: the one field the type and place point to", () => {
@@ -794,6 +815,34 @@ describe("grounding a person's instruction", () => {
     const ruled = underlined();
     ruled.fill([0, 160, 1000, 161], [120, 120, 120]);
     expect(underlinedField(ruled, [110, 104, 200, 124])).toBeDefined();
+  });
+
+  it("« la case Élevée »: a settings row's check box the detector missed is the first thing drawn at its row's end; a word, a divider or a button first is not", () => {
+    // A caption's ink (24 px tall) with a line of help under it, and a 14-px box far along its row.
+    const row = () => {
+      const c = canvas();
+      c.fill([100, 100, 170, 124], [40, 40, 40]);
+      c.fill([100, 130, 400, 140], [120, 120, 120]);
+      c.outline([700, 106, 714, 120], 1, [150, 150, 150]);
+      return c;
+    };
+    const caption = line("Élevée", [100, 100, 170, 124]);
+    const help = line("Veuillez vérifier les informations", [100, 130, 400, 140]);
+    const f = row();
+    expect(toggleAtRowEnd(f, caption.bbox, [])).toEqual([700, 106, 714, 120]);
+    const r = locate("la case Élevée", textTargets([caption, help], []), f);
+    expect(r.found && r.bbox).toEqual([700, 106, 714, 120]);
+    // The box's border read as one character (« 0 ») is no word over it; a word there is.
+    const misread = [...textTargets([caption, help], []), el("b", "button", [696, 102, 718, 124], "0")];
+    expect(locate("la case Élevée", misread, f)).toMatchObject({ found: true, bbox: [700, 106, 714, 120] });
+    expect(toggleAtRowEnd(f, caption.bbox, [[698, 104, 716, 122]])).toBeUndefined();
+    // A divider, or a button, first along the row: no check box of this caption's.
+    const divided = row();
+    divided.fill([400, 60, 401, 170], [120, 120, 120]);
+    expect(toggleAtRowEnd(divided, caption.bbox, [])).toBeUndefined();
+    const button = row();
+    button.outline([400, 100, 480, 126], 1, [120, 120, 120]);
+    expect(toggleAtRowEnd(button, caption.bbox, [])).toBeUndefined();
   });
 
   it("« le bouton Couleur »: a form's caption naming no button is the box drawn beside it (a colour chooser the detector missed); a button's own words are the button", () => {

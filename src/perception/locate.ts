@@ -12,9 +12,9 @@ import type { Frame } from "../core/frame.js";
 import type { BBox, Point, PositionHint, Size } from "../core/geometry.js";
 import { bboxCenter, bboxContainsPoint, bboxIoU, matchesPositionHint, padBBox, positionHintScore, readingOrder } from "../core/geometry.js";
 import { isFieldType, type UIElementType } from "../core/schemas/uielement.js";
-import { foldText, levenshtein, normalizeLabel, tokenize } from "../core/text.js";
+import { foldOcrConfusables, foldText, levenshtein, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
-import { enclosingBox, probeFieldBesideCaption, underlinedField } from "./caption-field-probe.js";
+import { enclosingBox, probeFieldBesideCaption, toggleAtRowEnd, underlinedField } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
 import { accentShare, colourMatch, elementAppearance, fillAndSurround, inkContrast, regionAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
@@ -88,6 +88,9 @@ function labelSimilarity(target: string, label: string): number {
   // The same letters with spaces lost or added by the OCR ("Noitemselected", "Pass word").
   const [sa, sb] = [a.replace(/ /g, ""), b.replace(/ /g, "")];
   if (sa.length >= 4 && sa === sb) return 0.95;
+  // The same name with a letter the OCR confuses with another (« François » read "Erancois" under a link's underline).
+  const [fa, fb] = [normalizeLabel(foldOcrConfusables(target)), normalizeLabel(foldOcrConfusables(label))];
+  if (fa.length >= 4 && fa === fb) return 0.95;
   const ta = new Set(tokenize(a));
   const tb = new Set(tokenize(b));
   let common = 0;
@@ -238,7 +241,9 @@ export async function locateWithIcons(instruction: string, elements: readonly Lo
     // where the instruction places it (« le bouton paramètres en haut » beside words low on the page).
     const misplaced = !!found && !!parsed.position && !matchesPositionHint(found.bbox, parsed.position, frame);
     const partly = (found?.text_score ?? 1) < 0.8;
-    const textOnly = r.found && !!parsed.type && (partly || (isText({ element_id: r.element_id }) && (r.ambiguous || misplaced))) && !placed;
+    // (Words ending a sentence — « …avant de valider. » — are prose, no control's name: a label ends in no full stop.)
+    const prose = !!found && /[^.]\.$/u.test(found.label.trim());
+    const textOnly = r.found && !!parsed.type && (partly || (isText({ element_id: r.element_id }) && (r.ambiguous || misplaced || prose))) && !placed;
     // Why the icon reading is tried decides how it wins: where nothing (or no anchor) matched, it is the answer; where
     // the target is placed, when it stands there much better; where only a kin element or lines of text bear the name,
     // when an element of the very type shows the icon and bears no words.
@@ -517,8 +522,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const a = look(e);
     const glyphs = [a?.glyph, ...(a?.glyphs ?? [])].filter((g): g is Glyph => !!g);
     // A pager's number ("4" between "3" and "5") is a character, whatever its ink's outline looks like; so is the ink of
-    // a word ("Silva" underlined reads as an arrow) the recognizer, asked, sees no such icon in.
-    const worded = !wordless(e.label);
+    // a word ("Silva" underlined reads as an arrow; a two-letter « de » too) the recognizer, asked, sees no such icon in.
+    const worded = !wordless(e.label) || /\p{L}{2}/u.test(e.label);
     // An arrow drawn is also part of other figures (a download's arrow onto its tray): the one the recognizer surely
     // names is that figure, not the one asked for (a chevron, a plain arrow up where an upload is drawn) — but a plain
     // arrow is what many kits draw for a download or an upload, so a download asked for may be one. And an outline read
@@ -823,6 +828,10 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       if (beside && beside[0] >= s.bbox[2] - h && beside[1] <= cy && beside[3] >= cy) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: beside };
     }
     if (control) return { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
+    // (A toggle's box at its row's far end, which the detector missed: a settings row's check box, captioned by words.
+    // Words read there make it no toggle; a single character is what the reader makes of a box's border: « 0 », « K ».)
+    const atEnd = pixels && toggle && /\p{L}{2}/u.test(s.e.label) ? toggleAtRowEnd(pixels, cap, elements.filter((e) => e !== s.e && /[\p{L}\p{N}]{2}/u.test(e.label)).map(boxOf)) : undefined;
+    if (atEnd) return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: atEnd };
     const field = probed();
     return field ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: field } : undefined;
   };
