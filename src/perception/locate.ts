@@ -357,6 +357,31 @@ function iconClasses(parsed: ParsedInstruction): readonly string[] {
 }
 
 /**
+ * How greyed out each of like elements looks where the detector read no state, as a sum of votes (+1 greyed, −1 not):
+ * its ink standing out far less than its kind's on screen; a field's fill faded towards the page (also where its words
+ * keep their contrast or where other fields' placeholders are as pale); a toggle greyed in its box only (its caption as
+ * dark as its neighbours'), whose box stands out from the page far less than theirs — said for the faded ones only: a
+ * toggle greyed in its caption keeps what its caption tells. Elements no judge tells apart are left out.
+ */
+function greyedOut<S extends { readonly e: LocatableElement; readonly bbox: BBox }>(pixels: Frame, elements: readonly S[]): Map<S, number> {
+  const votes = new Map<S, number>();
+  const vote = (s: S, v: number) => votes.set(s, (votes.get(s) ?? 0) + v);
+  const contrast = new Map(elements.map((s) => [s, inkContrast(pixels, insetBox(s.bbox))]));
+  const typical = median([...contrast.values()]);
+  const greyed = (c: number) => c > 0 && c < 0.7 * typical;
+  if (elements.length >= 2 && [...contrast.values()].some(greyed))
+    for (const [s, c] of contrast) if (c > 0) vote(s, greyed(c) ? 1 : -1);
+  for (const [s, faded] of fadedFields(pixels, elements)) vote(s, faded ? 1 : -1);
+  const toggles = elements.filter((s) => isToggleType(s.e.type));
+  if (toggles.length >= 2) {
+    const boxes = new Map(toggles.map((s) => [s, inkContrast(pixels, indicatorOf(s.bbox))]));
+    const usual = median([...boxes.values()]);
+    for (const [s, c] of boxes) if (c < 0.5 * usual) vote(s, 1);
+  }
+  return votes;
+}
+
+/**
  * Fields (text inputs, drop-downs) told apart by their fill: a greyed-out one's is faded towards the page, between the
  * fill the others share and the colour around it (a disabled entry a shade greyer than the white ones, on a light or a
  * dark page), or, where they share the page's colour, another. Each field with whether it is faded; empty where none
@@ -674,26 +699,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const top = accented((exact.length >= 2 ? exact : fitting).filter((s) => !isText(s.e)));
       if (top) top.score += 0.15;
     } else if (pixels && (parsed.state === "disabled" || parsed.state === "enabled")) {
-      // Not read by the detector: a greyed-out one is the one whose ink stands out far less than its kind's on screen (of
-      // the very type asked, where there are two or more: a greyed button says nothing of « la liste déroulante grisée »).
+      // Not read by the detector: told by their pixels (of the very type asked, where there are two or more: a greyed
+      // button says nothing of « la liste déroulante grisée »).
       const elements = exact.length >= 2 ? exact : fitting.filter((s) => !isText(s.e));
-      const contrast = new Map(elements.map((s) => [s, inkContrast(pixels, insetBox(s.bbox))]));
-      const typical = median([...contrast.values()]);
-      const greyed = (c: number) => c > 0 && c < 0.7 * typical;
       const sign = parsed.state === "disabled" ? 1 : -1;
-      if (elements.length >= 2 && [...contrast.values()].some(greyed))
-        for (const [s, c] of contrast) if (c > 0) s.score += 0.15 * (greyed(c) ? 1 : -1) * sign;
-      // A greyed-out field, also where its words keep their contrast or where other fields' placeholders are as pale.
-      for (const [s, faded] of fadedFields(pixels, elements)) s.score += 0.15 * (faded ? 1 : -1) * sign;
-      // A toggle greyed in its box only (its caption as dark as its neighbours'): its box, the square at the toggle's start,
-      // stands out from the page far less than theirs. Said for the faded ones only: a toggle greyed in its caption keeps
-      // what its caption tells.
-      const toggles = elements.filter((s) => isToggleType(s.e.type));
-      if (toggles.length >= 2) {
-        const boxes = new Map(toggles.map((s) => [s, inkContrast(pixels, indicatorOf(s.bbox))]));
-        const usual = median([...boxes.values()]);
-        for (const [s, c] of boxes) if (c < 0.5 * usual) s.score += 0.15 * sign;
-      }
+      for (const [s, greyed] of greyedOut(pixels, elements)) s.score += 0.15 * greyed * sign;
     }
   }
   if (concept) {
@@ -789,52 +799,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const wantType = parsed.type;
   // (A caption the detector typed as something else, a tab or a link, is a caption all the same.)
   const isCaption = (s: Scored) => !!wantType && CAPTIONED_TYPES.includes(wantType) && (isText(s.e) || typeCompatibility(wantType, s.e.type) < 0.6);
-  /** The control a caption names: the box it sits in, a detected control beside it, or a box drawn beside it. */
-  const controlOf = (s: Scored): typeof chosen | undefined => {
-    // (An element of another type read over a field's placeholder — a pill's words taken for a radio button's caption —:
-    // the drawn box around it, wide of its words as a field is, not a button's own border tight around them.)
-    const aroundAny = pixels && isFieldType(wantType) ? enclosed(s) : undefined;
-    const h = s.bbox[3] - s.bbox[1];
-    const around = aroundAny && (isText(s.e) || (aroundAny[2] - s.bbox[2] >= 2 * h && s.bbox[0] - aroundAny[0] < aroundAny[2] - s.bbox[2])) ? aroundAny : undefined;
-    if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
-    // (Words over a line drawn under them and well past them — a field drawn as its bottom line —: that field, where
-    // nothing else stands over the line: a settings row's rule runs under the row's own control too.)
-    const underlined = pixels && isFieldType(wantType) ? underlinedField(pixels, s.bbox) : undefined;
-    const alone = (b: BBox) => !elements.some((e) => e !== s.e && !bboxContainsPoint(s.bbox, bboxCenter(boxOf(e))) && bboxContainsPoint(b, bboxCenter(boxOf(e))));
-    if (underlined && alone(underlined)) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: underlined };
-    // (One boxed as the field itself — a search field's placeholder taken for a link —: its words at the start of a
-    // drawn box that is its own box.)
-    if (pixels && isFieldType(wantType) && !isText(s.e)) {
-      // (A box too narrow for its words' span to be read — a short field the detector boxed whole —: its inside.)
-      const words = inkSpan(pixels, s.bbox) ?? insetBox(s.bbox);
-      const drawn = enclosingBox(pixels, words);
-      if (drawn && bboxIoU(drawn, s.bbox) >= 0.7) return { element_id: s.e.element_id, type: wantType!, bbox: s.bbox };
-    }
-    // (A toggle's caption read in one line with the words before it, « Échéance : High »: the words said.)
-    const toggle = isToggleType(wantType);
-    const cap = (toggle && narrowToWords(s.said, s.e)) || s.bbox;
-    const control = controlCaptionedBy(cap, wantType!, elements, s.e.label);
-    // A toggle's box drawn just before the caption beats a detected control further away: one further along the row,
-    // or before that box (another toggle, with its own caption).
-    const drawn = pixels && toggle ? toggleBefore(pixels, cap) : undefined;
-    if (drawn && (!control || control.bbox[0] >= cap[0] || control.bbox[2] <= drawn[0] + 1))
-      return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: drawn };
-    const probed = () => (pixels && isFieldType(wantType) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined);
-    // Only a control of a kin type below the caption (the next row's button): a field drawn on the caption's own row,
-    // right of it, is the one it names.
-    if (control && control.type !== wantType && boxOf(control)[1] >= s.bbox[3] - 0.25 * h) {
-      const beside = probed();
-      const cy = (s.bbox[1] + s.bbox[3]) / 2;
-      if (beside && beside[0] >= s.bbox[2] - h && beside[1] <= cy && beside[3] >= cy) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: beside };
-    }
-    if (control) return { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
-    // (A toggle's box at its row's far end, which the detector missed: a settings row's check box, captioned by words.
-    // Words read there make it no toggle; a single character is what the reader makes of a box's border: « 0 », « K ».)
-    const atEnd = pixels && toggle && /\p{L}{2}/u.test(s.e.label) ? toggleAtRowEnd(pixels, cap, elements.filter((e) => e !== s.e && /[\p{L}\p{N}]{2}/u.test(e.label)).map(boxOf)) : undefined;
-    if (atEnd) return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: atEnd };
-    const field = probed();
-    return field ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: field } : undefined;
-  };
+  const controlOf = (s: Scored) => controlNamedBy(s, { pixels, wantType, elements, enclosed });
   // A kin element bearing the name (a radio button « Personal ») yields to a caption of the same words that names a
   // control of the very type asked (« Personal » opening a settings row whose switch stands at its end).
   if (wantType && target && parsed.ordinal === undefined && !isCaption(best) && best.type < 1) {
@@ -902,6 +867,62 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   }
   const seen = concept ? { icon_seen: !!figureOf(best.e), ...(iconLabelMatch(concept.labels, best.e) >= 0.9 ? { icon_named: true } : {}) } : {};
   return { found: true, element_id: chosen.element_id, bbox: chosen.bbox, point: clickPoint(chosen.type, chosen.bbox), score: round3(best.score), ambiguous, candidates, instruction: parsed, ...seen };
+}
+
+/** What `controlNamedBy` reads a caption against: the screen's pixels, the type asked, the elements, and the box drawn
+ * around a candidate (looked up once per element). */
+interface CaptionScene {
+  readonly pixels: Frame | undefined;
+  readonly wantType: UIElementType | undefined;
+  readonly elements: readonly LocatableElement[];
+  readonly enclosed: (s: Scored) => BBox | undefined;
+}
+
+/** The control a caption names: the box it sits in, a detected control beside it, or a box drawn beside it. */
+function controlNamedBy(s: Scored, { pixels, wantType, elements, enclosed }: CaptionScene): { element_id: string; type: UIElementType; bbox: BBox } | undefined {
+  // (An element of another type read over a field's placeholder — a pill's words taken for a radio button's caption —:
+  // the drawn box around it, wide of its words as a field is, not a button's own border tight around them.)
+  const aroundAny = pixels && isFieldType(wantType) ? enclosed(s) : undefined;
+  const h = s.bbox[3] - s.bbox[1];
+  const around = aroundAny && (isText(s.e) || (aroundAny[2] - s.bbox[2] >= 2 * h && s.bbox[0] - aroundAny[0] < aroundAny[2] - s.bbox[2])) ? aroundAny : undefined;
+  if (around) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: around };
+  // (Words over a line drawn under them and well past them — a field drawn as its bottom line —: that field, where
+  // nothing else stands over the line: a settings row's rule runs under the row's own control too.)
+  const underlined = pixels && isFieldType(wantType) ? underlinedField(pixels, s.bbox) : undefined;
+  const alone = (b: BBox) => !elements.some((e) => e !== s.e && !bboxContainsPoint(s.bbox, bboxCenter(boxOf(e))) && bboxContainsPoint(b, bboxCenter(boxOf(e))));
+  if (underlined && alone(underlined)) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: underlined };
+  // (One boxed as the field itself — a search field's placeholder taken for a link —: its words at the start of a
+  // drawn box that is its own box.)
+  if (pixels && isFieldType(wantType) && !isText(s.e)) {
+    // (A box too narrow for its words' span to be read — a short field the detector boxed whole —: its inside.)
+    const words = inkSpan(pixels, s.bbox) ?? insetBox(s.bbox);
+    const drawn = enclosingBox(pixels, words);
+    if (drawn && bboxIoU(drawn, s.bbox) >= 0.7) return { element_id: s.e.element_id, type: wantType!, bbox: s.bbox };
+  }
+  // (A toggle's caption read in one line with the words before it, « Échéance : High »: the words said.)
+  const toggle = isToggleType(wantType);
+  const cap = (toggle && narrowToWords(s.said, s.e)) || s.bbox;
+  const control = controlCaptionedBy(cap, wantType!, elements, s.e.label);
+  // A toggle's box drawn just before the caption beats a detected control further away: one further along the row,
+  // or before that box (another toggle, with its own caption).
+  const drawn = pixels && toggle ? toggleBefore(pixels, cap) : undefined;
+  if (drawn && (!control || control.bbox[0] >= cap[0] || control.bbox[2] <= drawn[0] + 1))
+    return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: drawn };
+  const probed = () => (pixels && isFieldType(wantType) ? probeFieldBesideCaption(pixels, s.bbox, !isText(s.e)) : undefined);
+  // Only a control of a kin type below the caption (the next row's button): a field drawn on the caption's own row,
+  // right of it, is the one it names.
+  if (control && control.type !== wantType && boxOf(control)[1] >= s.bbox[3] - 0.25 * h) {
+    const beside = probed();
+    const cy = (s.bbox[1] + s.bbox[3]) / 2;
+    if (beside && beside[0] >= s.bbox[2] - h && beside[1] <= cy && beside[3] >= cy) return { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: beside };
+  }
+  if (control) return { element_id: control.element_id, type: control.type, bbox: boxOf(control) };
+  // (A toggle's box at its row's far end, which the detector missed: a settings row's check box, captioned by words.
+  // Words read there make it no toggle; a single character is what the reader makes of a box's border: « 0 », « K ».)
+  const atEnd = pixels && toggle && /\p{L}{2}/u.test(s.e.label) ? toggleAtRowEnd(pixels, cap, elements.filter((e) => e !== s.e && /[\p{L}\p{N}]{2}/u.test(e.label)).map(boxOf)) : undefined;
+  if (atEnd) return { element_id: `${s.e.element_id}:toggle`, type: wantType!, bbox: atEnd };
+  const field = probed();
+  return field ? { element_id: `${s.e.element_id}:field`, type: wantType!, bbox: field } : undefined;
 }
 
 /**
