@@ -91,6 +91,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le champ Adresse ligne 2").relation).toBeUndefined();
     // A French row named in English: its small words are the name's, not a new relation.
     expect(parseInstruction("la case de la ligne Cash on delivery")).toMatchObject({ target: "", type: "checkbox", relation: { kind: "row", anchor: "Cash on delivery" } });
+    // A comma between digits is a number's, not the end of the row's name.
+    expect(parseInstruction("the print button in the 1 250,00 € row")).toMatchObject({ target: "print", type: "button", relation: { kind: "row", anchor: "1 250 00 €" } });
+    expect(parseInstruction("le bouton imprimer de la ligne 1 250,00 €")).toMatchObject({ target: "imprimer", relation: { kind: "row", anchor: "1 250 00 €" } });
     expect(parseInstruction("the Tableau de bord link in the breadcrumb")).toMatchObject({ target: "Tableau de bord", type: "link", breadcrumb: true });
     expect(parseInstruction("le lien Accueil dans le fil d'Ariane")).toEqual({ verb: "click", target: "Accueil", type: "link", breadcrumb: true });
     // Small words between a name's words are the name's.

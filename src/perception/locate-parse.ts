@@ -123,10 +123,13 @@ function tokens(text: string): Token[] {
   const out: Token[] = [];
   let boundary = false;
   let apos = false;
-  for (const piece of text.split(/([\s,;:!.?()[\]{}"“”«»'’`‐‑–—-]+)/u)) {
+  const pieces = text.split(/([\s,;:!.?()[\]{}"“”«»'’`‐‑–—-]+)/u);
+  for (const [i, piece] of pieces.entries()) {
     if (!piece) continue;
     if (/^[\s,;:!.?()[\]{}"“”«»'’`‐‑–—-]+$/u.test(piece)) {
-      if (/[,;:()[\]]/.test(piece)) boundary = true;
+      // (A comma between digits is a number's, « 1 250,00 € », not a clause's end.)
+      const decimal = piece === "," && /\d$/u.test(pieces[i - 1] ?? "") && /^\d/u.test(pieces[i + 1] ?? "");
+      if (/[,;:()[\]]/.test(piece) && !decimal) boundary = true;
       apos = /^['’]$/u.test(piece);
       continue;
     }
