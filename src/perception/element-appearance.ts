@@ -72,7 +72,7 @@ export function regionAppearance(frame: Frame, region: BBox): Appearance {
 }
 
 /** `margin`: left out along the box's sides (default: the element's own border, 8 % of its shorter side). */
-function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | undefined, margin?: number): Appearance {
+function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | undefined, margin?: number, nested = false): Appearance {
   const img = toRgb(frame);
   const [x1, y1, x2, y2] = pixelBox(img, box);
   const w = x2 - x1;
@@ -221,7 +221,29 @@ function appearance(frame: Frame, box: BBox, iconOnly: boolean, focus: BBox | un
   const badged = whole ? besideBadge(img, [x1, y1], mask, w, [glyph.bbox[0] - x1, glyph.bbox[1] - y1, glyph.bbox[2] - x1, glyph.bbox[3] - y1]) : undefined;
   const badgedGlyph = badged ? describe(badged) : undefined;
   if (badgedGlyph) glyphs.splice(0, glyphs.length, ...(glyphs.length ? glyphs : [glyph]), badgedGlyph);
+  // A face filled in its own colour inside the box (a round button's disc, boxed with its shadow or margin) holding a
+  // figure of another colour: that figure is a glyph too (the trash can on an orange disc).
+  const faceGlyph = iconOnly && !nested && !innerGlyph && !badgedGlyph ? figureOnFace(frame, glyph, [x1, y1, x2, y2]) : undefined;
+  if (faceGlyph) glyphs.splice(0, glyphs.length, ...(glyphs.length ? glyphs : [glyph]), faceGlyph);
   return { fill, glyph, ...(glyphs.length > 1 ? { glyphs } : {}) };
+}
+
+/**
+ * The figure drawn on a face: a glyph about square, at least 16 px, well inside its box (a margin of the page around it),
+ * read inside the square a disc holds as an element of its own — the face's colour its fill, a figure of another colour
+ * clear of that square's sides taking at most 60 % of it. Undefined otherwise.
+ */
+function figureOnFace(frame: Frame, face: Glyph, box: readonly [number, number, number, number]): Glyph | undefined {
+  const [fw, fh] = [face.bbox[2] - face.bbox[0], face.bbox[3] - face.bbox[1]];
+  if (fw < 16 || fh < 16 || fw < 0.75 * fh || fw > 1.33 * fh || fw * fh > 0.8 * (box[2] - box[0]) * (box[3] - box[1])) return undefined;
+  // (Read inside the square a disc holds, clear of its round edge.)
+  const k = Math.round(0.15 * Math.min(fw, fh));
+  const inner: BBox = [face.bbox[0] + k, face.bbox[1] + k, face.bbox[2] - k, face.bbox[3] - k];
+  const on = appearance(frame, inner, true, undefined, 0, true);
+  const g = on.glyph;
+  if (!g || on.fill !== face.colour || g.colour === on.fill) return undefined;
+  const clear = g.bbox[0] > inner[0] && g.bbox[1] > inner[1] && g.bbox[2] < inner[2] && g.bbox[3] < inner[3];
+  return clear && (g.bbox[2] - g.bbox[0]) * (g.bbox[3] - g.bbox[1]) <= 0.6 * (inner[2] - inner[0]) * (inner[3] - inner[1]) ? g : undefined;
 }
 
 /**

@@ -1077,6 +1077,22 @@ describe("grounding a person's instruction", () => {
     expect((elementAppearance(h, [197, 98, 233, 125], true).glyphs ?? []).map((x) => x.bbox)).toContainEqual([206, 104, 224, 122]);
   });
 
+  it("a round button's disc, boxed with a margin of the page, holding a figure of another colour: that figure is a glyph too", () => {
+    // A dark page, an orange disc 34 px wide at (170, 130), a dark 12 × 16 figure (a trash can) in its middle.
+    const disc = (figure: boolean) => {
+      const f = canvas();
+      f.fill([140, 100, 260, 200], [35, 39, 43]);
+      for (let y = 130; y < 164; y++) for (let x = 170; x < 204; x++) if ((x - 186.5) ** 2 + (y - 146.5) ** 2 <= 17 ** 2) f.fill([x, y, x + 1, y + 1], [250, 176, 100]);
+      if (figure) f.fill([181, 139, 193, 155], [30, 30, 30]);
+      return f;
+    };
+    const a = elementAppearance(disc(true), [163, 122, 212, 172], true);
+    expect(a.glyph?.bbox).toEqual([170, 130, 204, 164]);
+    expect((a.glyphs ?? []).map((g) => g.bbox)).toContainEqual([181, 139, 193, 155]);
+    // A plain disc: the disc alone.
+    expect(elementAppearance(disc(false), [163, 122, 212, 172], true).glyphs).toBeUndefined();
+  });
+
   it("a button named as its icon stands for, where only a line of text bears the name, with other words, ambiguously or not wholly: the icon (« le deuxième bouton paramètres »)", async () => {
     const f = canvas();
     const gear = (x: number) => {
