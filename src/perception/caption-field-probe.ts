@@ -10,16 +10,19 @@ import { toGrey, toRgb } from "./raster.js";
 /** Grey levels between neighbouring pixels that make an edge (flat UI backgrounds vary by less). */
 export const EDGE = 6;
 
+/** The frame's grey levels, row by row, with its width and height. */
+function greyPlane(frame: Frame): { g: Uint8Array; W: number; H: number } {
+  const img = toRgb(frame);
+  return { g: toGrey(img), W: img.width, H: img.height };
+}
+
 /**
  * The box of the field a caption names, right of it or below it; undefined when the pixels show
  * none. For a caption known only by a detector's box (larger than its text, maybe overlapping the
  * field), `loose`: the text is taken as 0.6 of the box's height and the search right starts at its centre.
  */
 export function probeFieldBesideCaption(frame: Frame, caption: BBox, loose = false): BBox | undefined {
-  const img = toRgb(frame);
-  const g = toGrey(img);
-  const W = img.width;
-  const H = img.height;
+  const { g, W, H } = greyPlane(frame);
   const h = Math.max(6, (caption[3] - caption[1]) * (loose ? 0.6 : 1));
   const fromX = loose ? Math.round((caption[0] + caption[2]) / 2) : Math.round(caption[2]) + 2;
   const at = (x: number, y: number) => g[y * W + x]!;
@@ -162,10 +165,7 @@ function pillAround(x0: number, x1: number, top: number, bottom: number, hEdge: 
  * height). Undefined for text on the open page (a caption, a heading).
  */
 export function enclosingBox(frame: Frame, text: BBox, leftReach?: number): BBox | undefined {
-  const img = toRgb(frame);
-  const g = toGrey(img);
-  const W = img.width;
-  const H = img.height;
+  const { g, W, H } = greyPlane(frame);
   const [x0, y0, x1, y1] = [Math.max(1, Math.round(text[0])), Math.max(1, Math.round(text[1])), Math.min(W - 1, Math.round(text[2])), Math.min(H - 1, Math.round(text[3]))];
   const h = Math.max(6, y1 - y0);
   if (x1 - x0 < 2) return undefined;
@@ -246,10 +246,7 @@ export function drawnFieldAround(frame: Frame, box: BBox): BBox | undefined {
  * underline). The box: from the line's start to its end, from a little above the text to the line. Undefined otherwise.
  */
 export function underlinedField(frame: Frame, text: BBox): BBox | undefined {
-  const img = toRgb(frame);
-  const g = toGrey(img);
-  const W = img.width;
-  const H = img.height;
+  const { g, W, H } = greyPlane(frame);
   const h = text[3] - text[1];
   if (h < 4) return undefined;
   const at = (x: number, y: number) => g[y * W + x]!;
@@ -318,10 +315,7 @@ const INK = 28;
  * tall as the letter, a panel around the row far taller). Its box, or undefined (a divider, a word, a button first).
  */
 export function toggleAtRowEnd(frame: Frame, caption: BBox, words: readonly BBox[], reach = 80): BBox | undefined {
-  const img = toRgb(frame);
-  const g = toGrey(img);
-  const W = img.width;
-  const H = img.height;
+  const { g, W, H } = greyPlane(frame);
   const h = caption[3] - caption[1];
   if (h < 4) return undefined;
   const cy = (caption[1] + caption[3]) / 2;
