@@ -282,13 +282,15 @@ export function underlinedField(frame: Frame, text: BBox): BBox | undefined {
     const left = end(x0, -1);
     const right = end(x1, 1);
     if (left < text[0] - 2.5 * h || right - text[2] < 1.5 * h) return undefined;
-    // No side going down from either end (a box's top edge).
+    // No side going down from either end (a box's top edge) — with rounded corners, a few pixels outside the line's end.
     const side = (x: number) => {
+      if (x < 1 || x >= W) return false;
       let n = 0;
       for (let yy = below; yy < Math.min(H, below + Math.round(0.6 * h)); yy++) n += Math.abs(at(x, yy) - at(x - 1, yy)) >= EDGE || Math.abs(at(x, yy) - at(Math.min(W - 1, x + 1), yy)) >= EDGE ? 1 : 0;
       return n >= 0.5 * Math.round(0.6 * h);
     };
-    if (side(left + 1) || side(right - 1)) return undefined;
+    const corner = Math.max(2, Math.round(0.3 * h));
+    for (let d = -1; d <= corner; d++) if (side(left - d) || side(right + d)) return undefined;
     // Nor a line of its extent below it within three text heights (a box's bottom: the top of a box under a caption whose
     // sides are too soft to see); a page's rule running past both ends is no bottom.
     for (let yy = below + 1; yy < Math.min(H, below + 3 * h); yy++) {

@@ -807,6 +807,13 @@ describe("grounding a person's instruction", () => {
     boxed.fill([110, 104, 200, 124], [150, 150, 150]);
     boxed.outline([100, 132, 500, 240], 1, [120, 120, 120]);
     expect(underlinedField(boxed, [110, 104, 200, 124])).toBeUndefined();
+    // …also with rounded corners: the sides start a few pixels outside the top's ends (a tall field under its caption).
+    const rounded = canvas();
+    rounded.fill([110, 104, 200, 124], [150, 150, 150]);
+    rounded.fill([104, 132, 496, 133], [120, 120, 120]);
+    rounded.fill([100, 136, 101, 240], [120, 120, 120]);
+    rounded.fill([499, 136, 500, 240], [120, 120, 120]);
+    expect(underlinedField(rounded, [110, 104, 200, 124])).toBeUndefined();
     // …or, its sides too soft to see, with a bottom of its extent below.
     const soft = underlined();
     soft.fill([100, 170, 500, 171], [120, 120, 120]);
