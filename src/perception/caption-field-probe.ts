@@ -3,8 +3,10 @@
 // put it — right of the caption on its row (a vertical edge taller than the text, the field's left
 // side), else just below it (a long horizontal edge starting under the caption, the field's top).
 // General geometry on the grey image; bounded to a window around the caption.
+// Likewise a toggle a caption names: its box drawn just before the caption, or at the far end of the caption's row.
 import type { Frame } from "../core/frame.js";
 import { bboxCoverage, type BBox } from "../core/geometry.js";
+import { regionAppearance, type Glyph } from "./element-appearance.js";
 import { toGrey, toRgb } from "./raster.js";
 
 /** Grey levels between neighbouring pixels that make an edge (flat UI backgrounds vary by less). */
@@ -353,4 +355,22 @@ export function toggleAtRowEnd(frame: Frame, caption: BBox, words: readonly BBox
   if (gh < 0.45 * h || gh > 2 * h || w < 0.75 * gh || w > 1.33 * gh) return undefined;
   const box: BBox = [first, top, last + 1, bottom + 1];
   return words.some((b) => bboxCoverage(box, b) >= 0.5 && b[3] - b[1] < 2.5 * gh) ? undefined : box;
+}
+
+/**
+ * A toggle's box or circle drawn just before a caption: one glyph about square, as tall as the text or up to about
+ * three times taller (an accessible form's large toggle), centred on the caption's row. Its box, or undefined.
+ */
+export function toggleBefore(frame: Frame, caption: BBox): BBox | undefined {
+  const h = caption[3] - caption[1];
+  const region: BBox = [Math.max(0, caption[0] - 4 * h), caption[1] - 1.2 * h, caption[0] - 1, caption[3] + 1.2 * h];
+  if (region[2] - region[0] < h * 0.6) return undefined;
+  const a = regionAppearance(frame, region);
+  // The ink nearest the caption (the region may also hold the end of the row's previous words).
+  const centred = (g: Glyph) => Math.abs((g.bbox[1] + g.bbox[3]) / 2 - (caption[1] + caption[3]) / 2) <= 0.35 * Math.max(g.bbox[3] - g.bbox[1], h);
+  const g = (a.glyphs ?? (a.glyph ? [a.glyph] : [])).filter(centred).sort((p, q) => q.bbox[2] - p.bbox[2])[0];
+  if (!g) return undefined;
+  const [w, gh] = [g.bbox[2] - g.bbox[0], g.bbox[3] - g.bbox[1]];
+  const near = caption[0] - g.bbox[2] <= Math.max(1.2 * h, 0.6 * gh);
+  return gh >= 0.6 * h && gh <= 3 * h && w >= 0.75 * gh && w <= 1.33 * gh && near ? g.bbox : undefined;
 }

@@ -388,6 +388,8 @@ export function parseInstruction(instruction: string): ParsedInstruction {
   let typeWords = "";
   /** The tokens the kind was said with. */
   let typeToks: Token[] = [];
+  /** Where they stand in the instruction (−1 before any). */
+  let typeAt = -1;
   // "pagination" also names a link's type; wherever it stands, it places the target in a pager.
   const pager = toks.some((t) => PAGER_WORDS.has(t.f));
   /** Words of a UI phrase ("intitulé du poste", "mot de passe"): kept whole, small words included. */
@@ -448,13 +450,14 @@ export function parseInstruction(instruction: string): ParsedInstruction {
         if (inAnchor) {
           if (k.v !== "menu") relation!.anchorType ??= k.v;
         } else if (k.v === "menu") menu = true;
-        else if (!type || (i + hit.len === toks.length && toks.slice(0, toks.indexOf(typeToks[0]!)).some((w) => w.f === "the") && target.some((w) => toks.indexOf(w) > toks.indexOf(typeToks[0]!) && toks.indexOf(w) < i))) {
+        else if (!type || (i + hit.len === toks.length && toks.slice(0, typeAt).some((w) => w.f === "the") && target.some((w) => toks.indexOf(w) > typeAt && toks.indexOf(w) < i))) {
           // "the list view button": in English (its article said), a kind word closing the instruction, after another kind
           // word said with the name's words, is the kind; the first is part of the name ("list view"). (French says the
           // kind first: « le bouton vue liste ».)
           if (type) target.push(...typeToks);
           type = k.v;
           typeToks = toks.slice(i, i + hit.len);
+          typeAt = i;
           typeWords = typeToks.map((t) => t.f).join(" ");
           isSwitch = SWITCH_PHRASES.has(typeWords);
         }

@@ -14,9 +14,9 @@ import { bboxCenter, bboxContainsPoint, bboxIoU, matchesPositionHint, padBBox, p
 import { isFieldType, type UIElementType } from "../core/schemas/uielement.js";
 import { foldOcrConfusables, foldText, levenshtein, normalizeLabel, tokenize } from "../core/text.js";
 import { median } from "../core/vectors.js";
-import { enclosingBox, probeFieldBesideCaption, toggleAtRowEnd, underlinedField } from "./caption-field-probe.js";
+import { enclosingBox, probeFieldBesideCaption, toggleAtRowEnd, toggleBefore, underlinedField } from "./caption-field-probe.js";
 import type { IconRecognizer, IconScores } from "../core/providers/icon-recognizer.js";
-import { accentShare, colourMatch, elementAppearance, fillAndSurround, inkContrast, regionAppearance, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
+import { accentShare, colourMatch, elementAppearance, fillAndSurround, inkContrast, switchShaped, type Appearance, type Glyph } from "./element-appearance.js";
 import type { IconShape } from "./icon-names.js";
 import { captionOf } from "./learned-fusion.js";
 import { iconProposals } from "./icon-proposals.js";
@@ -986,24 +986,6 @@ export function stateAgreement(said: StateWord, state: LocatableElement["state"]
   const value = said === "on" || said === "off" ? on : state?.disabled;
   if (value === undefined) return 0;
   return value === (said === "on" || said === "disabled") ? 1 : -1;
-}
-
-/**
- * A toggle's box or circle drawn just before a caption: one glyph about square, as tall as the text or up to about
- * three times taller (an accessible form's large toggle), centred on the caption's row. Its box, or undefined.
- */
-function toggleBefore(frame: Frame, caption: BBox): BBox | undefined {
-  const h = caption[3] - caption[1];
-  const region: BBox = [Math.max(0, caption[0] - 4 * h), caption[1] - 1.2 * h, caption[0] - 1, caption[3] + 1.2 * h];
-  if (region[2] - region[0] < h * 0.6) return undefined;
-  const a = regionAppearance(frame, region);
-  // The ink nearest the caption (the region may also hold the end of the row's previous words).
-  const centred = (g: Glyph) => Math.abs((g.bbox[1] + g.bbox[3]) / 2 - (caption[1] + caption[3]) / 2) <= 0.35 * Math.max(g.bbox[3] - g.bbox[1], h);
-  const g = (a.glyphs ?? (a.glyph ? [a.glyph] : [])).filter(centred).sort((p, q) => q.bbox[2] - p.bbox[2])[0];
-  if (!g) return undefined;
-  const [w, gh] = [g.bbox[2] - g.bbox[0], g.bbox[3] - g.bbox[1]];
-  const near = caption[0] - g.bbox[2] <= Math.max(1.2 * h, 0.6 * gh);
-  return gh >= 0.6 * h && gh <= 3 * h && w >= 0.75 * gh && w <= 1.33 * gh && near ? g.bbox : undefined;
 }
 
 /** Whether a field's box shows a drop-down's arrow at its right end (a chevron, a small triangle). */
