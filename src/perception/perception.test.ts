@@ -11,7 +11,7 @@ import { rpav } from "../../test/support/cli.js";
 import { AccentLexicon, HybridOcr, languageOf, mergeWords } from "./hybrid-ocr.js";
 import { clickPoint, locate, parseInstruction, textSimilarity, textTargets } from "./locate.js";
 import { CachedOcr } from "./ocr-cache.js";
-import { PpOcr, fixCapitalI, halfWidth, inkProfile } from "./ppocr-ocr.js";
+import { PpOcr, fixCapitalI, halfWidth, inkProfile, splitAtRules } from "./ppocr-ocr.js";
 import { connectedComponents } from "./raster.js";
 import { classifyRegions, faceMarks, mirrorDifference, padToNeighbours, sliderOf, underlined } from "./element-classifier.js";
 import { toGrey } from "./raster.js";
@@ -362,6 +362,27 @@ describe("pixel helpers", () => {
     expect(p.segments).toEqual([[2, 7], [20, 24]]);
     expect(p.inverted).toBe(false);
     expect(inkProfile(grey.map((v) => 255 - v), w, [0, 0, w, h]).inverted).toBe(true);
+  });
+
+  it("a text line box is cut at the rules drawn through it (a tab strip's borders), not at letters filling it", () => {
+    const w = 60;
+    const h = 24;
+    const box: [number, number, number, number] = [0, 2, w, 22];
+    const grey = new Uint8Array(w * h).fill(220);
+    // Two "words" (ink rows 7..16) and a one-pixel rule through every row between them, another at the box's end.
+    for (let y = 7; y < 17; y++) for (const x of [4, 5, 7, 8, 10, 40, 41, 43, 45]) grey[y * w + x] = 30;
+    for (let y = 0; y < h; y++) grey[y * w + 25] = grey[y * w + 57] = 90;
+    expect(splitAtRules(grey, w, box)).toEqual([[0, 2, 25, 22], [26, 2, 60, 22]]);
+    // A box touching its words (a tight box: a lone digit's stem going on past it) is not cut.
+    expect(splitAtRules(grey, w, [0, 7, w, 17])).toEqual([[0, 7, w, 17]]);
+    // The rule stopping at the box's edges (a tall letter of a heading filling the box): no cut.
+    for (const y of [0, 1, 22, 23]) grey[y * w + 25] = 220;
+    expect(splitAtRules(grey, w, box)).toEqual([box]);
+    // A dark block wider than a quarter of the height (a button's edge) is not a rule.
+    for (let y = 0; y < h; y++) for (let x = 20; x < 27; x++) grey[y * w + x] = 30;
+    expect(splitAtRules(grey, w, box)).toEqual([box]);
+    // A box at the frame's top edge is not cut.
+    expect(splitAtRules(grey, w, [0, 0, w, 20])).toEqual([[0, 0, w, 20]]);
   });
 
   it("proposes a bordered field, a filled button and a checkbox of a synthetic form", () => {

@@ -97,7 +97,7 @@ export class PpOcr implements OcrProvider {
     /** Whether both graphs run folded (models/ppocr); false when asked not to or when no folded graph matches. */
     readonly folded: boolean,
   ) {
-    this.name = `ppocr-v4.2@${opts.maxSide}${opts.widthScale !== 1 ? `x${opts.widthScale}` : ""}`;
+    this.name = `ppocr-v4.4@${opts.maxSide}${opts.widthScale !== 1 ? `x${opts.widthScale}` : ""}`;
   }
 
   static async create(options: PpOcrOptions = {}): Promise<PpOcr> {
@@ -274,7 +274,7 @@ export class PpOcr implements OcrProvider {
         Math.min(img.height, (c.y2 + d) / s),
       ];
       if (bx[2] - bx[0] < 3 || bx[3] - bx[1] < 4) continue;
-      boxes.push({ bbox: bx, score });
+      for (const part of splitAtRules(toGrey(img), img.width, bx)) boxes.push({ bbox: part, score });
     }
     boxes.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
     return boxes;
@@ -436,6 +436,102 @@ function lineKey(img: RgbImage, b: BBox): string {
   const h = createHash("sha1").update(`${x2 - x1}x${y2 - y1}:${(b[0] - x1).toFixed(2)},${(b[1] - y1).toFixed(2)}\n`);
   for (let y = y1; y < y2; y++) h.update(img.data.subarray((y * img.width + x1) * 3, (y * img.width + x2) * 3));
   return h.digest("base64");
+}
+
+/**
+ * A text line box cut at the vertical rules drawn through it (a tab strip's or a table's borders, a toolbar's
+ * separators): the detector joins such runs of words into one line, which the recognizer then reads as one word
+ * ("Security|Contacts|Activity") or runs together. A rule is a run of columns at most a quarter of the box's height
+ * wide (3 px at least) whose ink covers 90 % of the box's rows or more and goes on past the box, above and below it (a
+ * tall letter of a large heading may fill the box, not what is outside it; a box at the frame's top or bottom edge is
+ * not cut). Only a rule with words on both sides cuts (a field's border at the box's end stays: the box read as it
+ * was); the rules themselves are left out. A box touching its words (a tight box: a short word's, a lone digit's, whose
+ * strokes may go on past it) is not cut. Ink as in `inkProfile`: far from the box's median grey.
+ */
+export function splitAtRules(grey: Uint8Array, width: number, box: BBox): BBox[] {
+  const height = grey.length / width;
+  const bx1 = Math.max(0, Math.floor(box[0]));
+  const bx2 = Math.min(width, Math.ceil(box[2]));
+  const by1 = Math.max(0, Math.floor(box[1]));
+  const by2 = Math.min(height, Math.ceil(box[3]));
+  const rows = by2 - by1;
+  const cols = bx2 - bx1;
+  if (rows < 4 || cols < 3 || by1 < 2 || by2 + 2 > height) return [box];
+  const hist = new Uint32Array(256);
+  let lo = 255;
+  let hi = 0;
+  for (let y = by1; y < by2; y++) {
+    for (let x = bx1; x < bx2; x++) {
+      const v = grey[y * width + x]!;
+      hist[v]!++;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  let acc = 0;
+  let bg = 0;
+  for (let v = 0; v < 256; v++) {
+    acc += hist[v]!;
+    if (acc * 2 >= rows * cols) {
+      bg = v;
+      break;
+    }
+  }
+  const thr = Math.max(16, (hi - lo) * 0.15);
+  const isInk = (x: number, y: number) => Math.abs(grey[y * width + x]! - bg) > thr;
+  const inkRows = new Uint16Array(cols);
+  for (let y = by1; y < by2; y++) for (let x = bx1; x < bx2; x++) if (isInk(x, y)) inkRows[x - bx1]!++;
+  // Past the box: ink in one of the two rows above it and one of the two below, in this column or a neighbour.
+  const past = (i: number, ys: readonly number[]) => ys.some((y) => [-1, 0, 1].some((d) => bx1 + i + d >= 0 && bx1 + i + d < width && isInk(bx1 + i + d, y)));
+  const full = (i: number) => inkRows[i]! >= 0.9 * rows && past(i, [by1 - 1, by1 - 2]) && past(i, [by2, by2 + 1]);
+  const maxRule = Math.max(3, rows / 4);
+  const rules: [number, number][] = [];
+  for (let i = 0; i < cols; ) {
+    if (!full(i)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < cols && full(j)) j++;
+    if (j - i <= maxRule) rules.push([i, j]);
+    i = j;
+  }
+  if (!rules.length) return [box];
+  // A box that touches its letters (the detector's box of a short word, a lone digit, is tight) may have any stroke
+  // go on past it: only a box with a free row above and below its words is cut.
+  const ruleCol = new Uint8Array(cols);
+  for (const [a, b] of rules) ruleCol.fill(1, Math.max(0, a - 1), Math.min(cols, b + 1));
+  let top = by2;
+  let bottom = by1 - 1;
+  for (let y = by1; y < by2; y++) {
+    for (let i = 0; i < cols; i++) {
+      if (ruleCol[i] || !isInk(bx1 + i, y)) continue;
+      top = Math.min(top, y);
+      bottom = y;
+      break;
+    }
+  }
+  if (top <= by1 || bottom >= by2 - 1) return [box];
+  // Words between two columns: ink, not counting a rule's neighbour columns (its shade, its anti-aliasing).
+  const words = (from: number, to: number) => {
+    for (let i = from + 1; i < to - 1; i++) if (inkRows[i]! > 0) return true;
+    return false;
+  };
+  const cuts: [number, number][] = [];
+  rules.forEach(([a, b], k) => {
+    const before = cuts.at(-1)?.[1] ?? -1;
+    const after = rules[k + 1]?.[0] ?? cols + 1;
+    if (words(before, a) && words(b, after)) cuts.push([a, b]);
+  });
+  if (!cuts.length) return [box];
+  const parts: BBox[] = [];
+  let from: number = box[0];
+  for (const [a, b] of cuts) {
+    parts.push([from, box[1], bx1 + a, box[3]]);
+    from = bx1 + b;
+  }
+  parts.push([from, box[1], box[2], box[3]]);
+  return parts;
 }
 
 /** Moves a line (and its words) from the box `from` to the box `to` (same size). */
