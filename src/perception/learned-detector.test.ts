@@ -247,7 +247,17 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     expect(business).toMatchObject({ type: "checkbox", confidence: 0.8 });
     // Named by the words it was fitted to: one OCR line ran across both radio buttons' captions.
     const named = fuseWithOcr([business!, oui!, non!, row!, personal!], lines);
-    expect(named.map((c) => c.label)).toEqual(["Business", "Oui", "Non", "Martin", "O Personal"]);
+    // (« O »: the ring no shape holds, read as a letter on the indicator — not the caption's first word.)
+    expect(named.map((c) => c.label)).toEqual(["Business", "Oui", "Non", "Martin", "Personal"]);
+  });
+  it("a dot read on an indicator no shape holds is no word of its caption, and tells a radio button", () => {
+    const dotted: OcrLine = { text: "● Include VAT", bbox: [109, 261, 200, 276], confidence: 0.9, words: [word("●", [109, 261, 118, 276]), word("Include", [122, 261, 170, 276]), word("VAT", [174, 261, 200, 276])] };
+    const [radio] = fitToggles([{ type: "checkbox", bbox: [107, 258, 220, 280], confidence: 0.8 }], [], [dotted]);
+    expect(radio).toMatchObject({ type: "radio_button", bbox: [107, 258, 200, 280] });
+    expect(fuseWithOcr([radio!], [dotted])[0]!.label).toBe("Include VAT");
+    // A ring read « O » names no type: a square the OCR reads round stays a check box.
+    const ringed: OcrLine = { ...dotted, text: "O Include VAT", words: [word("O", [109, 261, 118, 276]), ...dotted.words.slice(1)] };
+    expect(fitToggles([{ type: "checkbox", bbox: [107, 258, 220, 280], confidence: 0.8 }], [], [ringed])[0]).toMatchObject({ type: "checkbox" });
   });
   it("does not name a bare indicator by a caption another toggle's box holds", () => {
     const [bare, next] = fuseWithOcr(

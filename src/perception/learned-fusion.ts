@@ -239,7 +239,14 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     const row = words.filter((w) => Math.abs((w.bbox[1] + w.bbox[3]) / 2 - cy) <= 0.5 * (mark[3] - mark[1]) && starts(w) && w.bbox[2] <= next + 2).sort((a, b) => a.bbox[0] - b.bbox[0]);
     let [end, top, bottom] = [mark[2], mark[1], mark[3]];
     const caption: OcrWord[] = [];
+    // An indicator no shape holds, read by the OCR as a lone round sign on it (a ring « O », a dot « ● »): the
+    // indicator, not its caption's first word; a circle sign drawn on a « check box » tells a radio button.
+    let ring: string | undefined;
     for (const w of row) {
+      if (!drawn && !caption.length && !ring && /^[oO0°○◯●◉]$/u.test(w.text) && (w.bbox[0] + w.bbox[2]) / 2 <= mark[2]) {
+        ring = w.text;
+        continue;
+      }
       // The first word may stand off the indicator; the next ones follow at a word space (a wider gap is the next
       // toggle's, its indicator read as a letter when not drawn as a shape: « checkbutton  O radiobutton »).
       const wh = w.bbox[3] - w.bbox[1];
@@ -285,7 +292,8 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
     // A drawn indicator much taller than its caption's letters (an accessible form's large toggle, which the model boxes
     // alone: it never saw one) takes its caption whatever the model's box covers; one the model knows, as its box says.
     const large = !!drawn && !!first && drawn[3] - drawn[1] >= 1.4 * (first.bbox[3] - first.bbox[1]);
-    if (end > mark[2] && (large || reachesIn || bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark))) return { fitted: { ...p, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
+    const type = p.type === "checkbox" && ring && /[○◯●◉]/u.test(ring) ? "radio_button" : p.type;
+    if (end > mark[2] && (large || reachesIn || bboxIoU(p.bbox, withCaption) >= bboxIoU(p.bbox, mark))) return { fitted: { ...p, type, bbox: withCaption, caption }, ...(drawn ? { mark: drawn, next } : {}) };
     return { fitted: { ...p, bbox: drawn ?? p.bbox }, ...(drawn ? { mark: drawn, next } : {}) };
   });
   const columns = tableRowSelectors(fits.flatMap((f) => (f.mark ? [{ mark: f.mark, caption: f.fitted.caption ?? [], next: f.next ?? Infinity }] : [])), words);
