@@ -95,6 +95,11 @@ describe("the icon classifier (the committed model)", () => {
     for (const [name, c] of Object.entries(ICON_CONCEPTS)) for (const k of c.classes) expect(icons.classes, `${name} → ${k}`).toContain(k);
   });
 
+  it("and every class it knows is a concept's, so that some words ask for it", () => {
+    const asked = new Set(Object.values(ICON_CONCEPTS).flatMap((c) => c.classes));
+    for (const k of icons.classes) if (k !== "other") expect(asked, k).toContain(k);
+  });
+
   it("answers nothing for no boxes, and refuses a box that is not one", async () => {
     const { frame } = await drawIcons(16, "#000", [255, 255, 255]);
     expect(await icons.recognize(frame, [])).toEqual([]);

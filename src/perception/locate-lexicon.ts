@@ -456,6 +456,10 @@ export const ICON_CONCEPTS: Readonly<Record<string, IconConcept>> = {
   computer: { words: ["computer", "ordinateur", "monitor", "moniteur", "pc", "poste de travail"], labels: ["computer", "ordinateur", "this pc", "poste de travail"], shapes: [], classes: ["computer"] },
   heart: { words: ["heart", "coeur"], labels: ["like", "j aime", "favourite", "favorite", "favoris"], shapes: [], classes: ["heart"] },
   warning: { words: ["warning sign", "warning triangle", "exclamation mark", "point d exclamation", "triangle d avertissement"], labels: ["warning", "avertissement", "alert", "alerte"], shapes: [], classes: ["warning"] },
+  // A sheet of paper (the classifier's « file ») stands for a new document; a circled « i » for information. (« file » and
+  // « fichier » are no words for it: they name a File menu.)
+  file: { words: ["document", "sheet of paper", "blank page", "feuille", "feuille de papier", "page blanche"], labels: ["new", "nouveau", "new document", "nouveau document", "new file", "nouveau fichier", "document"], shapes: [], classes: ["file"] },
+  info: { words: ["letter i", "lettre i", "circled i", "i in a circle", "i dans un cercle"], labels: ["info", "information", "informations", "about", "a propos"], shapes: [], classes: ["info"] },
   calendar: { words: ["calendar", "calendrier"], labels: ["date", "calendar", "calendrier"], shapes: [], classes: ["calendar"] },
   bell: { words: ["bell", "cloche"], labels: ["notifications", "alerts", "alertes"], shapes: [], classes: ["bell"] },
   lock: { words: ["padlock", "lock", "cadenas"], labels: ["lock", "verrouiller", "security", "securite", "password", "mot de passe"], shapes: [], classes: ["lock"] },
@@ -520,7 +524,7 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
   "le", "la", "les", "l", "un", "une", "du", "de", "des", "d", "dans", "en", "au", "aux", "a", "pour", "avec", "celui", "celle", "qui", "est", "tout", "toute", "tres", "svp", "et", "ce", "cette", "ci", "sur",
   "icon", "icons", "icone", "icones", "symbol", "symbole", "sign", "signe", "logo", "picture", "image", "pictogramme", "picto", "glyph",
   "item", "element", "control", "widget", "entry", "entree", "thing", "truc", "hand",
-  "small", "little", "tiny", "big", "large", "petit", "petite", "grand", "grande", "gros", "grosse",
+  "small", "little", "tiny", "big", "large", "petit", "petite", "grand", "grande", "gros", "grosse", "wide", "narrow", "long", "longue", "etroit", "etroite",
   "empty", "vide", "blank", "greyed", "grayed", "out", "grise", "grisee", "disabled", "desactive", "desactivee", "inactive", "inactif", "enabled", "actif", "active",
   "checked", "unchecked", "coche", "cochee", "selected", "selectionne", "selectionnee", "highlighted", "current", "actuel", "actuelle", "masked", "masque", "masquee", "hidden",
   "shaped",

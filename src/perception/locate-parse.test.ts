@@ -59,6 +59,13 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("click in the Name box")).toEqual({ verb: "click", target: "Name", type: "text_input" });
   });
 
+  it("\"in the General tab\", « dans l'onglet Général »: the page a tab shows is where the target is; a tab named stays a tab", () => {
+    expect(parseInstruction("the selected option in the General tab")).toMatchObject({ type: "radio_button", state: "on", relation: { kind: "inside", anchor: "General" } });
+    expect(parseInstruction("la case Newsletter dans l'onglet Général")).toMatchObject({ target: "Newsletter", type: "checkbox", relation: { kind: "inside", anchor: "Général" } });
+    expect(parseInstruction("the Billing tab")).toEqual({ verb: "click", target: "Billing", type: "tab" });
+    expect(parseInstruction("le premier onglet Activity")).toEqual({ verb: "click", target: "Activity", type: "tab", ordinal: 1 });
+  });
+
   it("« grisé » with its accent is the state, « grise » the colour", () => {
     expect(parseInstruction("le bouton radio grisé")).toEqual({ verb: "click", target: "", type: "radio_button", state: "disabled" });
     expect(parseInstruction("la zone grise")).toMatchObject({ colour: "grey" });
@@ -78,6 +85,9 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("le curseur à côté du lien")).toEqual({ verb: "click", target: "", type: "generic_interactive", slider: true, relation: { kind: "near", anchor: "", anchorType: "link" } });
     expect(parseInstruction("the field under the drop-down")).toMatchObject({ type: "text_input", relation: { kind: "below", anchor: "", anchorType: "dropdown" } });
     expect(parseInstruction("la case de la liste")).not.toHaveProperty("relation");
+    // What size it is drawn names nothing (the wide field, « le champ long »).
+    expect(parseInstruction("the arrow button next to the wide field")).toMatchObject({ icon: "arrow", relation: { kind: "near", anchor: "", anchorType: "text_input" } });
+    expect(parseInstruction("le champ étroit")).toMatchObject({ target: "", type: "text_input" });
   });
 
   it("a table row named by what it shows is where the target stands, in both languages; a row by rank is the element's rank", () => {
@@ -117,6 +127,10 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the back arrow button")).toMatchObject({ target: "", icon: "previous" });
     expect(parseInstruction("la flèche précédente de la pagination")).toMatchObject({ target: "", icon: "previous", pager: true });
     expect(parseInstruction("la flèche suivante")).toMatchObject({ target: "", icon: "next" });
+    // Every class the icon classifier knows has its words: a sheet of paper, a circled i.
+    expect(parseInstruction("the new document icon")).toMatchObject({ target: "", icon: "file" });
+    expect(parseInstruction("l'icône info")).toMatchObject({ target: "", icon: "info" });
+    expect(parseInstruction("the Documents tab")).toMatchObject({ target: "Documents", type: "tab" });
     // A label that is also a picture's name stays a label where nothing says "icon".
     expect(parseInstruction("the Tags field")).toMatchObject({ target: "Tags", type: "text_input" });
     expect(parseInstruction("the Tags field").icon).toBeUndefined();

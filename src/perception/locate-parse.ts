@@ -223,9 +223,11 @@ const PLACE_WORDS: ReadonlyMap<string, "row" | "inside"> = new Map([
   ...["group", "section", "card", "panel", "frame", "fieldset", "pane", "groupe", "cadre", "carte", "panneau", "encadre", "volet", "bloc", "zone"].map((w) => [w, "inside"] as const),
   // A window or a form named by its title ("OK in the Invoice dialog", « de la fenêtre Facture »).
   ...["dialog", "window", "form", "modal", "popup", "dialogue", "fenetre", "formulaire", "modale"].map((w) => [w, "inside"] as const),
+  // A notebook's page, shown below its tab ("the Medium option in the General tab", « dans l'onglet Général »).
+  ...["tab", "onglet"].map((w) => [w, "inside"] as const),
 ]);
 /** Place words English puts after the place's name ("the Smith row", "the Shipping section"). */
-const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "card", "panel", "frame", "fieldset", "pane", "dialog", "window", "form", "modal", "popup"]);
+const ENGLISH_PLACE: ReadonlySet<string> = new Set(["row", "group", "section", "card", "panel", "frame", "fieldset", "pane", "dialog", "window", "form", "modal", "popup", "tab"]);
 /** English words that may sit inside a name quoted in French (« Cash on delivery », « Terms of use »). */
 const ENGLISH_SMALL_WORDS: ReadonlySet<string> = new Set(["on", "of", "in", "at", "to", "for", "and", "the", "by", "with", "from"]);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(["in", "on", "of", "at", "from", "dans", "sur", "de", "du", "en"]);

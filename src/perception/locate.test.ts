@@ -48,6 +48,8 @@ function twoArrowsDown(): ReturnType<typeof canvas> {
 describe("grounding a person's instruction", () => {
   it("a name the OCR misread by a letter, or read with its spaces lost, is still the name; another word is not", () => {
     expect(textSimilarity("No item selected", "Noitemselected")).toBeGreaterThanOrEqual(0.9);
+    // Small words run together with the rest, signs around them (a breadcrumb's « / »): the same name, above a translation.
+    expect(textSimilarity("En savoir plus", "/Ensavoirplus/")).toBeGreaterThanOrEqual(0.95);
     expect(textSimilarity("Müller", "Miller")).toBeGreaterThanOrEqual(0.7);
     expect(textSimilarity("Export", "Import")).toBeLessThan(0.7);
     expect(textSimilarity("Nom", "Non")).toBeLessThan(0.7);

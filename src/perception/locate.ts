@@ -85,9 +85,12 @@ function labelSimilarity(target: string, label: string): number {
   const b = normalizeLabel(label);
   if (!a || !b) return 0;
   if (a === b) return 1;
-  // The same letters with spaces lost or added by the OCR ("Noitemselected", "Pass word").
+  // The same letters with spaces lost or added by the OCR ("Noitemselected", "Pass word"), small words included (« En
+  // savoir plus » read "Ensavoirplus": its « en » is no word of its own there) and signs around them left out.
   const [sa, sb] = [a.replace(/ /g, ""), b.replace(/ /g, "")];
   if (sa.length >= 4 && sa === sb) return 0.95;
+  const [wa, wb] = [tokenize(target).join(""), tokenize(label).join("")];
+  if (wa.length >= 4 && wa === wb) return 0.95;
   // The same name with a letter the OCR confuses with another (« François » read "Erancois" under a link's underline).
   const [fa, fb] = [normalizeLabel(foldOcrConfusables(target)), normalizeLabel(foldOcrConfusables(label))];
   if (fa.length >= 4 && fa === fb) return 0.95;
