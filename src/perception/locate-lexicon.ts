@@ -361,7 +361,7 @@ export const POSITION_WORDS: Readonly<Record<string, { vertical?: "top" | "botto
 };
 
 /** Parts of a window named as places: they say where, and are not part of the target's name. */
-export const REGION_PHRASES: readonly (readonly [string, "top" | "title" | "bottom" | "pager" | "breadcrumb" | "window" | undefined])[] = [
+export const REGION_PHRASES: readonly (readonly [string, "top" | "title" | "bottom" | "side" | "pager" | "breadcrumb" | "window" | undefined])[] = [
   ["barre d outils", "top"], ["barre des outils", "top"], ["toolbar", "top"], ["tool bar", "top"],
   ["barre de menus", "top"], ["barre de menu", "top"], ["barre des menus", "top"], ["menu bar", "top"], ["menubar", "top"],
   ["barre de titre", "title"], ["title bar", "title"], ["titlebar", "title"], ["header bar", "top"], ["headerbar", "top"], ["header", "top"], ["en tete", "top"],
@@ -377,7 +377,8 @@ export const REGION_PHRASES: readonly (readonly [string, "top" | "title" | "bott
   // A list named as the place of its item (« Dashboard in the list »): not the item's type.
   ["in the list box", undefined], ["in the listbox", undefined], ["in the list", undefined], ["of the list", undefined], ["dans la liste", undefined], ["de la liste", undefined],
   ["pager", "pager"], ["pagination", "pager"], ["paginator", "pager"], ["breadcrumb", "breadcrumb"], ["breadcrumbs", "breadcrumb"], ["fil d ariane", "breadcrumb"],
-  ["sidebar", undefined], ["side bar", undefined], ["side menu", undefined], ["barre laterale", undefined], ["menu lateral", undefined], ["colonne laterale", undefined],
+  // A side bar: the column of items along the window's left edge.
+  ["sidebar", "side"], ["side bar", "side"], ["side menu", "side"], ["barre laterale", "side"], ["menu lateral", "side"], ["colonne laterale", "side"],
 ];
 
 /**

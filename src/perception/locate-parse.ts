@@ -54,7 +54,7 @@ export interface ParsedInstruction {
   readonly direction?: "left" | "right" | "up" | "down";
   readonly relation?: Relation;
   /** A part of the window named as a place (toolbar: top; status bar: bottom; title bar, a window's own controls: title). */
-  readonly region?: "top" | "title" | "bottom";
+  readonly region?: "top" | "title" | "bottom" | "side";
   /** The instruction places it in a pager ("the next arrow in the pagination", « la page 2 de la pagination »). */
   readonly pager?: boolean;
   /** The instruction says "menu" ("the Tools menu"): a menu-bar entry, whatever type the detector gave it. */
@@ -144,7 +144,7 @@ type Kind =
   | { k: "relation"; v: RelationKind }
   | { k: "ordinal"; v: number }
   | { k: "type"; v: UIElementType | "menu" }
-  | { k: "region"; v: "top" | "title" | "bottom" | "pager" | "breadcrumb" | "window" | undefined }
+  | { k: "region"; v: "top" | "title" | "bottom" | "side" | "pager" | "breadcrumb" | "window" | undefined }
   | { k: "colour"; v: ColourName }
   | { k: "icon"; v: string; depiction: boolean }
   | { k: "direction"; v: "left" | "right" | "up" | "down" }

@@ -5,6 +5,7 @@ import { drawnFieldAround, enclosingBox, probeFieldBesideCaption, toggleAtRowEnd
 import { colourName, elementAppearance, inkContrast, switchShaped } from "./element-appearance.js";
 import { iconProposals } from "./icon-proposals.js";
 import { showsMaskedText } from "./masked-entry.js";
+import { parseInstruction } from "./locate-parse.js";
 import type { IconRecognizer } from "../core/providers/icon-recognizer.js";
 import { lexiconVariants, locate, locateWithIcons, mayAskIcons, relationScore, stateAgreement, textSimilarity, textTargets, type LocatableElement } from "./locate.js";
 
@@ -50,6 +51,9 @@ describe("grounding a person's instruction", () => {
     expect(textSimilarity("No item selected", "Noitemselected")).toBeGreaterThanOrEqual(0.9);
     // Small words run together with the rest, signs around them (a breadcrumb's « / »): the same name, above a translation.
     expect(textSimilarity("En savoir plus", "/Ensavoirplus/")).toBeGreaterThanOrEqual(0.95);
+    // A recognizer with no « ç » reads it « g » (or « c »).
+    expect(textSimilarity("François", "Frangois")).toBeGreaterThanOrEqual(0.95);
+    expect(textSimilarity("François", "Francois")).toBe(1);
     expect(textSimilarity("Müller", "Miller")).toBeGreaterThanOrEqual(0.7);
     expect(textSimilarity("Export", "Import")).toBeLessThan(0.7);
     expect(textSimilarity("Nom", "Non")).toBeLessThan(0.7);
@@ -60,9 +64,35 @@ describe("grounding a person's instruction", () => {
     // Tabs set close, read as one word with their capitals ("BillingHistoryDetails"): each name is in it.
     expect(textSimilarity("History", "BillingHistoryDetails")).toBeGreaterThanOrEqual(0.6);
     expect(textSimilarity("History", "BillingDetails")).toBeLessThan(0.5);
+    // …and the click goes to that name's part of the element the detector made of them all.
+    const strip = [el("t", "link", [1259, 330, 1574, 363], "AdvancedSecuritySettingsGene")];
+    const adv = locate("l'onglet Advanced", strip, screen);
+    expect(adv.found && adv.point[0]).toBeGreaterThan(1259);
+    expect(adv.found && adv.point[0]).toBeLessThan(1363);
     // The row of « Müller », read "Miller": its eye button, not the misread name.
     const rows = [el("m", "button", [900, 100, 930, 126], ""), el("g", "button", [900, 140, 930, 166], ""), ...textTargets([line("Miller", [20, 104, 80, 122]), line("Girard", [20, 144, 80, 162])], [])];
     expect(locate("the button of the Müller row", rows, screen)).toMatchObject({ found: true, element_id: "m" });
+  });
+
+  it("« l'élément sélectionné »: of a menu's items, the one on a fill of another colour than all the others'", () => {
+    const page = canvas();
+    const names = ["Rapports", "Paramètres", "Mentions légales", "Aide"];
+    const items = names.map((t, i) => el(`m${i}`, "link", [20, 100 + 60 * i, 300, 150 + 60 * i], t));
+    for (const [i, e] of items.entries()) page.fill([e.bbox[0] + 40, e.bbox[1] + 18, e.bbox[0] + 40 + 12 * names[i]!.length, e.bbox[1] + 32], [30, 30, 30]);
+    page.fill([20, 220, 300, 270], [30, 60, 210]);
+    page.fill([60, 238, 252, 252], [255, 255, 255]);
+    expect(locate("the selected item in the sidebar", items, page)).toMatchObject({ found: true, element_id: "m2" });
+    expect(locate("l'élément de menu sélectionné", items, page)).toMatchObject({ found: true, element_id: "m2" });
+  });
+
+  it("a side bar is the column of items along the window's left edge: ranks count there, not the page's other links", () => {
+    const side = ["Products", "Reports", "Settings", "Dashboard"].map((t, i) => el(`s${i}`, "link", [10 + 20 * (i % 2), 100 + 45 * i, 160, 130 + 45 * i], t));
+    const page = [el("crumb", "link", [230, 90, 300, 110], "Products"), el("pager", "link", [240, 760, 260, 780], "1")];
+    expect(parseInstruction("the last link in the sidebar")).toMatchObject({ type: "link", ordinal: -1, region: "side" });
+    expect(locate("the last link in the sidebar", [...side, ...page], screen)).toMatchObject({ found: true, element_id: "s3" });
+    expect(locate("le lien Products du menu latéral", [...side, ...page], screen)).toMatchObject({ found: true, element_id: "s0" });
+    // Without the side bar said, the last link of the page is the pager's.
+    expect(locate("the last link", [...side, ...page], screen)).toMatchObject({ found: true, element_id: "pager" });
   });
 
   it("a thing named by its type alone as the place (« à côté du lien »): the target beside one of that type", () => {
@@ -173,6 +203,10 @@ describe("grounding a person's instruction", () => {
     // No switch drawn on the screen (or no pixels): « the switch » counts the check boxes.
     expect(locate("the second switch", els.filter((e) => e.element_id.startsWith("c")), page)).toMatchObject({ found: true, element_id: "c2" });
     expect(locate("the second switch", els, screen)).toMatchObject({ found: true, element_id: "s1" });
+    // « l'interrupteur activé »: the switch drawn on (its track in the accent colour), though the detector read both on.
+    const read = els.map((e) => (e.element_id.startsWith("s") ? ({ ...e, state: { checked: true } }) : e));
+    expect(locate("l'interrupteur activé", read, page)).toMatchObject({ found: true, element_id: "s2" });
+    expect(locate("le switch actif", [read[1]!, read[0]!, read[3]!, read[2]!], page)).toMatchObject({ found: true, element_id: "s2" });
   });
 
   it("ranks the elements that fit in reading order: the second one, the last one", () => {

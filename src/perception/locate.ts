@@ -94,6 +94,8 @@ function labelSimilarity(target: string, label: string): number {
   // The same name with a letter the OCR confuses with another (« François » read "Erancois" under a link's underline).
   const [fa, fb] = [normalizeLabel(foldOcrConfusables(target)), normalizeLabel(foldOcrConfusables(label))];
   if (fa.length >= 4 && fa === fb) return 0.95;
+  // (A recognizer with no « ç » reads it « g »: « François » read "Frangois".)
+  if (/ç/iu.test(target) && normalizeLabel(foldOcrConfusables(target.replace(/ç/gu, "g").replace(/Ç/gu, "G"))) === fb) return 0.95;
   const ta = new Set(tokenize(a));
   const tb = new Set(tokenize(b));
   let common = 0;
@@ -635,8 +637,19 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   const bestBase = Math.max(0, ...scored.map((s) => s.base));
   const plausible = scored.filter((s) => s.base >= bestBase - 0.1 && (!target || s.text >= 0.5));
   // Where: on the window, and among the elements that fit the rest (the rightmost of two Apply buttons).
-  const regionEdge = parsed.region === "title" ? "top" : parsed.region;
-  const hint: PositionHint | undefined = parsed.position || regionEdge ? { ...(parsed.position ?? {}), ...(!parsed.position?.vertical && regionEdge ? { vertical: regionEdge } : {}) } : undefined;
+  // (A side bar is the column of items along the window's left edge: leftwards, and in that column.)
+  const side = parsed.region === "side";
+  const regionEdge = parsed.region === "title" ? "top" : side ? undefined : parsed.region;
+  const hint: PositionHint | undefined =
+    parsed.position || regionEdge || side
+      ? { ...(parsed.position ?? {}), ...(!parsed.position?.vertical && regionEdge ? { vertical: regionEdge } : {}), ...(side && !parsed.position?.horizontal ? { horizontal: "left" as const } : {}) }
+      : undefined;
+  /** Of `xs`, those in the column nearest the window's left edge: starting within three of their heights of the leftmost. */
+  const sideColumn = (xs: readonly Scored[]): Scored[] => {
+    const left = Math.min(...xs.map((s) => s.bbox[0]));
+    const h = median(xs.map((s) => s.bbox[3] - s.bbox[1]));
+    return xs.filter((s) => s.bbox[0] - left <= 3 * h);
+  };
   if (hint && parsed.ordinal === undefined) {
     // (A title bar is the window's top edge itself: said as strongly as "at the top".)
     const weight = parsed.position || parsed.region === "title" ? 0.3 : 0.12;
@@ -708,6 +721,23 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const sign = parsed.state === "disabled" ? 1 : -1;
       for (const [s, greyed] of greyedOut(pixels, elements)) s.score += 0.15 * greyed * sign;
     }
+    // « l'interrupteur activé »: of the switches, the one whose track is in an accent colour its siblings lack (a switch
+    // is drawn on in the accent, off in grey), whatever the detector read (it reads a knob as ticked either way).
+    if (pixels && switches?.size && parsed.state === "on") {
+      const top = accented(fitting.filter((s) => switches.has(s.e.element_id)));
+      if (top) top.score += 0.15;
+    }
+    // « l'élément de menu sélectionné », "the active link in the side bar": of the links and items (not buttons, which are
+    // filled anyway; in the side bar's column where one is said), the one whose fill is of another colour than all the
+    // others' — a menu's highlighted entry.
+    if (pixels && parsed.state === "on" && (!parsed.type || parsed.type === "link" || parsed.type === "generic_interactive")) {
+      const all = fitting.filter((s) => s.e.type === "link" || s.e.type === "generic_interactive");
+      const items = side && all.length ? sideColumn(all) : all;
+      const fills = items.map((s) => look(s.e)?.fill);
+      const common = fills.find((f) => fills.filter((g) => g === f).length === items.length - 1);
+      const odd = items.filter((_, i) => fills[i] !== common);
+      if (items.length >= 3 && common && odd.length === 1 && fills[items.indexOf(odd[0]!)]) odd[0]!.score += 0.2;
+    }
   }
   if (concept) {
     // The icon: its figure (drawn shape or the recognizer's belief), else the label such an icon
@@ -764,6 +794,11 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       for (const s of contenders) if (edge(s) - edge(nearest) <= strip) s.score += 0.06;
     }
   }
+  if (side && parsed.ordinal === undefined) {
+    const lead = Math.max(...scored.map((s) => s.score));
+    const contenders = scored.filter((s) => s.score >= lead - 0.1);
+    if (contenders.length > 1) for (const s of sideColumn(contenders)) s.score += 0.06;
+  }
   scored.sort((a, b) => b.score - a.score);
   const out = (s: Scored): LocateCandidate => ({ element_id: s.e.element_id, type: s.e.type, label: s.e.label, bbox: s.bbox, score: round3(s.score), text_score: round3(s.text), type_score: s.type, position_score: round3(s.position) });
   const candidates = scored.slice(0, 5).map(out);
@@ -782,7 +817,7 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
     const topText = Math.max(...plausible.map((s) => s.text));
     const fits = target && pixels && isFieldType(parsed.type) ? [...plausible, ...scored.filter((s) => !plausible.includes(s) && s.text >= topText - 0.02 && fieldText(s))] : plausible;
     const paged = fits.filter(inPager);
-    const placed = hint ? fits.filter((s) => matchesPositionHint(s.bbox, hint, frame)) : [];
+    const placed = side && fits.length ? sideColumn(fits) : hint ? fits.filter((s) => matchesPositionHint(s.bbox, hint, frame)) : [];
     const enough = (xs: readonly Scored[]) => xs.length >= Math.abs(parsed.ordinal!);
     const among = enough(paged) ? paged : enough(placed) ? placed : fits;
     const showing = concept && !target ? among.filter((s) => figureOf(s.e)) : [];
@@ -1239,7 +1274,11 @@ function narrowToWords(target: string, e: LocatableElement | undefined): BBox | 
 function narrowByCharacters(target: string, e: LocatableElement): BBox | undefined {
   if (e.words?.length) return undefined;
   const b = boxOf(e);
-  const words = [...e.label.matchAll(/\S+/gu)];
+  // Words, and words the OCR ran together each still capitalised ("AdvancedSecuritySettings": tabs drawn side by side).
+  const words = [...e.label.matchAll(/\S+/gu)].flatMap((m) => {
+    const cuts = [0, ...[...m[0].matchAll(/(?<=\p{Ll})\p{Lu}/gu)].map((c) => c.index!), m[0].length];
+    return cuts.slice(0, -1).map((at, k) => ({ 0: m[0].slice(at, cuts[k + 1]), index: m.index! + at }));
+  });
   if (words.length < 2 || b[3] - b[1] > 2 * ((b[2] - b[0]) / Math.max(1, e.label.length)) * 3) return undefined;
   const n = tokenize(target).length;
   if (n === 0 || n >= words.length) return undefined;

@@ -31,6 +31,15 @@ export function showsMaskedText(frame: Frame, box: BBox): boolean {
   for (let v = 1; v < 256; v++) if (hist[v]! > hist[bg]!) bg = v;
   const mask = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) mask[y * w + x] = Math.abs(grey[(y0 + y) * img.width + x0 + x]! - bg) > 60 ? 1 : 0;
+  if (maskedRun(mask, w, h)) return true;
+  // Dots set close touch at their widest row (light dots on a dark field, anti-aliased): a row of ink one pixel tall,
+  // nothing above or below it, joins them; without it they stand apart.
+  const parted = mask.map((v, i) => (v && (i < w || !mask[i - w]) && (i + w >= mask.length || !mask[i + w]) ? 0 : v));
+  return maskedRun(parted, w, h);
+}
+
+/** Whether the ink of `mask` (w × h) holds a row of four or more equal marks at a regular pitch (see showsMaskedText). */
+function maskedRun(mask: Uint8Array, w: number, h: number): boolean {
   // Every piece of ink left to right (specks under 3 px aside): a run of marks alike must not skip any, so the
   // x-height letters of a word (o, n, e between l and d) never make one.
   const ink = connectedComponents(mask, w, h)
