@@ -25,6 +25,11 @@ describe("masked text (a password field's dots)", () => {
       for (let i = 0; i < 9; i++) for (const [a, b] of [[i, 4], [4, i], [i, i], [8 - i, i]] as const) px(x + a, y + b);
     };
     expect(showsMaskedText(field(255, 30, (_d, px) => { for (let k = 0; k < 5; k++) star(px, 20 + 13 * k, 24); }), box)).toBe(true);
+    // Dots of four pixels, anti-aliased unevenly (a column of their left edge lighter): still alike and mirrored enough.
+    const small = (px: (x: number, y: number) => void, x: number, y: number) => {
+      for (const [j, row] of [".###", "####", "####", ".###"].entries()) for (let i = 0; i < 4; i++) if (row[i] === "#") px(x + i, y + j);
+    };
+    expect(showsMaskedText(field(252, 40, (_d, px) => { for (let k = 0; k < 9; k++) small(px, 20 + 5 * k, 28); }), box)).toBe(true);
     // Light dots set close on a dark field, joined at their widest row by a one-pixel line of anti-aliasing.
     expect(showsMaskedText(field(45, 240, (dot, px) => { for (let k = 0; k < 9; k++) dot(20 + 8 * k, 26, 7, 7); for (let x = 20; x < 92; x++) px(x, 29); }), box)).toBe(true);
   });
