@@ -457,27 +457,7 @@ export function splitAtRules(grey: Uint8Array, width: number, box: BBox): BBox[]
   const rows = by2 - by1;
   const cols = bx2 - bx1;
   if (rows < 4 || cols < 3 || by1 < 2 || by2 + 2 > height) return [box];
-  const hist = new Uint32Array(256);
-  let lo = 255;
-  let hi = 0;
-  for (let y = by1; y < by2; y++) {
-    for (let x = bx1; x < bx2; x++) {
-      const v = grey[y * width + x]!;
-      hist[v]!++;
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-  }
-  let acc = 0;
-  let bg = 0;
-  for (let v = 0; v < 256; v++) {
-    acc += hist[v]!;
-    if (acc * 2 >= rows * cols) {
-      bg = v;
-      break;
-    }
-  }
-  const thr = Math.max(16, (hi - lo) * 0.15);
+  const { bg, thr } = inkLevels(grey, width, bx1, by1, bx2, by2);
   const isInk = (x: number, y: number) => Math.abs(grey[y * width + x]! - bg) > thr;
   const inkRows = new Uint16Array(cols);
   for (let y = by1; y < by2; y++) for (let x = bx1; x < bx2; x++) if (isInk(x, y)) inkRows[x - bx1]!++;
@@ -623,22 +603,14 @@ export interface InkProfile {
   readonly y2: number;
 }
 
-/**
- * Background = the box's median luma; ink = pixels far from it. Columns without ink that run
- * wider than 0.3× the ink height (at least 3.5 px) separate words (0.22 measured worse: it cuts
- * words of bold headings apart).
- */
-export function inkProfile(grey: Uint8Array, width: number, box: BBox): InkProfile {
-  const bx1 = Math.max(0, Math.floor(box[0]));
-  const bx2 = Math.min(width, Math.ceil(box[2]));
-  const by1 = Math.max(0, Math.floor(box[1]));
-  const by2 = Math.min(grey.length / width, Math.ceil(box[3]));
+/** A box's background (its median grey), darkest and lightest greys, and how far from the background ink is. */
+function inkLevels(grey: Uint8Array, width: number, x1: number, y1: number, x2: number, y2: number): { bg: number; thr: number; lo: number; hi: number } {
   const hist = new Uint32Array(256);
   let n = 0;
   let lo = 255;
   let hi = 0;
-  for (let y = by1; y < by2; y++) {
-    for (let x = bx1; x < bx2; x++) {
+  for (let y = y1; y < y2; y++) {
+    for (let x = x1; x < x2; x++) {
       const v = grey[y * width + x]!;
       hist[v]!++;
       n++;
@@ -655,7 +627,20 @@ export function inkProfile(grey: Uint8Array, width: number, box: BBox): InkProfi
       break;
     }
   }
-  const thr = Math.max(16, (hi - lo) * 0.15);
+  return { bg, thr: Math.max(16, (hi - lo) * 0.15), lo, hi };
+}
+
+/**
+ * Background = the box's median luma; ink = pixels far from it. Columns without ink that run
+ * wider than 0.3× the ink height (at least 3.5 px) separate words (0.22 measured worse: it cuts
+ * words of bold headings apart).
+ */
+export function inkProfile(grey: Uint8Array, width: number, box: BBox): InkProfile {
+  const bx1 = Math.max(0, Math.floor(box[0]));
+  const bx2 = Math.min(width, Math.ceil(box[2]));
+  const by1 = Math.max(0, Math.floor(box[1]));
+  const by2 = Math.min(grey.length / width, Math.ceil(box[3]));
+  const { bg, thr, lo, hi } = inkLevels(grey, width, bx1, by1, bx2, by2);
   const cols = new Uint8Array(Math.max(0, bx2 - bx1));
   let iy1 = by2;
   let iy2 = by1;
