@@ -252,7 +252,8 @@ describe("instruction parsing: what names the target and what only describes it"
     expect(parseInstruction("the greyed out Save button")).toMatchObject({ target: "Save", type: "button", state: "disabled" });
     expect(parseInstruction("the next page arrow in the pagination")).toMatchObject({ icon: "next", pager: true });
     expect(parseInstruction("la page 3 de la pagination")).toEqual({ verb: "click", target: "page 3", pager: true });
-    expect(parseInstruction("Customers in the sidebar")).toEqual({ verb: "click", target: "Customers" });
+    // (A side bar is a region: the column of items along the window's left edge.)
+    expect(parseInstruction("Customers in the sidebar")).toEqual({ verb: "click", target: "Customers", region: "side" });
   });
 
   it("'menu' asks for a menu entry, not a drop-down, even after 'open'", () => {
