@@ -387,6 +387,12 @@ describe("fitToggles (a toggle's box on its drawn indicator and caption)", () =>
     // Words another toggle's box holds are its caption: the model saw a toggle there.
     const [held] = fitToggles([...marks.map((m) => ({ type: "checkbox" as const, bbox: [98, m.bbox[1] - 2, 214, m.bbox[3] + 2] as BBox, confidence: 0.8 })), { type: "radio_button", bbox: [96, 120, 176, 140], confidence: 0.6 }], marks, lines, grey);
     expect(held!.bbox).toEqual([100, 98, 212, 118]);
+    // Words inside a field below (its placeholder under the caption's first word) are no wrap: the field the model saw, or
+    // a wide box drawn around them.
+    const [abovePlaceholder] = fitToggles([...marks.map((m) => ({ type: "checkbox" as const, bbox: [98, m.bbox[1] - 2, 214, m.bbox[3] + 2] as BBox, confidence: 0.8 })), { type: "text_input", bbox: [90, 120, 390, 142], confidence: 0.7 }], marks, lines, grey);
+    expect(abovePlaceholder!.bbox).toEqual([100, 98, 212, 118]);
+    const [aboveDrawn] = fitToggles(marks.map((m) => ({ type: "checkbox" as const, bbox: [98, m.bbox[1] - 2, 214, m.bbox[3] + 2] as BBox, confidence: 0.8 })), [...marks, { bbox: [90, 120, 390, 142] as BBox }], lines, grey);
+    expect(aboveDrawn!.bbox).toEqual([100, 98, 212, 118]);
     // A list set tight: the next box a line's spacing below, its caption under the first one's words — not a wrap.
     const tight = { data: new Uint8Array(width * 300).fill(255), width };
     for (const y0 of [100, 122]) for (let i = 0; i < 16; i++) for (const [x, y] of [[100 + i, y0], [100 + i, y0 + 15], [100, y0 + i], [115, y0 + i]] as const) tight.data[y * width + x] = 120;

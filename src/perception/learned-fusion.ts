@@ -272,7 +272,13 @@ export function fitToggles(proposals: readonly ElementProposal[], shapes: readon
       const under = !!head && Math.abs(head.bbox[0] - mark[0]) <= 0.5 * lh && /^[\p{L}\p{N}]{2}/u.test(head.text.trim()) && !boxed(head.bbox[0], head.bbox[2]);
       // (Words another toggle's box holds are that toggle's caption: the model saw its box there.)
       const another = !!head && proposals.some((o) => o !== p && isToggle(o) && bboxContainsPoint(o.bbox, bboxCenter(head.bbox)));
-      if ((hanging || under) && !another) {
+      // (Nor words inside a field below — its placeholder or value —: a field the model saw, or a wide drawn box that holds
+      // them and not the indicator.)
+      const inField =
+        !!head &&
+        (proposals.some((o) => isFieldType(o.type) && bboxContainsPoint(o.bbox, bboxCenter(head.bbox))) ||
+          boxes.some((b) => b[2] - b[0] >= 3 * (b[3] - b[1]) && bboxContainsPoint(b, bboxCenter(head.bbox)) && !bboxContainsPoint(b, bboxCenter(mark))));
+      if ((hanging || under) && !another && !inField) {
         let prev = head!.bbox[0];
         for (const w of below) {
           if (w.bbox[0] - prev > 0.8 * lh) break;
