@@ -735,8 +735,8 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
       const items = side && all.length ? sideColumn(all) : all;
       const fills = items.map((s) => look(s.e)?.fill);
       const common = fills.find((f) => f !== undefined && fills.filter((g) => g === f).length === items.length - 1);
-      const odd = items.find((_, i) => fills[i] !== common);
-      if (items.length >= 3 && common && odd && look(odd.e)?.fill) odd.score += 0.2;
+      const odd = fills.findIndex((f) => f !== common);
+      if (items.length >= 3 && common && odd >= 0 && fills[odd]) items[odd]!.score += 0.2;
     }
   }
   if (concept) {
@@ -785,14 +785,17 @@ function groundInstruction(parsed: ParsedInstruction, elements: readonly Locatab
   // "In the top bar", « dans la barre d'outils »: a bar is a strip at the window's edge — of the leading candidates,
   // those in the strip of the one nearest that edge (the navigation bar's search icon, not the side bar's below it);
   // "in the side bar", those in the column nearest the left edge.
+  /** Of `xs` (two or more), those in the strip of the one nearest the window's `regionEdge`. */
+  const edgeStrip = (xs: readonly Scored[]): Scored[] => {
+    const edge = (s: Scored) => (regionEdge === "top" ? bboxCenter(s.bbox)[1] : -bboxCenter(s.bbox)[1]);
+    const nearest = xs.reduce((m, s) => (edge(s) < edge(m) ? s : m));
+    const strip = 1.5 * Math.max(nearest.bbox[3] - nearest.bbox[1], 0.02 * frame.height);
+    return xs.filter((s) => edge(s) - edge(nearest) <= strip);
+  };
   if ((regionEdge || side) && parsed.ordinal === undefined) {
     const lead = Math.max(...scored.map((s) => s.score));
     const contenders = scored.filter((s) => s.score >= lead - 0.1);
-    const edge = (s: Scored) => (regionEdge === "top" ? bboxCenter(s.bbox)[1] : -bboxCenter(s.bbox)[1]);
-    const nearest = contenders.reduce<Scored | undefined>((m, s) => (!m || edge(s) < edge(m) ? s : m), undefined);
-    const strip = nearest && 1.5 * Math.max(nearest.bbox[3] - nearest.bbox[1], 0.02 * frame.height);
-    const inBar = side ? sideColumn(contenders) : contenders.filter((s) => edge(s) - edge(nearest!) <= strip!);
-    if (contenders.length > 1) for (const s of inBar) s.score += 0.06;
+    if (contenders.length > 1) for (const s of side ? sideColumn(contenders) : edgeStrip(contenders)) s.score += 0.06;
   }
   scored.sort((a, b) => b.score - a.score);
   const out = (s: Scored): LocateCandidate => ({ element_id: s.e.element_id, type: s.e.type, label: s.e.label, bbox: s.bbox, score: round3(s.score), text_score: round3(s.text), type_score: s.type, position_score: round3(s.position) });

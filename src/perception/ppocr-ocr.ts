@@ -259,6 +259,7 @@ export class PpOcr implements OcrProvider {
     const mask = new Uint8Array(plane);
     for (let i = 0; i < plane; i++) mask[i] = prob[i]! > this.opts.binaryThreshold ? 1 : 0;
     const boxes: TextLineBox[] = [];
+    const grey = toGrey(img);
     for (const c of connectedComponents(mask, W, H, prob)) {
       const w = c.x2 - c.x1;
       const h = c.y2 - c.y1;
@@ -274,7 +275,7 @@ export class PpOcr implements OcrProvider {
         Math.min(img.height, (c.y2 + d) / s),
       ];
       if (bx[2] - bx[0] < 3 || bx[3] - bx[1] < 4) continue;
-      for (const part of splitAtRules(toGrey(img), img.width, bx)) boxes.push({ bbox: part, score });
+      for (const part of splitAtRules(grey, img.width, bx)) boxes.push({ bbox: part, score });
     }
     boxes.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
     return boxes;
